@@ -1,0 +1,24 @@
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { config } from "@/lib/config/env";
+import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
+import { listPaymentLinks } from "@/lib/payment-links/list-payment-links";
+import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";
+import { serializePaymentLink } from "@/lib/payment-links/serialize-payment-link";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "payment_links:read",
+    query: listPaymentLinksQuery,
+    handler: async ({ db, auth }) => {
+      const rows = await listPaymentLinks(db, auth);
+      const now = new Date();
+      return { body: { object: "list", data: rows.map((row) => serializePaymentLink(row, config().publicBaseUrl, now)) } };
+    },
+  }),
+  POST: apiRoute({
+    scope: "payment_links:write",
+    body: createPaymentLinkBody,
+    handler: async ({ db, auth, body }) => ({ body: serializePaymentLink(await createPaymentLink(db, auth, body), config().publicBaseUrl) }),
+  }),
+});

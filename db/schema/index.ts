@@ -1,0 +1,3 @@
+export * from "./merchants";
+export * from "./api-infra";
+export * from "./payment-links";

@@ -1,0 +1,14 @@
+import type { Task } from "graphile-worker";
+import { expireIdempotencyKeys } from "@/lib/api/idempotency";
+import { getDb } from "@/lib/db/client";
+
+/** Bounded sweep: at most 20 batches per run; the next run continues where this one stopped. */
+export const expireIdempotencyKeysTask: Task = async (_payload, helpers) => {
+  let total = 0;
+  for (let i = 0; i < 20; i++) {
+    const deleted = await expireIdempotencyKeys(getDb());
+    total += deleted;
+    if (deleted === 0) break;
+  }
+  if (total > 0) helpers.logger.info(`expired ${total} idempotency keys`);
+};

@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import { ApiError, invalidRequest } from "./errors";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a POST body as a JSON object. An empty body counts as `{}` (so body-less POSTs such as replay
+ * need no Content-Type); anything else must be `application/json`, valid JSON, and an object.
+ */
+export async function readJsonBody(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES) throw invalidRequest(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (text.trim() === "") return {};
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw invalidRequest(`Content-Type must be application/json (got ${contentType ? `'${contentType.slice(0, 60)}'` : "none"}).`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidRequest("Request body is not valid JSON.");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw invalidRequest(`Request body must be a JSON object, not ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`}.`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Query string to a plain object; a repeated parameter is an error rather than silently picking one. */
+export function readQuery(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    if (key in out) throw invalidRequest(`Query parameter '${key}' was given more than once.`, key);
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Validates with a zod schema; the first problem becomes a 400 naming the field as a dotted path. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    const param = [...path, issue.keys[0]!].join(".");
+    throw new ApiError("invalid_request_error", `Unknown parameter: '${param}'.`, { param });
+  }
+  const param = path.length ? path.join(".") : null;
+  if (param && valueAt(input, path) === undefined) throw invalidRequest(`Missing required parameter: '${param}'.`, param);
+  throw invalidRequest(param && !issue.message.includes(param) ? `Invalid ${param}: ${issue.message}` : issue.message, param);
+}
+
+function valueAt(input: unknown, path: string[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (!cur || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}

@@ -1,0 +1,26 @@
+import { randomBase62 } from "@/lib/crypto/random";
+
+export const API_VERSION = "1";
+
+export function newRequestId(): string {
+  return `req_${randomBase62(20)}`;
+}
+
+/** Our web server sets x-request-id (overwriting any sent by the client); in-process callers get a new one. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^req_[0-9A-Za-z]{20}$/.test(given) ? given : newRequestId();
+}
+
+export function jsonResponse(status: number, bodyText: string, requestId: string, extra: Record<string, string> = {}): Response {
+  return new Response(bodyText, {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-API-Version": API_VERSION,
+      "Request-Id": requestId,
+      ...extra,
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { merchants } from "@/db/schema";
+import type { Db } from "@/lib/db/client";
+import { MODES, type Mode } from "@/lib/keys/api-key-format";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import { listApiKeys } from "@/lib/keys/list-api-keys";
+import { revokeApiKey } from "@/lib/keys/revoke-api-key";
+import { rotateApiKey } from "@/lib/keys/rotate-api-key";
+import { parseScopes } from "@/lib/keys/scopes";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
+
+export class UsageError extends Error {}
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+export interface CommandResult {
+  json: unknown;
+  /** Lines for people (stdout without --json). */
+  text: string[];
+}
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+async function requireMerchant(db: Db, id: string): Promise<void> {
+  const [row] = await db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, id));
+  if (!row) throw new UsageError(`no merchant ${id}`);
+}
+
+/** The CLI's commands: thin adapters from flags to the same domain functions the API and dashboard use. */
+export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
+  async "merchants create"(db, flags) {
+    const name = required(flags, "name");
+    const email = required(flags, "email");
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email "${email}" is not an email address`);
+    const result = await createMerchant(db, { name, email });
+    return {
+      json: result,
+      text: [`Merchant ${result.merchant.id} (${name})`, ...result.keys.map((k) => `  ${k.mode.padEnd(7)} ${k.id}  ${k.secret}`), "Secrets are shown once; only their hashes are stored."],
+    };
+  },
+  async "merchants list"(db) {
+    const rows = (await db.select().from(merchants).orderBy(merchants.createdAt)).map(serializeMerchant);
+    return { json: { object: "list", data: rows }, text: rows.map((m) => `${m.id}  ${m.name} <${m.email}>`) };
+  },
+  async "keys create"(db, flags) {
+    const merchantId = required(flags, "merchant");
+    const mode = required(flags, "mode") as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    const scopes = typeof flags.scopes === "string" ? parseScopes(flags.scopes) : undefined;
+    await requireMerchant(db, merchantId);
+    const key = await createApiKey(db, { merchantId, mode, scopes });
+    return { json: key, text: [`${key.mode} key ${key.id}: ${key.secret}`, `scopes: ${key.scopes.join(",")}`, "Shown once; store it now."] };
+  },
+  async "keys rotate"(db, flags) {
+    const rotated = await rotateApiKey(db, required(flags, "key"));
+    return { json: rotated, text: [`New key ${rotated.id}: ${rotated.secret}`, `${rotated.replaces} no longer works.`] };
+  },
+  async "keys revoke"(db, flags) {
+    const key = await revokeApiKey(db, required(flags, "key"));
+    return { json: key, text: [`${key.id} revoked at ${key.revoked_at}`] };
+  },
+  async "keys list"(db, flags) {
+    const merchantId = required(flags, "merchant");
+    await requireMerchant(db, merchantId);
+    const keys = await listApiKeys(db, merchantId);
+    return { json: { object: "list", data: keys }, text: keys.map((k) => `${k.id}  ${k.mode.padEnd(7)} ${k.display}  ${k.status}  last used ${k.last_used_at ?? "never"}`) };
+  },
+};
+
+export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
+  merchants create --name N --email E
+  merchants list
+  keys create --merchant mer_… --mode sandbox|live [--scopes a:read,b:write]
+  keys rotate --key key_…
+  keys revoke --key key_…
+  keys list --merchant mer_…`;

@@ -1,0 +1,29 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { Logger, runMigrations } from "graphile-worker";
+import { createPool } from "./client";
+import { withAdvisoryLock } from "./advisory-lock";
+
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+
+const quietLogger = new Logger(() => (level, message) => {
+  if (level === "error" || level === "warning") console.error(`[graphile-worker] ${message}`);
+});
+
+/**
+ * Applies the app's Drizzle migrations and the job runner's schema. Several instances may start at
+ * once: a session advisory lock makes them take turns, and each finds the work already done.
+ */
+export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  const pool = createPool(databaseUrl, 3);
+  try {
+    await withAdvisoryLock(pool, "usdt-payments:migrate", async (client) => {
+      await migrate(drizzle(client), { migrationsFolder });
+      await runMigrations({ pgPool: pool, logger: quietLogger });
+    });
+  } finally {
+    await pool.end();
+  }
+}

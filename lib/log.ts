@@ -1,0 +1,26 @@
+/**
+ * Minimal structured logger: one JSON line per entry on stderr. Callers pass facts, never secrets; keys
+ * named like secrets are redacted as a second line of defence.
+ */
+type Level = "debug" | "info" | "warn" | "error";
+const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_KEY = /secret|password|authorization|api_?key|token|seed/i;
+
+function redact(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : v;
+  return out;
+}
+
+function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
+  const threshold = (process.env.LOG_LEVEL as Level) in ORDER ? (process.env.LOG_LEVEL as Level) : "info";
+  if (ORDER[level] < ORDER[threshold]) return;
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...redact(fields) })}\n`);
+}
+
+export const log = {
+  debug: (msg: string, fields?: Record<string, unknown>) => write("debug", msg, fields),
+  info: (msg: string, fields?: Record<string, unknown>) => write("info", msg, fields),
+  warn: (msg: string, fields?: Record<string, unknown>) => write("warn", msg, fields),
+  error: (msg: string, fields?: Record<string, unknown>) => write("error", msg, fields),
+};

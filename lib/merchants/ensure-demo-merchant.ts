@@ -1,0 +1,24 @@
+import { eq } from "drizzle-orm";
+import { installationFacts } from "@/db/schema";
+import type { Db } from "@/lib/db/client";
+import { createMerchant } from "./create-merchant";
+
+const FACT = "demo_merchant_id";
+
+/**
+ * On the first start of an installation, creates a demo merchant and returns its keys (the only time
+ * they can be shown). Later starts return the existing id and no secrets. Safe under concurrent starts:
+ * the fact row is claimed in the same transaction that creates the merchant.
+ */
+export async function ensureDemoMerchant(db: Db): Promise<{ merchantId: string; sandboxSecret: string | null }> {
+  return db.transaction(async (tx) => {
+    const claimed = await tx.insert(installationFacts).values({ key: FACT, value: "pending" }).onConflictDoNothing().returning();
+    if (claimed.length === 0) {
+      const [fact] = await tx.select().from(installationFacts).where(eq(installationFacts.key, FACT));
+      return { merchantId: fact!.value, sandboxSecret: null };
+    }
+    const created = await createMerchant(tx, { name: "Demo merchant", email: "demo@example.com" });
+    await tx.update(installationFacts).set({ value: created.merchant.id }).where(eq(installationFacts.key, FACT));
+    return { merchantId: created.merchant.id, sandboxSecret: created.keys.find((k) => k.mode === "sandbox")!.secret };
+  });
+}

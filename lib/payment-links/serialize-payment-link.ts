@@ -1,0 +1,23 @@
+import type { paymentLinks } from "@/db/schema";
+import { formatAmount } from "@/lib/money/amount";
+
+export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
+
+export function paymentLinkUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/pay/${token}`;
+}
+
+/** The API shape of spec 2.2; `active` is computed so a link is inactive from the instant it expires. */
+export function serializePaymentLink(row: PaymentLinkRow, baseUrl: string, now = new Date()) {
+  return {
+    id: row.id,
+    object: "payment_link" as const,
+    url: paymentLinkUrl(baseUrl, row.token),
+    amount: formatAmount(row.amountUnits),
+    currency: "USDT" as const,
+    ...(row.description !== null ? { description: row.description } : {}),
+    active: row.deactivatedAt === null && now.getTime() < row.expiresAt.getTime(),
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+  };
+}

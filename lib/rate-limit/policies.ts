@@ -1,0 +1,23 @@
+import { getPool } from "@/lib/db/client";
+import { PostgresRateLimiter } from "./postgres-limiter";
+import { RedisRateLimiter } from "./redis-limiter";
+import type { RateLimiter } from "./types";
+
+/** Spec part 8: a sliding 60-second window. */
+export const WINDOW_MS = 60_000;
+
+/** Per-API-key limits by route class, and per-client-IP for the public hosted pages. */
+export const LIMITS = { default: 60, payouts: 10, replay: 10, public_pages: 30 } as const;
+export type RateLimitClass = keyof typeof LIMITS;
+
+const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };
+
+/** Redis when REDIS_URL is set, Postgres otherwise: either way shared by every web instance. */
+export function getRateLimiter(): RateLimiter {
+  registry.__usdtLimiter ??= process.env.REDIS_URL ? new RedisRateLimiter(process.env.REDIS_URL) : new PostgresRateLimiter(getPool());
+  return registry.__usdtLimiter;
+}
+
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}

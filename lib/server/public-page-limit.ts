@@ -1,0 +1,25 @@
+import type { ServerResponse } from "node:http";
+import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
+
+/** The hosted pages (and their data endpoints) share one 30/min budget per client IP (spec 4.6, 8). */
+const PUBLIC_PREFIXES = ["/checkout/", "/pay/", "/api/public/"];
+
+export function isPublicPagePath(pathname: string): boolean {
+  return PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
+/** Returns true when the request may proceed; otherwise it has written a readable 429 page. */
+export async function admitPublicPageRequest(ip: string, res: ServerResponse): Promise<boolean> {
+  const result = await getRateLimiter().hit(`ip:${ip}:public_pages`, LIMITS.public_pages, WINDOW_MS);
+  if (result.allowed) return true;
+  const wait = retryAfterSeconds(result.retryAfterMs);
+  res.statusCode = 429;
+  res.setHeader("Retry-After", String(wait));
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Too many requests</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
+<h1 style="font-size:1.5rem">Too many requests</h1><p>This page was loaded too often from your network. Please wait ${wait} second${wait === 1 ? "" : "s"} and reload.</p>
+</body></html>`);
+  return false;
+}

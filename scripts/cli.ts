@@ -1,0 +1,59 @@
+// Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts).
+import { parseArgs } from "node:util";
+import { COMMANDS, USAGE, UsageError, type Flags } from "@/lib/cli/commands";
+import { config } from "@/lib/config/env";
+import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { closeDb, getDb } from "@/lib/db/client";
+import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  strict: false,
+  options: {
+    json: { type: "boolean" },
+    help: { type: "boolean" },
+    name: { type: "string" },
+    email: { type: "string" },
+    merchant: { type: "string" },
+    mode: { type: "string" },
+    scopes: { type: "string" },
+    key: { type: "string" },
+  },
+});
+const json = values.json === true;
+const name = positionals.slice(0, 2).join(" ");
+const command = COMMANDS[name];
+
+function fail(message: string, code: number): never {
+  if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
+  else console.error(`error: ${message}`);
+  process.exit(code);
+}
+
+if (values.help || !command) {
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (!json) console.error(USAGE);
+  fail(name ? `unknown command "${name}"` : "no command given", 2);
+}
+
+let database: Awaited<ReturnType<typeof bootstrapDatabase>> | undefined;
+let exitCode = 0;
+try {
+  database = await bootstrapDatabase({ dataDir: config().dataDir });
+  const result = await command(getDb(), values as Flags);
+  process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text.join("\n")}\n`);
+} catch (err) {
+  const known = err instanceof UsageError || err instanceof KeyNotFoundError;
+  const message = err instanceof Error ? err.message : String(err);
+  if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
+  else console.error(`error: ${message}`);
+  exitCode = known ? 2 : 1;
+} finally {
+  await closeDb();
+  await database?.stop();
+}
+process.exit(exitCode);

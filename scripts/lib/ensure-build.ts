@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const SOURCES = ["app", "components", "lib", "db/schema", "jobs", "public"];
+const FILES = ["next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+
+function hashTree(root: string): string {
+  const hash = createHash("sha256");
+  const walk = (rel: string) => {
+    const abs = path.join(root, rel);
+    if (!fs.existsSync(abs)) return;
+    const stat = fs.statSync(abs);
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(abs).sort()) walk(path.join(rel, entry));
+    } else {
+      hash.update(rel).update("\0").update(fs.readFileSync(abs)).update("\0");
+    }
+  };
+  for (const entry of [...SOURCES, ...FILES]) walk(entry);
+  return hash.digest("hex");
+}
+
+/**
+ * Runs `next build` unless .next already holds a build of exactly these sources, so the one-command
+ * start and the test command build once and then start in seconds.
+ */
+export function ensureNextBuild(root: string, log: (line: string) => void = console.log): void {
+  const stamp = path.join(root, ".next", "source-hash");
+  const current = hashTree(root);
+  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === current;
+  if (built) return;
+  log("Building the web app (next build)…");
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status ?? result.signal})`);
+  fs.writeFileSync(stamp, current);
+}

@@ -1,0 +1,25 @@
+// Web-only entry point (scale-out): `DATABASE_URL=… npm run start:web`. Needs `npm run build` first.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { config } from "@/lib/config/env";
+import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { closeDb } from "@/lib/db/client";
+import { startWebServer } from "@/lib/server/web-server";
+import { onShutdown } from "./lib/shutdown";
+
+const cfg = config();
+const dir = process.cwd();
+if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
+  console.error("No production build found: run `npm run build` first (npm start does this for you).");
+  process.exit(1);
+}
+const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
+const web = await startWebServer({ dir, host: cfg.host, port: cfg.port, trustProxy: cfg.trustProxy });
+console.log(`[web] listening on ${web.url} (public URL ${cfg.publicBaseUrl})`);
+process.send?.({ type: "ready", url: web.url });
+
+onShutdown(async () => {
+  await web.close();
+  await closeDb();
+  await database.stop();
+});

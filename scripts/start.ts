@@ -1,0 +1,68 @@
+// `npm start`: database (embedded unless DATABASE_URL), migrations, build, web and worker; prints how to
+// reach it. Ctrl-C / SIGTERM stops everything it started.
+import path from "node:path";
+import { config } from "@/lib/config/env";
+import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { closeDb, getDb } from "@/lib/db/client";
+import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { ensureNextBuild } from "./lib/ensure-build";
+import { SupervisedProcess } from "./lib/supervisor";
+
+const root = process.cwd();
+const cfg = config();
+const children: SupervisedProcess[] = [];
+let dbProcess: SupervisedProcess | null = null;
+let shuttingDown = false;
+
+async function shutdown(code: number) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log("\nStopping…");
+  await Promise.all(children.map((c) => c.stop()));
+  await closeDb().catch(() => undefined);
+  await dbProcess?.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+try {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+  if (!process.env.DATABASE_URL) {
+    dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env);
+    env.DATABASE_URL = (await dbProcess.ready).url;
+    process.env.DATABASE_URL = env.DATABASE_URL;
+  }
+  await bootstrapDatabase({ dataDir: cfg.dataDir });
+  const demo = await ensureDemoMerchant(getDb());
+  await closeDb();
+  ensureNextBuild(root);
+
+  const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), env);
+  const worker = new SupervisedProcess("worker", path.join(root, "scripts/start-worker.ts"), env);
+  children.push(web, worker);
+  await Promise.all([web.ready, worker.ready]);
+
+  const dbLine = process.env.DATABASE_URL && !dbProcess ? "DATABASE_URL" : `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}`;
+  const lines = [
+    "",
+    "USDT Payments is running",
+    `  Web:       ${cfg.publicBaseUrl}`,
+    `  API:       ${cfg.publicBaseUrl}/v1`,
+    `  Database:  ${dbLine}`,
+    `  Merchant:  ${demo.merchantId} (demo)`,
+  ];
+  if (demo.sandboxSecret) {
+    lines.push(
+      `  Sandbox API key (shown only this once, store it now): ${demo.sandboxSecret}`,
+      `  Try:       curl -s ${cfg.publicBaseUrl}/v1/payment-links -H "Authorization: Bearer ${demo.sandboxSecret}"`,
+    );
+  } else {
+    lines.push(`  New key:   npm run --silent cli -- keys create --merchant ${demo.merchantId} --mode sandbox`);
+  }
+  lines.push("Press Ctrl-C to stop.", "");
+  console.log(lines.join("\n"));
+} catch (err) {
+  console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
+  await shutdown(1);
+}
