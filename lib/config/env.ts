@@ -31,7 +31,7 @@ export function loadConfig(): AppConfig {
   return {
     port,
     host,
-    dataDir: path.resolve(process.env.DATA_DIR || ".data"),
+    dataDir: path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || ".data"),
     databaseUrl: process.env.DATABASE_URL || undefined,
     publicBaseUrl,
     redisUrl: process.env.REDIS_URL || undefined,

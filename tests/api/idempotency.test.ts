@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { expireIdempotencyKeys } from "@/lib/api/idempotency";
+import { getDb } from "@/lib/db/client";
+import { api, expectError, newMerchant } from "../helpers/api";
+
+const create = (key: string, idem: string | undefined, body: unknown, server = 0) =>
+  api("POST", "/v1/payment-links", { key, body, server, headers: idem ? { "idempotency-key": idem } : {} });
+
+const count = async (key: string) => (await api("GET", "/v1/payment-links", { key })).json.data.length as number;
+
+describe("Idempotency-Key", () => {
+  it("same key and parameters → the original status and body again, nothing created twice", async () => {
+    const m = await newMerchant();
+    const first = await create(m.sandboxKey, "order-1", { amount: "10", description: "A" });
+    // Same parameters in another key order and on the other instance.
+    const again = await create(m.sandboxKey, "order-1", { description: "A", amount: "10" }, 1);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(await count(m.sandboxKey)).toBe(1);
+  });
+
+  it("same key, different parameters → 409 idempotency_conflict and nothing created", async () => {
+    const m = await newMerchant();
+    await create(m.sandboxKey, "order-2", { amount: "10" });
+    const err = expectError(await create(m.sandboxKey, "order-2", { amount: "11" }), "idempotency_conflict", 409, "Idempotency-Key");
+    expect(err.message).toMatch(/different parameters/);
+    expect(await count(m.sandboxKey)).toBe(1);
+  });
+
+  it("without a key every POST creates", async () => {
+    const m = await newMerchant();
+    await create(m.sandboxKey, undefined, { amount: "1" });
+    await create(m.sandboxKey, undefined, { amount: "1" });
+    expect(await count(m.sandboxKey)).toBe(2);
+  });
+
+  it("concurrent requests with one key never both execute", async () => {
+    const m = await newMerchant();
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => create(m.sandboxKey, "race", { amount: "7.25" }, i % 2)));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(replies.map((r) => r.json.id)).size).toBe(1);
+    expect(replies.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(15);
+    expect(await count(m.sandboxKey)).toBe(1);
+  });
+
+  it("keys are scoped to merchant and mode", async () => {
+    const a = await newMerchant();
+    const b = await newMerchant();
+    const ra = await create(a.sandboxKey, "shared-key", { amount: "1" });
+    const rb = await create(b.sandboxKey, "shared-key", { amount: "2" });
+    const rl = await create(a.liveKey, "shared-key", { amount: "3" });
+    expect([ra.status, rb.status, rl.status]).toEqual([200, 200, 200]);
+    expect(new Set([ra.json.id, rb.json.id, rl.json.id]).size).toBe(3);
+  });
+
+  it("validation failures are not stored: a corrected retry with the same key succeeds", async () => {
+    const m = await newMerchant();
+    expectError(await create(m.sandboxKey, "fix-me", { amount: "abc" }), "invalid_request_error", 400, "amount");
+    const ok = await create(m.sandboxKey, "fix-me", { amount: "4" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("rejects a malformed key", async () => {
+    const m = await newMerchant();
+    expectError(await create(m.sandboxKey, "x".repeat(256), { amount: "1" }), "invalid_request_error", 400, "Idempotency-Key");
+  });
+
+  it("expires after 24 hours: the key can then be reused, and the sweep deletes old records", async () => {
+    const m = await newMerchant();
+    const first = await create(m.sandboxKey, "day-old", { amount: "1" });
+    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '24 hours 1 minute' where merchant_id = ${m.id}`);
+    const second = await create(m.sandboxKey, "day-old", { amount: "2" });
+    expect(second.status).toBe(200);
+    expect(second.json.id).not.toBe(first.json.id);
+
+    await create(m.sandboxKey, "other-old", { amount: "3" });
+    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where merchant_id = ${m.id} and key = 'other-old'`);
+    expect(await expireIdempotencyKeys(getDb())).toBeGreaterThanOrEqual(1);
+    const left = await getDb().execute(sql`select key from idempotency_keys where merchant_id = ${m.id} order by key`);
+    expect(left.rows.map((r) => r.key)).toEqual(["day-old"]);
+  });
+});

@@ -1,0 +1,76 @@
+import { inject } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import type { Scope } from "@/lib/keys/scopes";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+
+export const webUrls = () => inject("webUrls");
+
+export interface ApiCall {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Index of the web instance to call (0 or 1). */
+  server?: number;
+}
+
+export interface ApiReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** One HTTP request to a real web instance, as a merchant's client would send it. */
+export async function api(method: string, path: string, call: ApiCall = {}): Promise<ApiReply> {
+  const headers: Record<string, string> = { ...(call.headers ?? {}) };
+  if (call.key) headers.authorization = `Bearer ${call.key}`;
+  let body: string | undefined = call.rawBody;
+  if (call.body !== undefined) {
+    body = JSON.stringify(call.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(`${webUrls()[call.server ?? 0]}${path}`, { method, headers, body });
+  const text = await res.text();
+  let json: unknown = undefined;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export interface TestMerchant {
+  id: string;
+  sandboxKey: string;
+  liveKey: string;
+  sandboxKeyId: string;
+  liveKeyId: string;
+}
+
+export async function newMerchant(name = "Test merchant"): Promise<TestMerchant> {
+  const { merchant, keys } = await createMerchant(getDb(), { name, email: "owner@example.com" });
+  const sandbox = keys.find((k) => k.mode === "sandbox")!;
+  const live = keys.find((k) => k.mode === "live")!;
+  return { id: merchant.id, sandboxKey: sandbox.secret, liveKey: live.secret, sandboxKeyId: sandbox.id, liveKeyId: live.id };
+}
+
+export async function newKey(merchantId: string, mode: "sandbox" | "live", scopes?: Scope[]) {
+  return createApiKey(getDb(), { merchantId, mode, scopes });
+}
+
+/** Asserts the spec's error envelope and returns it. */
+export function expectError(reply: ApiReply, type: string, status: number, param: string | null = null) {
+  const err = reply.json?.error;
+  if (!err || err.type !== type || err.status !== status || reply.status !== status || err.param !== param) {
+    throw new Error(`expected ${status} ${type} (param ${param}), got ${reply.status}: ${reply.text}`);
+  }
+  if (typeof err.message !== "string" || err.message.length === 0) throw new Error("error.message missing");
+  if (!/^req_[0-9A-Za-z]{20}$/.test(err.request_id) || reply.headers.get("request-id") !== err.request_id) {
+    throw new Error(`request_id missing or not matching the Request-Id header: ${reply.text}`);
+  }
+  if (reply.headers.get("x-api-version") !== "1") throw new Error("X-API-Version header missing");
+  return err as { type: string; message: string; status: number; param: string | null; request_id: string };
+}

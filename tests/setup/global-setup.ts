@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { createTestDatabase } from "./test-database";
+import { startTestServer, type TestServer } from "./test-servers";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    webUrls: string[];
+    redisKeyPrefix: string;
+  }
+}
+
+/** One fresh database and two web instances (to prove shared state) for the whole run. */
+export default async function setup(project: TestProject) {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const database = await createTestDatabase(root);
+  await migrateDatabase(database.url);
+  const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
+  const env = { DATABASE_URL: database.url, REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
+  const servers: TestServer[] = [];
+  try {
+    servers.push(...(await Promise.all([startTestServer(root, env), startTestServer(root, env)])));
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    await database.drop();
+    throw err;
+  }
+  project.provide("databaseUrl", database.url);
+  project.provide("webUrls", servers.map((s) => s.url));
+  project.provide("redisKeyPrefix", redisKeyPrefix);
+
+  return async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await database.drop();
+  };
+}

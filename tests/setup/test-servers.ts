@@ -1,0 +1,40 @@
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { freePort } from "@/lib/db/embedded";
+
+export interface TestServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child. */
+export async function startTestServer(root: string, env: Record<string, string>): Promise<TestServer> {
+  const port = await freePort();
+  const child: ChildProcess = fork(path.join(root, "scripts/start-web.ts"), [], {
+    cwd: root,
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: `http://localhost:${port}` },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("web server did not start in 30 s")), 30_000);
+    child.on("message", (msg: { type?: string }) => {
+      if (msg?.type === "ready") {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`web server exited during start (code ${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,11 @@
+import { afterAll, inject } from "vitest";
+import { closeDb } from "@/lib/db/client";
+
+// Test files call domain functions in-process against the run's database, as the web/worker/CLI do.
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.REDIS_KEY_PREFIX = inject("redisKeyPrefix");
+process.env.LOG_LEVEL ??= "warn";
+
+afterAll(async () => {
+  await closeDb();
+});
