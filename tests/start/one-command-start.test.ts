@@ -1,0 +1,97 @@
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { freePort } from "@/lib/db/embedded";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** `npm start` as a person runs it, in its own process group so we can see everything it spawned. */
+async function npmStart(dataDir: string, port: number): Promise<Started> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" };
+  delete env.DATABASE_URL;
+  const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up in 90 s:\n${out}`)), 90_000);
+    const check = setInterval(() => {
+      if (out.includes("Press Ctrl-C to stop.")) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 100);
+    child.once("exit", (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`npm start exited early (${code}):\n${out}`));
+    });
+  });
+  return { child, output: () => out };
+}
+
+async function stopAndCheckNothingLeft(started: Started, dataDir: string) {
+  const pgid = started.child.pid!;
+  const exited = new Promise<number | null>((resolve) => started.child.once("exit", (code) => resolve(code)));
+  started.child.kill("SIGTERM");
+  // npm forwards the signal to `npm start`'s process and reports it as 128 + 15.
+  expect([0, 143]).toContain(await exited);
+  // Give the last children a moment to be reaped, then nothing of ours may remain.
+  let leftovers = "";
+  for (let i = 0; i < 50; i++) {
+    leftovers = execSync(`ps -eo pid,pgid,args | awk '$2 == ${pgid} || index($0, "${dataDir}") { print }' | grep -v awk || true`).toString().trim();
+    if (!leftovers) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(leftovers).toBe("");
+}
+
+describe("one-command start (npm start, embedded database)", () => {
+  it("starts database, web and worker, prints a working sandbox key once, and stops cleanly", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-start-"));
+    try {
+      const port = await freePort();
+      const first = await npmStart(dataDir, port);
+      const key = /Sandbox API key[^:]*: (mnt_test_sk_[0-9A-Za-z]{43})/.exec(first.output())?.[1];
+      expect(key, first.output()).toBeDefined();
+      expect(first.output()).toContain(`Web:       http://127.0.0.1:${port}`);
+
+      const res = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ object: "list", data: [] });
+
+      // The worker is up: graphile-worker registered our periodic jobs.
+      const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
+      const client = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments` });
+      await client.connect();
+      let crons: string[] = [];
+      for (let i = 0; i < 50 && crons.length === 0; i++) {
+        crons = (await client.query("select identifier from graphile_worker._private_known_crontabs order by 1")).rows.map((r) => r.identifier);
+        if (crons.length === 0) await new Promise((r) => setTimeout(r, 200));
+      }
+      await client.end();
+      expect(crons).toEqual(["expire_idempotency_keys", "prune_rate_limit_buckets"]);
+
+      await stopAndCheckNothingLeft(first, dataDir);
+
+      // Second start: same database, same merchant, and the secret is not printed again.
+      const second = await npmStart(dataDir, port);
+      expect(second.output()).not.toMatch(/mnt_test_sk_[0-9A-Za-z]{43}/);
+      expect(second.output()).toMatch(/New key: {3}npm run --silent cli -- keys create --merchant mer_/);
+      const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
+      expect(again.status).toBe(200);
+      await stopAndCheckNothingLeft(second, dataDir);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
