@@ -1,11 +1,17 @@
-import { and, eq, sql } from "drizzle-orm";
-import { idempotencyKeys } from "@/db/schema";
 import type { Db } from "@/lib/db/client";
+import { execute, query } from "@/lib/db/query";
 import type { AuthContext } from "@/lib/keys/authenticate-api-key";
 import { ApiError, invalidRequest } from "./errors";
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const MAX_KEY_LENGTH = 255;
+
+export interface IdempotentRequest {
+  key: string;
+  method: string;
+  path: string;
+  hash: string;
+}
 
 export interface StoredResponse {
   status: number;
@@ -22,52 +28,69 @@ export function readIdempotencyKey(req: Request): string | null {
   return key;
 }
 
+// Insert the claim; a record past its lifetime is taken over as if absent, in the same statement.
+const CLAIM = `
+insert into idempotency_keys as k (merchant_id, mode, key, request_hash, method, path, response_status, response_body)
+values ($1, $2, $3, $4, $5, $6, $7, $8)
+on conflict (merchant_id, mode, key) do update
+  set request_hash = excluded.request_hash, method = excluded.method, path = excluded.path,
+      response_status = excluded.response_status, response_body = excluded.response_body, created_at = now()
+  where k.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+returning key`;
+
+interface StoredRow {
+  request_hash: string;
+  method: string;
+  path: string;
+  response_status: number | null;
+  response_body: string | null;
+}
+
 /**
- * Runs `execute` at most once per (merchant, mode, key) within 24 hours, inside transaction `tx`.
- * The key row is inserted first: a concurrent request with the same key blocks on that insert until
- * this transaction ends, then sees the committed row and replays it (or runs, if this one rolled back).
- * Handler errors of the 4xx kind are stored and replayed like successes; a 5xx rolls everything back.
+ * Claims (merchant, mode, key) for this request inside transaction `tx`, or returns the response already
+ * stored for it. The claim is a row insert: a concurrent request with the same key blocks on it until
+ * `tx` ends, then sees the committed row and replays it (or claims the key itself if `tx` rolled back).
+ * `response` is given when the claim also records the final answer (a handler's 4xx, see execute-write).
  */
-export async function runIdempotently(
-  tx: Db,
-  auth: AuthContext,
-  key: string,
-  request: { method: string; path: string; hash: string },
-  execute: (db: Db) => Promise<{ status: number; bodyText: string }>,
-): Promise<StoredResponse> {
-  const owner = and(eq(idempotencyKeys.merchantId, auth.merchantId), eq(idempotencyKeys.mode, auth.mode), eq(idempotencyKeys.key, key));
-  await tx.delete(idempotencyKeys).where(and(owner, sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`));
-  const inserted = await tx
-    .insert(idempotencyKeys)
-    .values({ merchantId: auth.merchantId, mode: auth.mode, key, requestHash: request.hash, method: request.method, path: request.path })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+export async function claimIdempotencyKey(tx: Db, auth: AuthContext, req: IdempotentRequest, response?: { status: number; bodyText: string }): Promise<StoredResponse | null> {
+  const claimed = await query(tx, CLAIM, [auth.merchantId, auth.mode, req.key, req.hash, req.method, req.path, response?.status ?? null, response?.bodyText ?? null]);
+  if (claimed.length > 0) return null;
 
-  if (inserted.length === 0) {
-    const [existing] = await tx.select().from(idempotencyKeys).where(owner);
-    if (!existing || existing.responseStatus === null || existing.responseBody === null) {
-      throw new ApiError("idempotency_conflict", "Another request with this Idempotency-Key is still being processed; retry shortly.", { param: "Idempotency-Key" });
-    }
-    if (existing.requestHash !== request.hash) {
-      throw new ApiError(
-        "idempotency_conflict",
-        `Idempotency-Key '${key}' was already used with different parameters (${existing.method} ${existing.path}). Use a new key for a new request.`,
-        { param: "Idempotency-Key" },
-      );
-    }
-    return { status: existing.responseStatus, bodyText: existing.responseBody, replayed: true };
+  const [existing] = await query<StoredRow>(
+    tx,
+    "select request_hash, method, path, response_status, response_body from idempotency_keys where merchant_id = $1 and mode = $2 and key = $3",
+    [auth.merchantId, auth.mode, req.key],
+  );
+  if (!existing || existing.response_status === null || existing.response_body === null) {
+    throw new ApiError("idempotency_conflict", "Another request with this Idempotency-Key is still being processed; retry shortly.", { param: "Idempotency-Key" });
   }
+  if (existing.request_hash !== req.hash) {
+    throw new ApiError(
+      "idempotency_conflict",
+      `Idempotency-Key '${req.key}' was already used with different parameters (${existing.method} ${existing.path}). Use a new key for a new request.`,
+      { param: "Idempotency-Key" },
+    );
+  }
+  return { status: existing.response_status, bodyText: existing.response_body, replayed: true };
+}
 
-  const result = await execute(tx);
-  await tx.update(idempotencyKeys).set({ responseStatus: result.status, responseBody: result.bodyText }).where(owner);
-  return { ...result, replayed: false };
+/** Stores the response of the request that claimed the key (same transaction as its writes). */
+export async function storeIdempotentResponse(tx: Db, auth: AuthContext, key: string, response: { status: number; bodyText: string }): Promise<void> {
+  await execute(tx, "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3", [
+    auth.merchantId,
+    auth.mode,
+    key,
+    response.status,
+    response.bodyText,
+  ]);
 }
 
 /** Periodic sweep: deletes records older than the lifetime, in bounded batches. */
 export async function expireIdempotencyKeys(db: Db, batch = 5000): Promise<number> {
-  const res = await db.execute(sql`
-    delete from idempotency_keys where ctid in (
-      select ctid from idempotency_keys
-      where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit ${batch})`);
-  return res.rowCount ?? 0;
+  return execute(
+    db,
+    `delete from idempotency_keys where ctid in (
+       select ctid from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit $1)`,
+    [batch],
+  );
 }

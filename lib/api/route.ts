@@ -5,7 +5,8 @@ import { authenticateApiKey, type AuthContext } from "@/lib/keys/authenticate-ap
 import { hasScope, type Scope } from "@/lib/keys/scopes";
 import { log } from "@/lib/log";
 import { ApiError } from "./errors";
-import { readIdempotencyKey, runIdempotently } from "./idempotency";
+import { executeWrite } from "./execute-write";
+import { readIdempotencyKey } from "./idempotency";
 import { readJsonBody, readQuery, validate } from "./parse-input";
 import { enforceKeyRateLimit } from "./rate-limit";
 import { jsonResponse, requestIdOf } from "./respond";
@@ -64,15 +65,10 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       }
 
       const rawBody = await readJsonBody(req);
-      const idempotencyKey = readIdempotencyKey(req);
+      const key = readIdempotencyKey(req);
       const body = (def.body ? validate(def.body, rawBody) : undefined) as Out<B>;
-      const execute = (tx: Db) => executeWrite(tx, (db) => def.handler({ db, auth, body, query, params, requestId }), requestId);
-
-      const stored = await db.transaction((tx) =>
-        idempotencyKey
-          ? runIdempotently(tx, auth, idempotencyKey, { method: req.method, path: url.pathname, hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`) }, execute)
-          : execute(tx).then((r) => ({ ...r, replayed: false })),
-      );
+      const idempotency = key ? { key, method: req.method, path: url.pathname, hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`) } : null;
+      const stored = await executeWrite(db, auth, idempotency, requestId, (tx) => def.handler({ db: tx, auth, body, query, params, requestId }));
       const replayHeader: Record<string, string> = stored.replayed ? { "Idempotent-Replayed": "true" } : {};
       return jsonResponse(stored.status, stored.bodyText, requestId, { ...rateHeaders, ...replayHeader });
     } catch (err) {
@@ -81,20 +77,14 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
   };
 }
 
-/** Runs the handler in a savepoint: a 4xx ApiError undoes its writes but is still a (storable) response. */
-async function executeWrite(tx: Db, run: (db: Db) => Promise<HandlerResult>, requestId: string) {
-  try {
-    const result = await tx.transaction((savepoint) => run(savepoint));
-    return { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
-  } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return { status: err.status, bodyText: JSON.stringify(err.toBody(requestId)) };
-    throw err;
-  }
-}
-
 export function errorResponse(err: unknown, requestId: string, req: Request, extra: Record<string, string> = {}): Response {
   if (err instanceof ApiError) {
     return jsonResponse(err.status, JSON.stringify(err.toBody(requestId)), requestId, { ...extra, ...err.headers });
+  }
+  // The client hung up mid-request: nobody reads this response, and it is not a server fault.
+  if (req.signal.aborted) {
+    log.debug("client aborted request", { request_id: requestId });
+    return jsonResponse(499, "{}", requestId, extra);
   }
   log.error("unhandled error in API request", {
     request_id: requestId,

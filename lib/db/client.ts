@@ -1,21 +1,22 @@
-import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
-import type { PgDatabase } from "drizzle-orm/pg-core";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "@/db/schema";
 
-/** The database or a transaction: domain functions take this so callers decide the transaction boundary. */
-export type Db = PgDatabase<NodePgQueryResultHKT, typeof schema>;
+/**
+ * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one
+ * connection of a transaction (see inTransaction). `$client` is that pool or connection, for the hot-path
+ * statements that are written as plain parameterized SQL (lib/db/query.ts explains why).
+ */
+export type Db = NodePgDatabase & { $client: pg.Pool | pg.PoolClient };
 
 interface DbHandle {
   url: string;
   pool: pg.Pool;
-  db: NodePgDatabase<typeof schema>;
+  db: Db;
 }
 
 // Route handlers are bundled by Next while scripts run under tsx: keep one pool per process on globalThis.
 const registry = globalThis as unknown as { __usdtDb?: DbHandle };
 
-// BIGINT (int8) values come back as strings by default; money columns are read as bigint by Drizzle.
 export function createPool(url: string, max = Number(process.env.DATABASE_POOL_SIZE || 10)): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -28,12 +29,12 @@ export function getDbHandle(): DbHandle {
   if (!url) throw new Error("DATABASE_URL is not set (the start scripts set it after starting the database)");
   if (!registry.__usdtDb || registry.__usdtDb.url !== url) {
     const pool = createPool(url);
-    registry.__usdtDb = { url, pool, db: drizzle(pool, { schema }) };
+    registry.__usdtDb = { url, pool, db: drizzle(pool) };
   }
   return registry.__usdtDb;
 }
 
-export function getDb(): NodePgDatabase<typeof schema> {
+export function getDb(): Db {
   return getDbHandle().db;
 }
 
@@ -45,4 +46,25 @@ export async function closeDb(): Promise<void> {
   const handle = registry.__usdtDb;
   registry.__usdtDb = undefined;
   await handle?.pool.end();
+}
+
+/**
+ * Runs `fn` in a transaction on one connection. Called with a handle that is already inside a
+ * transaction, it joins that transaction, so composed domain functions commit or fail together.
+ */
+export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  if (!(db.$client instanceof pg.Pool)) return fn(db);
+  const client = await db.$client.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await fn(drizzle(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => (broken = true));
+    throw err;
+  } finally {
+    client.release(broken ? true : undefined);
+  }
 }

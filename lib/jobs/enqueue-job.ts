@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
 import type { JobName } from "@/jobs/definitions";
 
 export interface EnqueueOptions {
@@ -14,13 +14,10 @@ export interface EnqueueOptions {
  * exists if and only if the state change that caused it commits.
  */
 export async function enqueueJob(db: Db, name: JobName, payload: Record<string, unknown> = {}, opts: EnqueueOptions = {}): Promise<string> {
-  const res = await db.execute<{ id: string }>(sql`
-    select (graphile_worker.add_job(
-      identifier => ${name},
-      payload => ${JSON.stringify(payload)}::json,
-      run_at => ${opts.runAt?.toISOString() ?? null}::timestamptz,
-      job_key => ${opts.jobKey ?? null},
-      max_attempts => ${opts.maxAttempts ?? null}::int
-    )).id::text as id`);
-  return res.rows[0]!.id;
+  const [row] = await query<{ id: string }>(
+    db,
+    "select (graphile_worker.add_job(identifier => $1, payload => $2::json, run_at => $3::timestamptz, job_key => $4, max_attempts => $5::int)).id::text as id",
+    [name, JSON.stringify(payload), opts.runAt ?? null, opts.jobKey ?? null, opts.maxAttempts ?? null],
+  );
+  return row!.id;
 }

@@ -1,6 +1,5 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { apiKeys } from "@/db/schema";
 import type { Db } from "@/lib/db/client";
+import { execute, query } from "@/lib/db/query";
 import { safeEqual, sha256Hex } from "@/lib/crypto/hash";
 import { ApiError } from "@/lib/api/errors";
 import { KEY_PATTERN, type Mode } from "./api-key-format";
@@ -10,6 +9,18 @@ export interface AuthContext {
   merchantId: string;
   mode: Mode;
   scopes: string[];
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface KeyRow {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  scopes: string[];
+  secret_hash: string;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 const unauthorized = (message: string) =>
@@ -27,18 +38,14 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   if (!KEY_PATTERN.test(secret)) throw unauthorized("Invalid API key: keys start with mnt_test_sk_ or mnt_live_sk_.");
 
   const hash = sha256Hex(secret);
-  const [row] = await db
-    .select({ id: apiKeys.id, merchantId: apiKeys.merchantId, mode: apiKeys.mode, scopes: apiKeys.scopes, secretHash: apiKeys.secretHash, revokedAt: apiKeys.revokedAt })
-    .from(apiKeys)
-    .where(eq(apiKeys.secretHash, hash));
+  const [row] = await query<KeyRow>(db, "select id, merchant_id, mode, scopes, secret_hash, revoked_at, last_used_at from api_keys where secret_hash = $1", [hash]);
   // The index lookup is on a hash the caller cannot steer; the compare is constant-time regardless.
-  if (!row || !safeEqual(row.secretHash, hash) || row.revokedAt) throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");
+  if (!row || !safeEqual(row.secret_hash, hash) || row.revoked_at) throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");
 
   // last_used_at at one-minute resolution: one write per key per minute, not one per request.
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    await execute(db, "update api_keys set last_used_at = now() where id = $1", [row.id]);
+  }
 
-  return { keyId: row.id, merchantId: row.merchantId, mode: row.mode, scopes: row.scopes };
+  return { keyId: row.id, merchantId: row.merchant_id, mode: row.mode, scopes: row.scopes };
 }

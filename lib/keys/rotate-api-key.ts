@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
-import type { Db } from "@/lib/db/client";
+import { inTransaction, type Db } from "@/lib/db/client";
 import { createApiKey } from "./create-api-key";
 import type { Scope } from "./scopes";
 
@@ -11,7 +11,7 @@ export class KeyNotFoundError extends Error {}
  * transaction: from the commit on, the old secret gets 401 on every instance (keys are not cached).
  */
 export async function rotateApiKey(db: Db, keyId: string): Promise<{ id: string; secret: string; replaces: string }> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [old] = await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })

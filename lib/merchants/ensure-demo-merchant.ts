@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { installationFacts } from "@/db/schema";
-import type { Db } from "@/lib/db/client";
+import { inTransaction, type Db } from "@/lib/db/client";
 import { createMerchant } from "./create-merchant";
 
 const FACT = "demo_merchant_id";
@@ -11,7 +11,7 @@ const FACT = "demo_merchant_id";
  * the fact row is claimed in the same transaction that creates the merchant.
  */
 export async function ensureDemoMerchant(db: Db): Promise<{ merchantId: string; sandboxSecret: string | null }> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const claimed = await tx.insert(installationFacts).values({ key: FACT, value: "pending" }).onConflictDoNothing().returning();
     if (claimed.length === 0) {
       const [fact] = await tx.select().from(installationFacts).where(eq(installationFacts.key, FACT));

@@ -1,13 +1,14 @@
-import { and, desc, eq } from "drizzle-orm";
-import { paymentLinks } from "@/db/schema";
 import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
+import { PAYMENT_LINK_COLUMNS, toPaymentLinkRow, type PaymentLinkRow } from "./payment-link-row";
 
 /** Every link of the merchant in this mode, newest first (id breaks ties); the spec defines no paging. */
-export function listPaymentLinks(db: Db, owner: { merchantId: string; mode: Mode }) {
-  return db
-    .select()
-    .from(paymentLinks)
-    .where(and(eq(paymentLinks.merchantId, owner.merchantId), eq(paymentLinks.mode, owner.mode)))
-    .orderBy(desc(paymentLinks.createdAt), desc(paymentLinks.id));
+export async function listPaymentLinks(db: Db, owner: { merchantId: string; mode: Mode }): Promise<PaymentLinkRow[]> {
+  const rows = await query(
+    db,
+    `select ${PAYMENT_LINK_COLUMNS} from payment_links where merchant_id = $1 and mode = $2 order by created_at desc, id desc`,
+    [owner.merchantId, owner.mode],
+  );
+  return rows.map(toPaymentLinkRow);
 }

@@ -1,7 +1,6 @@
-import type { paymentLinks } from "@/db/schema";
+import type { PaymentLinkRow } from "./payment-link-row";
 import { formatAmount } from "@/lib/money/amount";
 
-export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
 
 export function paymentLinkUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/pay/${token}`;

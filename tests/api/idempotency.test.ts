@@ -84,3 +84,43 @@ describe("Idempotency-Key", () => {
     expect(left.rows.map((r) => r.key)).toEqual(["day-old"]);
   });
 });
+
+describe("a handler's own 4xx (e.g. insufficient balance)", () => {
+  it("rolls back its writes, is stored under the key and replayed", async () => {
+    const m = await newMerchant();
+    const { apiRoute } = await import("@/lib/api/route");
+    const { ApiError } = await import("@/lib/api/errors");
+    const { createPaymentLink } = await import("@/lib/payment-links/create-payment-link");
+    const { createPaymentLinkBody } = await import("@/lib/payment-links/schemas");
+    let executions = 0;
+    const POST = apiRoute({
+      scope: "payment_links:write",
+      body: createPaymentLinkBody,
+      handler: async ({ db, auth, body }) => {
+        executions += 1;
+        await createPaymentLink(db, auth, body); // written, then undone by the rejection below
+        throw new ApiError("insufficient_balance", "Balance too low.", { param: "amount" });
+      },
+    });
+    const call = (amount: string) =>
+      POST(
+        new Request("http://local/v1/payment-links", {
+          method: "POST",
+          headers: { authorization: `Bearer ${m.sandboxKey}`, "content-type": "application/json", "idempotency-key": "k-422" },
+          body: JSON.stringify({ amount }),
+        }),
+        { params: Promise.resolve({}) },
+      );
+    const first = await call("5");
+    const firstBody = await first.text();
+    expect(first.status).toBe(422);
+    expect(JSON.parse(firstBody).error).toMatchObject({ type: "insufficient_balance", param: "amount" });
+    const again = await call("5");
+    expect(again.status).toBe(422);
+    expect(await again.text()).toBe(firstBody);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(executions).toBe(1);
+    expect((await call("6")).status).toBe(409);
+    expect(await count(m.sandboxKey)).toBe(0);
+  });
+});

@@ -3,7 +3,7 @@ import { parseCrontab, runOnce } from "graphile-worker";
 import { describe, expect, it } from "vitest";
 import { crontab, JOBS } from "@/jobs/definitions";
 import { taskList } from "@/jobs/task-list";
-import { getDb, getPool } from "@/lib/db/client";
+import { getDb, getPool, inTransaction } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { newMerchant } from "../helpers/api";
 
@@ -13,15 +13,13 @@ const pendingJobs = async (jobKey: string) =>
 describe("job runner", () => {
   it("a job enqueued in a transaction exists only if the transaction commits", async () => {
     const key = `test-${Date.now()}`;
-    await getDb()
-      .transaction(async (tx) => {
-        await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-rolled-back`, runAt: new Date(Date.now() + 3_600_000) });
-        throw new Error("rollback");
-      })
-      .catch(() => undefined);
+    await inTransaction(getDb(), async (tx) => {
+      await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-rolled-back`, runAt: new Date(Date.now() + 3_600_000) });
+      throw new Error("rollback");
+    }).catch(() => undefined);
     expect(await pendingJobs(`${key}-rolled-back`)).toBe(0);
 
-    await getDb().transaction(async (tx) => {
+    await inTransaction(getDb(), async (tx) => {
       await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-committed`, runAt: new Date(Date.now() + 3_600_000) });
     });
     expect(await pendingJobs(`${key}-committed`)).toBe(1);

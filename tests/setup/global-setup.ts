@@ -3,7 +3,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createTestDatabase } from "./test-database";
-import { startTestServer, type TestServer } from "./test-servers";
+import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,9 +20,9 @@ export default async function setup(project: TestProject) {
   await migrateDatabase(database.url);
   const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
   const env = { DATABASE_URL: database.url, REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
-  const servers: TestServer[] = [];
+  const servers: SpawnedWebServer[] = [];
   try {
-    servers.push(...(await Promise.all([startTestServer(root, env), startTestServer(root, env)])));
+    servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
   } catch (err) {
     await Promise.all(servers.map((s) => s.stop()));
     await database.drop();

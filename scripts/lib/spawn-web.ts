@@ -2,19 +2,19 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "@/lib/db/embedded";
 
-export interface TestServer {
+export interface SpawnedWebServer {
   url: string;
   pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child. */
-export async function startTestServer(root: string, env: Record<string, string>): Promise<TestServer> {
+/** Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child process; used by the tests and the benchmark. */
+export async function spawnWebServer(root: string, env: Record<string, string>): Promise<SpawnedWebServer> {
   const port = await freePort();
   const child: ChildProcess = fork(path.join(root, "scripts/start-web.ts"), [], {
     cwd: root,
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: `http://localhost:${port}` },
+    execArgv: ["--import", "tsx", ...(process.env.WEB_EXEC_ARGV ? process.env.WEB_EXEC_ARGV.split(" ") : [])],
+    env: { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: `http://localhost:${port}` },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
