@@ -5,6 +5,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: "USDT Payments",
   description: "Self-hostable USDT payments: API, hosted checkout, signed webhooks.",
+  icons: { icon: "/favicon.svg" },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
