@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -6,7 +7,9 @@ import { Logger, runMigrations } from "graphile-worker";
 import { createPool } from "./client";
 import { withAdvisoryLock } from "./advisory-lock";
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+// Next to this file in the source tree; from the project root when running a bundled build of it.
+const fromSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+const migrationsFolder = existsSync(fromSource) ? fromSource : path.resolve(process.cwd(), "db/migrations");
 
 const quietLogger = new Logger(() => (level, message) => {
   if (level === "error" || level === "warning") console.error(`[graphile-worker] ${message}`);

@@ -11,6 +11,7 @@ export interface SpawnedWebServer {
 /** Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child process; used by the tests and the benchmark. */
 export async function spawnWebServer(root: string, env: Record<string, string>): Promise<SpawnedWebServer> {
   const port = await freePort();
+  // WEB_EXEC_ARGV adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile under load.
   const child: ChildProcess = fork(path.join(root, "scripts/start-web.ts"), [], {
     cwd: root,
     execArgv: ["--import", "tsx", ...(process.env.WEB_EXEC_ARGV ? process.env.WEB_EXEC_ARGV.split(" ") : [])],
