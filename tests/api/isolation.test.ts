@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, newMerchant } from "../helpers/api";
+import { api, expectError, newMerchant } from "../helpers/api";
 
 describe("tenant and mode isolation", () => {
   it("a merchant sees only its own links, and sandbox never sees live", async () => {
@@ -14,6 +14,20 @@ describe("tenant and mode isolation", () => {
     expect(await ids(a.liveKey)).toEqual([aLive.id]);
     expect(await ids(b.sandboxKey)).toEqual([bSandbox.id]);
     expect(await ids(b.liveKey)).toEqual([]);
+  });
+
+  it("retrieving another merchant's or the other mode's link is 404 not_found, like a missing one", async () => {
+    const a = await newMerchant("A");
+    const b = await newMerchant("B");
+    const link = (await api("POST", "/v1/payment-links", { key: a.sandboxKey, body: { amount: "9.99" } })).json;
+    const own = await api("GET", `/v1/payment-links/${link.id}`, { key: a.sandboxKey });
+    expect(own.status).toBe(200);
+    expect(own.json).toEqual(link);
+    for (const key of [b.sandboxKey, a.liveKey, b.liveKey]) {
+      const err = expectError(await api("GET", `/v1/payment-links/${link.id}`, { key }), "not_found", 404, "id");
+      expect(err.message).toBe(`No such payment_link: '${link.id}'`);
+    }
+    expectError(await api("GET", "/v1/payment-links/pl_doesnotexist", { key: a.sandboxKey }), "not_found", 404, "id");
   });
 
   it("lists newest first", async () => {

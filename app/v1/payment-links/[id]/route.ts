@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { config } from "@/lib/config/env";
+import { getPaymentLink } from "@/lib/payment-links/get-payment-link";
+import { serializePaymentLink } from "@/lib/payment-links/serialize-payment-link";
+
+// Retrieval of a single link is "not shown" in the spec; provided because merchants and the dashboard need it.
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "payment_links:read",
+    query: z.strictObject({}),
+    handler: async ({ db, auth, params }) => ({ body: serializePaymentLink(await getPaymentLink(db, auth, params.id!), config().publicBaseUrl) }),
+  }),
+});
