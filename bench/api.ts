@@ -61,7 +61,8 @@ if (process.env.BENCH_ASYNC_COMMIT) {
   await getPool().query(`alter database ${new URL(database.url).pathname.slice(1)} set synchronous_commit = off`);
   await closeDb();
 }
-const server = await spawnWebServer(root, { DATABASE_URL: database.url, LOG_LEVEL: "warn" });
+process.env.MASTER_KEY ??= (await import("node:crypto")).randomBytes(32).toString("base64");
+const server = await spawnWebServer(root, { DATABASE_URL: database.url, MASTER_KEY: process.env.MASTER_KEY, LOG_LEVEL: "warn" });
 
 try {
   const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });

@@ -5,6 +5,7 @@ import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { walletSeed } from "@/lib/wallets/wallet-seed";
 import { ensureNextBuild } from "./lib/ensure-build";
 import { SupervisedProcess } from "./lib/supervisor";
 
@@ -31,10 +32,13 @@ try {
   if (!process.env.DATABASE_URL) {
     dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env);
     env.DATABASE_URL = (await dbProcess.ready).url;
+    env.EMBEDDED_DATABASE = "1";
     process.env.DATABASE_URL = env.DATABASE_URL;
+    process.env.EMBEDDED_DATABASE = "1";
   }
   await bootstrapDatabase({ dataDir: cfg.dataDir });
   const demo = await ensureDemoMerchant(getDb());
+  await walletSeed(getDb(), "sandbox"); // the sandbox HD seed is generated (encrypted) on first start
   await closeDb();
   ensureNextBuild(root);
 

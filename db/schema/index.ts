@@ -1,3 +1,4 @@
 export * from "./merchants";
 export * from "./api-infra";
 export * from "./payment-links";
+export * from "./payments";

@@ -12,6 +12,8 @@ export async function bootstrapDatabase(opts: { dataDir: string; log?: (line: st
     ? { url: external, owned: false, stop: async () => {} }
     : await startEmbeddedDatabase(opts.dataDir, opts.log);
   process.env.DATABASE_URL = database.url;
+  // Tells later code (and child processes) that DATABASE_URL points at our own embedded server.
+  if (!external || process.env.EMBEDDED_DATABASE === "1") process.env.EMBEDDED_DATABASE = external ? process.env.EMBEDDED_DATABASE : "1";
   await migrateDatabase(database.url);
   return database;
 }

@@ -10,6 +10,7 @@ declare module "vitest" {
     databaseUrl: string;
     webUrls: string[];
     redisKeyPrefix: string;
+    masterKey: string;
   }
 }
 
@@ -19,7 +20,8 @@ export default async function setup(project: TestProject) {
   const database = await createTestDatabase(root);
   await migrateDatabase(database.url);
   const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
-  const env = { DATABASE_URL: database.url, REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
+  const masterKey = randomBytes(32).toString("base64");
+  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
   const servers: SpawnedWebServer[] = [];
   try {
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", database.url);
   project.provide("webUrls", servers.map((s) => s.url));
   project.provide("redisKeyPrefix", redisKeyPrefix);
+  project.provide("masterKey", masterKey);
 
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));

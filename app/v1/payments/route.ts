@@ -1,0 +1,23 @@
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { config } from "@/lib/config/env";
+import { createPayment } from "@/lib/payments/create-payment";
+import { listPayments } from "@/lib/payments/list-payments";
+import { createPaymentBody, listPaymentsQuery } from "@/lib/payments/schemas";
+import { serializePayment, serializePaymentListItem } from "@/lib/payments/serialize-payment";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "payments:read",
+    query: listPaymentsQuery,
+    handler: async ({ db, auth, query }) => {
+      const page = await listPayments(db, auth, query);
+      return { body: { object: "list", data: page.rows.map(serializePaymentListItem), has_more: page.hasMore } };
+    },
+  }),
+  POST: apiRoute({
+    scope: "payments:write",
+    body: createPaymentBody,
+    handler: async ({ db, auth, body }) => ({ body: serializePayment(await createPayment(db, auth, body), config().publicBaseUrl) }),
+  }),
+});

@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { merchants } from "./merchants";
+
+export const PAYMENT_STATUSES = ["intent_created", "awaiting_payment", "pending", "confirming", "confirmed", "expired", "failed"] as const;
+
+/**
+ * Payment intents. Amounts are USDT base units (6 decimals). `chain`, `deposit_address` and
+ * `derivation_index` stay null for a chain-agnostic intent until the payer picks a network.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id),
+    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    chain: text("chain"),
+    amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
+    depositAddress: text("deposit_address"),
+    derivationIndex: bigint("derivation_index", { mode: "number" }),
+    description: text("description"),
+    metadata: jsonb("metadata").notNull().default({}),
+    txHash: text("tx_hash"),
+    confirmations: integer("confirmations").notNull().default(0),
+    paymentLinkId: text("payment_link_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true, precision: 3 }),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payments_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
+    uniqueIndex("payments_deposit_address_key").on(t.mode, t.depositAddress).where(sql`${t.depositAddress} is not null`),
+    check("payments_amount_positive", sql`${t.amountUnits} > 0`),
+    check("payments_status_check", sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`),
+    check("payments_chain_check", sql`${t.chain} is null or ${t.chain} in ('eth','bnb','polygon','tron','solana')`),
+    check("payments_address_with_chain", sql`(${t.chain} is null) = (${t.depositAddress} is null)`),
+  ],
+);
+
+/** Encrypted HD wallet seeds, one per mode that keeps its seed in the database (sandbox). */
+export const walletSeeds = pgTable("wallet_seeds", {
+  mode: text("mode").primaryKey(),
+  encryptedMnemonic: text("encrypted_mnemonic").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

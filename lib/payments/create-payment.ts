@@ -1,0 +1,39 @@
+import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
+import { newId } from "@/lib/crypto/random";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
+import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
+
+/**
+ * Creates a payment intent in `awaiting_payment`. With a chain, its single-use deposit address is
+ * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
+ */
+export async function createPayment(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentInput & { paymentLinkId?: string }): Promise<PaymentRow> {
+  if (input.chain) requireEnabledChain(owner.mode, input.chain);
+  const deposit = input.chain ? await allocateDepositAddress(db, owner.mode, input.chain) : null;
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN) * 1000);
+  const [row] = await query(
+    db,
+    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description, metadata, payment_link_id, created_at, expires_at)
+     values ($1, $2, $3, 'awaiting_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${PAYMENT_COLUMNS}`,
+    [
+      newId("pay_"),
+      owner.merchantId,
+      owner.mode,
+      input.chain ?? null,
+      input.amount.toString(),
+      deposit?.address ?? null,
+      deposit?.index ?? null,
+      input.description ?? null,
+      JSON.stringify(input.metadata ?? {}),
+      input.paymentLinkId ?? null,
+      createdAt,
+      expiresAt,
+    ],
+  );
+  return toPaymentRow(row!);
+}

@@ -1,0 +1,35 @@
+import { ApiError } from "@/lib/api/errors";
+import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
+import type { Chain } from "@/lib/chains/chains";
+import { inTransaction, type Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
+
+/**
+ * The payer's choice of network for a chain-agnostic payment (called by the hosted checkout). Sets the
+ * chain and allocates the deposit address once: the row is locked, so of two concurrent choices one
+ * wins and the other gets the winner's result if it chose the same chain, or a clear error otherwise.
+ */
+export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain): Promise<PaymentRow> {
+  return inTransaction(db, async (tx) => {
+    const [locked] = await query(tx, `select ${PAYMENT_COLUMNS} from payments where id = $1 for update`, [paymentId]);
+    if (!locked) throw new ApiError("not_found", `No such payment: '${paymentId}'`, { param: "id" });
+    const payment = toPaymentRow(locked);
+    if (payment.chain) {
+      if (payment.chain === chain) return payment;
+      throw new ApiError("invalid_request_error", `The network of this payment is already set to '${payment.chain}' and cannot be changed.`, { param: "chain" });
+    }
+    if (payment.status !== "awaiting_payment" || payment.expiresAt.getTime() <= Date.now()) {
+      throw new ApiError("invalid_request_error", "This payment can no longer be paid.", { param: "id" });
+    }
+    requireEnabledChain(payment.mode, chain);
+    const deposit = await allocateDepositAddress(tx, payment.mode, chain);
+    const [row] = await query(
+      tx,
+      `update payments set chain = $2, deposit_address = $3, derivation_index = $4, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [paymentId, chain, deposit.address, deposit.index],
+    );
+    return toPaymentRow(row!);
+  });
+}

@@ -1,0 +1,43 @@
+import { formatAmount } from "@/lib/money/amount";
+import type { PaymentRow } from "./payment-row";
+
+export function checkoutUrl(baseUrl: string, paymentId: string): string {
+  return `${baseUrl}/checkout/${paymentId}`;
+}
+
+/**
+ * Spec 2.1, used by the API, events and the dashboard alike. `chain` and `deposit_address` are null until
+ * chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed payment.
+ */
+export function serializePayment(row: PaymentRow, baseUrl: string) {
+  return {
+    id: row.id,
+    object: "payment" as const,
+    status: row.status,
+    chain: row.chain,
+    amount: formatAmount(row.amountUnits),
+    currency: "USDT" as const,
+    deposit_address: row.depositAddress,
+    ...(row.description !== null ? { description: row.description } : {}),
+    metadata: row.metadata,
+    checkout_url: checkoutUrl(baseUrl, row.id),
+    tx_hash: row.txHash,
+    confirmations: row.confirmations,
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    ...(row.confirmedAt ? { confirmed_at: row.confirmedAt.toISOString() } : {}),
+  };
+}
+
+/** List items carry only the spec's subset. */
+export function serializePaymentListItem(row: PaymentRow) {
+  return {
+    id: row.id,
+    object: "payment" as const,
+    status: row.status,
+    chain: row.chain,
+    amount: formatAmount(row.amountUnits),
+    currency: "USDT" as const,
+    created_at: row.createdAt.toISOString(),
+  };
+}
