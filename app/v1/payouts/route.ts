@@ -1,0 +1,25 @@
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { createPayout } from "@/lib/payouts/create-payout";
+import { listPayouts } from "@/lib/payouts/list-payouts";
+import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
+import { serializePayout } from "@/lib/payouts/serialize-payout";
+
+// Payout endpoints share their own 10/min window per key (spec part 8).
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "payouts:read",
+    rateLimit: "payouts",
+    query: listPayoutsQuery,
+    handler: async ({ db, auth, query }) => {
+      const page = await listPayouts(db, auth, query);
+      return { body: { object: "list", data: page.rows.map(serializePayout), has_more: page.hasMore } };
+    },
+  }),
+  POST: apiRoute({
+    scope: "payouts:write",
+    rateLimit: "payouts",
+    body: createPayoutBody,
+    handler: async ({ db, auth, body }) => ({ body: serializePayout(await createPayout(db, auth, body)) }),
+  }),
+});

@@ -1,0 +1,27 @@
+import { enabledChains } from "@/lib/chains/chains";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { formatAmount } from "@/lib/money/amount";
+
+/**
+ * One entry per chain enabled in the key's mode, zeros included. `available` is withdrawable now;
+ * `reserved` is funds detected for in-flight payments that are not yet confirmed.
+ */
+export async function listBalances(db: Db, owner: { merchantId: string; mode: Mode }) {
+  const rows = await query<{ chain: string; available_units: string; reserved_units: string }>(
+    db,
+    "select chain, available_units::text, reserved_units::text from balances where merchant_id = $1 and mode = $2",
+    [owner.merchantId, owner.mode],
+  );
+  const byChain = new Map(rows.map((r) => [r.chain, r]));
+  return enabledChains(owner.mode).map((chain) => {
+    const row = byChain.get(chain);
+    return {
+      chain,
+      symbol: "USDT" as const,
+      available: formatAmount(BigInt(row?.available_units ?? 0)),
+      reserved: formatAmount(BigInt(row?.reserved_units ?? 0)),
+    };
+  });
+}

@@ -1,0 +1,31 @@
+import { base58 } from "@scure/base";
+import { TronWeb } from "tronweb";
+import { isAddress } from "viem";
+import type { Chain } from "./chains";
+
+/**
+ * Why `address` is not a valid destination on `chain`, or null when it is. EVM: 0x + 40 hex, with the
+ * EIP-55 checksum enforced when the case is mixed; Tron: base58check with the 0x41 prefix; Solana: base58
+ * of 32 bytes. The all-zero EVM address is refused: funds sent there are burnt.
+ */
+export function addressProblem(chain: Chain, address: string): string | null {
+  switch (chain) {
+    case "eth":
+    case "bnb":
+    case "polygon":
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return `to_address must be a 0x-prefixed 40-hex-digit address on ${chain}`;
+      if (!isAddress(address, { strict: true })) return "to_address has mixed case but fails its EIP-55 checksum; check for a typo";
+      if (/^0x0{40}$/.test(address)) return "to_address is the zero address; funds sent there are lost";
+      return null;
+    case "tron":
+      return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && TronWeb.isAddress(address) ? null : "to_address must be a Tron base58check address starting with T";
+    case "solana": {
+      try {
+        if (base58.decode(address).length === 32) return null;
+      } catch {
+        /* not base58 */
+      }
+      return "to_address must be a base58 Solana address (32 bytes)";
+    }
+  }
+}

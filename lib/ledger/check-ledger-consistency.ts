@@ -1,0 +1,43 @@
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+
+export interface LedgerInconsistency {
+  kind: "unbalanced_journal" | "balance_mismatch";
+  detail: string;
+}
+
+/**
+ * Proves the maintained balances equal what the journal says: every journal sums to zero, and every
+ * balances row equals the sum of its account's entries (and no entries exist without a row).
+ */
+export async function checkLedgerConsistency(db: Db, merchantId?: string): Promise<LedgerInconsistency[]> {
+  const problems: LedgerInconsistency[] = [];
+  const unbalanced = await query<{ journal_id: string; total: string }>(
+    db,
+    `select journal_id, sum(amount_units)::text as total from ledger_entries where ($1::text is null or merchant_id = $1)
+     group by journal_id having sum(amount_units) <> 0`,
+    [merchantId ?? null],
+  );
+  for (const j of unbalanced) problems.push({ kind: "unbalanced_journal", detail: `${j.journal_id} sums to ${j.total}` });
+
+  const mismatched = await query<{ merchant_id: string; mode: string; chain: string; stored: string; derived: string }>(
+    db,
+    `with derived as (
+       select merchant_id, mode, chain,
+              coalesce(sum(amount_units) filter (where account = 'available'), 0) as available_units,
+              coalesce(sum(amount_units) filter (where account = 'reserved'), 0) as reserved_units,
+              coalesce(sum(amount_units) filter (where account = 'payouts_in_flight'), 0) as in_flight_units
+       from ledger_entries where ($1::text is null or merchant_id = $1) group by merchant_id, mode, chain)
+     select coalesce(b.merchant_id, d.merchant_id) as merchant_id, coalesce(b.mode, d.mode) as mode, coalesce(b.chain, d.chain) as chain,
+            concat_ws('/', b.available_units, b.reserved_units, b.in_flight_units) as stored,
+            concat_ws('/', d.available_units, d.reserved_units, d.in_flight_units) as derived
+     from (select * from balances where ($1::text is null or merchant_id = $1)) b
+     full join derived d using (merchant_id, mode, chain)
+     where coalesce(b.available_units, 0) <> coalesce(d.available_units, 0)
+        or coalesce(b.reserved_units, 0) <> coalesce(d.reserved_units, 0)
+        or coalesce(b.in_flight_units, 0) <> coalesce(d.in_flight_units, 0)`,
+    [merchantId ?? null],
+  );
+  for (const m of mismatched) problems.push({ kind: "balance_mismatch", detail: `${m.merchant_id}/${m.mode}/${m.chain}: stored ${m.stored}, journal ${m.derived}` });
+  return problems;
+}

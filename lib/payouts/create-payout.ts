@@ -1,0 +1,43 @@
+import { ApiError } from "@/lib/api/errors";
+import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
+import { newId } from "@/lib/crypto/random";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { InsufficientFundsError, postJournal } from "@/lib/ledger/post-journal";
+import { formatAmount } from "@/lib/money/amount";
+import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
+import type { CreatePayoutInput } from "./schemas";
+
+/**
+ * Creates a `pending` payout and debits `available` into `payouts_in_flight` in the caller's transaction.
+ * Not enough available balance → 422 insufficient_balance, nothing written. Concurrent payouts serialize
+ * on the balances row, so they can never overdraw it.
+ * Seam for on-chain execution: the payout executor's job is enqueued here, in this same transaction.
+ */
+export async function createPayout(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePayoutInput): Promise<PayoutRow> {
+  requireEnabledChain(owner.mode, input.chain);
+  const id = newId("pay_out_");
+  try {
+    await postJournal(db, {
+      merchantId: owner.merchantId,
+      mode: owner.mode,
+      chain: input.chain,
+      cause: { type: "payout", id },
+      entries: [
+        { account: "available", amount: -input.amount },
+        { account: "payouts_in_flight", amount: input.amount },
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof InsufficientFundsError)) throw err;
+    throw new ApiError("insufficient_balance", `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`, { param: "amount" });
+  }
+  const [row] = await query(
+    db,
+    `insert into payouts (id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata, created_at)
+     values ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, now()) returning ${PAYOUT_COLUMNS}`,
+    [id, owner.merchantId, owner.mode, input.chain, input.to_address, input.amount.toString(), input.description ?? null, JSON.stringify(input.metadata ?? {})],
+  );
+  return toPayoutRow(row!);
+}

@@ -1,0 +1,11 @@
+import { notFound } from "@/lib/api/errors";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
+
+export async function getPayout(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<PayoutRow> {
+  const [row] = await query(db, `select ${PAYOUT_COLUMNS} from payouts where id = $1 and merchant_id = $2 and mode = $3`, [id, owner.merchantId, owner.mode]);
+  if (!row) throw notFound("payout", id);
+  return toPayoutRow(row);
+}
