@@ -4,3 +4,4 @@ export * from "./payment-links";
 export * from "./payments";
 export * from "./ledger";
 export * from "./payouts";
+export * from "./webhooks";

@@ -1,0 +1,25 @@
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
+import { createWebhookBody, listWebhooksQuery } from "@/lib/webhooks/schemas";
+import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "webhooks:read",
+    query: listWebhooksQuery,
+    handler: async ({ db, auth, query }) => {
+      const page = await listWebhookEndpoints(db, auth, query);
+      return { body: { object: "list", data: page.rows.map(serializeWebhookEndpoint), has_more: page.hasMore } };
+    },
+  }),
+  POST: apiRoute({
+    scope: "webhooks:write",
+    body: createWebhookBody,
+    handler: async ({ db, auth, body }) => {
+      const { row, secret } = await createWebhookEndpoint(db, auth, body);
+      return { body: { ...serializeWebhookEndpoint(row), secret } };
+    },
+  }),
+});

@@ -1,0 +1,21 @@
+import { index, pgTable, text, timestamp, boolean } from "drizzle-orm/pg-core";
+import { merchants } from "./merchants";
+
+/** Webhook endpoints. The signing secret is needed to sign, so it is stored encrypted, not hashed. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id),
+    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    active: boolean("active").notNull().default(true),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_endpoints_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id)],
+);

@@ -1,0 +1,35 @@
+import { ApiError } from "@/lib/api/errors";
+import { newId, randomBase62 } from "@/lib/crypto/random";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { encryptSecret } from "@/lib/secrets/encryption";
+import { masterKey } from "@/lib/secrets/master-key";
+import { checkWebhookUrl, privateUrlsAllowed, type Resolver } from "./check-webhook-url";
+import type { CreateWebhookInput } from "./schemas";
+import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow } from "./webhook-endpoint-row";
+
+export const WEBHOOK_SECRET_PURPOSE = "webhook-secret";
+
+/**
+ * Registers an endpoint after checking its URL (https, public host: every resolved address public).
+ * Returns the row and the signing secret, which exists in clear only in this response.
+ */
+export async function createWebhookEndpoint(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  input: CreateWebhookInput,
+  opts: { resolve?: Resolver; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
+  const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.env), resolve: opts.resolve });
+  if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+  // 43 base62 characters ≈ 256 bits (the floor is 192).
+  const secret = `whsec_${randomBase62(43)}`;
+  const [row] = await query(
+    db,
+    `insert into webhook_endpoints (id, merchant_id, mode, url, events, active, encrypted_secret, created_at)
+     values ($1, $2, $3, $4, $5, true, $6, now()) returning ${WEBHOOK_ENDPOINT_COLUMNS}`,
+    [newId("wh_"), owner.merchantId, owner.mode, checked.value.url.toString(), [...new Set(input.events ?? [])], encryptSecret(masterKey(), Buffer.from(secret), WEBHOOK_SECRET_PURPOSE)],
+  );
+  return { row: toWebhookEndpointRow(row!), secret };
+}

@@ -1,0 +1,13 @@
+/** Spec 6.1: the nine event types. */
+export const EVENT_TYPES = [
+  "payment.awaiting_payment",
+  "payment.pending",
+  "payment.confirming",
+  "payment.confirmed",
+  "payment.expired",
+  "payment.failed",
+  "payout.confirmed",
+  "payout.failed",
+  "payout.blocked",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
