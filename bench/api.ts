@@ -1,67 +1,32 @@
-// `npm run bench:api`: throughput and latency of a trivial Next route vs. the full /v1 pipeline
-// (auth, rate limit, scope, zod validation, Idempotency-Key, transaction) on one web instance.
-import fs from "node:fs";
+// `npm run bench:api`: throughput, latency and CPU per request on one web instance and a fresh database:
+// a trivial Next route vs. the /v1 pipeline (auth, rate limit, scope, zod, Idempotency-Key, transaction),
+// payment creation (address derivation), and a 100-item page of a 100k-payment table; plus p99 at a
+// fixed 100 requests/s. Env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_KEYS, BENCH_ONLY=<case prefix>.
+import { randomBytes } from "node:crypto";
 import path from "node:path";
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import { closeDb, getDb, inTransaction } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createTestDatabase } from "@/tests/setup/test-database";
+import { measure, printTable, type Figures } from "./lib/measure";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DURATION_S = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
-// Enough keys that the 60/min per-key limit never binds: every key is used at most ~40 times a minute.
-const KEYS = Number(process.env.BENCH_KEYS || 1500);
-
-interface Figures {
-  name: string;
-  /** CPU time of the web process per request (user + system), from /proc. */
-  cpuMs: number;
-  /** CPU of the whole machine per request (web + PostgreSQL + load generator). */
-  machineMs: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** Busy CPU of the whole machine (all cores, every process: web, PostgreSQL, load generator), in ticks. */
-function machineTicks(): number {
-  const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return user! + nice! + system! + irq! + softirq! + steal!;
-}
-
-function cpuTicks(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
-}
-
-async function measure(name: string, pid: number, opts: autocannon.Options): Promise<Figures> {
-  const before = cpuTicks(pid);
-  const machineBefore = machineTicks();
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
-  const requests = Math.max(1, result.requests.total);
-  const cpuMs = ((cpuTicks(pid) - before) * 10) / requests;
-  const machineMs = ((machineTicks() - machineBefore) * 10) / requests;
-  return { name, cpuMs, machineMs, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
-}
+// Enough keys that the 60/min per-key limit never binds across all cases.
+const KEYS = Number(process.env.BENCH_KEYS || 3000);
+const SEEDED_PAYMENTS = 100_000;
 
 ensureNextBuild(root, (line) => console.error(line));
 const database = await createTestDatabase(root);
 await migrateDatabase(database.url);
 process.env.DATABASE_URL = database.url;
-if (process.env.BENCH_ASYNC_COMMIT) {
-  const { getPool } = await import("@/lib/db/client");
-  await getPool().query(`alter database ${new URL(database.url).pathname.slice(1)} set synchronous_commit = off`);
-  await closeDb();
-}
-process.env.MASTER_KEY ??= (await import("node:crypto")).randomBytes(32).toString("base64");
+process.env.MASTER_KEY ??= randomBytes(32).toString("base64");
 const server = await spawnWebServer(root, { DATABASE_URL: database.url, MASTER_KEY: process.env.MASTER_KEY, LOG_LEVEL: "warn" });
 
 try {
@@ -70,38 +35,64 @@ try {
   await inTransaction(getDb(), async (tx) => {
     for (let i = 0; i < KEYS; i++) secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
   });
+  // 100k payments of this merchant, one a second back in time, so the list reads a page of a big table.
+  await query(
+    getDb(),
+    `insert into payments (id, merchant_id, mode, status, amount_units, metadata, created_at, expires_at)
+     select 'pay_seed' || lpad(g::text, 16, '0'), $1, 'sandbox', 'awaiting_payment', 1000000 + g, '{}', now() - make_interval(secs => g), now() + interval '30 minutes'
+     from generate_series(1, $2::int) g`,
+    [merchant.id, SEEDED_PAYMENTS],
+  );
+  await query(getDb(), "analyze payments");
   await closeDb();
 
-  // Warm both paths (JIT, route compilation, pool connections) before measuring.
-  await autocannon({ url: `${server.url}/api/health`, connections: 8, amount: 500 });
   let n = 0;
-  const pipelineRequest = (client: { setHeaders?: unknown }, i = n++) => ({
-    method: "POST" as const,
-    path: "/v1/payment-links",
-    headers: {
-      authorization: `Bearer ${secrets[i % secrets.length]}`,
-      "content-type": "application/json",
-      ...(process.env.BENCH_NO_IDEM ? {} : { "idempotency-key": `bench-${process.pid}-${i}` }),
+  const authed = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secrets[n++ % secrets.length]}`, ...extra });
+  const post = (p: string, body: () => unknown): autocannon.Request[] => [
+    {
+      setupRequest: (req) => ({
+        ...req,
+        method: "POST",
+        path: p,
+        headers: authed({ "content-type": "application/json", "idempotency-key": `bench-${process.pid}-${n}` }),
+        body: JSON.stringify(body()),
+      }),
     },
-    body: JSON.stringify({ amount: "25.50", description: `order ${i}` }),
-  });
-  await autocannon({ url: server.url, connections: 8, amount: 300, requests: [{ setupRequest: (req) => ({ ...req, ...pipelineRequest({}) }) }] });
+  ];
+  const get = (p: string): autocannon.Request[] => [{ setupRequest: (req) => ({ ...req, method: "GET", path: p, headers: authed() }) }];
 
-  const only = process.env.BENCH_ONLY; // "trivial" or "pipeline", for profiling one case
-  const skipped: Figures = { name: "(skipped)", cpuMs: NaN, machineMs: NaN, rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0 };
-  const trivial = only === "pipeline" ? skipped : await measure("GET /api/health (trivial Next route)", server.pid, { url: `${server.url}/api/health` });
-  const pipeline = only === "trivial" ? skipped : await measure("POST /v1/payment-links (auth+limit+zod+idempotency+tx)", server.pid, {
-    url: server.url,
-    requests: [{ setupRequest: (req) => ({ ...req, ...pipelineRequest({}) }) }],
-  });
+  const cases: { name: string; opts: autocannon.Options }[] = [
+    { name: "GET /api/health (trivial Next route)", opts: { url: `${server.url}/api/health` } },
+    { name: "POST /v1/payment-links (full pipeline, idempotent)", opts: { url: server.url, requests: post("/v1/payment-links", () => ({ amount: "25.50", description: "order" })) } },
+    { name: "POST /v1/payments (derivation, idempotent)", opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "eth" })) } },
+    { name: `GET /v1/payments?limit=100 (${SEEDED_PAYMENTS / 1000}k rows)`, opts: { url: server.url, requests: get("/v1/payments?limit=100") } },
+    { name: "POST /v1/payments at a fixed 100 req/s", opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "tron" })), overallRate: 100, connections: 16 } },
+    { name: "GET /v1/payments?limit=100 at a fixed 100 req/s", opts: { url: server.url, requests: get("/v1/payments?limit=100"), overallRate: 100, connections: 16 } },
+  ];
+  const selected = cases.filter((c) => !process.env.BENCH_ONLY || c.name.startsWith(process.env.BENCH_ONLY));
 
-  console.log(`\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections, ${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`);
-  console.log("case".padEnd(58), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "non-2xx".padStart(8), "errors".padStart(7), "web cpu ms".padStart(11), "all cpu ms".padStart(11));
-  for (const f of [trivial, pipeline]) {
-    console.log(f.name.padEnd(58), f.rps.toFixed(0).padStart(8), String(f.p50).padStart(8), String(f.p99).padStart(8), String(f.non2xx).padStart(8), String(f.errors).padStart(7), f.cpuMs.toFixed(2).padStart(11), f.machineMs.toFixed(2).padStart(11));
+  // Warm every path (JIT, route compilation, pool connections) before measuring.
+  for (const c of selected) {
+    const { overallRate: _rate, ...opts } = c.opts;
+    await measure("warm-up", server.pid, { ...opts, connections: 8, amount: 300 });
   }
-  console.log("(web cpu ms / all cpu ms: CPU time per request of the web process / of the whole 2-core machine)");
-  console.log(`pipeline / trivial throughput: ${((pipeline.rps / trivial.rps) * 100).toFixed(1)} % (target ≥ 60 %)`);
+  const results: Figures[] = [];
+  for (const c of selected) results.push(await measure(c.name, server.pid, { connections: CONNECTIONS, duration: DURATION_S, ...c.opts }));
+
+  console.log(`\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections unless fixed-rate, ${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`);
+  printTable(results);
+  const byPrefix = (p: string) => results.find((r) => r.name.startsWith(p));
+  const trivial = byPrefix("GET /api/health");
+  const ratio = (p: string, label: string) => {
+    const r = byPrefix(p);
+    if (trivial && r) console.log(`${label} / trivial throughput: ${((r.rps / trivial.rps) * 100).toFixed(1)} % (target ≥ 60 %)`);
+  };
+  ratio("POST /v1/payment-links", "pipeline POST");
+  ratio("POST /v1/payments (", "POST /v1/payments");
+  for (const p of ["POST /v1/payments at", "GET /v1/payments?limit=100 at"]) {
+    const r = byPrefix(p);
+    if (r) console.log(`${r.name}: p99 ${r.p99} ms (target ≤ 50 ms)`);
+  }
 } finally {
   await server.stop();
   await closeDb();

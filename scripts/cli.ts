@@ -19,6 +19,9 @@ const { values, positionals } = parseArgs({
     mode: { type: "string" },
     scopes: { type: "string" },
     key: { type: "string" },
+    chain: { type: "string" },
+    amount: { type: "string" },
+    reason: { type: "string" },
   },
 });
 const json = values.json === true;

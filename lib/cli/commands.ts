@@ -7,6 +7,10 @@ import { listApiKeys } from "@/lib/keys/list-api-keys";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";
 import { rotateApiKey } from "@/lib/keys/rotate-api-key";
 import { parseScopes } from "@/lib/keys/scopes";
+import { isChain } from "@/lib/chains/chains";
+import { adjustBalance } from "@/lib/ledger/adjust-balance";
+import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { formatAmount } from "@/lib/money/amount";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
 
@@ -72,10 +76,34 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
   },
 };
 
+Object.assign(COMMANDS, {
+  async "balances adjust"(db: Db, flags: Flags): Promise<CommandResult> {
+    const merchantId = required(flags, "merchant");
+    const mode = required(flags, "mode") as Mode;
+    const chain = required(flags, "chain");
+    const raw = required(flags, "amount");
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    if (!isChain(chain)) throw new UsageError(`--chain must be one of eth, bnb, polygon, tron, solana, got "${chain}"`);
+    const match = /^(-?)(0|[1-9]\d*)\.(\d{6})$/.exec(raw);
+    if (!match) throw new UsageError('--amount must have exactly 6 decimals, e.g. "100.000000" or "-5.000000"');
+    const amount = (BigInt(match[2]!) * 1_000_000n + BigInt(match[3]!)) * (match[1] ? -1n : 1n);
+    if (amount === 0n) throw new UsageError("--amount must not be zero");
+    await requireMerchant(db, merchantId);
+    const id = await adjustBalance(db, { merchantId, mode, chain, amount, reason: required(flags, "reason") });
+    return { json: { id, merchant: merchantId, mode, chain, amount: formatAmount(amount) }, text: [`${id}: ${formatAmount(amount)} USDT on ${chain} (${mode}) for ${merchantId}`] };
+  },
+  async "ledger check"(db: Db): Promise<CommandResult> {
+    const problems = await checkLedgerConsistency(db);
+    return { json: { consistent: problems.length === 0, problems }, text: problems.length ? problems.map((p) => `${p.kind}: ${p.detail}`) : ["ledger consistent: every journal balances and every balance matches its entries"] };
+  },
+});
+
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
   merchants list
   keys create --merchant mer_… --mode sandbox|live [--scopes a:read,b:write]
   keys rotate --key key_…
   keys revoke --key key_…
-  keys list --merchant mer_…`;
+  keys list --merchant mer_…
+  balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
+  ledger check`;

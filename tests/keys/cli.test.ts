@@ -83,3 +83,18 @@ describe("CLI with the service down (embedded database under DATA_DIR)", () => {
     }
   }, 60_000);
 });
+
+describe("CLI: balances and ledger", () => {
+  it("balances adjust credits available (visible on the API) and ledger check stays consistent", async () => {
+    const created = oneJson((await runCli(["merchants", "create", "--name", "Funded", "--email", "f@f.test", "--json"], withService)).stdout);
+    const adjusted = await runCli(["balances", "adjust", "--merchant", created.merchant.id, "--mode", "sandbox", "--chain", "eth", "--amount", "150.250000", "--reason", "sandbox funding", "--json"], withService);
+    expect(adjusted.code).toBe(0);
+    expect(oneJson(adjusted.stdout)).toMatchObject({ chain: "eth", amount: "150.250000" });
+    const balances = (await api("GET", "/v1/balances", { key: created.keys[0].secret })).json.data;
+    expect(balances.find((b: { chain: string }) => b.chain === "eth")).toMatchObject({ available: "150.250000" });
+    const overdraw = await runCli(["balances", "adjust", "--merchant", created.merchant.id, "--mode", "sandbox", "--chain", "eth", "--amount", "-200.000000", "--reason", "x", "--json"], withService);
+    expect(overdraw.code).not.toBe(0);
+    const check = oneJson((await runCli(["ledger", "check", "--json"], withService)).stdout);
+    expect(check.problems.filter((p: { detail: string }) => p.detail.startsWith(created.merchant.id))).toEqual([]);
+  });
+});

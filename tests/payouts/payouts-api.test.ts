@@ -21,6 +21,9 @@ describe("GET /v1/balances", () => {
     expect((await api("GET", "/v1/balances", { key: m.liveKey })).json).toEqual({ object: "list", data: [] });
     await fund(m.id, "tron", 12);
     expect(await balanceOf(m.sandboxKey, "tron")).toEqual({ chain: "tron", symbol: "USDT", available: "12.000000", reserved: "0.000000" });
+    // Another merchant's balance is untouched.
+    const other = await newMerchant();
+    expect(await balanceOf(other.sandboxKey, "tron")).toMatchObject({ available: "0.000000" });
   });
 });
 

@@ -123,3 +123,14 @@ describe("host names are judged by every address they resolve to", () => {
     await expect(createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: "http://127.0.0.1:4000/hook" }, { env: {} as NodeJS.ProcessEnv })).rejects.toMatchObject({ param: "url" });
   });
 });
+
+describe("idempotent registration", () => {
+  it("a retry with the same Idempotency-Key returns the same endpoint (and secret) without a second one", async () => {
+    const m = await newMerchant();
+    const headers = { "idempotency-key": "wh-1" };
+    const a = await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: "https://8.8.8.8/x" }, headers });
+    const b = await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: "https://8.8.8.8/x" }, headers, server: 1 });
+    expect(b.text).toBe(a.text);
+    expect((await api("GET", "/v1/webhooks", { key: m.sandboxKey })).json.data).toHaveLength(1);
+  });
+});
