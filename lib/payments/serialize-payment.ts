@@ -29,15 +29,8 @@ export function serializePayment(row: PaymentRow, baseUrl: string) {
   };
 }
 
-/** List items carry only the spec's subset. */
+/** List items carry only the spec's subset of the same object. */
 export function serializePaymentListItem(row: PaymentRow) {
-  return {
-    id: row.id,
-    object: "payment" as const,
-    status: row.status,
-    chain: row.chain,
-    amount: formatAmount(row.amountUnits),
-    currency: "USDT" as const,
-    created_at: row.createdAt.toISOString(),
-  };
+  const { id, object, status, chain, amount, currency, created_at } = serializePayment(row, "");
+  return { id, object, status, chain, amount, currency, created_at };
 }
