@@ -21,6 +21,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 // Enough keys that the 60/min per-key limit never binds across all cases.
 const KEYS = Number(process.env.BENCH_KEYS || 3000);
 const SEEDED_PAYMENTS = 100_000;
+const RATE = Number(process.env.BENCH_RATE || 100);
 
 ensureNextBuild(root, (line) => console.error(line));
 const database = await createTestDatabase(root);
@@ -66,8 +67,8 @@ try {
     { name: "POST /v1/payment-links (full pipeline, idempotent)", opts: { url: server.url, requests: post("/v1/payment-links", () => ({ amount: "25.50", description: "order" })) } },
     { name: "POST /v1/payments (derivation, idempotent)", opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "eth" })) } },
     { name: `GET /v1/payments?limit=100 (${SEEDED_PAYMENTS / 1000}k rows)`, opts: { url: server.url, requests: get("/v1/payments?limit=100") } },
-    { name: "POST /v1/payments at a fixed 100 req/s", opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "tron" })), overallRate: 100, connections: 16 } },
-    { name: "GET /v1/payments?limit=100 at a fixed 100 req/s", opts: { url: server.url, requests: get("/v1/payments?limit=100"), overallRate: 100, connections: 16 } },
+    { name: `POST /v1/payments at a fixed ${RATE} req/s`, opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "tron" })), overallRate: RATE, connections: 16 } },
+    { name: `GET /v1/payments?limit=100 at a fixed ${RATE} req/s`, opts: { url: server.url, requests: get("/v1/payments?limit=100"), overallRate: RATE, connections: 16 } },
   ];
   const selected = cases.filter((c) => !process.env.BENCH_ONLY || c.name.startsWith(process.env.BENCH_ONLY));
 

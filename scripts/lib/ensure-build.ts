@@ -28,11 +28,13 @@ function hashTree(root: string): string {
  */
 export function ensureNextBuild(root: string, log: (line: string) => void = console.log): void {
   const stamp = path.join(root, ".next", "source-hash");
+  const buildIdFile = path.join(root, ".next", "BUILD_ID");
   const current = hashTree(root);
-  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === current;
+  // The stamp names the build it vouches for, so a `next build` run by hand (other sources) invalidates it.
+  const built = fs.existsSync(buildIdFile) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === `${current}:${fs.readFileSync(buildIdFile, "utf8")}`;
   if (built) return;
   log("Building the web app (next build)…");
   const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status ?? result.signal})`);
-  fs.writeFileSync(stamp, current);
+  fs.writeFileSync(stamp, `${current}:${fs.readFileSync(buildIdFile, "utf8")}`);
 }
