@@ -5,3 +5,4 @@ export * from "./payments";
 export * from "./ledger";
 export * from "./payouts";
 export * from "./webhooks";
+export * from "./events";

@@ -3,13 +3,17 @@ import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
+import { config } from "@/lib/config/env";
+import { recordEvent } from "@/lib/events/record-event";
 import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { serializePayment } from "./serialize-payment";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
 
 /**
- * Creates a payment intent in `awaiting_payment`. With a chain, its single-use deposit address is
- * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
+ * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event, in the caller's
+ * transaction. With a chain, its single-use deposit address is allocated now; without one, chain and
+ * address wait for the payer's choice (selectPaymentChain).
  */
 export async function createPayment(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentInput & { paymentLinkId?: string }): Promise<PaymentRow> {
   if (input.chain) requireEnabledChain(owner.mode, input.chain);
@@ -35,5 +39,7 @@ export async function createPayment(db: Db, owner: { merchantId: string; mode: M
       expiresAt,
     ],
   );
-  return toPaymentRow(row!);
+  const payment = toPaymentRow(row!);
+  await recordEvent(db, { merchantId: owner.merchantId, mode: owner.mode, type: "payment.awaiting_payment", object: serializePayment(payment, config().publicBaseUrl) });
+  return payment;
 }

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { listEvents } from "@/lib/events/list-events";
+import { paginationQuery } from "@/lib/payments/schemas";
+import { EVENT_TYPES } from "@/lib/webhooks/event-types";
+
+// Beyond the spec (Stripe-standard): the merchant can read what was (or would have been) delivered.
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "events:read",
+    query: z.strictObject({ ...paginationQuery, type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` }).optional() }),
+    handler: async ({ db, auth, query }) => {
+      const page = await listEvents(db, auth, query);
+      return { body: { object: "list", data: page.events, has_more: page.hasMore } };
+    },
+  }),
+});
