@@ -5,6 +5,7 @@
  */
 export const JOBS = {
   expire_idempotency_keys: { description: "Deletes Idempotency-Key records older than 24 hours.", cron: "*/10 * * * *" },
+  deliver_webhook: { description: "One signed delivery attempt of an event to an endpoint; schedules the next on failure." },
   prune_rate_limit_buckets: { description: "Deletes idle sliding-window rate-limit buckets (Postgres store).", cron: "*/5 * * * *" },
 } as const satisfies Record<string, { description: string; cron?: string }>;
 
@@ -12,8 +13,8 @@ export type JobName = keyof typeof JOBS;
 
 /** The crontab graphile-worker runs; `?max=1` so a worker that was down does not replay missed sweeps. */
 export function crontab(): string {
-  return Object.entries(JOBS)
-    .filter(([, def]) => "cron" in def && def.cron)
+  return Object.entries(JOBS as Record<string, { cron?: string }>)
+    .filter(([, def]) => def.cron)
     .map(([name, def]) => `${def.cron} ${name} ?max=1&jobKey=${name}`)
     .join("\n");
 }

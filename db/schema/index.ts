@@ -6,3 +6,4 @@ export * from "./ledger";
 export * from "./payouts";
 export * from "./webhooks";
 export * from "./events";
+export * from "./webhook-deliveries";

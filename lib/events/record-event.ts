@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
 import type { EventType } from "@/lib/webhooks/event-types";
+import { fanOutEvent } from "@/lib/webhooks/fan-out-event";
 
 export interface EventObject {
   id: string;
@@ -14,7 +15,8 @@ export interface EventObject {
 }
 
 /**
- * Records an event in the caller's transaction (so it exists if and only if the state change commits).
+ * Records an event in the caller's transaction (so it exists if and only if the state change commits),
+ * with its deliveries to the matching endpoints.
  * `object` is the payment or payout as its API serializer renders it now; the event body is frozen as
  * text so every delivery of it carries the same bytes.
  */
@@ -37,5 +39,6 @@ export async function recordEvent(db: Db, input: { merchantId: string; mode: Mod
     JSON.stringify(event),
     createdAt,
   ]);
+  await fanOutEvent(db, { id: event.id, type: event.type, merchantId: input.merchantId, mode: input.mode });
   return event;
 }

@@ -1,0 +1,123 @@
+import type { Runner } from "graphile-worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, getPool } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { startWorker } from "@/lib/jobs/worker";
+import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { retryDelayMs } from "@/lib/webhooks/deliver-webhook";
+import { sendWebhook } from "@/lib/webhooks/send-webhook";
+import { api, newMerchant } from "../helpers/api";
+import { startReceiver, verifySignature, waitFor } from "../helpers/webhook-receiver";
+
+// This file's worker delivers to a loopback receiver (the sandbox switch) on a fast clock (×0.02).
+process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
+process.env.WEBHOOK_RETRY_SCALE = "0.02";
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let worker: Runner;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  worker = await startWorker(getPool(), { concurrency: 10 });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await receiver?.close();
+});
+
+async function merchantWithEndpoint(path: string, events: string[] = []) {
+  const m = await newMerchant();
+  const { row, secret } = await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url(path), events: events as never }, { env: process.env });
+  return { m, endpointId: row.id, secret };
+}
+
+const attemptsOf = async (endpointId: string) =>
+  query<{ attempt: number; status_code: number | null; success: boolean; error: string | null; started_at: Date }>(
+    getDb(),
+    "select a.attempt, a.status_code, a.success, a.error, a.started_at from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = $1 order by a.attempt",
+    [endpointId],
+  );
+
+describe("signed webhook delivery", () => {
+  it("delivers the event body, signed with the endpoint secret, to matching endpoints only", async () => {
+    const { m, secret } = await merchantWithEndpoint("/all");
+    const filtered = await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url("/confirmed-only"), events: ["payment.confirmed"] }, { env: process.env });
+    const payment = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "7.000000", chain: "eth", metadata: { order: "42" } } })).json;
+    const [hit] = await waitFor(() => receiver.at("/all").length > 0 && receiver.at("/all"));
+    expect(hit!.headers["content-type"]).toBe("application/json");
+    expect(verifySignature(hit!.headers["service-signature"] as string, hit!.body, secret)).toBe(true);
+    expect(verifySignature(hit!.headers["service-signature"] as string, hit!.body, filtered.secret)).toBe(false);
+    const event = JSON.parse(hit!.body);
+    expect(event).toMatchObject({ object: "event", type: "payment.awaiting_payment", livemode: false, data: { object: payment } });
+    const stored = (await api("GET", `/v1/events/${event.id}`, { key: m.sandboxKey })).text;
+    expect(hit!.body).toBe(stored);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.at("/confirmed-only")).toHaveLength(0);
+  });
+
+  it("retries after failures on the 5/10/20/40/80 schedule with the same id and body, then succeeds", async () => {
+    const { m, endpointId, secret } = await merchantWithEndpoint("/flaky");
+    receiver.failFirst("/flaky", [500, 503, 404]);
+    await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "8.000000" } });
+    const hits = await waitFor(() => receiver.at("/flaky").length >= 4 && receiver.at("/flaky"));
+    expect(new Set(hits.map((h) => h.body)).size).toBe(1);
+    for (const h of hits) expect(verifySignature(h.headers["service-signature"] as string, h.body, secret)).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    const attempts = await attemptsOf(endpointId);
+    expect(attempts.map((a) => [a.attempt, a.status_code, a.success])).toEqual([[1, 500, false], [2, 503, false], [3, 404, false], [4, 200, true]]);
+    // Spacing follows the (scaled) schedule: each wait at least its delay.
+    for (let i = 1; i < hits.length; i++) expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(retryDelayMs(i) - 20);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at("/flaky")).toHaveLength(4);
+  });
+
+  it("gives up after 6 attempts and records every one", async () => {
+    const { m, endpointId } = await merchantWithEndpoint("/down");
+    receiver.failFirst("/down", [500, 500, 500, 500, 500, 500, 500]);
+    await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "9.000000" } });
+    await waitFor(() => receiver.at("/down").length >= 6, 20_000);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(receiver.at("/down")).toHaveLength(6);
+    const attempts = await attemptsOf(endpointId);
+    expect(attempts).toHaveLength(6);
+    const [delivery] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    expect(delivery).toEqual({ status: "failed", attempt_count: 6 });
+  });
+
+  it("never follows redirects", async () => {
+    const { m, endpointId } = await merchantWithEndpoint("/moved");
+    receiver.redirect("/moved", receiver.url("/target"));
+    await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } });
+    const attempts = await waitFor(() => receiver.at("/moved").length > 0 && receiver.at("/moved"));
+    expect(attempts).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.at("/target")).toHaveLength(0);
+    const [first] = await attemptsOf(endpointId);
+    expect(first).toMatchObject({ status_code: 302, success: false });
+  });
+});
+
+describe("SSRF at send time", () => {
+  it("refuses private targets when the switch is off", async () => {
+    const result = await sendWebhook({ url: receiver.url("/private"), body: "{}", secret: "whsec_x", allowPrivate: false });
+    expect(result.success).toBe(false);
+    expect(result.error).toBe("refused: url must use https");
+    const tls = await sendWebhook({ url: `https://127.0.0.1:${receiver.port}/private`, body: "{}", secret: "whsec_x", allowPrivate: false });
+    expect(tls.error).toMatch(/refused: .*127\.0\.0\.1, which is not a public address/);
+    expect(receiver.at("/private")).toHaveLength(0);
+  });
+
+  it("connects to the address it vetted: a DNS answer that changes after the check is never used", async () => {
+    let lookups = 0;
+    const resolve = async () => (lookups++ === 0 ? ["127.0.0.1"] : ["10.255.255.1"]);
+    const result = await sendWebhook({ url: `http://receiver.test:${receiver.port}/pinned`, body: '{"a":1}', secret: "whsec_x", allowPrivate: true, resolve });
+    expect(result).toMatchObject({ success: true, statusCode: 200 });
+    expect(lookups).toBe(1);
+    expect(receiver.at("/pinned")[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
+  });
+
+  it("a name that resolves to a private address is refused before any connection", async () => {
+    const result = await sendWebhook({ url: `https://hooks.shop.test/x`, body: "{}", secret: "whsec_x", allowPrivate: false, resolve: async () => ["192.168.0.10"] });
+    expect(result).toMatchObject({ success: false, statusCode: null });
+    expect(result.error).toMatch(/192\.168\.0\.10/);
+  });
+});
