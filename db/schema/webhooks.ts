@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, boolean } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { merchants } from "./merchants";
 
 /** Webhook endpoints. The signing secret is needed to sign, so it is stored encrypted, not hashed. */
@@ -15,6 +15,8 @@ export const webhookEndpoints = pgTable(
     active: boolean("active").notNull().default(true),
     encryptedSecret: text("encrypted_secret").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    /** Deleted endpoints are kept (their delivery history stays readable) but never listed or delivered to. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 3 }),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index("webhook_endpoints_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id)],

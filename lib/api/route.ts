@@ -13,7 +13,7 @@ import { jsonResponse, requestIdOf } from "./respond";
 import type { RateLimitClass } from "@/lib/rate-limit/policies";
 
 export interface HandlerContext<Body, Query> {
-  /** A transaction for POST (committed with the idempotency record), the pool for reads. */
+  /** A transaction for writes (committed with the idempotency record), the pool for reads. */
   db: Db;
   auth: AuthContext;
   body: Body;
@@ -59,13 +59,14 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const params = Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, String(v)]));
       const query = (def.query ? validate(def.query, readQuery(url)) : undefined) as Out<Q>;
 
-      if (req.method !== "POST") {
+      if (req.method === "GET") {
         const result = await def.handler({ db, auth, body: undefined as Out<B>, query, params, requestId });
         return jsonResponse(result.status ?? 200, JSON.stringify(result.body), requestId, rateHeaders);
       }
 
-      const rawBody = await readJsonBody(req);
-      const key = readIdempotencyKey(req);
+      // Writes (POST, DELETE) run in one transaction; bodies and Idempotency-Key belong to POST (spec 4, 8).
+      const rawBody = req.method === "POST" ? await readJsonBody(req) : {};
+      const key = req.method === "POST" ? readIdempotencyKey(req) : null;
       const body = (def.body ? validate(def.body, rawBody) : undefined) as Out<B>;
       const idempotency = key ? { key, method: req.method, path: url.pathname, hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`) } : null;
       const stored = await executeWrite(db, auth, idempotency, requestId, (tx) => def.handler({ db: tx, auth, body, query, params, requestId }));

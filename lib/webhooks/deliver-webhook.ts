@@ -38,7 +38,7 @@ export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "skip
 export async function deliverWebhook(db: Db, deliveryId: string, opts: { resolve?: Resolver } = {}): Promise<{ outcome: DeliveryOutcome; attempt?: AttemptResult }> {
   const [d] = await query<DeliveryRow>(
     db,
-    `select d.status, d.attempt_count, d.mode, e.body, w.url, w.active, w.encrypted_secret
+    `select d.status, d.attempt_count, d.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
      from webhook_deliveries d join events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id
      where d.id = $1`,
     [deliveryId],

@@ -11,7 +11,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 export async function fanOutEvent(db: Db, event: { id: string; type: string; merchantId: string; mode: Mode }): Promise<string[]> {
   const endpoints = await query<{ id: string }>(
     db,
-    "select id from webhook_endpoints where merchant_id = $1 and mode = $2 and active and (cardinality(events) = 0 or $3 = any(events)) order by created_at",
+    "select id from webhook_endpoints where merchant_id = $1 and mode = $2 and active and deleted_at is null and (cardinality(events) = 0 or $3 = any(events)) order by created_at",
     [event.merchantId, event.mode, event.type],
   );
   const ids: string[] = [];

@@ -11,7 +11,7 @@ export async function listWebhookEndpoints(
   const result = await keysetPage(db, {
     table: "webhook_endpoints",
     columns: WEBHOOK_ENDPOINT_COLUMNS,
-    filter: { sql: "merchant_id = $1 and mode = $2", values: [owner.merchantId, owner.mode] },
+    filter: { sql: "merchant_id = $1 and mode = $2 and deleted_at is null", values: [owner.merchantId, owner.mode] },
     limit: page.limit,
     startingAfter: page.starting_after,
     noun: "webhook endpoint",

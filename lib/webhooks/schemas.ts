@@ -11,4 +11,11 @@ export const createWebhookBody = z.strictObject({
 });
 export type CreateWebhookInput = z.output<typeof createWebhookBody>;
 
+export const updateWebhookBody = z.strictObject({
+  url: createWebhookBody.shape.url.optional(),
+  events: createWebhookBody.shape.events,
+  active: z.boolean({ error: "active must be true or false" }).optional(),
+});
+export type UpdateWebhookInput = z.output<typeof updateWebhookBody>;
+
 export const listWebhooksQuery = z.strictObject(paginationQuery);

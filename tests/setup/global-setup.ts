@@ -21,7 +21,8 @@ export default async function setup(project: TestProject) {
   await migrateDatabase(database.url);
   const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
   const masterKey = randomBytes(32).toString("base64");
-  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
+  // WEBHOOKS_ALLOW_PRIVATE_URLS: sandbox endpoints may point at the tests' loopback receivers (live never).
+  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_URLS: "true", REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
   const servers: SpawnedWebServer[] = [];
   try {
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));

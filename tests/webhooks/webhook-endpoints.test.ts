@@ -7,6 +7,8 @@ import { api, expectError, newMerchant } from "../helpers/api";
 
 const register = (key: string, body: unknown) => api("POST", "/v1/webhooks", { key, body });
 
+// The test servers run with the sandbox switch on (for the loopback receivers), so the refusal table uses
+// live keys, which the switch never affects.
 describe("POST /v1/webhooks: SSRF-safe URLs", () => {
   it.each([
     ["http://8.8.8.8/hook", /https/],
@@ -40,9 +42,9 @@ describe("POST /v1/webhooks: SSRF-safe URLs", () => {
     ["https://[::ffff:8.8.8.8]/hook", /not a public address/],
     ["https://[ff02::1]/hook", /not a public address/],
     ["https://hooks.example.invalid/hook", /does not resolve/],
-  ])("refuses %s", async (url, message) => {
+  ])("refuses %s (live key)", async (url, message) => {
     const m = await newMerchant();
-    const err = expectError(await register(m.sandboxKey, { url }), "invalid_request_error", 400, "url");
+    const err = expectError(await register(m.liveKey, { url }), "invalid_request_error", 400, "url");
     expect(err.message).toMatch(message);
   });
 

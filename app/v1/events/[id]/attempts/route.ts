@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { getEvent } from "@/lib/events/list-events";
+import { paginationQuery } from "@/lib/payments/schemas";
+import { listAttempts } from "@/lib/webhooks/list-attempts";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "events:read",
+    query: z.strictObject(paginationQuery),
+    handler: async ({ db, auth, params, query }) => {
+      await getEvent(db, auth, params.id!); // 404 unless it is the caller's
+      const page = await listAttempts(db, auth, { eventId: params.id }, query);
+      return { body: { object: "list", data: page.data, has_more: page.hasMore } };
+    },
+  }),
+});

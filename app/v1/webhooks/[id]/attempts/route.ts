@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { paginationQuery } from "@/lib/payments/schemas";
+import { listAttempts } from "@/lib/webhooks/list-attempts";
+import { getWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "webhooks:read",
+    query: z.strictObject(paginationQuery),
+    handler: async ({ db, auth, params, query }) => {
+      await getWebhookEndpoint(db, auth, params.id!); // 404 unless it is the caller's
+      const page = await listAttempts(db, auth, { endpointId: params.id }, query);
+      return { body: { object: "list", data: page.data, has_more: page.hasMore } };
+    },
+  }),
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { apiMethods } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/api/route";
+import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
+import { updateWebhookBody } from "@/lib/webhooks/schemas";
+import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
+
+// Retrieve, update (POST, as Stripe does) and delete: the spec says these exist but does not show them.
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    scope: "webhooks:read",
+    query: z.strictObject({}),
+    handler: async ({ db, auth, params }) => ({ body: serializeWebhookEndpoint(await getWebhookEndpoint(db, auth, params.id!)) }),
+  }),
+  POST: apiRoute({
+    scope: "webhooks:write",
+    body: updateWebhookBody,
+    handler: async ({ db, auth, params, body }) => ({ body: serializeWebhookEndpoint(await updateWebhookEndpoint(db, auth, params.id!, body)) }),
+  }),
+  DELETE: apiRoute({
+    scope: "webhooks:write",
+    query: z.strictObject({}),
+    handler: async ({ db, auth, params }) => ({ body: await deleteWebhookEndpoint(db, auth, params.id!) }),
+  }),
+});

@@ -1,0 +1,44 @@
+import { ApiError, notFound } from "@/lib/api/errors";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { checkWebhookUrl, privateUrlsAllowed } from "./check-webhook-url";
+import type { UpdateWebhookInput } from "./schemas";
+import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow } from "./webhook-endpoint-row";
+
+type Owner = { merchantId: string; mode: Mode };
+
+/** One live (not deleted) endpoint of this merchant and mode; anything else is 404. */
+export async function getWebhookEndpoint(db: Db, owner: Owner, id: string, opts: { forUpdate?: boolean } = {}): Promise<WebhookEndpointRow> {
+  const [row] = await query(
+    db,
+    `select ${WEBHOOK_ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null${opts.forUpdate ? " for update" : ""}`,
+    [id, owner.merchantId, owner.mode],
+  );
+  if (!row) throw notFound("webhook_endpoint", id);
+  return toWebhookEndpointRow(row);
+}
+
+/** Changes url (checked like at creation), events and/or active; `active: false` disables deliveries. */
+export async function updateWebhookEndpoint(db: Db, owner: Owner, id: string, input: UpdateWebhookInput, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<WebhookEndpointRow> {
+  const current = await getWebhookEndpoint(db, owner, id, { forUpdate: true });
+  let url = current.url;
+  if (input.url !== undefined) {
+    const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.env) });
+    if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+    url = checked.value.url.toString();
+  }
+  const [row] = await query(
+    db,
+    `update webhook_endpoints set url = $2, events = $3, active = $4, updated_at = now() where id = $1 returning ${WEBHOOK_ENDPOINT_COLUMNS}`,
+    [id, url, input.events ? [...new Set(input.events)] : current.events, input.active ?? current.active],
+  );
+  return toWebhookEndpointRow(row!);
+}
+
+/** Deletes an endpoint: no further deliveries; its delivery history stays for the dashboard. */
+export async function deleteWebhookEndpoint(db: Db, owner: Owner, id: string): Promise<{ id: string; object: "webhook_endpoint"; deleted: true }> {
+  await getWebhookEndpoint(db, owner, id, { forUpdate: true });
+  await query(db, "update webhook_endpoints set deleted_at = now(), active = false, updated_at = now() where id = $1", [id]);
+  return { id, object: "webhook_endpoint", deleted: true };
+}
