@@ -42,12 +42,15 @@ export async function replayPaymentEvent(db: Db, owner: { merchantId: string; mo
   );
   for (const [i, endpoint] of endpoints.entries()) {
     const r = results[i]!;
-    await query(db, "insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status) values ($1, $2, $3, $4, $5, 'pending') on conflict (event_id, endpoint_id) do nothing", [
+    // An endpoint added after the event has no delivery yet: record this manual send as a settled one
+    // (no automatic retries follow a replay).
+    await query(db, "insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, attempt_count) values ($1, $2, $3, $4, $5, $6, 0) on conflict (event_id, endpoint_id) do nothing", [
       newId("whd_"),
       event.id,
       endpoint.id,
       owner.merchantId,
       owner.mode,
+      r.success ? "succeeded" : "failed",
     ]);
     await query(
       db,

@@ -13,12 +13,17 @@ export async function startReceiver() {
   const received: Received[] = [];
   const plans = new Map<string, number[]>(); // path → statuses to answer in order, then 200
   const redirects = new Map<string, string>();
+  const hangs = new Map<string, number>(); // path → how many requests to leave unanswered
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "/";
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
+      if ((hangs.get(path) ?? 0) > 0) {
+        hangs.set(path, hangs.get(path)! - 1);
+        return; // never answer
+      }
       if (redirects.has(path)) {
         res.writeHead(302, { Location: redirects.get(path)! }).end();
         return;
@@ -37,7 +42,12 @@ export async function startReceiver() {
     at: (path: string) => received.filter((r) => r.path === path),
     failFirst: (path: string, statuses: number[]) => plans.set(path, [...statuses]),
     redirect: (path: string, to: string) => redirects.set(path, to),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    hangFirst: (path: string, count: number) => hangs.set(path, count),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -79,7 +79,7 @@ describe("one-command start (npm start, embedded database)", () => {
         if (crons.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
       await client.end();
-      expect(crons).toEqual(["expire_idempotency_keys", "prune_rate_limit_buckets"]);
+      expect(crons).toEqual(["expire_idempotency_keys", "prune_rate_limit_buckets", "redeliver_stalled_webhooks"]);
 
       await stopAndCheckNothingLeft(first, dataDir);
 

@@ -121,3 +121,39 @@ describe("SSRF at send time", () => {
     expect(result.error).toMatch(/192\.168\.0\.10/);
   });
 });
+
+describe("a worker killed mid-delivery", () => {
+  it("loses nothing: the stalled delivery is swept, claimed again and delivered", async () => {
+    const { fork } = await import("node:child_process");
+    const path = await import("node:path");
+    const { sweepStalledDeliveries } = await import("@/lib/webhooks/deliver-webhook");
+    await worker.stop(); // only the child worker may take the job
+    const { m, endpointId } = await merchantWithEndpoint("/crash");
+    receiver.hangFirst("/crash", 1);
+    const child = fork(path.resolve(import.meta.dirname, "../../scripts/start-worker.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, LOG_LEVEL: "error" },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    try {
+      await new Promise<void>((resolve) => child.on("message", (msg: { type?: string }) => msg?.type === "ready" && resolve()));
+      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "4.200000" } });
+      await waitFor(() => receiver.at("/crash").length === 1, 20_000); // the child is now waiting on our receiver
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+    const [claimed] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    expect(claimed).toEqual({ status: "pending", attempt_count: 1 }); // claimed, never recorded
+
+    worker = await startWorker(getPool(), { concurrency: 10 });
+    // The periodic sweep, run now with a clock past the dead worker's lease.
+    expect(await sweepStalledDeliveries(getDb(), new Date(Date.now() + 10 * 60_000))).toBeGreaterThanOrEqual(1);
+    const hits = await waitFor(() => receiver.at("/crash").length >= 2 && receiver.at("/crash"));
+    expect(hits[1]!.body).toBe(hits[0]!.body);
+    await new Promise((r) => setTimeout(r, 300));
+    const [after] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    expect(after).toEqual({ status: "succeeded", attempt_count: 2 });
+  }, 60_000);
+});
