@@ -5,7 +5,8 @@
  */
 export const JOBS = {
   expire_idempotency_keys: { description: "Deletes Idempotency-Key records older than 24 hours.", cron: "*/10 * * * *" },
-  deliver_webhook: { description: "One signed delivery attempt of an event to an endpoint; schedules the next on failure." },
+  deliver_event: { description: "First signed delivery attempts of an event to all its endpoints, in parallel." },
+  deliver_webhook: { description: "One signed retry of a delivery; schedules the next on failure." },
   redeliver_stalled_webhooks: { description: "Re-enqueues webhook deliveries whose worker died mid-attempt.", cron: "* * * * *" },
   prune_rate_limit_buckets: { description: "Deletes idle sliding-window rate-limit buckets (Postgres store).", cron: "*/5 * * * *" },
 } as const satisfies Record<string, { description: string; cron?: string }>;

@@ -1,12 +1,13 @@
 import type { TaskList } from "graphile-worker";
 import type { JobName } from "./definitions";
-import { deliverWebhookTask } from "./handlers/deliver-webhook";
+import { deliverEventTask, deliverWebhookTask } from "./handlers/deliver-webhook";
 import { expireIdempotencyKeysTask } from "./handlers/expire-idempotency-keys";
 import { redeliverStalledWebhooksTask } from "./handlers/redeliver-stalled-webhooks";
 import { pruneRateLimitBucketsTask } from "./handlers/prune-rate-limit-buckets";
 
 export const taskList: Record<JobName, TaskList[string]> = {
   expire_idempotency_keys: expireIdempotencyKeysTask,
+  deliver_event: deliverEventTask,
   deliver_webhook: deliverWebhookTask,
   redeliver_stalled_webhooks: redeliverStalledWebhooksTask,
   prune_rate_limit_buckets: pruneRateLimitBucketsTask,

@@ -1,9 +1,13 @@
 import type { Task } from "graphile-worker";
 import { getDb } from "@/lib/db/client";
-import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
+import { deliverWebhooks } from "@/lib/webhooks/deliver-webhook";
 
-/** HTTP failures are handled by the delivery's own schedule; only infrastructure errors throw (and retry). */
+// HTTP failures are handled by each delivery's own schedule; only infrastructure errors throw (and retry).
+
+export const deliverEventTask: Task = async (payload) => {
+  await deliverWebhooks(getDb(), { eventId: (payload as { eventId: string }).eventId });
+};
+
 export const deliverWebhookTask: Task = async (payload) => {
-  const { deliveryId } = payload as { deliveryId: string };
-  await deliverWebhook(getDb(), deliveryId);
+  await deliverWebhooks(getDb(), { deliveryId: (payload as { deliveryId: string }).deliveryId });
 };

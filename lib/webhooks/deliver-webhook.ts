@@ -11,16 +11,17 @@ import { sendWebhook, type AttemptResult } from "./send-webhook";
 /** Spec 6.4: up to 5 retries after 5, 10, 20, 40 and 80 s (6 attempts at most). */
 export const RETRY_DELAYS_S = [5, 10, 20, 40, 80] as const;
 
+/** How long a claimed attempt may take before the sweeper treats its worker as dead. */
+export const ATTEMPT_LEASE_MS = 2 * 60_000;
+
 /** WEBHOOK_RETRY_SCALE shrinks the schedule for test suites (e.g. 0.01); production leaves it at 1. */
 export function retryDelayMs(attempt: number, env: NodeJS.ProcessEnv = process.env): number {
   const scale = Number(env.WEBHOOK_RETRY_SCALE || 1);
   return Math.round(RETRY_DELAYS_S[attempt - 1]! * 1000 * (Number.isFinite(scale) && scale > 0 ? scale : 1));
 }
 
-/** How long a claimed attempt may take before the sweeper treats its worker as dead. */
-export const ATTEMPT_LEASE_MS = 2 * 60_000;
-
 interface ClaimedDelivery {
+  id: string;
   attempt_count: number;
   mode: Mode;
   body: string;
@@ -32,55 +33,77 @@ interface ClaimedDelivery {
 export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "skipped";
 
 /**
- * One attempt of a pending delivery. The attempt is first claimed with an atomic update (attempt number
- * + a lease in next_attempt_at), so a duplicate job for the same delivery finds nothing due and skips;
- * then it is sent; then recorded in one transaction: the attempt row, and either success, the next attempt
+ * One attempt of every due pending delivery of an event (first attempts, fanned out together) or of one
+ * delivery (a retry). Attempts are first claimed with one atomic update (attempt number + a lease in
+ * next_attempt_at), so a duplicate job finds nothing due; then sent in parallel (a slow endpoint delays
+ * no other); then recorded in one transaction: attempt rows, and per delivery success, the next attempt
  * (a job at now + the schedule's delay) or final failure. A worker killed between claim and record leaves
- * an expired lease that sweepStalledDeliveries re-enqueues: delivery is at-least-once, nothing is lost, and
- * a delivery is never marked succeeded without a 2xx.
+ * expired leases that sweepStalledDeliveries re-enqueues: at-least-once, nothing lost, and never marked
+ * succeeded without a 2xx.
  */
-export async function deliverWebhook(db: Db, deliveryId: string, opts: { resolve?: Resolver } = {}): Promise<{ outcome: DeliveryOutcome; attempt?: AttemptResult }> {
-  const [d] = await query<ClaimedDelivery>(
+export async function deliverWebhooks(
+  db: Db,
+  target: { eventId: string } | { deliveryId: string },
+  opts: { resolve?: Resolver } = {},
+): Promise<{ id: string; outcome: DeliveryOutcome; attempt?: AttemptResult }[]> {
+  const [column, value] = "eventId" in target ? ["event_id", target.eventId] : ["id", target.deliveryId];
+  const claimed = await query<ClaimedDelivery>(
     db,
     `with claimed as (
        update webhook_deliveries set attempt_count = attempt_count + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
-       where id = $1 and status = 'pending' and (next_attempt_at is null or next_attempt_at <= now())
-       returning event_id, endpoint_id, attempt_count, mode)
-     select c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
+       where ${column} = $1 and status = 'pending' and (next_attempt_at is null or next_attempt_at <= now())
+       returning id, event_id, endpoint_id, attempt_count, mode)
+     select c.id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
      from claimed c join events e on e.id = c.event_id join webhook_endpoints w on w.id = c.endpoint_id`,
-    [deliveryId, ATTEMPT_LEASE_MS],
+    [value, ATTEMPT_LEASE_MS],
   );
-  if (!d) return { outcome: "skipped" };
-  if (!d.active) {
-    await query(db, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = $1", [deliveryId]);
-    return { outcome: "skipped" };
-  }
+  if (claimed.length === 0) return [];
+  const gone = claimed.filter((d) => !d.active).map((d) => d.id);
+  if (gone.length) await query(db, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)", [gone]);
+  const live = claimed.filter((d) => d.active);
+  const key = masterKey();
+  const attempts = await Promise.all(
+    live.map((d) =>
+      sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve }),
+    ),
+  );
 
-  const attemptNumber = d.attempt_count;
-  const secret = decryptSecret(masterKey(), d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8");
-  const attempt = await sendWebhook({ url: d.url, body: d.body, secret, allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve });
-
-  const outcome = await inTransaction(db, async (tx) => {
+  const outcomes = await inTransaction(db, async (tx) => {
     await query(
       tx,
       `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, success)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [deliveryId, attemptNumber, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error, attempt.responseBody, attempt.success],
+       select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::bool[])`,
+      [
+        live.map((d) => d.id),
+        live.map((d) => d.attempt_count),
+        attempts.map((a) => a.startedAt),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.statusCode),
+        attempts.map((a) => a.error),
+        attempts.map((a) => a.responseBody),
+        attempts.map((a) => a.success),
+      ],
     );
-    if (attempt.success) {
-      await query(tx, "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = $1", [deliveryId]);
-      return "succeeded" as const;
+    const succeeded = live.filter((_, i) => attempts[i]!.success).map((d) => d.id);
+    if (succeeded.length) await query(tx, "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1)", [succeeded]);
+    const result: { id: string; outcome: DeliveryOutcome; attempt?: AttemptResult }[] = [];
+    for (const [i, d] of live.entries()) {
+      const attempt = attempts[i]!;
+      if (attempt.success) {
+        result.push({ id: d.id, outcome: "succeeded", attempt });
+      } else if (d.attempt_count <= RETRY_DELAYS_S.length) {
+        const runAt = new Date(Date.now() + retryDelayMs(d.attempt_count));
+        await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [d.id, runAt]);
+        await enqueueJob(tx, "deliver_webhook", { deliveryId: d.id }, { runAt });
+        result.push({ id: d.id, outcome: "retry_scheduled", attempt });
+      } else {
+        await query(tx, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = $1", [d.id]);
+        result.push({ id: d.id, outcome: "failed", attempt });
+      }
     }
-    if (attemptNumber <= RETRY_DELAYS_S.length) {
-      const runAt = new Date(Date.now() + retryDelayMs(attemptNumber));
-      await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [deliveryId, runAt]);
-      await enqueueJob(tx, "deliver_webhook", { deliveryId }, { runAt });
-      return "retry_scheduled" as const;
-    }
-    await query(tx, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = $1", [deliveryId]);
-    return "failed" as const;
+    return result;
   });
-  return { outcome, attempt };
+  return [...outcomes, ...gone.map((id) => ({ id, outcome: "skipped" as const }))];
 }
 
 /**
@@ -91,13 +114,12 @@ export async function deliverWebhook(db: Db, deliveryId: string, opts: { resolve
 export async function sweepStalledDeliveries(db: Db, overdueBefore: Date, batch = 500): Promise<number> {
   const stalled = await query<{ id: string }>(
     db,
-    `select id from webhook_deliveries where status = 'pending' and coalesce(next_attempt_at, created_at) < $1 order by coalesce(next_attempt_at, created_at) limit $2`,
+    `update webhook_deliveries set next_attempt_at = now() where id in (
+       select id from webhook_deliveries where status = 'pending' and coalesce(next_attempt_at, created_at) < $1
+       order by coalesce(next_attempt_at, created_at) limit $2)
+     returning id`,
     [overdueBefore, batch],
   );
-  for (const { id } of stalled) {
-    // Make it due now, so the re-enqueued job can claim it.
-    await query(db, "update webhook_deliveries set next_attempt_at = now() where id = $1 and status = 'pending'", [id]);
-    await enqueueJob(db, "deliver_webhook", { deliveryId: id }, { jobKey: `redeliver:${id}` });
-  }
+  for (const { id } of stalled) await enqueueJob(db, "deliver_webhook", { deliveryId: id }, { jobKey: `redeliver:${id}` });
   return stalled.length;
 }

@@ -6,7 +6,8 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 
 /**
  * Creates one delivery per active endpoint of the merchant and mode whose filter matches (empty = all)
- * and enqueues its first attempt, in the event's transaction: a committed event always has its deliveries.
+ * and enqueues one job that makes all their first attempts, in the event's transaction: a committed event
+ * always has its deliveries.
  */
 export async function fanOutEvent(db: Db, event: { id: string; type: string; merchantId: string; mode: Mode }): Promise<string[]> {
   const endpoints = await query<{ id: string }>(
@@ -24,8 +25,8 @@ export async function fanOutEvent(db: Db, event: { id: string; type: string; mer
       event.merchantId,
       event.mode,
     ]);
-    await enqueueJob(db, "deliver_webhook", { deliveryId: id });
     ids.push(id);
   }
+  if (ids.length) await enqueueJob(db, "deliver_event", { eventId: event.id });
   return ids;
 }

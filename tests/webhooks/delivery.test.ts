@@ -157,3 +157,20 @@ describe("a worker killed mid-delivery", () => {
     expect(after).toEqual({ status: "succeeded", attempt_count: 2 });
   }, 60_000);
 });
+
+describe("the real retry schedule", () => {
+  it("waits 5 s (±1 s) before the first retry", async () => {
+    process.env.WEBHOOK_RETRY_SCALE = "1";
+    try {
+      const { m } = await merchantWithEndpoint("/real-spacing");
+      receiver.failFirst("/real-spacing", [500]);
+      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "5.000000" } });
+      const hits = await waitFor(() => receiver.at("/real-spacing").length >= 2 && receiver.at("/real-spacing"), 15_000);
+      const gap = hits[1]!.at - hits[0]!.at;
+      expect(gap).toBeGreaterThanOrEqual(4_000);
+      expect(gap).toBeLessThanOrEqual(6_000);
+    } finally {
+      process.env.WEBHOOK_RETRY_SCALE = "0.02";
+    }
+  }, 30_000);
+});
