@@ -20,8 +20,18 @@ export function retryDelayMs(attempt: number, env: NodeJS.ProcessEnv = process.e
   return Math.round(RETRY_DELAYS_S[attempt - 1]! * 1000 * (Number.isFinite(scale) && scale > 0 ? scale : 1));
 }
 
+/**
+ * At most this many attempts to one endpoint are in flight per worker process. Beyond it an attempt is
+ * deferred (not counted), so a slow or dead endpoint (10 s timeouts) can never occupy the worker's slots
+ * and delay deliveries to other endpoints.
+ */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 5;
+const DEFER_MS = 2_000;
+const inFlight = new Map<string, number>();
+
 interface ClaimedDelivery {
   id: string;
+  endpoint_id: string;
   attempt_count: number;
   mode: Mode;
   body: string;
@@ -53,18 +63,32 @@ export async function deliverWebhooks(
        update webhook_deliveries set attempt_count = attempt_count + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
        where ${column} = $1 and status = 'pending' and (next_attempt_at is null or next_attempt_at <= now())
        returning id, event_id, endpoint_id, attempt_count, mode)
-     select c.id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
+     select c.id, c.endpoint_id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
      from claimed c join events e on e.id = c.event_id join webhook_endpoints w on w.id = c.endpoint_id`,
     [value, ATTEMPT_LEASE_MS],
   );
   if (claimed.length === 0) return [];
   const gone = claimed.filter((d) => !d.active).map((d) => d.id);
   if (gone.length) await query(db, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)", [gone]);
-  const live = claimed.filter((d) => d.active);
+  const live: ClaimedDelivery[] = [];
+  const deferred: ClaimedDelivery[] = [];
+  for (const d of claimed.filter((c) => c.active)) {
+    const busy = inFlight.get(d.endpoint_id) ?? 0;
+    if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) deferred.push(d);
+    else {
+      inFlight.set(d.endpoint_id, busy + 1);
+      live.push(d);
+    }
+  }
+  if (deferred.length) await deferDeliveries(db, deferred.map((d) => d.id));
   const key = masterKey();
   const attempts = await Promise.all(
     live.map((d) =>
-      sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve }),
+      sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve }).finally(() => {
+        const left = (inFlight.get(d.endpoint_id) ?? 1) - 1;
+        if (left > 0) inFlight.set(d.endpoint_id, left);
+        else inFlight.delete(d.endpoint_id);
+      }),
     ),
   );
 
@@ -103,7 +127,16 @@ export async function deliverWebhooks(
     }
     return result;
   });
-  return [...outcomes, ...gone.map((id) => ({ id, outcome: "skipped" as const }))];
+  return [...outcomes, ...[...gone, ...deferred.map((d) => d.id)].map((id) => ({ id, outcome: "skipped" as const }))];
+}
+
+/** Gives claimed attempts back (their number is not used) and tries them again shortly. */
+async function deferDeliveries(db: Db, ids: string[]): Promise<void> {
+  const runAt = new Date(Date.now() + DEFER_MS);
+  await inTransaction(db, async (tx) => {
+    await query(tx, "update webhook_deliveries set attempt_count = attempt_count - 1, next_attempt_at = $2, updated_at = now() where id = any($1)", [ids, runAt]);
+    for (const id of ids) await enqueueJob(tx, "deliver_webhook", { deliveryId: id }, { runAt });
+  });
 }
 
 /**

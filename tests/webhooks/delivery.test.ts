@@ -20,8 +20,8 @@ beforeAll(async () => {
   worker = await startWorker(getPool(), { concurrency: 10 });
 });
 afterAll(async () => {
+  await receiver?.close(); // first, so attempts hanging on it end now
   await worker?.stop();
-  await receiver?.close();
 });
 
 async function merchantWithEndpoint(path: string, events: string[] = []) {
@@ -172,5 +172,19 @@ describe("the real retry schedule", () => {
     } finally {
       process.env.WEBHOOK_RETRY_SCALE = "0.02";
     }
+  }, 30_000);
+});
+
+describe("isolation between endpoints", () => {
+  it("a dead endpoint (never answers) does not delay deliveries to a healthy one", async () => {
+    const { m } = await merchantWithEndpoint("/healthy");
+    await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url("/blackhole") }, { env: process.env });
+    receiver.hangFirst("/blackhole", 1000);
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 15 }, (_, i) => api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: `${i + 1}.000000` }, server: i % 2 })));
+    await waitFor(() => receiver.at("/healthy").length >= 15, 9_000);
+    // All 15 arrived well before the dead endpoint's first 10-second timeouts released any worker slot.
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect(receiver.at("/blackhole").length).toBeLessThanOrEqual(5);
   }, 30_000);
 });
