@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
+import tls from "node:tls";
 import net from "node:net";
 import type { LookupFunction } from "node:net";
 import { checkWebhookUrl, type Resolver } from "./check-webhook-url";
@@ -8,6 +10,19 @@ import { signPayload } from "./sign-payload";
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const KEPT_RESPONSE_CHARS = 1024;
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+let extraCa: { file: string; ca: string[] } | undefined;
+
+/**
+ * WEBHOOKS_CA_FILE: extra PEM certificates to trust for webhook TLS, in addition to the system roots
+ * (receivers behind a private CA in development). Read once per file path.
+ */
+function trustedCas(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const file = env.WEBHOOKS_CA_FILE;
+  if (!file) return undefined;
+  if (extraCa?.file !== file) extraCa = { file, ca: [...tls.rootCertificates, fs.readFileSync(file, "utf8")] };
+  return extraCa.ca;
+}
 
 export interface AttemptResult {
   success: boolean;
@@ -55,6 +70,7 @@ export async function sendWebhook(input: { url: string; body: string; secret: st
         method: "POST",
         lookup,
         agent: false,
+        ...(url.protocol === "https:" ? { ca: trustedCas() } : {}),
         headers: {
           "Content-Type": "application/json",
           "Content-Length": Buffer.byteLength(input.body),
