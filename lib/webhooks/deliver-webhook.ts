@@ -21,11 +21,12 @@ export function retryDelayMs(attempt: number, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * At most this many attempts to one endpoint are in flight per worker process. Beyond it an attempt is
- * deferred (not counted), so a slow or dead endpoint (10 s timeouts) can never occupy the worker's slots
- * and delay deliveries to other endpoints.
+ * A job waits this long for its attempts; slower ones finish (and are recorded) in the background, so a
+ * slow or dead endpoint (10 s timeouts) never holds the worker's job slots.
  */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 5;
+const JOB_WAIT_MS = 1_000;
+/** At most this many attempts to one endpoint in flight per worker process; more are deferred. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 50;
 const DEFER_MS = 2_000;
 const inFlight = new Map<string, number>();
 
@@ -40,21 +41,22 @@ interface ClaimedDelivery {
   encrypted_secret: string;
 }
 
-export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "skipped";
+export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "skipped" | "in_flight";
+type Sent = { d: ClaimedDelivery; attempt: AttemptResult };
 
 /**
  * One attempt of every due pending delivery of an event (first attempts, fanned out together) or of one
  * delivery (a retry). Attempts are first claimed with one atomic update (attempt number + a lease in
- * next_attempt_at), so a duplicate job finds nothing due; then sent in parallel (a slow endpoint delays
- * no other); then recorded in one transaction: attempt rows, and per delivery success, the next attempt
- * (a job at now + the schedule's delay) or final failure. A worker killed between claim and record leaves
- * expired leases that sweepStalledDeliveries re-enqueues: at-least-once, nothing lost, and never marked
- * succeeded without a 2xx.
+ * next_attempt_at), so a duplicate job finds nothing due; then sent in parallel; then recorded in one
+ * transaction per batch: attempt rows, and per delivery success, the next attempt (a job at now + the
+ * schedule's delay) or final failure. Attempts still running after a second are recorded when they end,
+ * outside the job. A worker killed between claim and record leaves expired leases that
+ * sweepStalledDeliveries re-enqueues: at-least-once, nothing lost, never succeeded without a 2xx.
  */
 export async function deliverWebhooks(
   db: Db,
   target: { eventId: string } | { deliveryId: string },
-  opts: { resolve?: Resolver } = {},
+  opts: { resolve?: Resolver; waitMs?: number } = {},
 ): Promise<{ id: string; outcome: DeliveryOutcome; attempt?: AttemptResult }[]> {
   const [column, value] = "eventId" in target ? ["event_id", target.eventId] : ["id", target.deliveryId];
   const claimed = await query<ClaimedDelivery>(
@@ -71,48 +73,67 @@ export async function deliverWebhooks(
   const gone = claimed.filter((d) => !d.active).map((d) => d.id);
   if (gone.length) await query(db, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)", [gone]);
   const live: ClaimedDelivery[] = [];
-  const deferred: ClaimedDelivery[] = [];
+  const deferred: string[] = [];
   for (const d of claimed.filter((c) => c.active)) {
     const busy = inFlight.get(d.endpoint_id) ?? 0;
-    if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) deferred.push(d);
+    if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) deferred.push(d.id);
     else {
       inFlight.set(d.endpoint_id, busy + 1);
       live.push(d);
     }
   }
-  if (deferred.length) await deferDeliveries(db, deferred.map((d) => d.id));
+  if (deferred.length) await deferDeliveries(db, deferred);
+
   const key = masterKey();
-  const attempts = await Promise.all(
-    live.map((d) =>
-      sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve }).finally(() => {
+  const finished: Sent[] = [];
+  const sends = live.map((d) =>
+    sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve })
+      .then((attempt) => ({ d, attempt }))
+      .finally(() => {
         const left = (inFlight.get(d.endpoint_id) ?? 1) - 1;
         if (left > 0) inFlight.set(d.endpoint_id, left);
         else inFlight.delete(d.endpoint_id);
       }),
-    ),
   );
+  const recordedInJob = new Set<string>();
+  for (const send of sends) void send.then((sent) => finished.push(sent));
+  await Promise.race([Promise.all(sends), new Promise((r) => setTimeout(r, opts.waitMs ?? JOB_WAIT_MS))]);
+  const batch = finished.splice(0);
+  for (const sent of batch) recordedInJob.add(sent.d.id);
+  const outcomes = batch.length ? await recordAttempts(db, batch) : [];
+  // The rest are still waiting on slow endpoints: record each when it ends, without holding the job.
+  for (const send of sends) {
+    void send.then(async (sent) => {
+      if (recordedInJob.has(sent.d.id)) return;
+      await recordAttempts(db, [sent]).catch((err: unknown) => console.error(`[webhooks] recording ${sent.d.id} failed: ${String(err)}`));
+    });
+  }
+  const running = live.filter((d) => !recordedInJob.has(d.id)).map((d) => ({ id: d.id, outcome: "in_flight" as const }));
+  return [...outcomes, ...running, ...[...gone, ...deferred].map((id) => ({ id, outcome: "skipped" as const }))];
+}
 
-  const outcomes = await inTransaction(db, async (tx) => {
+/** Records finished attempts in one transaction and settles or reschedules each delivery. */
+async function recordAttempts(db: Db, sent: Sent[]): Promise<{ id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[]> {
+  return inTransaction(db, async (tx) => {
     await query(
       tx,
       `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, success)
        select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::bool[])`,
       [
-        live.map((d) => d.id),
-        live.map((d) => d.attempt_count),
-        attempts.map((a) => a.startedAt),
-        attempts.map((a) => a.durationMs),
-        attempts.map((a) => a.statusCode),
-        attempts.map((a) => a.error),
-        attempts.map((a) => a.responseBody),
-        attempts.map((a) => a.success),
+        sent.map((s) => s.d.id),
+        sent.map((s) => s.d.attempt_count),
+        sent.map((s) => s.attempt.startedAt),
+        sent.map((s) => s.attempt.durationMs),
+        sent.map((s) => s.attempt.statusCode),
+        sent.map((s) => s.attempt.error),
+        sent.map((s) => s.attempt.responseBody),
+        sent.map((s) => s.attempt.success),
       ],
     );
-    const succeeded = live.filter((_, i) => attempts[i]!.success).map((d) => d.id);
+    const succeeded = sent.filter((s) => s.attempt.success).map((s) => s.d.id);
     if (succeeded.length) await query(tx, "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1)", [succeeded]);
-    const result: { id: string; outcome: DeliveryOutcome; attempt?: AttemptResult }[] = [];
-    for (const [i, d] of live.entries()) {
-      const attempt = attempts[i]!;
+    const result: { id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[] = [];
+    for (const { d, attempt } of sent) {
       if (attempt.success) {
         result.push({ id: d.id, outcome: "succeeded", attempt });
       } else if (d.attempt_count <= RETRY_DELAYS_S.length) {
@@ -127,7 +148,6 @@ export async function deliverWebhooks(
     }
     return result;
   });
-  return [...outcomes, ...[...gone, ...deferred.map((d) => d.id)].map((id) => ({ id, outcome: "skipped" as const }))];
 }
 
 /** Gives claimed attempts back (their number is not used) and tries them again shortly. */
