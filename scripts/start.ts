@@ -36,6 +36,9 @@ try {
     process.env.DATABASE_URL = env.DATABASE_URL;
     process.env.EMBEDDED_DATABASE = "1";
   }
+  // Sandbox chains start while the database migrates and the app builds.
+  const chainsProcess = process.env.SANDBOX_CHAINS === "off" ? null : new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env);
+  if (chainsProcess) children.push(chainsProcess);
   await bootstrapDatabase({ dataDir: cfg.dataDir });
   const demo = await ensureDemoMerchant(getDb());
   await walletSeed(getDb(), "sandbox"); // the sandbox HD seed is generated (encrypted) on first start
@@ -45,7 +48,7 @@ try {
   const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), env);
   const worker = new SupervisedProcess("worker", path.join(root, "scripts/start-worker.ts"), env);
   children.push(web, worker);
-  await Promise.all([web.ready, worker.ready]);
+  const [, , chains] = await Promise.all([web.ready, worker.ready, chainsProcess?.ready]);
 
   const dbLine = process.env.DATABASE_URL && !dbProcess ? "DATABASE_URL" : `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}`;
   const lines = [
@@ -55,6 +58,7 @@ try {
     `  API:       ${cfg.publicBaseUrl}/v1`,
     `  Database:  ${dbLine}`,
     `  Merchant:  ${demo.merchantId} (demo)`,
+    ...(chains?.chains ?? []).map((c) => `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, USDT ${c.token} (${c.decimals} decimals)`),
   ];
   if (demo.sandboxSecret) {
     lines.push(

@@ -3,6 +3,7 @@ import { fork, type ChildProcess } from "node:child_process";
 export interface ReadyMessage {
   type: "ready";
   url?: string;
+  chains?: { chain: string; chainId: number; rpcUrl: string; token: string; decimals: number }[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +15,7 @@ interface Started {
 
 /** `npm start` as a person runs it, in its own process group so we can see everything it spawned. */
 async function npmStart(dataDir: string, port: number): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn", SANDBOX_BLOCK_TIME: "0.5" };
   delete env.DATABASE_URL;
   const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
@@ -56,11 +56,14 @@ async function stopAndCheckNothingLeft(started: Started, dataDir: string) {
 }
 
 describe("one-command start (npm start, embedded database)", () => {
-  it("starts database, web and worker, prints a working sandbox key once, and stops cleanly", async () => {
+  it("starts database, sandbox chains, web and worker, prints a working sandbox key once, and stops cleanly", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-start-"));
+    let firstChains: string[] = [];
+    const started: number[] = [];
     try {
       const port = await freePort();
       const first = await npmStart(dataDir, port);
+      started.push(first.child.pid!);
       const key = /Sandbox API key[^:]*: (mnt_test_sk_[0-9A-Za-z]{43})/.exec(first.output())?.[1];
       expect(key, first.output()).toBeDefined();
       expect(first.output()).toContain(`Web:       http://127.0.0.1:${port}`);
@@ -81,16 +84,55 @@ describe("one-command start (npm start, embedded database)", () => {
       await client.end();
       expect(crons).toEqual(["expire_idempotency_keys", "prune_rate_limit_buckets", "redeliver_stalled_webhooks"]);
 
+      // The sandbox chains are up: one anvil per EVM chain with its USDT deployed.
+      const chainLines = [...first.output().matchAll(/Sandbox: +(eth|bnb|polygon) +(http:\/\/127\.0\.0\.1:\d+) +chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/g)];
+      expect(chainLines.map((l) => [l[1], l[3], l[5]])).toEqual([["eth", "900001", "6"], ["bnb", "900056", "18"], ["polygon", "900137", "6"]]);
+      for (const [, , rpcUrl, chainId, token] of chainLines) {
+        const rpc = async (method: string, params: unknown[]) =>
+          ((await (await fetch(rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: string }).result;
+        expect(Number(await rpc("eth_chainId", []))).toBe(Number(chainId));
+        expect((await rpc("eth_getCode", [token, "latest"])).length).toBeGreaterThan(100);
+      }
+      firstChains = chainLines.map((l) => l[4]!);
+
+      // A chain process that dies is restarted from its saved state.
+      const ethUrl = chainLines[0]![2]!;
+      const ethPort = new URL(ethUrl).port;
+      await new Promise((r) => setTimeout(r, 1_500)); // let anvil dump its state (--state-interval 1)
+      execFileSync("pkill", ["-KILL", "-f", "--", `--port ${ethPort} `]); // no shell: its own command line would match
+      let code = "";
+      for (let i = 0; i < 60 && code.length < 100; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        try {
+          const res = await fetch(ethUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [chainLines[0]![4], "latest"] }) });
+          code = ((await res.json()) as { result: string }).result ?? "";
+        } catch {
+          /* restarting */
+        }
+      }
+      expect(code.length).toBeGreaterThan(100);
+
       await stopAndCheckNothingLeft(first, dataDir);
 
       // Second start: same database, same merchant, and the secret is not printed again.
       const second = await npmStart(dataDir, port);
+      started.push(second.child.pid!);
       expect(second.output()).not.toMatch(/mnt_test_sk_[0-9A-Za-z]{43}/);
       expect(second.output()).toMatch(/New key: {3}npm run --silent cli -- keys create --merchant mer_/);
       const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
       expect(again.status).toBe(200);
+      // Chain state survived the restart: the same token contracts are still there.
+      expect([...second.output().matchAll(/USDT (0x[0-9a-fA-F]{40})/g)].map((m) => m[1])).toEqual(firstChains);
       await stopAndCheckNothingLeft(second, dataDir);
     } finally {
+      // On failure, leave nothing running: the whole process group of each start.
+      for (const pgid of started) {
+        try {
+          process.kill(-pgid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
