@@ -22,7 +22,9 @@ if (errors.length) {
   process.exit(1);
 }
 const artifacts = Object.fromEntries(
-  Object.entries(output.contracts["SandboxUSDT.sol"]!).map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]),
+  Object.entries(output.contracts["SandboxUSDT.sol"]!)
+    .filter(([, c]) => c.evm.bytecode.object.length > 0) // abstract bases have no bytecode of their own
+    .map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]),
 );
 fs.writeFileSync(path.join(dir, "artifacts.json"), `${JSON.stringify({ compiler: solc.version(), ...artifacts }, null, 2)}\n`);
 console.log(`wrote ${Object.keys(artifacts).join(", ")} (solc ${solc.version()})`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { metadataField } from "@/lib/api/metadata";
+import { paginationQuery } from "@/lib/api/pagination";
 import { amountField, boundedString } from "@/lib/api/schemas";
 import { CHAINS } from "@/lib/chains/chains";
 
@@ -21,15 +22,5 @@ export const createPaymentBody = z.strictObject({
 });
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;
 
-/** `limit` and `starting_after` as the spec's lists take them (query strings, so parsed from text). */
-export const paginationQuery = {
-  limit: z
-    .string()
-    .regex(/^\d+$/, { error: "limit must be a whole number from 1 to 100" })
-    .transform(Number)
-    .pipe(z.number().min(1, { error: "limit must be a whole number from 1 to 100" }).max(100, { error: "limit must be a whole number from 1 to 100" }))
-    .optional(),
-  starting_after: z.string().min(1, { error: "starting_after must be an id from the previous page" }).optional(),
-};
 
 export const listPaymentsQuery = z.strictObject(paginationQuery);

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { metadataField } from "@/lib/api/metadata";
 import { amountField, boundedString } from "@/lib/api/schemas";
 import { addressProblem } from "@/lib/chains/validate-address";
-import { chainField, paginationQuery } from "@/lib/payments/schemas";
+import { paginationQuery } from "@/lib/api/pagination";
+import { chainField } from "@/lib/payments/schemas";
 
 export const PAYOUT_STATUSES = ["pending", "review_required", "processing", "confirmed", "failed", "blocked"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

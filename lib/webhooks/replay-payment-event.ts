@@ -8,6 +8,7 @@ import { masterKey } from "@/lib/secrets/master-key";
 import { privateUrlsAllowed } from "./check-webhook-url";
 import { WEBHOOK_SECRET_PURPOSE } from "./create-webhook-endpoint";
 import { newId } from "@/lib/crypto/random";
+import { matchingEndpoints } from "./fan-out-event";
 import { sendWebhook } from "./send-webhook";
 
 export interface ReplayResult {
@@ -28,12 +29,7 @@ export async function replayPaymentEvent(db: Db, owner: { merchantId: string; mo
   const type = `payment.${payment.status}`;
   const [event] = await query<{ id: string; body: string }>(db, "select id, body from events where object_id = $1 and type = $2 order by created_at desc, id desc limit 1", [payment.id, type]);
   if (!event) throw invalidRequest(`Payment ${payment.id} has no ${type} event to replay.`, "id");
-  const endpoints = await query<{ id: string; url: string; encrypted_secret: string }>(
-    db,
-    `select id, url, encrypted_secret from webhook_endpoints
-     where merchant_id = $1 and mode = $2 and active and deleted_at is null and (cardinality(events) = 0 or $3 = any(events)) order by created_at`,
-    [owner.merchantId, owner.mode, type],
-  );
+  const endpoints = await matchingEndpoints(db, owner, type);
   const key = masterKey();
   const results = await Promise.all(
     endpoints.map((e) =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationQuery } from "@/lib/payments/schemas";
+import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "./event-types";
 
 export const createWebhookBody = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
 import { listEvents } from "@/lib/events/list-events";
-import { paginationQuery } from "@/lib/payments/schemas";
+import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 
 // Beyond the spec (Stripe-standard): the merchant can read what was (or would have been) delivered.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
 import { getEvent } from "@/lib/events/list-events";
-import { paginationQuery } from "@/lib/payments/schemas";
+import { paginationQuery } from "@/lib/api/pagination";
 import { listAttempts } from "@/lib/webhooks/list-attempts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

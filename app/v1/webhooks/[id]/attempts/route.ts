@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { paginationQuery } from "@/lib/payments/schemas";
+import { paginationQuery } from "@/lib/api/pagination";
 import { listAttempts } from "@/lib/webhooks/list-attempts";
 import { getWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
 
