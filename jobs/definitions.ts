@@ -8,6 +8,7 @@ export const JOBS = {
   deliver_event: { description: "First signed delivery attempts of an event to all its endpoints, in parallel." },
   deliver_webhook: { description: "One signed retry of a delivery; schedules the next on failure." },
   redeliver_stalled_webhooks: { description: "Re-enqueues webhook deliveries whose worker died mid-attempt.", cron: "* * * * *" },
+  expire_payment: { description: "Expires one payment at its expires_at (or later, once its chain's watcher has read that far)." },
   prune_rate_limit_buckets: { description: "Deletes idle sliding-window rate-limit buckets (Postgres store).", cron: "*/5 * * * *" },
 } as const satisfies Record<string, { description: string; cron?: string }>;
 

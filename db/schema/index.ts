@@ -7,3 +7,5 @@ export * from "./payouts";
 export * from "./webhooks";
 export * from "./events";
 export * from "./webhook-deliveries";
+export * from "./chains";
+export * from "./deposits";

@@ -17,7 +17,7 @@ export const ledgerEntries = pgTable(
     chain: text("chain").notNull(),
     account: text("account").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
-    causeType: text("cause_type", { enum: ["payment", "payout", "adjustment"] }).notNull(),
+    causeType: text("cause_type", { enum: ["payment", "deposit", "payout", "adjustment"] }).notNull(),
     causeId: text("cause_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

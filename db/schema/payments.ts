@@ -23,17 +23,28 @@ export const payments = pgTable(
     derivationIndex: bigint("derivation_index", { mode: "number" }),
     description: text("description"),
     metadata: jsonb("metadata").notNull().default({}),
+    /** The deposit address as the chain watcher sees it (lowercase hex for EVM and Tron, base58 for Solana). */
+    watchKey: text("watch_key"),
+    /** Sum of the (not orphaned) deposits to this payment on its chain, in USDT base units. */
+    amountReceivedUnits: bigint("amount_received_units", { mode: "bigint" }).notNull().default(sql`0`),
     txHash: text("tx_hash"),
+    /** Block of the transfer that completed the amount; confirmations are counted from it. */
+    txBlockNumber: bigint("tx_block_number", { mode: "number" }),
     confirmations: integer("confirmations").notNull().default(0),
     paymentLinkId: text("payment_link_id"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true, precision: 3 }),
+    /** When it became confirmed, expired or failed; late deposits are watched for a window after this. */
+    closedAt: timestamp("closed_at", { withTimezone: true, precision: 3 }),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     index("payments_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
     uniqueIndex("payments_deposit_address_key").on(t.mode, t.depositAddress).where(sql`${t.depositAddress} is not null`),
+    index("payments_watch_key_idx").on(t.mode, t.watchKey).where(sql`${t.watchKey} is not null`),
+    index("payments_in_flight_idx").on(t.mode, t.chain, t.status).where(sql`${t.status} in ('pending','confirming')`),
+    index("payments_awaiting_expiry_idx").on(t.mode, t.chain, t.expiresAt).where(sql`${t.status} = 'awaiting_payment'`),
     check("payments_amount_positive", sql`${t.amountUnits} > 0`),
     check("payments_status_check", sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`),
     check("payments_chain_check", sql`${t.chain} is null or ${t.chain} in ('eth','bnb','polygon','tron','solana')`),

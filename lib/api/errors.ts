@@ -46,3 +46,7 @@ export const notFound = (what: string, id: string, param: string | null = "id") 
 
 export const invalidRequest = (message: string, param: string | null = null) =>
   new ApiError("invalid_request_error", message, { param });
+
+/** An unknown /v1 path (also what a live key sees of the sandbox-only test helpers). */
+export const unknownPathError = (req: Request) =>
+  new ApiError("not_found", `Unrecognized request URL (${req.method} ${new URL(req.url).pathname}).`, { param: null });

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError, unknownPathError } from "./errors";
 import { errorResponse, type RouteHandler } from "./route";
 import { requestIdOf } from "./respond";
 
@@ -21,6 +21,5 @@ export function apiMethods(implemented: Partial<Record<Method, RouteHandler>>): 
 
 /** Every method on an unknown /v1 path: 404 not_found in the envelope. */
 export const unknownApiPath: RouteHandler = async (req) => {
-  const path = new URL(req.url).pathname;
-  return errorResponse(new ApiError("not_found", `Unrecognized request URL (${req.method} ${path}).`, { param: null }), requestIdOf(req), req);
+  return errorResponse(unknownPathError(req), requestIdOf(req), req);
 };

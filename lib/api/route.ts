@@ -4,7 +4,7 @@ import { canonicalJson, sha256Hex } from "@/lib/crypto/hash";
 import { authenticateApiKey, type AuthContext } from "@/lib/keys/authenticate-api-key";
 import { hasScope, type Scope } from "@/lib/keys/scopes";
 import { log } from "@/lib/log";
-import { ApiError } from "./errors";
+import { ApiError, unknownPathError } from "./errors";
 import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency";
 import { readJsonBody, readQuery, validate } from "./parse-input";
@@ -32,6 +32,8 @@ type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface ApiRouteDefinition<B extends Schema, Q extends Schema> {
   scope: Scope;
+  /** Sandbox test helpers: to a live key the route does not exist (404, as for an unknown path). */
+  sandboxOnly?: boolean;
   rateLimit?: RateLimitClass;
   body?: B;
   query?: Q;
@@ -51,6 +53,7 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
     try {
       const db = getDb();
       const auth = await authenticateApiKey(db, req.headers.get("authorization"));
+      if (def.sandboxOnly && auth.mode !== "sandbox") throw unknownPathError(req);
       rateHeaders = await enforceKeyRateLimit(auth, def.rateLimit ?? "default");
       if (!hasScope(auth.scopes, def.scope)) {
         throw new ApiError("forbidden", `This API key does not have the '${def.scope}' permission required for this request.`);

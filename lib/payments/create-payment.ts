@@ -6,14 +6,16 @@ import type { Mode } from "@/lib/keys/api-key-format";
 import { config } from "@/lib/config/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { watchKey } from "@/lib/chains/watch-key";
+import { scheduleExpiry } from "./expire-payment";
 import { serializePayment } from "./serialize-payment";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
 
 /**
- * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event, in the caller's
- * transaction. With a chain, its single-use deposit address is allocated now; without one, chain and
- * address wait for the payer's choice (selectPaymentChain).
+ * Creates a payment intent in `awaiting_payment`, its `payment.awaiting_payment` event and the job that
+ * expires it at `expires_at`, in the caller's transaction. With a chain, its single-use deposit address is
+ * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
  */
 export async function createPayment(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentInput & { paymentLinkId?: string }): Promise<PaymentRow> {
   if (input.chain) requireEnabledChain(owner.mode, input.chain);
@@ -22,8 +24,8 @@ export async function createPayment(db: Db, owner: { merchantId: string; mode: M
   const expiresAt = new Date(createdAt.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN) * 1000);
   const [row] = await query(
     db,
-    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description, metadata, payment_link_id, created_at, expires_at)
-     values ($1, $2, $3, 'awaiting_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${PAYMENT_COLUMNS}`,
+    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description, metadata, payment_link_id, created_at, expires_at, watch_key)
+     values ($1, $2, $3, 'awaiting_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning ${PAYMENT_COLUMNS}`,
     [
       newId("pay_"),
       owner.merchantId,
@@ -37,9 +39,11 @@ export async function createPayment(db: Db, owner: { merchantId: string; mode: M
       input.paymentLinkId ?? null,
       createdAt,
       expiresAt,
+      input.chain && deposit ? watchKey(input.chain, deposit.address) : null,
     ],
   );
   const payment = toPaymentRow(row!);
   await recordEvent(db, { merchantId: owner.merchantId, mode: owner.mode, type: "payment.awaiting_payment", object: serializePayment(payment, config().publicBaseUrl) });
+  await scheduleExpiry(db, payment);
   return payment;
 }

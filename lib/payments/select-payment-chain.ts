@@ -4,6 +4,7 @@ import type { Chain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { watchKey } from "@/lib/chains/watch-key";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
 /**
@@ -27,8 +28,8 @@ export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain
     const deposit = await allocateDepositAddress(tx, payment.mode, chain);
     const [row] = await query(
       tx,
-      `update payments set chain = $2, deposit_address = $3, derivation_index = $4, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
-      [paymentId, chain, deposit.address, deposit.index],
+      `update payments set chain = $2, deposit_address = $3, derivation_index = $4, watch_key = $5, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+      [paymentId, chain, deposit.address, deposit.index, watchKey(chain, deposit.address)],
     );
     return toPaymentRow(row!);
   });

@@ -7,7 +7,8 @@ export function checkoutUrl(baseUrl: string, paymentId: string): string {
 
 /**
  * Spec 2.1, used by the API, events and the dashboard alike. `chain` and `deposit_address` are null until
- * chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed payment.
+ * chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed payment;
+ * `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain.
  */
 export function serializePayment(row: PaymentRow, baseUrl: string) {
   return {
@@ -17,6 +18,8 @@ export function serializePayment(row: PaymentRow, baseUrl: string) {
     chain: row.chain,
     amount: formatAmount(row.amountUnits),
     currency: "USDT" as const,
+    // Not in the spec's table: what has arrived so far, so under- and overpayments are visible.
+    amount_received: formatAmount(row.amountReceivedUnits),
     deposit_address: row.depositAddress,
     ...(row.description !== null ? { description: row.description } : {}),
     metadata: row.metadata,

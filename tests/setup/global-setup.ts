@@ -3,6 +3,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createTestDatabase } from "./test-database";
+import { startTestChains } from "./sandbox-chains";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 
 declare module "vitest" {
@@ -14,7 +15,7 @@ declare module "vitest" {
   }
 }
 
-/** One fresh database and two web instances (to prove shared state) for the whole run. */
+/** One fresh database, the sandbox chains and two web instances (to prove shared state) for the whole run. */
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "../..");
   const database = await createTestDatabase(root);
@@ -24,10 +25,13 @@ export default async function setup(project: TestProject) {
   // WEBHOOKS_ALLOW_PRIVATE_URLS: sandbox endpoints may point at the tests' loopback receivers (live never).
   const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_URLS: "true", REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
   const servers: SpawnedWebServer[] = [];
+  let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
   try {
+    chains = await startTestChains(database.url);
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
   } catch (err) {
     await Promise.all(servers.map((s) => s.stop()));
+    await chains?.stop();
     await database.drop();
     throw err;
   }
@@ -38,6 +42,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await chains?.stop();
     await database.drop();
   };
 }

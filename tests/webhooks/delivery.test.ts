@@ -132,7 +132,7 @@ describe("a worker killed mid-delivery", () => {
     receiver.hangFirst("/crash", 1);
     const child = fork(path.resolve(import.meta.dirname, "../../scripts/start-worker.ts"), [], {
       execArgv: ["--import", "tsx"],
-      env: { ...process.env, LOG_LEVEL: "error" },
+      env: { ...process.env, LOG_LEVEL: "error", WORKER_ROLES: "jobs" }, // jobs only: the chain tests own the watchers
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     try {

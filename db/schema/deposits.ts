@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+/**
+ * Every token transfer seen to a deposit address, once each (per chain, transaction and log index /
+ * instruction). `raw_amount` is exactly what the chain moved (its own decimals); `amount_units` is that in
+ * USDT base units (6 decimals, rounded down). `pending` amounts sit in `reserved`; `credited` ones moved to
+ * `available`; `orphaned` ones were removed by a reorganization before being credited, and reversed.
+ * `kind`: `payment` (on the payment's chain) or `wrong_network` (to the same address on another chain of
+ * the family; credited to that chain's balance, not counted toward the payment).
+ */
+export const deposits = pgTable(
+  "deposits",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id").notNull(),
+    merchantId: text("merchant_id").notNull(),
+    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    chain: text("chain").notNull(),
+    kind: text("kind", { enum: ["payment", "wrong_network"] }).notNull(),
+    status: text("status", { enum: ["pending", "credited", "orphaned"] }).notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true, precision: 3 }).notNull(),
+    fromAddress: text("from_address"),
+    toAddress: text("to_address").notNull(),
+    rawAmount: numeric("raw_amount", { precision: 78, scale: 0 }).notNull(),
+    amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    creditedAt: timestamp("credited_at", { withTimezone: true, precision: 3 }),
+    orphanedAt: timestamp("orphaned_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex("deposits_transfer_key").on(t.mode, t.chain, t.txHash, t.logIndex).where(sql`${t.status} <> 'orphaned'`),
+    index("deposits_payment_idx").on(t.paymentId, t.blockNumber, t.logIndex),
+    index("deposits_uncredited_idx").on(t.mode, t.chain, t.blockNumber).where(sql`${t.status} = 'pending'`),
+    check("deposits_amount_nonnegative", sql`${t.amountUnits} >= 0`),
+    check("deposits_status_check", sql`${t.status} in ('pending','credited','orphaned')`),
+    check("deposits_kind_check", sql`${t.kind} in ('payment','wrong_network')`),
+  ],
+);

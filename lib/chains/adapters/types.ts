@@ -1,0 +1,52 @@
+import type { Chain, ChainFamily } from "@/lib/chains/chains";
+
+export interface BlockRef {
+  number: number;
+  hash: string;
+  time: Date;
+}
+
+/** One movement of the USDT token, as read from the chain. */
+export interface TokenTransfer {
+  txHash: string;
+  /** Position within the transaction's block (EVM/Tron log index; Solana instruction index). */
+  logIndex: number;
+  blockNumber: number;
+  blockHash: string;
+  from: string | null;
+  /** The recipient in the family's watch-key form (lib/chains/watch-key.ts). */
+  toKey: string;
+  /** The token's own base units (e.g. 18 decimals on BNB Smart Chain). */
+  rawAmount: bigint;
+}
+
+/**
+ * What the service needs of a chain family, identical in sandbox and live (only the configuration
+ * differs): derive (lib/wallets/derive-address.ts, by family), scan (`transfers` over a block range),
+ * confirm (`head` and `blocks`, from which confirmations are counted and reorgs noticed) and transfer.
+ */
+export interface ChainAdapter {
+  readonly chain: Chain;
+  readonly family: ChainFamily;
+  /** The latest block (slot) number. */
+  head(): Promise<number>;
+  /** Headers of these blocks; a number the chain does not have (any more) maps to null. */
+  blocks(numbers: number[]): Promise<Map<number, BlockRef | null>>;
+  /** Every transfer of the token in blocks `from`..`to` inclusive, in chain order. */
+  transfers(from: number, to: number): Promise<TokenTransfer[]>;
+  /** Signs and sends `rawAmount` of the token from the key's account to `to`; returns the transaction id. */
+  sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string>;
+}
+
+/** Base units of the token → USDT base units (6 decimals), rounding down dust below 10^-6 USDT. */
+export function toUsdtUnits(rawAmount: bigint, decimals: number): bigint {
+  if (decimals === 6) return rawAmount;
+  if (decimals > 6) return rawAmount / 10n ** BigInt(decimals - 6);
+  return rawAmount * 10n ** BigInt(6 - decimals);
+}
+
+/** USDT base units → the token's base units. */
+export function fromUsdtUnits(units: bigint, decimals: number): bigint {
+  if (decimals >= 6) return units * 10n ** BigInt(decimals - 6);
+  return units / 10n ** BigInt(6 - decimals);
+}

@@ -1,0 +1,122 @@
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { CHAIN_FAMILY, enabledChains, LIVE_RPC_ENV, type Chain, type ChainFamily } from "./chains";
+
+/** Everything a watcher and the sandbox helpers need to know about one chain in one mode. */
+export interface ChainConfig {
+  mode: Mode;
+  chain: Chain;
+  family: ChainFamily;
+  rpcUrl: string;
+  /** Family-specific endpoints (tron: jsonRpcUrl; sandbox tron and solana: the backing runtime). */
+  extra: Record<string, string>;
+  chainId: number | null;
+  tokenAddress: string;
+  /** The token's on-chain decimals (USDT on BNB Smart Chain has 18; the API always speaks 6). */
+  decimals: number;
+  blockTimeMs: number;
+  emulated: boolean;
+  /** `threshold`: confirmations at which a payment becomes `confirming`; `required`: `confirmed`. */
+  confirmations: { threshold: number; required: number };
+}
+
+/**
+ * Live defaults: the real USDT contracts and confirmation depths chosen per chain's finality (see
+ * docs/CHAINS.md): eth 12 (~2.5 min, past any reorg seen since the merge), bnb 15 (fast finality needs
+ * ⅔ of validators within ~2 epochs; 15 blocks is past every observed reorg), polygon 128 (Heimdall
+ * checkpoints; PoS reorgs of dozens of blocks happened before v1), tron 19 (solidified: ⅔+1 of the 27 SRs),
+ * solana 32 slots (finalized, rooted by supermajority).
+ */
+export const LIVE_DEFAULTS: Record<Chain, { token: string; decimals: number; required: number; blockTimeMs: number }> = {
+  eth: { token: "0xdAC17F958D2ee523a2206206994597C13D831ec7", decimals: 6, required: 12, blockTimeMs: 12_000 },
+  bnb: { token: "0x55d398326f99059fF775485246999027B3197955", decimals: 18, required: 15, blockTimeMs: 3_000 },
+  polygon: { token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F", decimals: 6, required: 128, blockTimeMs: 2_000 },
+  tron: { token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, required: 19, blockTimeMs: 3_000 },
+  solana: { token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6, required: 32, blockTimeMs: 400 },
+};
+
+/** A payment is `confirming` from its second confirmation (one block built on the transfer's block). */
+const THRESHOLD = 2;
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function confirmations(required: number) {
+  return { threshold: Math.min(THRESHOLD, required), required };
+}
+
+/** Live configuration from the environment (`<CHAIN>_RPC_URL`, `<CHAIN>_USDT_CONTRACT`, `<CHAIN>_CONFIRMATIONS`). */
+export function liveChainConfig(chain: Chain, env: NodeJS.ProcessEnv = process.env): ChainConfig | null {
+  if (!enabledChains("live", env).includes(chain)) return null;
+  const prefix = LIVE_RPC_ENV[chain].replace(/_RPC_URL$/, "");
+  const defaults = LIVE_DEFAULTS[chain];
+  return {
+    mode: "live",
+    chain,
+    family: CHAIN_FAMILY[chain],
+    rpcUrl: env[LIVE_RPC_ENV[chain]]!,
+    extra: chain === "tron" ? { jsonRpcUrl: env.TRON_JSONRPC_URL || `${env[LIVE_RPC_ENV[chain]]!.replace(/\/+$/, "")}/jsonrpc` } : {},
+    chainId: null,
+    tokenAddress: env[`${prefix}_USDT_CONTRACT`] || defaults.token,
+    decimals: positiveInt(env, `${prefix}_USDT_DECIMALS`, defaults.decimals),
+    blockTimeMs: defaults.blockTimeMs,
+    emulated: false,
+    confirmations: confirmations(positiveInt(env, `${prefix}_CONFIRMATIONS`, defaults.required)),
+  };
+}
+
+interface SandboxRow {
+  chain: Chain;
+  rpc_url: string;
+  extra: string;
+  chain_id: string | null;
+  token_address: string;
+  decimals: number;
+  block_time_ms: number;
+  emulated: boolean;
+}
+
+const cache = globalThis as unknown as { __usdtSandboxChains?: { at: number; rows: Promise<SandboxRow[]> } };
+
+/** The registered sandbox chains (scripts/start-chains.ts registers them), cached for a few seconds. */
+async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
+  const hit = cache.__usdtSandboxChains;
+  if (!fresh && hit && Date.now() - hit.at < 3_000) return hit.rows;
+  const rows = query<SandboxRow>(db, "select chain, rpc_url, extra, chain_id::text, token_address, decimals, block_time_ms, emulated from sandbox_chains order by chain");
+  cache.__usdtSandboxChains = { at: Date.now(), rows };
+  rows.catch(() => (cache.__usdtSandboxChains = undefined));
+  return rows;
+}
+
+/** Sandbox confirmations: small, so a payment confirms in seconds (`SANDBOX_CONFIRMATIONS`, default 4). */
+export function sandboxConfirmations(env: NodeJS.ProcessEnv = process.env) {
+  return confirmations(positiveInt(env, "SANDBOX_CONFIRMATIONS", 4));
+}
+
+export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}): Promise<ChainConfig[]> {
+  return (await sandboxRows(db, opts.fresh)).map((row) => ({
+    mode: "sandbox",
+    chain: row.chain,
+    family: CHAIN_FAMILY[row.chain],
+    rpcUrl: row.rpc_url,
+    extra: JSON.parse(row.extra) as Record<string, string>,
+    chainId: row.chain_id === null ? null : Number(row.chain_id),
+    tokenAddress: row.token_address,
+    decimals: row.decimals,
+    blockTimeMs: row.block_time_ms,
+    emulated: row.emulated,
+    confirmations: sandboxConfirmations(),
+  }));
+}
+
+/** One chain's configuration in a mode, or null when it is not enabled / not running. */
+export async function chainConfig(db: Db, mode: Mode, chain: Chain, opts: { fresh?: boolean } = {}): Promise<ChainConfig | null> {
+  if (mode === "live") return liveChainConfig(chain);
+  return (await sandboxChainConfigs(db, opts)).find((c) => c.chain === chain) ?? null;
+}

@@ -1,0 +1,90 @@
+import type { BlockRef } from "@/lib/chains/adapters/types";
+import { toUsdtUnits } from "@/lib/chains/adapters/types";
+import { newId } from "@/lib/crypto/random";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { postJournals, type Journal } from "@/lib/ledger/post-journal";
+import { log } from "@/lib/log";
+import { MAX_AMOUNT_UNITS } from "@/lib/money/amount";
+import { expirePayment } from "@/lib/payments/expire-payment";
+import { lockPayments, updatePayment } from "@/lib/payments/update-payment";
+import type { MatchedTransfer } from "./match-transfers";
+import type { WatchScope } from "./watch-scope";
+
+interface InsertedDeposit {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  kind: "payment" | "wrong_network";
+  amount_units: string;
+  block_number: string;
+  log_index: number;
+  block_time: Date;
+  tx_hash: string;
+}
+
+/**
+ * Records transfers to deposit addresses, in the scan's transaction, each exactly once (a transfer already
+ * recorded is skipped by the unique key), and applies them in chain order:
+ * - the amount goes to the merchant's `reserved` balance (journal: chain_deposits → reserved);
+ * - on the payment's chain it adds to `amount_received`; when that reaches the amount of a payment still
+ *   awaiting payment, the payment becomes `pending` with this transfer's `tx_hash`;
+ * - a transfer in a block at or after `expires_at` first expires the payment: it is then a late payment,
+ *   credited to the merchant but no longer completing the payment.
+ */
+export async function recordDeposits(tx: Db, scope: WatchScope, matched: MatchedTransfer[], blocks: Map<number, BlockRef | null>, head: BlockRef): Promise<number> {
+  if (matched.length === 0) return 0;
+  const payments = await lockPayments(tx, [...new Set(matched.map((m) => m.paymentId))]);
+  const rows = matched.map((m) => {
+    const payment = payments.get(m.paymentId)!;
+    let units = toUsdtUnits(m.rawAmount, scope.decimals);
+    if (units > MAX_AMOUNT_UNITS) {
+      log.error("transfer too large to account in USDT units; recorded with its raw amount only", { chain: scope.chain, tx: m.txHash, raw: m.rawAmount.toString() });
+      units = 0n;
+    }
+    const kind = payment.chain === scope.chain ? "payment" : "wrong_network";
+    const time = blocks.get(m.blockNumber)!.time;
+    return [newId("dep_"), m.paymentId, payment.merchantId, kind, m.txHash, m.logIndex, m.blockNumber, m.blockHash, time.toISOString(), m.from, payment.depositAddress!, m.rawAmount.toString(), units.toString()];
+  });
+  const column = (i: number) => rows.map((r) => r[i]);
+  const inserted = await query<InsertedDeposit>(
+    tx,
+    `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+     select d.id, d.payment_id, d.merchant_id, $1, $2, d.kind, 'pending', d.tx_hash, d.log_index, d.block_number, d.block_hash, d.block_time, d.from_address, d.to_address, d.raw_amount, d.amount_units
+     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::numeric[], $15::bigint[])
+       as d(id, payment_id, merchant_id, kind, tx_hash, log_index, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+     order by d.block_number, d.log_index
+     on conflict (mode, chain, tx_hash, log_index) where status <> 'orphaned' do nothing
+     returning id, payment_id, merchant_id, kind, amount_units::text, block_number::text, log_index, block_time, tx_hash`,
+    [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(column)],
+  );
+  const journals: Journal[] = inserted
+    .filter((d) => BigInt(d.amount_units) > 0n)
+    .map((d) => ({
+      merchantId: d.merchant_id,
+      mode: scope.mode,
+      chain: scope.chain,
+      cause: { type: "deposit", id: d.id },
+      entries: [
+        { account: "reserved", amount: BigInt(d.amount_units) },
+        { account: "chain_deposits", amount: -BigInt(d.amount_units) },
+      ],
+    }));
+  await postJournals(tx, journals);
+
+  inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
+  for (const deposit of inserted) {
+    if (deposit.kind !== "payment") continue;
+    let payment = payments.get(deposit.payment_id)!;
+    const chainTime = Math.min(deposit.block_time.getTime(), Date.now());
+    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime) payment = await expirePayment(tx, payment);
+    const received = payment.amountReceivedUnits + BigInt(deposit.amount_units);
+    const completes = payment.status === "awaiting_payment" && received >= payment.amountUnits;
+    payment = await updatePayment(tx, payment, {
+      amountReceivedUnits: received,
+      ...(completes ? { status: "pending", txHash: deposit.tx_hash, txBlockNumber: Number(deposit.block_number), confirmations: head.number - Number(deposit.block_number) + 1 } : {}),
+    });
+    payments.set(payment.id, payment);
+  }
+  return inserted.length;
+}

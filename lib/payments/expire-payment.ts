@@ -1,0 +1,71 @@
+import { inTransaction, type Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import type { Mode } from "@/lib/keys/api-key-format";
+import type { Chain } from "@/lib/chains/chains";
+import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
+import { lockPayments, updatePayment } from "./update-payment";
+
+/**
+ * How long past `expires_at` a payment on a chain whose watcher has not yet read that far waits before it
+ * is expired anyway (the watcher is down or far behind). Until then it stays `awaiting_payment`, because a
+ * transfer made in time may still be found; after it, such a transfer counts as a late payment.
+ */
+export const WATCHER_GRACE_MS = 10 * 60_000;
+
+/** The job that expires the payment at `expires_at`, in the caller's (creating) transaction. */
+export async function scheduleExpiry(db: Db, payment: Pick<PaymentRow, "id" | "expiresAt">, runAt = payment.expiresAt): Promise<void> {
+  await enqueueJob(db, "expire_payment", { paymentId: payment.id }, { runAt, jobKey: `expire_payment:${payment.id}` });
+}
+
+/** awaiting_payment → expired with its event, for a payment the caller has locked. */
+export function expirePayment(tx: Db, payment: PaymentRow): Promise<PaymentRow> {
+  return updatePayment(tx, payment, { status: "expired", closedAt: new Date() });
+}
+
+/**
+ * Called by a chain watcher in its scan transaction once it has read the chain up to `chainTime`: every
+ * payment on that chain still awaiting payment whose `expires_at` has passed expires now, because every
+ * transfer made before that moment is already counted. Bounded per call; the next scan continues.
+ */
+export async function expireDuePayments(tx: Db, mode: Mode, chain: Chain, chainTime: Date, limit = 500): Promise<number> {
+  const due = await query<{ id: string }>(
+    tx,
+    "select id from payments where mode = $1 and chain = $2 and status = 'awaiting_payment' and expires_at <= $3 order by expires_at limit $4",
+    [mode, chain, chainTime, limit],
+  );
+  const locked = await lockPayments(tx, due.map((r) => r.id));
+  for (const payment of locked.values()) if (payment.status === "awaiting_payment") await expirePayment(tx, payment);
+  return locked.size;
+}
+
+export type ExpiryOutcome = "expired" | "closed" | "rescheduled";
+
+/**
+ * The `expire_payment` job: at `expires_at`, a payment with no network chosen expires at once. One on a
+ * chain expires when that chain's watcher has read past `expires_at` (normally it has already expired it
+ * itself), or after WATCHER_GRACE_MS if the watcher is behind; otherwise the job looks again shortly.
+ */
+export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Date()): Promise<ExpiryOutcome> {
+  return inTransaction(db, async (tx) => {
+    const [row] = await query(tx, `select ${PAYMENT_COLUMNS} from payments where id = $1 for update`, [paymentId]);
+    if (!row) return "closed";
+    const payment = toPaymentRow(row);
+    if (payment.status !== "awaiting_payment") return "closed";
+    if (payment.expiresAt > now) {
+      await scheduleExpiry(tx, payment);
+      return "rescheduled";
+    }
+    if (payment.chain) {
+      const [cursor] = await query<{ block_time: Date | null }>(tx, "select block_time from chain_cursors where mode = $1 and chain = $2", [payment.mode, payment.chain]);
+      const watcherPassed = cursor?.block_time && cursor.block_time >= payment.expiresAt;
+      const graceOver = now.getTime() >= payment.expiresAt.getTime() + WATCHER_GRACE_MS;
+      if (!watcherPassed && !graceOver) {
+        await scheduleExpiry(tx, payment, new Date(Math.min(now.getTime() + 5_000, payment.expiresAt.getTime() + WATCHER_GRACE_MS)));
+        return "rescheduled";
+      }
+    }
+    await expirePayment(tx, payment);
+    return "expired";
+  });
+}

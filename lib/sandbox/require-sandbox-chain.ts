@@ -1,0 +1,29 @@
+import { ApiError } from "@/lib/api/errors";
+import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
+import { isChain, type Chain } from "@/lib/chains/chains";
+import type { Db } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { sandboxChainOps, type SandboxChainOps } from "./sandbox-chain-ops";
+
+/** A running sandbox chain and its operations, or the API error a caller can act on. */
+export async function requireSandboxChain(db: Db, chain: string, param = "chain"): Promise<{ config: ChainConfig; ops: SandboxChainOps }> {
+  if (!isChain(chain)) throw new ApiError("not_found", `No such sandbox chain: '${chain.slice(0, 40)}'`, { param });
+  const config = await chainConfig(db, "sandbox", chain as Chain);
+  if (!config) throw new ApiError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
+  try {
+    return { config, ops: sandboxChainOps(config) };
+  } catch {
+    throw new ApiError("chain_disabled", `The sandbox chain '${chain}' has no test helpers yet.`, { param });
+  }
+}
+
+/** Runs a call against a sandbox chain; a chain that does not answer is a server-side fault, said plainly. */
+export async function onSandboxChain<T>(chain: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    log.error("sandbox chain call failed", { chain, error: err instanceof Error ? err.message : String(err) });
+    throw new ApiError("internal_server_error", `The sandbox chain '${chain}' did not complete the request; try again in a moment.`);
+  }
+}

@@ -1,0 +1,28 @@
+import { ApiError } from "@/lib/api/errors";
+import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import type { Db } from "@/lib/db/client";
+import type { Mode } from "@/lib/keys/api-key-format";
+import { formatAmount } from "@/lib/money/amount";
+import { getPayment } from "@/lib/payments/get-payment";
+import { FAUCET_MAX_UNITS } from "./fund-sandbox-address";
+import { onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
+
+/**
+ * POST /v1/sandbox/payments/:id/simulate: a real on-chain transfer from a fresh sandbox payer wallet to the
+ * payment's deposit address, by default of what is still owed. The watcher then sees it like any other.
+ * Any amount may be sent in any state, so under-, over- and late payments can be tried.
+ */
+export async function simulatePayment(db: Db, owner: { merchantId: string; mode: Mode }, paymentId: string, amount?: bigint) {
+  const payment = await getPayment(db, owner, paymentId);
+  if (!payment.chain || !payment.depositAddress) {
+    throw new ApiError("invalid_request_error", "This payment has no network yet: the payer chooses one at checkout. Create it with a chain to simulate a transfer right away.", { param: "id" });
+  }
+  const owed = payment.amountUnits - payment.amountReceivedUnits;
+  const units = amount ?? owed;
+  if (units <= 0n) throw new ApiError("invalid_request_error", "Nothing is owed on this payment; pass an amount to send more.", { param: "amount" });
+  if (units > FAUCET_MAX_UNITS) throw new ApiError("invalid_request_error", `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per simulation`, { param: "amount" });
+  const { config, ops } = await requireSandboxChain(db, payment.chain, "id");
+  const chain = payment.chain;
+  const sent = await onSandboxChain(chain, () => ops.payFromSandboxWallet(payment.depositAddress!, fromUsdtUnits(units, config.decimals)));
+  return { object: "sandbox_transfer" as const, payment: payment.id, chain, from: sent.from, to: payment.depositAddress, amount: formatAmount(units), tx_hash: sent.txHash };
+}

@@ -1,0 +1,52 @@
+import type { Db } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { CursorMovedError } from "./chain-cursor";
+import { ChainMovedError, scanOnce, type ScanResult, type ScanTarget } from "./scan-chain";
+
+export interface WatchOptions {
+  /** Wait between scans once caught up with the head. */
+  pollMs: number;
+  /** Consecutive failures after which the loop returns, so the caller reloads configuration and adapter. */
+  maxFailures?: number;
+  onScan?: (result: ScanResult) => void;
+}
+
+/**
+ * Scans one chain until `signal` aborts: back to back while behind (backfill), every `pollMs` once caught
+ * up. RPC or database failures back off exponentially (0.5 s … 30 s) and stay contained to this chain.
+ */
+export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal, opts: WatchOptions): Promise<void> {
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      const result = await scanOnce(db, target);
+      failures = 0;
+      opts.onScan?.(result);
+      if (result.caughtUp) await sleep(opts.pollMs, signal);
+    } catch (err) {
+      if (err instanceof CursorMovedError || err instanceof ChainMovedError) {
+        log.debug("scan retried", { chain: target.chain, mode: target.mode, reason: err.message });
+        await sleep(opts.pollMs, signal);
+        continue;
+      }
+      failures += 1;
+      const delay = Math.min(30_000, 500 * 2 ** (failures - 1));
+      log.warn("chain scan failed; backing off", { chain: target.chain, mode: target.mode, failures, delay_ms: delay, error: err instanceof Error ? err.message : String(err) });
+      if (opts.maxFailures && failures >= opts.maxFailures) return;
+      await sleep(delay, signal);
+    }
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

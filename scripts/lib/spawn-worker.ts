@@ -1,0 +1,38 @@
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+export interface SpawnedWorker {
+  pid: number;
+  process: ChildProcess;
+  /** SIGTERM and wait (an orderly stop). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait (a crash). */
+  kill(): Promise<void>;
+}
+
+/** Starts the real worker entry point (scripts/start-worker.ts) as a child process; for tests and benchmarks. */
+export async function spawnWorker(root: string, env: Record<string, string>): Promise<SpawnedWorker> {
+  const child = fork(path.join(root, "scripts/start-worker.ts"), [], {
+    cwd: root,
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("worker did not start in 30 s")), 30_000);
+    child.on("message", (msg: { type?: string }) => {
+      if (msg?.type === "ready") {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`worker exited during start (code ${code})`)));
+  });
+  const ended = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
+  return { pid: child.pid!, process: child, stop: () => ended("SIGTERM"), kill: () => ended("SIGKILL") };
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { api, newMerchant } from "../helpers/api";
+import { balanceOf, fundedWallet, paymentEvents, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";
+
+// End to end on the run's real anvil chains (0.5 s blocks, 4 confirmations required, confirming from 2),
+// watched by a real worker process: every transfer here is a signed transaction from a payer's wallet.
+let worker: SpawnedWorker;
+beforeAll(async () => {
+  worker = await startWatcherProcess();
+});
+afterAll(async () => {
+  await worker?.stop();
+});
+
+const units = (usdt: string) => BigInt(usdt.replace(".", ""));
+const createPayment = async (key: string, body: Record<string, unknown>) => {
+  const reply = await api("POST", "/v1/payments", { key, body });
+  expect(reply.status, reply.text).toBe(200);
+  return reply.json;
+};
+
+describe.each(["eth", "bnb", "polygon"] as const)("a payment on %s, paid from a viem wallet", (chain) => {
+  it("goes pending → confirming → confirmed, confirmations rising, and the balance is credited once", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "12.345678", chain });
+    const payer = await fundedWallet(m.sandboxKey, chain, "20.000000");
+    // On bnb the token has 18 decimals: the transfer is 12.345678 USDT plus dust below a micro-USDT.
+    const raw = fromUsdtUnits(units("12.345678"), payer.config.decimals) + (payer.config.decimals > 6 ? 999n : 0n);
+    const txHash = await payer.send(payment.deposit_address, raw);
+
+    const seen = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
+    expect(seen.statuses).toEqual(["awaiting_payment", "pending", "confirming", "confirmed"]);
+    expect(seen.confirmations.filter((c) => c >= 2 && c < 4).length, `confirmations seen: ${seen.confirmations}`).toBeGreaterThanOrEqual(1);
+    expect(seen.last).toMatchObject({ status: "confirmed", tx_hash: txHash, amount_received: "12.345678" });
+    expect(seen.last.confirmations).toBeGreaterThanOrEqual(4);
+    expect(Date.parse(seen.last.confirmed_at)).toBeGreaterThan(Date.parse(payment.created_at));
+
+    const events = await paymentEvents(m.sandboxKey, payment.id);
+    expect(events.map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+    expect(events[1]!.data.object).toMatchObject({ status: "pending", tx_hash: txHash });
+    expect(events[3]!.data.object).toMatchObject({ status: "confirmed", confirmations: seen.last.confirmations });
+
+    expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "12.345678", reserved: "0.000000" });
+    await new Promise((r) => setTimeout(r, 1_500)); // more blocks: nothing is credited again
+    expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "12.345678", reserved: "0.000000" });
+    const [deposit] = await query<{ raw_amount: string; amount_units: string; status: string }>(getDb(), "select raw_amount::text, amount_units::text, status from deposits where payment_id = $1", [payment.id]);
+    expect(deposit).toEqual({ raw_amount: raw.toString(), amount_units: "12345678", status: "credited" });
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+});
+
+describe("amounts that do not match", () => {
+  it("an underpayment waits in awaiting_payment (funds reserved) until a second transfer completes it", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "10.000000", chain: "eth" });
+    const payer = await fundedWallet(m.sandboxKey, "eth", "10.000000");
+    await payer.send(payment.deposit_address, 4_000_000n);
+    const partial = await watchPayment(m.id, payment.id, (p) => p.amount_received === "4.000000");
+    expect(partial.last).toMatchObject({ status: "awaiting_payment", tx_hash: null, confirmations: 0 });
+    await new Promise((r) => setTimeout(r, 2_500)); // deep enough to be credited, were it complete
+    expect((await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json.status).toBe("awaiting_payment");
+    expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "0.000000", reserved: "4.000000" });
+
+    const second = await payer.send(payment.deposit_address, 6_000_000n);
+    const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
+    expect(done.last).toMatchObject({ amount_received: "10.000000", tx_hash: second });
+    expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "10.000000", reserved: "0.000000" });
+  });
+
+  it("an overpayment confirms and credits everything that arrived", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "5.000000", chain: "polygon" });
+    const payer = await fundedWallet(m.sandboxKey, "polygon", "7.000000");
+    await payer.send(payment.deposit_address, 7_000_000n);
+    const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
+    expect(done.last).toMatchObject({ amount: "5.000000", amount_received: "7.000000" });
+    expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "7.000000", reserved: "0.000000" });
+  });
+});
+
+describe("expiry and late payments", () => {
+  it("expires on time with partial funds, which are credited; a later transfer is a late payment, credited too", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "9.000000", chain: "bnb", expires_in: 60 });
+    const payer = await fundedWallet(m.sandboxKey, "bnb", "20.000000");
+    await payer.send(payment.deposit_address, fromUsdtUnits(2_000_000n, 18));
+    await watchPayment(m.id, payment.id, (p) => p.amount_received === "2.000000");
+    // The shortest TTL the API accepts is 60 s; the test moves expires_at closer instead of waiting.
+    await query(getDb(), "update payments set expires_at = now() + interval '1 second' where id = $1", [payment.id]);
+    const expired = await watchPayment(m.id, payment.id, (p) => p.status === "expired");
+    expect(expired.last).toMatchObject({ status: "expired", amount_received: "2.000000", tx_hash: null });
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+    // Money that arrived is never lost: the partial funds are credited once deep enough.
+    await waitForBalance(m.sandboxKey, "bnb", { available: "2.000000", reserved: "0.000000" });
+
+    await payer.send(payment.deposit_address, fromUsdtUnits(9_000_000n, 18));
+    await waitForBalance(m.sandboxKey, "bnb", { available: "11.000000", reserved: "0.000000" });
+    const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+    expect(after).toMatchObject({ status: "expired", amount_received: "11.000000" });
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+  });
+
+  it("a payment with no network chosen expires by its job at expires_at", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "1.000000" });
+    await query(getDb(), "update payments set expires_at = now() - interval '1 second' where id = $1", [payment.id]);
+    const { expirePaymentIfDue } = await import("@/lib/payments/expire-payment");
+    expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("expired");
+    expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("closed");
+    // The job that calls it was enqueued with the payment, for the original expires_at (30 minutes out).
+    const [job] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [`expire_payment:${payment.id}`]);
+    expect(Math.abs(job!.run_at.getTime() - Date.parse(payment.expires_at))).toBeLessThan(1000);
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+  });
+});

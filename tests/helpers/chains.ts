@@ -1,0 +1,90 @@
+import path from "node:path";
+import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
+import type { Chain } from "@/lib/chains/chains";
+import { getDb } from "@/lib/db/client";
+import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { api, newKey } from "./api";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export async function sandboxChain(chain: Chain): Promise<ChainConfig> {
+  const config = (await sandboxChainConfigs(getDb(), { fresh: true })).find((c) => c.chain === chain);
+  if (!config) throw new Error(`sandbox chain ${chain} is not registered`);
+  return config;
+}
+
+/** A worker process running only the chain watchers (the job runner belongs to other test files). */
+export function startWatcherProcess(): Promise<SpawnedWorker> {
+  return spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
+}
+
+/** A payer's own wallet: a fresh key, given test USDT and gas through the sandbox faucet. */
+export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: string) {
+  const config = await sandboxChain(chain);
+  const account = privateKeyToAccount(generatePrivateKey());
+  const faucet = await api("POST", "/v1/sandbox/faucet", { key: sandboxKey, body: { chain, address: account.address, amount: usdt } });
+  if (faucet.status !== 200) throw new Error(`faucet: ${faucet.text}`);
+  const client = createPublicClient({ transport: http(config.rpcUrl), pollingInterval: 50, cacheTime: 0 });
+  await client.waitForTransactionReceipt({ hash: faucet.json.tx_hash as Hex });
+  const viemChain = defineChain({ id: config.chainId!, name: chain, nativeCurrency: { name: "native", symbol: "N", decimals: 18 }, rpcUrls: { default: { http: [config.rpcUrl] } } });
+  const wallet = createWalletClient({ account, chain: viemChain, transport: http(config.rpcUrl) });
+  const abi = chain === "eth" ? TOKEN_ABI.no_return : TOKEN_ABI.standard;
+  return {
+    address: account.address,
+    config,
+    client,
+    /** A USDT transfer as a wallet sends it: the token's own ABI, signed by the payer's key. */
+    send: (to: string, raw: bigint) => wallet.writeContract({ address: config.tokenAddress as Address, abi, functionName: "transfer", args: [to as Address, raw] }),
+  };
+}
+
+export interface PaymentWatch {
+  statuses: string[];
+  confirmations: number[];
+  last: any;
+}
+
+/**
+ * Polls GET /v1/payments/:id every 100 ms until `done`, recording every status and confirmation count
+ * seen. It polls with a read-only key of its own, so the merchant's 60/min budget is left to the test.
+ */
+export async function watchPayment(merchantId: string, id: string, done: (p: any) => boolean, timeoutMs = 20_000): Promise<PaymentWatch> {
+  const key = (await newKey(merchantId, "sandbox", ["payments:read"])).secret;
+  const seen: PaymentWatch = { statuses: [], confirmations: [], last: null };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const p = (await api("GET", `/v1/payments/${id}`, { key })).json;
+    seen.last = p;
+    if (seen.statuses.at(-1) !== p.status) seen.statuses.push(p.status);
+    if (seen.confirmations.at(-1) !== p.confirmations) seen.confirmations.push(p.confirmations);
+    if (done(p)) return seen;
+    if (Date.now() > deadline) throw new Error(`payment ${id} did not reach the expected state; last: ${JSON.stringify(p)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The payment's events, oldest first (the event list is newest first). */
+export async function paymentEvents(key: string, id: string): Promise<{ type: string; data: { object: any } }[]> {
+  const list = (await api("GET", "/v1/events?limit=100", { key })).json;
+  return (list.data as { type: string; data: { object: any } }[]).filter((e) => e.data.object.id === id).reverse();
+}
+
+export async function balanceOf(key: string, chain: Chain): Promise<{ available: string; reserved: string }> {
+  const list = (await api("GET", "/v1/balances", { key })).json;
+  const entry = (list.data as { chain: string; available: string; reserved: string }[]).find((b) => b.chain === chain);
+  return { available: entry?.available ?? "0.000000", reserved: entry?.reserved ?? "0.000000" };
+}
+
+/** Polls the balance list until the chain's entry equals `expected`. */
+export async function waitForBalance(key: string, chain: Chain, expected: { available: string; reserved: string }, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = await balanceOf(key, chain);
+  while (JSON.stringify(last) !== JSON.stringify(expected)) {
+    if (Date.now() > deadline) throw new Error(`balance on ${chain} is ${JSON.stringify(last)}, expected ${JSON.stringify(expected)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await balanceOf(key, chain);
+  }
+}
