@@ -42,9 +42,18 @@ class AnvilOps implements SandboxChainOps {
   async fund(address: string, rawAmount: bigint): Promise<string> {
     const balance = BigInt(await this.rpc<Hex>("eth_getBalance", [address, "latest"]));
     if (balance < GAS_FLOOR) await this.rpc("anvil_setBalance", [address, numberToHex(GAS_FLOOR)]);
-    // The owner is one of anvil's unlocked development accounts, so anvil signs and assigns the nonce:
-    // concurrent faucet calls from several web instances cannot collide on nonces.
-    return this.rpc<Hex>("eth_sendTransaction", [{ from: TOKEN_OWNER, to: this.config.tokenAddress, data: encodeFunctionData({ abi: MINT_ABI, functionName: "mint", args: [address as Address, rawAmount] }) }]);
+    const mint = { from: TOKEN_OWNER, to: this.config.tokenAddress, data: encodeFunctionData({ abi: MINT_ABI, functionName: "mint", args: [address as Address, rawAmount] }) };
+    // The owner is one of anvil's unlocked development accounts, so anvil signs and assigns the nonce; two
+    // concurrent calls (from any web instance) can still be given the same one, and the loser is refused
+    // as a replacement: it simply asks again for the next nonce.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.rpc<Hex>("eth_sendTransaction", [mint]);
+      } catch (err) {
+        if (attempt >= 20 || !/underpriced|nonce too low|already known/i.test(String(err))) throw err;
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+      }
+    }
   }
 
   async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {

@@ -5,7 +5,13 @@ import { query } from "@/lib/db/query";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant } from "../helpers/api";
-import { balanceOf, fundedWallet, paymentEvents, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";
+import { createWalletClient, http } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { CursorMovedError } from "@/lib/watchers/chain-cursor";
+import { scanOnce } from "@/lib/watchers/scan-chain";
+import { scanTarget } from "@/lib/watchers/start-watchers";
+import { balanceOf, fundedWallet, paymentEvents, sandboxChain, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";
 
 // End to end on the run's real anvil chains (0.5 s blocks, 4 confirmations required, confirming from 2),
 // watched by a real worker process: every transfer here is a signed transaction from a payer's wallet.
@@ -116,5 +122,130 @@ describe("expiry and late payments", () => {
     const [job] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [`expire_payment:${payment.id}`]);
     expect(Math.abs(job!.run_at.getTime() - Date.parse(payment.expires_at))).toBeLessThan(1000);
     expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+  });
+});
+
+describe("transfers that are not this payment's USDT", () => {
+  it("another token sent to a deposit address is not counted; USDT on the wrong EVM network is credited to that network's balance", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
+    const eth = await fundedWallet(m.sandboxKey, "eth", "1.000000");
+    const other = await deploySandboxToken(eth.config.rpcUrl, "standard", 6);
+    const owner = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC), transport: http(eth.config.rpcUrl) });
+    const otherTx = await owner.writeContract({ chain: null, address: other, abi: TOKEN_ABI.standard, functionName: "mint", args: [payment.deposit_address, 3_000_000n] });
+    await eth.client.waitForTransactionReceipt({ hash: otherTx });
+
+    const bnb = await fundedWallet(m.sandboxKey, "bnb", "3.000000");
+    await bnb.send(payment.deposit_address, fromUsdtUnits(3_000_000n, 18));
+    await waitForBalance(m.sandboxKey, "bnb", { available: "3.000000", reserved: "0.000000" });
+    const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+    expect(after).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000", tx_hash: null });
+    const deposits = await query<{ chain: string; kind: string; status: string }>(getDb(), "select chain, kind, status from deposits where payment_id = $1", [payment.id]);
+    expect(deposits).toEqual([{ chain: "bnb", kind: "wrong_network", status: "credited" }]);
+  });
+});
+
+describe("reorganizations", () => {
+  it("a reorg below the required depth removes an unconfirmed deposit; a new transfer then confirms", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
+    const payer = await fundedWallet(m.sandboxKey, "eth", "6.000000");
+    await new Promise((r) => setTimeout(r, 2_000)); // the faucet's mint is now deeper than the reorg
+    const first = await payer.send(payment.deposit_address, 3_000_000n);
+    await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
+    const reorg = await api("POST", "/v1/sandbox/chains/eth/reorg", { key: m.sandboxKey, body: { depth: 3 } });
+    expect(reorg.status, reorg.text).toBe(200);
+    expect(await payer.client.getTransactionReceipt({ hash: first }).catch(() => null)).toBeNull();
+
+    const back = await watchPayment(m.id, payment.id, (p) => p.status === "awaiting_payment");
+    expect(back.last).toMatchObject({ amount_received: "0.000000", tx_hash: null, confirmations: 0 });
+    expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "0.000000", reserved: "0.000000" });
+    const [orphan] = await query<{ status: string }>(getDb(), "select status from deposits where payment_id = $1", [payment.id]);
+    expect(orphan!.status).toBe("orphaned");
+    const types = (await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type);
+    expect(types[0]).toBe("payment.awaiting_payment");
+    expect(types.at(-1)).toBe("payment.awaiting_payment");
+    expect(types).toContain("payment.pending");
+
+    const second = await payer.send(payment.deposit_address, 3_000_000n);
+    const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
+    expect(done.last).toMatchObject({ tx_hash: second, amount_received: "3.000000" });
+    expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "3.000000", reserved: "0.000000" });
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+});
+
+describe("workers that crash or run twice", () => {
+  it("a watcher killed mid-way loses nothing: its successor backfills and credits exactly once", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "4.000000", chain: "polygon" });
+    const payer = await fundedWallet(m.sandboxKey, "polygon", "4.000000");
+    await payer.send(payment.deposit_address, 4_000_000n);
+    await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
+    await worker.kill(); // SIGKILL: no cleanup, its leadership ends with its connection
+    await new Promise((r) => setTimeout(r, 3_000)); // six blocks go by unwatched
+    const stalled = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+    expect(["pending", "confirming"]).toContain(stalled.status);
+
+    worker = await startWatcherProcess();
+    const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
+    expect(done.last.confirmations).toBeGreaterThanOrEqual(4);
+    expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "4.000000", reserved: "0.000000" });
+    const types = (await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type);
+    expect(types).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+
+  it("two worker processes at once credit nothing twice", async () => {
+    const second = await startWatcherProcess();
+    try {
+      const m = await newMerchant();
+      const chains = ["eth", "bnb", "polygon", "eth", "bnb", "polygon"] as const;
+      const payments = await Promise.all(chains.map((chain, i) => createPayment(m.sandboxKey, { amount: `${i + 1}.000000`, chain })));
+      // Paid through the sandbox helper: a real transfer from a fresh sandbox payer wallet.
+      const simulated = await Promise.all(payments.map((p) => api("POST", `/v1/sandbox/payments/${p.id}/simulate`, { key: m.sandboxKey, body: {} })));
+      for (const s of simulated) expect(s.status, s.text).toBe(200);
+      await Promise.all(payments.map((p) => watchPayment(m.id, p.id, (x) => x.status === "confirmed")));
+      for (const p of payments) {
+        expect((await paymentEvents(m.sandboxKey, p.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+      }
+      expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "5.000000", reserved: "0.000000" });
+      expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "7.000000", reserved: "0.000000" });
+      expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "9.000000", reserved: "0.000000" });
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("scans racing without any leader lock still apply each block once (the cursor check refuses the losers)", async () => {
+    await worker.stop();
+    try {
+      const m = await newMerchant();
+      const payment = await createPayment(m.sandboxKey, { amount: "2.500000", chain: "bnb" });
+      const payer = await fundedWallet(m.sandboxKey, "bnb", "2.500000");
+      await payer.send(payment.deposit_address, fromUsdtUnits(2_500_000n, 18));
+      const target = scanTarget((await sandboxChain("bnb"))!);
+      let refused = 0;
+      const race = async () => {
+        for (let i = 0; i < 200; i++) {
+          const [row] = await query<{ status: string }>(getDb(), "select status from payments where id = $1", [payment.id]);
+          if (row!.status === "confirmed") return;
+          await scanOnce(getDb(), target).catch((err) => {
+            if (!(err instanceof CursorMovedError)) throw err;
+            refused += 1;
+          });
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await Promise.all([race(), race(), race(), race()]);
+      expect(refused).toBeGreaterThan(0);
+      expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "2.500000", reserved: "0.000000" });
+      const [count] = await query<{ n: string }>(getDb(), "select count(*)::text as n from deposits where payment_id = $1", [payment.id]);
+      expect(count!.n).toBe("1");
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    } finally {
+      worker = await startWatcherProcess();
+    }
   });
 });

@@ -95,6 +95,23 @@ describe("one-command start (npm start, embedded database)", () => {
       }
       firstChains = chainLines.map((l) => l[4]!);
 
+      // The whole payment path runs under the one command: the web registers the payment, the sandbox
+      // helper pays it on the local chain, the worker's watcher confirms it and credits the balance.
+      const call = async (method: string, path: string, body?: unknown) =>
+        (await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json();
+      const chainsApi = await call("GET", "/v1/sandbox/chains");
+      expect(chainsApi.data.map((c: { chain: string }) => c.chain).sort()).toEqual(["bnb", "eth", "polygon"]);
+      const payment = await call("POST", "/v1/payments", { amount: "1.500000", chain: "polygon" });
+      expect((await call("POST", `/v1/sandbox/payments/${payment.id}/simulate`, {})).tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      let status = "";
+      for (let i = 0; i < 100 && status !== "confirmed"; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        status = (await call("GET", `/v1/payments/${payment.id}`)).status;
+      }
+      expect(status).toBe("confirmed");
+      const balances = await call("GET", "/v1/balances");
+      expect(balances.data.find((b: { chain: string }) => b.chain === "polygon")).toMatchObject({ available: "1.500000", reserved: "0.000000" });
+
       // A chain process that dies is restarted from its saved state.
       const ethUrl = chainLines[0]![2]!;
       const ethPort = new URL(ethUrl).port;
