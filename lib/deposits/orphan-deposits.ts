@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
 import { log } from "@/lib/log";
-import { lockPayments, updatePayment } from "@/lib/payments/update-payment";
+import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
 
 /**
@@ -38,22 +38,24 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
   const lost = new Map<string, bigint>();
   for (const d of orphaned) if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
   const payments = await lockPayments(tx, [...lost.keys()]);
+  const batch = new PaymentBatch();
   for (const payment of payments.values()) {
     const received = payment.amountReceivedUnits - lost.get(payment.id)!;
     if (payment.status !== "pending" && payment.status !== "confirming") {
-      await updatePayment(tx, payment, { amountReceivedUnits: received });
+      batch.apply(payment, { amountReceivedUnits: received });
       continue;
     }
     const completing = await completingDeposit(tx, payment.id, payment.amountUnits);
     if (completing) {
-      await updatePayment(tx, payment, { amountReceivedUnits: received, txHash: completing.tx_hash, txBlockNumber: Number(completing.block_number) });
+      batch.apply(payment, { amountReceivedUnits: received, txHash: completing.tx_hash, txBlockNumber: Number(completing.block_number) });
     } else if (payment.expiresAt.getTime() > Date.now()) {
-      await updatePayment(tx, payment, { status: "awaiting_payment", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0 });
+      batch.apply(payment, { status: "awaiting_payment", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0 });
     } else {
-      await updatePayment(tx, payment, { status: "failed", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0, closedAt: new Date() });
+      batch.apply(payment, { status: "failed", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0, closedAt: new Date() });
     }
     log.warn("a reorganization removed a payment's deposit", { payment: payment.id, chain: scope.chain, mode: scope.mode });
   }
+  await batch.flush(tx);
   return orphaned.length;
 }
 

@@ -6,8 +6,8 @@ import { query } from "@/lib/db/query";
 import { postJournals, type Journal } from "@/lib/ledger/post-journal";
 import { log } from "@/lib/log";
 import { MAX_AMOUNT_UNITS } from "@/lib/money/amount";
-import { expirePayment } from "@/lib/payments/expire-payment";
-import { lockPayments, updatePayment } from "@/lib/payments/update-payment";
+import { EXPIRED } from "@/lib/payments/expire-payment";
+import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { MatchedTransfer } from "./match-transfers";
 import type { WatchScope } from "./watch-scope";
 
@@ -73,18 +73,19 @@ export async function recordDeposits(tx: Db, scope: WatchScope, matched: Matched
   await postJournals(tx, journals);
 
   inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
+  const batch = new PaymentBatch();
   for (const deposit of inserted) {
     if (deposit.kind !== "payment") continue;
-    let payment = payments.get(deposit.payment_id)!;
+    let payment = batch.current(payments.get(deposit.payment_id)!);
     const chainTime = Math.min(deposit.block_time.getTime(), Date.now());
-    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime) payment = await expirePayment(tx, payment);
+    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime) payment = batch.apply(payment, EXPIRED());
     const received = payment.amountReceivedUnits + BigInt(deposit.amount_units);
     const completes = payment.status === "awaiting_payment" && received >= payment.amountUnits;
-    payment = await updatePayment(tx, payment, {
+    batch.apply(payment, {
       amountReceivedUnits: received,
       ...(completes ? { status: "pending", txHash: deposit.tx_hash, txBlockNumber: Number(deposit.block_number), confirmations: head.number - Number(deposit.block_number) + 1 } : {}),
     });
-    payments.set(payment.id, payment);
   }
+  await batch.flush(tx);
   return inserted.length;
 }

@@ -2,20 +2,16 @@ import type { BlockRef } from "@/lib/chains/adapters/types";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals, type Journal } from "@/lib/ledger/post-journal";
-import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "@/lib/payments/payment-row";
-import { updatePayment } from "@/lib/payments/update-payment";
+import { PAYMENT_COLUMNS, toPaymentRow } from "@/lib/payments/payment-row";
+import { PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
-
-/** The confirmations a transfer in `block` has when the chain's head is `head` (its own block counts). */
-export function confirmationsAt(head: number, block: number): number {
-  return Math.max(0, head - block + 1);
-}
 
 /**
  * Moves the in-flight payments of this chain along with the head, in the scan's transaction: keeps
  * `confirmations` current (one statement for all), then `pending` → `confirming` at the threshold and →
  * `confirmed` at the required depth, every transition in order with its event, even when one scan
- * crosses several. Confirmation credits the payment's deposits (reserved → available) exactly once.
+ * crosses several. Confirmation credits the payment's deposits (reserved → available) exactly once: the
+ * deposits flip from pending to credited in the same statement that reads their amounts.
  */
 export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: BlockRef): Promise<void> {
   await query(
@@ -25,45 +21,46 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
     [scope.mode, scope.chain, head.number],
   );
   const { threshold, required } = scope.confirmations;
-  const crossing = await query(
-    tx,
-    `select ${PAYMENT_COLUMNS} from payments
-     where mode = $1 and chain = $2 and ((status = 'pending' and confirmations >= $3) or (status in ('pending','confirming') and confirmations >= $4))
-     order by id for update`,
-    [scope.mode, scope.chain, threshold, required],
-  );
-  for (const row of crossing) {
-    let payment = toPaymentRow(row);
-    if (payment.status === "pending") payment = await updatePayment(tx, payment, { status: "confirming" });
-    if (payment.confirmations >= required) await confirmPayment(tx, scope, payment, head);
-  }
-}
-
-async function confirmPayment(tx: Db, scope: WatchScope, payment: PaymentRow, head: BlockRef): Promise<void> {
-  const settledUpTo = head.number - scope.confirmations.required + 1;
-  const credited = await query<{ amount_units: string }>(
-    tx,
-    `update deposits set status = 'credited', credited_at = now()
-     where payment_id = $1 and kind = 'payment' and status = 'pending' and block_number <= $2 returning amount_units::text`,
-    [payment.id, settledUpTo],
-  );
-  const total = credited.reduce((sum, d) => sum + BigInt(d.amount_units), 0n);
-  if (total > 0n) {
-    await postJournals(tx, [
-      {
-        merchantId: payment.merchantId,
+  const crossing = (
+    await query(
+      tx,
+      `select ${PAYMENT_COLUMNS} from payments
+       where mode = $1 and chain = $2 and ((status = 'pending' and confirmations >= $3) or (status in ('pending','confirming') and confirmations >= $4))
+       order by id for update`,
+      [scope.mode, scope.chain, threshold, required],
+    )
+  ).map(toPaymentRow);
+  if (crossing.length === 0) return;
+  const batch = new PaymentBatch();
+  for (const payment of crossing) if (payment.status === "pending") batch.apply(payment, { status: "confirming" });
+  const confirmed = crossing.filter((p) => p.confirmations >= required);
+  if (confirmed.length) {
+    const credited = await query<{ payment_id: string; total: string }>(
+      tx,
+      `with c as (update deposits set status = 'credited', credited_at = now()
+                  where payment_id = any($1::text[]) and kind = 'payment' and status = 'pending' and block_number <= $2
+                  returning payment_id, amount_units)
+       select payment_id, sum(amount_units)::text as total from c group by payment_id`,
+      [confirmed.map((p) => p.id), head.number - required + 1],
+    );
+    const totals = new Map(credited.map((c) => [c.payment_id, BigInt(c.total)]));
+    const journals: Journal[] = confirmed
+      .filter((p) => (totals.get(p.id) ?? 0n) > 0n)
+      .map((p) => ({
+        merchantId: p.merchantId,
         mode: scope.mode,
         chain: scope.chain,
-        cause: { type: "payment", id: payment.id },
+        cause: { type: "payment", id: p.id },
         entries: [
-          { account: "available", amount: total },
-          { account: "reserved", amount: -total },
+          { account: "available", amount: totals.get(p.id)! },
+          { account: "reserved", amount: -totals.get(p.id)! },
         ],
-      },
-    ]);
+      }));
+    await postJournals(tx, journals);
+    const now = new Date();
+    for (const payment of confirmed) batch.apply(batch.current(payment), { status: "confirmed", confirmedAt: now, closedAt: now });
   }
-  const now = new Date();
-  await updatePayment(tx, payment, { status: "confirmed", confirmedAt: now, closedAt: now });
+  await batch.flush(tx);
 }
 
 /**

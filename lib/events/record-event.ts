@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
 import type { EventType } from "@/lib/webhooks/event-types";
-import { fanOutEvent } from "@/lib/webhooks/fan-out-event";
+import { fanOutEvents } from "@/lib/webhooks/fan-out-event";
 
 export interface EventObject {
   id: string;
@@ -14,31 +14,48 @@ export interface EventObject {
   data: { object: unknown };
 }
 
+export interface EventInput {
+  merchantId: string;
+  mode: Mode;
+  type: EventType;
+  /** The payment or payout as its API serializer renders it at this moment. */
+  object: { id: string };
+}
+
+// Events recorded in one process get strictly increasing timestamps, so several transitions of one
+// object in one transaction (pending → confirming → confirmed in a single scan) list in their order.
+let lastCreatedMs = 0;
+function nextCreatedAt(): Date {
+  lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1);
+  return new Date(lastCreatedMs);
+}
+
 /**
- * Records an event in the caller's transaction (so it exists if and only if the state change commits),
- * with its deliveries to the matching endpoints.
- * `object` is the payment or payout as its API serializer renders it now; the event body is frozen as
- * text so every delivery of it carries the same bytes.
+ * Records events in the caller's transaction (so they exist if and only if the state change commits),
+ * with their deliveries to the matching endpoints, in a fixed number of statements however many there
+ * are. Each body is frozen as text so every delivery of it carries the same bytes.
  */
-export async function recordEvent(db: Db, input: { merchantId: string; mode: Mode; type: EventType; object: { id: string } }): Promise<EventObject> {
-  const createdAt = new Date();
-  const event: EventObject = {
+export async function recordEvents(db: Db, inputs: EventInput[]): Promise<EventObject[]> {
+  if (inputs.length === 0) return [];
+  const created = inputs.map(() => nextCreatedAt());
+  const events: EventObject[] = inputs.map((input, i) => ({
     id: newId("evt_"),
     object: "event",
     type: input.type,
     livemode: input.mode === "live",
-    created: Math.floor(createdAt.getTime() / 1000),
+    created: Math.floor(created[i]!.getTime() / 1000),
     data: { object: input.object },
-  };
-  await query(db, "insert into events (id, merchant_id, mode, type, object_id, body, created_at) values ($1, $2, $3, $4, $5, $6, $7)", [
-    event.id,
-    input.merchantId,
-    input.mode,
-    input.type,
-    input.object.id,
-    JSON.stringify(event),
-    createdAt,
-  ]);
-  await fanOutEvent(db, { id: event.id, type: event.type, merchantId: input.merchantId, mode: input.mode });
-  return event;
+  }));
+  await query(
+    db,
+    `insert into events (id, merchant_id, mode, type, object_id, body, created_at)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
+    [events.map((e) => e.id), inputs.map((i) => i.merchantId), inputs.map((i) => i.mode), inputs.map((i) => i.type), inputs.map((i) => i.object.id), events.map((e) => JSON.stringify(e)), created],
+  );
+  await fanOutEvents(db, events.map((e, i) => ({ id: e.id, type: e.type, merchantId: inputs[i]!.merchantId, mode: inputs[i]!.mode })));
+  return events;
+}
+
+export async function recordEvent(db: Db, input: EventInput): Promise<EventObject> {
+  return (await recordEvents(db, [input]))[0]!;
 }

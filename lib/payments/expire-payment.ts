@@ -4,7 +4,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import type { Mode } from "@/lib/keys/api-key-format";
 import type { Chain } from "@/lib/chains/chains";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
-import { lockPayments, updatePayment } from "./update-payment";
+import { lockPayments, PaymentBatch, updatePayment } from "./update-payment";
 
 /**
  * How long past `expires_at` a payment on a chain whose watcher has not yet read that far waits before it
@@ -18,10 +18,8 @@ export async function scheduleExpiry(db: Db, payment: Pick<PaymentRow, "id" | "e
   await enqueueJob(db, "expire_payment", { paymentId: payment.id }, { runAt, jobKey: `expire_payment:${payment.id}` });
 }
 
-/** awaiting_payment → expired with its event, for a payment the caller has locked. */
-export function expirePayment(tx: Db, payment: PaymentRow): Promise<PaymentRow> {
-  return updatePayment(tx, payment, { status: "expired", closedAt: new Date() });
-}
+/** The change that expires a payment (awaiting_payment → expired). */
+export const EXPIRED = () => ({ status: "expired" as const, closedAt: new Date() });
 
 /**
  * Called by a chain watcher in its scan transaction once it has read the chain up to `chainTime`: every
@@ -35,7 +33,9 @@ export async function expireDuePayments(tx: Db, mode: Mode, chain: Chain, chainT
     [mode, chain, chainTime, limit],
   );
   const locked = await lockPayments(tx, due.map((r) => r.id));
-  for (const payment of locked.values()) if (payment.status === "awaiting_payment") await expirePayment(tx, payment);
+  const batch = new PaymentBatch();
+  for (const payment of locked.values()) if (payment.status === "awaiting_payment") batch.apply(payment, EXPIRED());
+  await batch.flush(tx);
   return locked.size;
 }
 
@@ -65,7 +65,7 @@ export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Da
         return "rescheduled";
       }
     }
-    await expirePayment(tx, payment);
+    await updatePayment(tx, payment, EXPIRED());
     return "expired";
   });
 }

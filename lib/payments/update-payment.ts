@@ -1,7 +1,7 @@
 import { config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvents, type EventInput } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/webhooks/event-types";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow, type PaymentStatus } from "./payment-row";
 import { serializePayment } from "./serialize-payment";
@@ -16,34 +16,66 @@ export interface PaymentChange {
   closedAt?: Date | null;
 }
 
-const COLUMN: Record<keyof PaymentChange, string> = {
-  status: "status",
-  amountReceivedUnits: "amount_received_units",
-  txHash: "tx_hash",
-  txBlockNumber: "tx_block_number",
-  confirmations: "confirmations",
-  confirmedAt: "confirmed_at",
-  closedAt: "closed_at",
-};
-
 /**
- * Applies a change to a payment the caller has locked (select … for update) in its transaction. A new
- * status records that status's event (spec 3.1: every transition has one) in the same transaction, with
- * the payment as it is after the change.
+ * Changes to payments the caller has locked (select … for update) in its transaction, collected in
+ * memory and written together: a chain scan may move hundreds of payments, and each costs no round trip
+ * of its own. A new status queues that status's event (spec 3.1: every transition has one) with the
+ * payment as it is right after that change; flush() writes the rows, then the events, in order.
  */
-export async function updatePayment(tx: Db, payment: PaymentRow, change: PaymentChange): Promise<PaymentRow> {
-  const keys = (Object.keys(change) as (keyof PaymentChange)[]).filter((k) => change[k] !== undefined);
-  if (keys.length === 0) return payment;
-  const values = keys.map((k) => {
-    const v = change[k];
-    return typeof v === "bigint" ? v.toString() : v;
-  });
-  const sets = keys.map((k, i) => `${COLUMN[k]} = $${i + 2}`).join(", ");
-  const [row] = await query(tx, `update payments set ${sets}, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`, [payment.id, ...values]);
-  const updated = toPaymentRow(row!);
-  if (change.status && change.status !== payment.status) {
-    await recordEvent(tx, { merchantId: updated.merchantId, mode: updated.mode, type: `payment.${change.status}` as EventType, object: serializePayment(updated, config().publicBaseUrl) });
+export class PaymentBatch {
+  private readonly rows = new Map<string, PaymentRow>();
+  private readonly dirty = new Set<string>();
+  private readonly events: EventInput[] = [];
+
+  apply(payment: PaymentRow, change: PaymentChange): PaymentRow {
+    const current = this.rows.get(payment.id) ?? payment;
+    const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as PaymentChange;
+    const next: PaymentRow = { ...current, ...defined };
+    this.rows.set(next.id, next);
+    this.dirty.add(next.id);
+    if (defined.status && defined.status !== current.status) {
+      this.events.push({ merchantId: next.merchantId, mode: next.mode, type: `payment.${defined.status}` as EventType, object: serializePayment(next, config().publicBaseUrl) });
+    }
+    return next;
   }
+
+  /** The payment as changed so far in this batch (or as given, if untouched). */
+  current(payment: PaymentRow): PaymentRow {
+    return this.rows.get(payment.id) ?? payment;
+  }
+
+  async flush(tx: Db): Promise<void> {
+    const rows = [...this.dirty].map((id) => this.rows.get(id)!);
+    this.dirty.clear();
+    if (rows.length) {
+      await query(
+        tx,
+        `update payments p set status = d.status, amount_received_units = d.received, tx_hash = d.tx_hash, tx_block_number = d.tx_block,
+           confirmations = d.confirmations, confirmed_at = d.confirmed_at, closed_at = d.closed_at, updated_at = now()
+         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::int[], $7::timestamptz[], $8::timestamptz[])
+           as d(id, status, received, tx_hash, tx_block, confirmations, confirmed_at, closed_at)
+         where p.id = d.id`,
+        [
+          rows.map((r) => r.id),
+          rows.map((r) => r.status),
+          rows.map((r) => r.amountReceivedUnits.toString()),
+          rows.map((r) => r.txHash),
+          rows.map((r) => r.txBlockNumber),
+          rows.map((r) => r.confirmations),
+          rows.map((r) => r.confirmedAt),
+          rows.map((r) => r.closedAt),
+        ],
+      );
+    }
+    await recordEvents(tx, this.events.splice(0));
+  }
+}
+
+/** One change to one locked payment, written at once with its event (if the status changes). */
+export async function updatePayment(tx: Db, payment: PaymentRow, change: PaymentChange): Promise<PaymentRow> {
+  const batch = new PaymentBatch();
+  const updated = batch.apply(payment, change);
+  await batch.flush(tx);
   return updated;
 }
 

@@ -6,7 +6,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 
 /** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
-const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cfFFb92266" as Address;
+const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;
 const MINT_ABI = [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] }] as const;
 const GAS_FLOOR = 10n ** 18n; // one native coin: plenty of gas for sandbox transfers
 

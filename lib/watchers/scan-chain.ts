@@ -43,21 +43,30 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
     await initCursor(db, target, target.startAt === "genesis" ? -1 : head);
     return { kind: "initialized", head, caughtUp: false };
   }
-  if (cursor.hash) {
-    const current = (await adapter.blocks([cursor.number])).get(cursor.number);
+  const from = cursor.number + 1;
+  const to = Math.min(head, cursor.number + target.maxBlocksPerScan);
+  // One round of RPC for the reorg check, the logs and the header of the range's last block (the adapter
+  // batches concurrent calls). Headers and logs must agree on block hashes; if a block changed between
+  // the reads, the scan is retried.
+  const [cursorBlock, transfers, last] = await Promise.all([
+    cursor.hash ? adapter.blocks([cursor.number]) : null,
+    to >= from ? adapter.transfers(from, to) : [],
+    to >= from ? adapter.blocks([to]) : null,
+  ]);
+  if (cursorBlock) {
+    const current = cursorBlock.get(cursor.number);
     if (!current || current.hash !== cursor.hash) {
       await rollBackReorg(db, target, cursor);
       return { kind: "reorg", head, caughtUp: false };
     }
   }
-  if (head <= cursor.number) return { kind: "idle", head, caughtUp: true };
+  if (to < from) return { kind: "idle", head, caughtUp: true };
 
-  const from = cursor.number + 1;
-  const to = Math.min(head, cursor.number + target.maxBlocksPerScan);
-  const matched = await matchTransfers(db, target, await adapter.transfers(from, to));
-  const blocks = await adapter.blocks([to, ...matched.map((m) => m.blockNumber)]);
+  const matched = await matchTransfers(db, target, transfers);
+  const blocks = new Map(last!);
+  const unknown = matched.map((m) => m.blockNumber).filter((n) => !blocks.has(n));
+  if (unknown.length) for (const [n, b] of await adapter.blocks(unknown)) blocks.set(n, b);
   const toBlock = blocks.get(to);
-  // Headers read after the logs must agree with them; otherwise the chain moved in between: read again.
   if (!toBlock || matched.some((m) => blocks.get(m.blockNumber)?.hash !== m.blockHash)) throw new ChainMovedError(`${target.chain} changed during a scan of ${from}..${to}`);
 
   const deposits = await inTransaction(db, async (tx) => {

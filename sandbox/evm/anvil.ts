@@ -12,11 +12,13 @@ export function anvilBinary(): string {
 export interface AnvilOptions {
   chainId: number;
   port: number;
-  /** Seconds per block; fractions allowed. */
-  blockTime: number;
+  /** Seconds per block; fractions allowed. Omitted: a block per transaction (anvil's automine). */
+  blockTime?: number;
   /** Persist chain state here (loaded at start, dumped every `stateInterval` seconds and on exit). */
   stateFile?: string;
   stateInterval?: number;
+  /** Further anvil flags (e.g. a larger --gas-limit for benchmarks). */
+  extraArgs?: string[];
 }
 
 export interface RunningAnvil {
@@ -27,7 +29,8 @@ export interface RunningAnvil {
 
 /** Starts one anvil on loopback and resolves once its JSON-RPC answers with the expected chain id. */
 export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
-  const args = ["--host", "127.0.0.1", "--port", String(opts.port), "--chain-id", String(opts.chainId), "--block-time", String(opts.blockTime), "--silent"];
+  const args = ["--host", "127.0.0.1", "--port", String(opts.port), "--chain-id", String(opts.chainId), "--silent", ...(opts.extraArgs ?? [])];
+  if (opts.blockTime !== undefined) args.push("--block-time", String(opts.blockTime));
   if (opts.stateFile) args.push("--state", opts.stateFile, "--state-interval", String(opts.stateInterval ?? 1));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -17,7 +17,7 @@ describe("sandbox test helpers", () => {
     expect(byChain.eth).toMatchObject({ object: "sandbox_chain", emulated: false, chain_id: 900001, decimals: 6, block_time_ms: 500, confirmations_threshold: 2, confirmations_required: 4 });
     expect(byChain.bnb).toMatchObject({ decimals: 18, chain_id: 900056 });
     expect(byChain.polygon).toMatchObject({ decimals: 6, chain_id: 900137 });
-    for (const c of Object.values(byChain) as { rpc_url: string; token_address: string }[]) {
+    for (const c of Object.values(byChain) as unknown as { rpc_url: string; token_address: string }[]) {
       expect(c.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(c.token_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     }

@@ -1,0 +1,79 @@
+// `npm run bench:chains`: (a) deposit mined → payment pending latency, p50/p95 over BENCH_PAYMENTS (100)
+// payments per chain, on 1 s sandbox chains watched by a real worker process; (b) watcher scan cost per
+// block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) resident
+// memory of the whole stack started by `npm start`. BENCH_ONLY=a,b,c picks parts.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
+import { sandboxChainConfigs } from "@/lib/chains/chain-config";
+import { closeDb, getDb } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { query } from "@/lib/db/query";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { spawnWorker } from "@/scripts/lib/spawn-worker";
+import { EVM_SANDBOX, startEvmSandboxChain, type EvmSandboxChain } from "@/sandbox/evm/evm-sandbox";
+import { createTestDatabase } from "@/tests/setup/test-database";
+import { measureDepositLatency } from "./chains/deposit-latency";
+import { measureScanCost } from "./chains/scan-cost";
+import { measureStackMemory } from "./chains/stack-memory";
+import { fmt } from "./chains/stats";
+
+const root = path.resolve(import.meta.dirname, "..");
+const only = new Set((process.env.BENCH_ONLY || "a,b,c").split(","));
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS || 100);
+const BLOCK_TIME = Number(process.env.SANDBOX_BLOCK_TIME || 1);
+
+const database = await createTestDatabase(root);
+await migrateDatabase(database.url);
+Object.assign(process.env, { DATABASE_URL: database.url, MASTER_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "error" });
+const chainDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-bench-chains-"));
+const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
+const owner = { merchantId: merchant.id, mode: "sandbox" as const };
+
+try {
+  if (only.has("a")) {
+    const anvils = [];
+    for (const chain of Object.keys(EVM_SANDBOX) as EvmSandboxChain[]) {
+      const { info, anvil } = await startEvmSandboxChain(chainDir, chain, { blockTime: BLOCK_TIME });
+      anvils.push(anvil);
+      await registerSandboxChain(getDb(), { chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: info.token, decimals: info.decimals, blockTimeMs: BLOCK_TIME * 1000, emulated: false });
+    }
+    const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
+    try {
+      console.log(`(a) deposit mined → pending, ${PAYMENTS} payments per chain, ${BLOCK_TIME} s blocks (target p95 ≤ ${BLOCK_TIME * 1000 + 300} ms)`);
+      const configs = (await sandboxChainConfigs(getDb(), { fresh: true })).filter((c) => c.family === "evm");
+      // Three chains at once, a transfer every 150 ms on each (several per block).
+      const figures = await Promise.all(configs.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
+      for (const f of figures) {
+        console.log(`  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`);
+      }
+    } finally {
+      await worker.stop();
+      await Promise.all(anvils.map((a) => a.stop()));
+    }
+  }
+
+  if (only.has("b")) {
+    await query(getDb(), "delete from chain_cursors where chain = 'eth'; ");
+    await query(getDb(), "delete from chain_blocks where chain = 'eth'");
+    console.log("(b) scan cost per block: 1,000 token transfers per block, 10 of them deposits (target ≤ 50 ms, flat)");
+    const rows = await measureScanCost(owner, [10_000, 100_000], { transfersPerBlock: 1_000, depositsPerBlock: 10, blocks: 10 });
+    for (const r of rows) {
+      console.log(`  ${String(r.openPayments).padStart(7)} open payments: ${r.msPerBlock.mean.toFixed(1)} ms/block mean, p50 ${r.msPerBlock.p50.toFixed(1)}, max ${r.msPerBlock.max.toFixed(1)} (of which eth_getLogs ≈ ${r.getLogsMs.toFixed(1)} ms)`);
+    }
+  }
+
+  if (only.has("c")) {
+    console.log("(c) memory of the whole stack started by `npm start` (after 10 s)");
+    const mem = await measureStackMemory(root, 10_000);
+    for (const p of mem.byProcess) console.log(`  ${p.what.padEnd(26)} ×${p.count}  ${p.rssMiB} MiB`);
+    console.log(`  total RSS                      ${mem.totalMiB} MiB`);
+  }
+} finally {
+  await closeDb();
+  await database.drop();
+  fs.rmSync(chainDir, { recursive: true, force: true });
+}
+process.exit(0);

@@ -1,0 +1,59 @@
+import { execSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "@/lib/db/embedded";
+
+export interface MemoryFigures {
+  totalMiB: number;
+  byProcess: { what: string; count: number; rssMiB: number }[];
+}
+
+const kind = (args: string) =>
+  /anvil/.test(args) ? "anvil (sandbox chains)" : /postgres/.test(args) ? "postgres" : /start-web/.test(args) ? "node: web" : /start-worker/.test(args) ? "node: worker" : /start-chains/.test(args) ? "node: chain supervisor" : /start-db/.test(args) ? "node: database supervisor" : /scripts\/start\.ts/.test(args) ? "node: npm start" : /^npm|npm start/.test(args) ? "npm" : "other";
+
+/** (c) resident memory of everything `npm start` runs (its process group), `settleMs` after it is up. */
+export async function measureStackMemory(root: string, settleMs: number): Promise<MemoryFigures> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-bench-stack-"));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+  delete env.DATABASE_URL;
+  const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  try {
+    const deadline = Date.now() + 180_000;
+    while (!out.includes("Press Ctrl-C to stop.")) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await new Promise((r) => setTimeout(r, settleMs));
+    const lines = execSync(`ps -eo pgid=,rss=,args=`).toString().split("\n");
+    const groups = new Map<string, { count: number; kb: number }>();
+    for (const line of lines) {
+      const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+      if (!m || Number(m[1]) !== child.pid) continue;
+      const what = kind(m[3]!);
+      const g = groups.get(what) ?? { count: 0, kb: 0 };
+      g.count += 1;
+      g.kb += Number(m[2]);
+      groups.set(what, g);
+    }
+    const byProcess = [...groups.entries()].map(([what, g]) => ({ what, count: g.count, rssMiB: Math.round(g.kb / 1024) })).sort((a, b) => b.rssMiB - a.rssMiB);
+    return { totalMiB: byProcess.reduce((s, p) => s + p.rssMiB, 0), byProcess };
+  } finally {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      /* gone */
+    }
+    await new Promise((r) => setTimeout(r, 3_000));
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
