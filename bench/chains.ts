@@ -1,7 +1,7 @@
 // `npm run bench:chains`: (a) deposit mined → payment pending latency, p50/p95 over BENCH_PAYMENTS (100)
 // payments per chain, on 1 s sandbox chains watched by a real worker process; (b) watcher scan cost per
-// block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) resident
-// memory of the whole stack started by `npm start`. BENCH_ONLY=a,b,c picks parts.
+// block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) the
+// memory (PSS) of the whole stack started by `npm start`. BENCH_ONLY=a,b,c picks parts.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -66,10 +66,10 @@ try {
   }
 
   if (only.has("c")) {
-    console.log("(c) memory of the whole stack started by `npm start` (after 10 s)");
+    console.log("(c) memory (PSS: shared pages counted once) of the whole stack started by `npm start`, 10 s after it is up");
     const mem = await measureStackMemory(root, 10_000);
-    for (const p of mem.byProcess) console.log(`  ${p.what.padEnd(26)} ×${p.count}  ${p.rssMiB} MiB`);
-    console.log(`  total RSS                      ${mem.totalMiB} MiB`);
+    for (const p of mem.byProcess) console.log(`  ${p.what.padEnd(26)} ×${p.count}  ${p.pssMiB} MiB`);
+    console.log(`  total PSS                      ${mem.totalMiB} MiB`);
   }
 } finally {
   await closeDb();
