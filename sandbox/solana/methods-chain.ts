@@ -1,0 +1,72 @@
+import { getCompiledTransactionMessageDecoder } from "@solana/kit";
+import { envelope, FEATURE_SET, readSlot, SOLANA_CORE_VERSION, type RpcMethod } from "./context";
+import { configAt, invalidParams, requireString, toU64 } from "./rpc-util";
+import { computeFee } from "./tx-decode";
+import { fromBase64 } from "./wire";
+
+/** Cluster-level methods: slots, blockhashes, fees, rent, version and health. */
+
+const SLOTS_PER_EPOCH = 432_000;
+
+export const chainMethods: Record<string, RpcMethod> = {
+  getSlot: (params, ctx) => readSlot(ctx, configAt(params, 0)),
+
+  // Every slot holds a block in the sandbox (no skipped leaders), so block height equals slot.
+  getBlockHeight: (params, ctx) => readSlot(ctx, configAt(params, 0)),
+
+  getLatestBlockhash: (params, ctx) => {
+    const slot = readSlot(ctx, configAt(params, 0));
+    return envelope(slot, ctx.ledger.latestBlockhash(slot));
+  },
+
+  isBlockhashValid: (params, ctx) => {
+    const hash = requireString(params, 0, "blockhash");
+    const slot = readSlot(ctx, configAt(params, 1));
+    return envelope(slot, ctx.ledger.isBlockhashValid(hash, slot));
+  },
+
+  getFeeForMessage: (params, ctx) => {
+    const encoded = requireString(params, 0, "message");
+    const slot = readSlot(ctx, configAt(params, 1));
+    let message;
+    try {
+      message = getCompiledTransactionMessageDecoder().decode(fromBase64(encoded));
+    } catch {
+      throw invalidParams("invalid transaction: failed to deserialize message");
+    }
+    if (message.version !== "legacy" && message.version !== 0) throw invalidParams("invalid transaction: Transaction version is unsupported");
+    if (!ctx.ledger.isBlockhashValid(String(message.lifetimeToken), slot)) return envelope(slot, null);
+    const staticKeys = message.staticAccounts.map(String);
+    const instructions = message.instructions.map((ix) => ({ programIdIndex: ix.programAddressIndex, accounts: [], data: new Uint8Array(ix.data ?? []) }));
+    const signatures = Array.from({ length: message.header.numSignerAccounts }, () => new Uint8Array(64));
+    return envelope(slot, computeFee({ signatures, staticKeys, instructions }));
+  },
+
+  // No fee market in the sandbox: nothing to report, which a node also does for idle accounts.
+  getRecentPrioritizationFees: () => [],
+
+  getMinimumBalanceForRentExemption: (params, ctx) => {
+    const size = toU64(params[0] ?? 0, "data length");
+    readSlot(ctx, configAt(params, 1));
+    return ctx.store.minimumBalance(size);
+  },
+
+  getEpochInfo: (params, ctx) => {
+    const slot = readSlot(ctx, configAt(params, 0));
+    const transactionCount = ctx.ledger.order.filter((tx) => tx.slot <= slot).length;
+    return { absoluteSlot: slot, blockHeight: slot, epoch: Math.floor(slot / SLOTS_PER_EPOCH), slotIndex: slot % SLOTS_PER_EPOCH, slotsInEpoch: SLOTS_PER_EPOCH, transactionCount };
+  },
+
+  getEpochSchedule: () => ({ firstNormalEpoch: 0, firstNormalSlot: 0, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, slotsPerEpoch: SLOTS_PER_EPOCH, warmup: false }),
+
+  getTransactionCount: (params, ctx) => {
+    const slot = readSlot(ctx, configAt(params, 0));
+    return ctx.ledger.order.filter((tx) => tx.slot <= slot).length;
+  },
+
+  getGenesisHash: (_params, ctx) => ctx.genesisHash,
+  getVersion: () => ({ "solana-core": SOLANA_CORE_VERSION, "feature-set": FEATURE_SET }),
+  getHealth: () => "ok",
+  getFirstAvailableBlock: (_params, ctx) => Math.min(...ctx.ledger.blocks.keys(), ctx.ledger.slot),
+  minimumLedgerSlot: (_params, ctx) => Math.min(...ctx.ledger.blocks.keys(), ctx.ledger.slot),
+};

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+import { TronWeb } from "tronweb";
+import { mnemonicToAccount } from "viem/accounts";
+import { freePort } from "@/lib/db/embedded";
+import { startAnvil } from "@/sandbox/evm/anvil";
+import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { toBase58, toTronHex } from "./address";
+import { anvilRpc, toQuantity } from "./anvil-rpc";
+import { sunToWei, type FacadeContext } from "./context";
+import { startHttpServer } from "./http-server";
+import { TxIndex } from "./tx-index";
+
+/** Not Tron mainnet's chain id (0x2b6653dc), so nothing mistakes the sandbox for the real chain. */
+export const TRON_SANDBOX_CHAIN_ID = 900_195;
+
+export interface TronSandboxInfo {
+  fullHost: string;
+  jsonRpcUrl: string;
+  anvilRpcUrl: string;
+  /** T-address of the TRC-20 USDT. */
+  token: string;
+  /** The same token as a 0x… EVM address. */
+  tokenHex: string;
+  decimals: 6;
+  blockTimeMs: number;
+}
+
+interface Registry {
+  anvilPort: number;
+  port: number;
+  token?: `0x${string}`;
+}
+
+/**
+ * The sandbox Tron chain: anvil (state in <dataDir>/sandbox/tron/anvil-state.json) behind a Tron HTTP API
+ * facade, with a 6-decimal USDT-like token deployed on first start. Ports and the token address are kept in
+ * registry.json, Tron txIDs in tx-index.jsonl, so a restart comes back with the same chain.
+ */
+export async function startTronSandbox(opts: { dataDir: string; blockTime?: number; port?: number }): Promise<{ info: TronSandboxInfo; stop(): Promise<void> }> {
+  const dir = path.join(opts.dataDir, "sandbox", "tron");
+  fs.mkdirSync(dir, { recursive: true });
+  const registryFile = path.join(dir, "registry.json");
+  const registry: Registry = readRegistry(registryFile) ?? { anvilPort: await freePort(), port: opts.port ?? (await freePort()) };
+  if (opts.port) registry.port = opts.port;
+  const blockTime = opts.blockTime ?? 1;
+  const anvil = await startAnvil({ chainId: TRON_SANDBOX_CHAIN_ID, port: registry.anvilPort, blockTime, stateFile: path.join(dir, "anvil-state.json"), stateInterval: 1 });
+  let server: http.Server | undefined;
+  try {
+    const rpc = anvilRpc(anvil.rpcUrl);
+    // Any Tron owner's signed transaction runs as eth_sendTransaction from its address; a zero base fee means
+    // contract calls burn nothing, since energy and bandwidth are not emulated.
+    await rpc("anvil_autoImpersonateAccount", [true]);
+    await rpc("anvil_setNextBlockBaseFeePerGas", ["0x0"]);
+    const index = new TxIndex(path.join(dir, "tx-index.jsonl"));
+    const code = registry.token ? await rpc<string>("eth_getCode", [registry.token, "latest"]) : "0x";
+    if (code === "0x") {
+      // First start, or the anvil state was lost: the old txIDs point at nothing any more.
+      if (registry.token) index.clear();
+      registry.token = await deploySandboxToken(anvil.rpcUrl, "standard", 6);
+    }
+    fs.writeFileSync(registryFile, JSON.stringify(registry, null, 2));
+    const ctx: FacadeContext = { rpc, index, chainId: TRON_SANDBOX_CHAIN_ID, token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard } };
+    server = await startHttpServer(ctx, registry.port);
+  } catch (e) {
+    await anvil.stop();
+    throw e;
+  }
+  const fullHost = `http://127.0.0.1:${registry.port}`;
+  const info: TronSandboxInfo = { fullHost, jsonRpcUrl: `${fullHost}/jsonrpc`, anvilRpcUrl: anvil.rpcUrl, token: toBase58(registry.token!), tokenHex: registry.token!, decimals: 6, blockTimeMs: blockTime * 1000 };
+  const httpServer = server;
+  return {
+    info,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      await anvil.stop();
+    },
+  };
+}
+
+function readRegistry(file: string): Registry | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Registry;
+  } catch {
+    return null;
+  }
+}
+
+/** The faucet is anvil's dev account 0, which owns the token's mint; on Tron it is just another key. */
+function faucet() {
+  const account = mnemonicToAccount(ANVIL_MNEMONIC);
+  return { address: account.address, privateKey: Buffer.from(account.getHdKey().privateKey!).toString("hex") };
+}
+
+/**
+ * Funds a Tron address the way a real faucet would: a signed TransferContract (TRX, in sun) and a signed
+ * TriggerSmartContract `mint(address,uint256)` from the token owner, both through the facade, so they have
+ * real Tron txIDs, appear in blocks and logs, and are mined when this resolves.
+ * `txID` is the mint's Tron txID (the TRX transfer's when no USDT was asked for).
+ */
+export async function fundTronAddress(info: TronSandboxInfo, address: string, opts: { usdtUnits?: bigint; trxSun?: bigint }): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
+  const to = toBase58(address);
+  const { address: faucetEvm, privateKey } = faucet();
+  const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey });
+  let trxTxID: string | undefined;
+  let usdtTxID: string | undefined;
+  if (opts.trxSun && opts.trxSun > 0n) {
+    // Top the faucet up by the amount first: anvil's 10,000 ETH are only 10,000 TRX at 1 sun = 10^12 wei.
+    const rpc = anvilRpc(info.anvilRpcUrl);
+    const balance = BigInt(await rpc<string>("eth_getBalance", [faucetEvm, "latest"]));
+    await rpc("anvil_setBalance", [faucetEvm, toQuantity(balance + sunToWei(opts.trxSun))]);
+    const sent = await tronWeb.trx.sendTransaction(to, Number(opts.trxSun));
+    if (!sent.result) throw new Error(`TRX funding refused: ${JSON.stringify(sent)}`);
+    trxTxID = sent.transaction.txID;
+  }
+  if (opts.usdtUnits && opts.usdtUnits > 0n) {
+    const parameters = [{ type: "address", value: to }, { type: "uint256", value: opts.usdtUnits.toString() }];
+    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(info.token, "mint(address,uint256)", { feeLimit: 100_000_000 }, parameters);
+    const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
+    if (!sent.result) throw new Error(`USDT mint refused: ${JSON.stringify(sent)}`);
+    usdtTxID = sent.transaction.txID;
+  }
+  const txID = usdtTxID ?? trxTxID;
+  if (!txID) throw new Error("fundTronAddress: nothing to fund (give usdtUnits and/or trxSun)");
+  for (const id of [trxTxID, usdtTxID]) if (id) await waitMined(info, id);
+  return { txID, trxTxID, usdtTxID };
+}
+
+async function waitMined(info: TronSandboxInfo, txID: string): Promise<void> {
+  const deadline = Date.now() + 30_000 + 10 * info.blockTimeMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${info.fullHost}/wallet/gettransactioninfobyid`, { method: "POST", body: JSON.stringify({ value: txID }) });
+    const tx = (await res.json()) as { blockNumber?: number; receipt?: { result?: string } };
+    if (tx.blockNumber !== undefined) {
+      if (tx.receipt?.result && tx.receipt.result !== "SUCCESS") throw new Error(`funding transaction ${txID} failed: ${tx.receipt.result}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, Math.min(100, info.blockTimeMs / 2)));
+  }
+  throw new Error(`funding transaction ${txID} was not mined`);
+}

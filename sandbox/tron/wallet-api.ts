@@ -1,0 +1,96 @@
+import { toQuantity } from "./anvil-rpc";
+import { formatAddress, toEvm } from "./address";
+import { ethBlockById, numberOfBlockId, SOLID_LAG } from "./blocks";
+import { broadcastHex, broadcastTransaction } from "./broadcast";
+import { createTransaction, triggerConstantContract, triggerSmartContract } from "./build-transaction";
+import { weiToSun, type FacadeContext, type View } from "./context";
+import { hexAddress } from "./tron-proto";
+import { getTransactionById, getTransactionInfoById, transactionInfosOfBlock, tronBlock } from "./tron-tx";
+
+type Params = Record<string, unknown>;
+export type Handler = (ctx: FacadeContext, p: Params, view: View) => Promise<unknown>;
+
+const int = (v: unknown, field: string): number => {
+  const n = Number(v);
+  if (v === undefined || v === "" || !Number.isSafeInteger(n) || n < 0) throw new Error(`${field} must be a non-negative integer`);
+  return n;
+};
+const str = (v: unknown): string => (typeof v === "string" ? v : String(v ?? ""));
+
+async function blockById(ctx: FacadeContext, id: string, detail: boolean, view: View) {
+  const b = await ethBlockById(ctx.rpc, id);
+  return b ? tronBlock(ctx, numberOfBlockId(id), detail, view) : {};
+}
+
+/** Read endpoints, served on /wallet and (against the solidified view) on /walletsolidity. */
+export const READS: Record<string, Handler> = {
+  getnowblock: (ctx, _p, view) => tronBlock(ctx, view.top, true, view),
+  async getblock(ctx, p, view) {
+    const detail = p.detail === true;
+    const id = str(p.id_or_num);
+    if (!id) return tronBlock(ctx, view.top, detail, view);
+    return /^\d+$/.test(id) ? tronBlock(ctx, Number(id), detail, view) : blockById(ctx, id, detail, view);
+  },
+  getblockbynum: (ctx, p, view) => tronBlock(ctx, int(p.num, "num"), true, view),
+  getblockbyid: (ctx, p, view) => blockById(ctx, str(p.value), true, view),
+  async getblockbylimitnext(ctx, p, view) {
+    const start = int(p.startNum, "startNum");
+    const end = Math.min(int(p.endNum, "endNum"), start + 100, view.top + 1);
+    const blocks = [];
+    for (let n = start; n < end; n++) blocks.push(await tronBlock(ctx, n, true, view));
+    return blocks.length ? { block: blocks } : {};
+  },
+  async getblockbylatestnum(ctx, p, view) {
+    const count = Math.min(int(p.num, "num"), 100);
+    return READS.getblockbylimitnext!(ctx, { startNum: Math.max(0, view.top - count + 1), endNum: view.top + 1 }, view);
+  },
+  gettransactionbyid: (ctx, p, view) => getTransactionById(ctx, str(p.value), view),
+  gettransactioninfobyid: (ctx, p, view) => getTransactionInfoById(ctx, str(p.value), view),
+  gettransactioninfobyblocknum: (ctx, p, view) => transactionInfosOfBlock(ctx, int(p.num, "num"), view),
+  /** Balance in sun at the view's block; java-tron answers {} for an account that does not exist. */
+  async getaccount(ctx, p, view) {
+    const address = hexAddress(p.address, "address");
+    const tag = view.solid ? toQuantity(view.top) : "latest";
+    const [wei, nonce, code] = await Promise.all(["eth_getBalance", "eth_getTransactionCount", "eth_getCode"].map((m) => ctx.rpc<string>(m, [toEvm(address), tag])));
+    const balance = weiToSun(wei!);
+    if (balance === 0n && Number(nonce) === 0 && code === "0x") return {};
+    return { address: formatAddress(address, view.visible), ...(balance > 0n ? { balance: Number(balance) } : {}), ...(code !== "0x" ? { type: "Contract" } : {}) };
+  },
+  triggerconstantcontract: (ctx, p, view) => triggerConstantContract(ctx, p, view),
+  estimateenergy: (ctx, p, view) => triggerConstantContract(ctx, p, view, true),
+};
+
+/** Endpoints only the full node has. */
+export const WRITES: Record<string, Handler> = {
+  triggersmartcontract: (ctx, p) => triggerSmartContract(ctx, p),
+  createtransaction: (ctx, p) => createTransaction(ctx, p),
+  broadcasttransaction: (ctx, p) => broadcastTransaction(ctx, p),
+  broadcasthex: (ctx, p) => broadcastHex(ctx, p),
+  /** The ABI is known only for the sandbox token (contracts are not deployed through the facade). */
+  async getcontract(ctx, p, view) {
+    const address = hexAddress(p.value, "value");
+    const code = await ctx.rpc<string>("eth_getCode", [toEvm(address), "latest"]);
+    if (code === "0x") return {};
+    const isToken = address === ctx.token.hex;
+    return {
+      origin_address: formatAddress(address, view.visible),
+      contract_address: formatAddress(address, view.visible),
+      abi: isToken ? { entrys: ctx.token.abi } : {},
+      bytecode: code.slice(2),
+      name: isToken ? "SandboxUSDT" : "",
+      consume_user_resource_percent: 100,
+    };
+  },
+  async getcontractinfo(ctx, p, view) {
+    const contract = (await WRITES.getcontract!(ctx, p, view)) as Record<string, unknown>;
+    return contract.contract_address ? { runtimecode: contract.bytecode, smart_contract: contract } : {};
+  },
+  async getchainparameters() {
+    const params: [string, number][] = [["getMaintenanceTimeInterval", 21_600_000], ["getTransactionFee", 1000], ["getCreateAccountFee", 100_000], ["getEnergyFee", 100], ["getMaxFeeLimit", 15_000_000_000], ["getAllowTvmTransferTrc10", 1], ["getAllowTvmConstantinople", 1], ["getAllowTvmSolidity059", 1], ["getAllowTvmIstanbul", 1], ["getAllowTvmLondon", 1]];
+    return { chainParameter: params.map(([key, value]) => ({ key, value })) };
+  },
+  async getnodeinfo(ctx, _p, view) {
+    const block = (await tronBlock(ctx, view.top, false, view)) as { blockID?: string };
+    return { beginSyncNum: 0, block: `Num:${view.top},ID:${block.blockID ?? ""}`, solidityBlock: `Num:${Math.max(0, view.top - SOLID_LAG)}`, currentConnectCount: 0, activeConnectCount: 0, passiveConnectCount: 0, totalFlow: 0, configNodeInfo: { codeVersion: "4.7.7", versionNum: "0", p2pVersion: "sandbox", dbVersion: 2 }, machineInfo: {} };
+  },
+};
