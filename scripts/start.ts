@@ -58,7 +58,11 @@ try {
     `  API:       ${cfg.publicBaseUrl}/v1`,
     `  Database:  ${dbLine}`,
     `  Merchant:  ${demo.merchantId} (demo)`,
-    ...(chains?.chains ?? []).map((c) => `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, USDT ${c.token} (${c.decimals} decimals)`),
+    ...(chains?.chains ?? []).map((c) =>
+      c.emulated
+        ? `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  emulated, USDT ${c.token} (${c.decimals} decimals)`
+        : `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, USDT ${c.token} (${c.decimals} decimals)`,
+    ),
   ];
   if (demo.sandboxSecret) {
     lines.push(

@@ -94,8 +94,13 @@ async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
   return rows;
 }
 
-/** Sandbox confirmations: small, so a payment confirms in seconds (`SANDBOX_CONFIRMATIONS`, default 4). */
-export function sandboxConfirmations(env: NodeJS.ProcessEnv = process.env) {
+/**
+ * Sandbox confirmations. EVM: small, so a payment confirms in seconds (`SANDBOX_CONFIRMATIONS`, default
+ * 4). The emulated chains keep their own finality, which is what their facades report: tron 19 blocks
+ * (solidified, /walletsolidity), solana 32 slots (finalized).
+ */
+export function sandboxConfirmations(chain: Chain, env: NodeJS.ProcessEnv = process.env) {
+  if (CHAIN_FAMILY[chain] !== "evm") return confirmations(LIVE_DEFAULTS[chain].required);
   return confirmations(positiveInt(env, "SANDBOX_CONFIRMATIONS", 4));
 }
 
@@ -111,7 +116,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     decimals: row.decimals,
     blockTimeMs: row.block_time_ms,
     emulated: row.emulated,
-    confirmations: sandboxConfirmations(),
+    confirmations: sandboxConfirmations(row.chain),
   }));
 }
 

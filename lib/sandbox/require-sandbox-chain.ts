@@ -10,11 +10,7 @@ export async function requireSandboxChain(db: Db, chain: string, param = "chain"
   if (!isChain(chain)) throw new ApiError("not_found", `No such sandbox chain: '${chain.slice(0, 40)}'`, { param });
   const config = await chainConfig(db, "sandbox", chain as Chain);
   if (!config) throw new ApiError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
-  try {
-    return { config, ops: sandboxChainOps(config) };
-  } catch {
-    throw new ApiError("chain_disabled", `The sandbox chain '${chain}' has no test helpers yet.`, { param });
-  }
+  return { config, ops: sandboxChainOps(config) };
 }
 
 /** Runs a call against a sandbox chain; a chain that does not answer is a server-side fault, said plainly. */

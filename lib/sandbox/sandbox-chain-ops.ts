@@ -1,80 +1,33 @@
-import { createPublicClient, encodeFunctionData, http, numberToHex, type Address, type Hex, type PublicClient } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { hexToBytes } from "viem";
-import { ApiError } from "@/lib/api/errors";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { AnvilOps } from "./anvil-ops";
+import { SolanaOps } from "./solana-ops";
+import { TronOps } from "./tron-ops";
 
-/** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
-const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;
-const MINT_ABI = [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] }] as const;
-const GAS_FLOOR = 10n ** 18n; // one native coin: plenty of gas for sandbox transfers
+/** Gas for a payer wallet: one native coin on EVM, 100 TRX, 1 SOL. */
+export const NATIVE_GAS = { evm: 10n ** 18n, tron: 100_000_000n, solana: 1_000_000_000n };
 
 /**
- * What the sandbox helpers do to a local chain. Per family, because only the EVM sandbox is a plain anvil;
- * the emulated chains (tron, solana) bring their own.
+ * What the sandbox helpers do to a local chain, per family: the EVM sandboxes are plain anvils, the
+ * emulated chains (tron, solana) go through their facades.
  */
 export interface SandboxChainOps {
-  /** Test USDT (token base units) and native gas to an address; returns the mint's transaction id. */
+  /** Test USDT (token base units) and native gas to an address; returns the funding transaction's id. */
   fund(address: string, rawAmount: bigint): Promise<string>;
   /** A real transfer from a fresh, funded payer wallet to `to`; returns payer and transaction id. */
   payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }>;
+  /** Produces blocks (slots) at once; returns the new head. */
   mine(blocks: number): Promise<number>;
+  /** Replaces the newest blocks with empty ones; returns the new head. */
   reorg(depth: number): Promise<number>;
 }
 
 export function sandboxChainOps(config: ChainConfig): SandboxChainOps {
-  if (config.family !== "evm") throw new Error(`no sandbox operations for ${config.chain} yet`);
-  return new AnvilOps(config);
-}
-
-class AnvilOps implements SandboxChainOps {
-  private readonly client: PublicClient;
-
-  constructor(private readonly config: ChainConfig) {
-    this.client = createPublicClient({ transport: http(config.rpcUrl, { timeout: 15_000 }), cacheTime: 0 });
-  }
-
-  private rpc<T>(method: string, params: unknown[]): Promise<T> {
-    return this.client.request({ method: method as "eth_chainId", params: params as never }) as Promise<T>;
-  }
-
-  async fund(address: string, rawAmount: bigint): Promise<string> {
-    const balance = BigInt(await this.rpc<Hex>("eth_getBalance", [address, "latest"]));
-    if (balance < GAS_FLOOR) await this.rpc("anvil_setBalance", [address, numberToHex(GAS_FLOOR)]);
-    const mint = { from: TOKEN_OWNER, to: this.config.tokenAddress, data: encodeFunctionData({ abi: MINT_ABI, functionName: "mint", args: [address as Address, rawAmount] }) };
-    // The owner is one of anvil's unlocked development accounts, so anvil signs and assigns the nonce; two
-    // concurrent calls (from any web instance) can still be given the same one, and the loser is refused
-    // as a replacement: it simply asks again for the next nonce.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.rpc<Hex>("eth_sendTransaction", [mint]);
-      } catch (err) {
-        if (attempt >= 20 || !/underpriced|nonce too low|already known/i.test(String(err))) throw err;
-        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
-      }
-    }
-  }
-
-  async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {
-    // A fresh payer per call: no nonce is shared between concurrent simulations.
-    const key = generatePrivateKey();
-    const payer = privateKeyToAccount(key).address;
-    const mint = await this.fund(payer, rawAmount);
-    await this.client.waitForTransactionReceipt({ hash: mint as Hex, pollingInterval: 50, timeout: 30_000 });
-    const txHash = await createChainAdapter(this.config).sendToken(hexToBytes(key), to, rawAmount);
-    return { from: payer, txHash };
-  }
-
-  async mine(blocks: number): Promise<number> {
-    await this.rpc("anvil_mine", [numberToHex(blocks)]);
-    return Number(await this.rpc<Hex>("eth_blockNumber", []));
-  }
-
-  async reorg(depth: number): Promise<number> {
-    const head = Number(await this.rpc<Hex>("eth_blockNumber", []));
-    if (depth >= head) throw new ApiError("invalid_request_error", `depth must be below the chain's height (${head})`, { param: "depth" });
-    await this.rpc("anvil_reorg", [depth, []]);
-    return Number(await this.rpc<Hex>("eth_blockNumber", []));
+  switch (config.family) {
+    case "evm":
+      return new AnvilOps(config);
+    case "tron":
+      return new TronOps(config);
+    case "solana":
+      return new SolanaOps(config);
   }
 }

@@ -1,6 +1,7 @@
 import type { ChainAdapter } from "@/lib/chains/adapters/types";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { matchTransfers } from "@/lib/deposits/match-transfers";
+import { watchedAddresses } from "@/lib/deposits/watched-addresses";
 import { recordDeposits } from "@/lib/deposits/record-deposits";
 import { advanceInFlightPayments, creditSettledDeposits } from "@/lib/deposits/settle-deposits";
 import type { WatchScope } from "@/lib/deposits/watch-scope";
@@ -50,7 +51,7 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
   // the reads, the scan is retried.
   const [cursorBlock, transfers, last] = await Promise.all([
     cursor.hash ? adapter.blocks([cursor.number]) : null,
-    to >= from ? adapter.transfers(from, to) : [],
+    to >= from ? adapter.transfers(from, to, adapter.scansAddresses ? await watchedAddresses(db, target) : undefined) : [],
     to >= from ? adapter.blocks([to]) : null,
   ]);
   if (cursorBlock) {

@@ -2,7 +2,7 @@ import type pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
 import { enabledChains, type Chain } from "@/lib/chains/chains";
-import { createChainAdapter, hasChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { createPool, type Db } from "@/lib/db/client";
 import { runAsLeader } from "@/lib/db/advisory-lock";
 import { lateWindowMs } from "@/lib/deposits/watch-scope";
@@ -13,14 +13,16 @@ import { watchChain } from "./watch-chain";
 
 /** Scan parameters per mode: sandbox chains are young and local (read from genesis, big steps). */
 export function scanTarget(config: ChainConfig, env: NodeJS.ProcessEnv = process.env): ScanTarget {
+  const adapter = createChainAdapter(config);
   return {
     mode: config.mode,
     chain: config.chain,
     decimals: config.decimals,
     confirmations: config.confirmations,
     lateWindowMs: lateWindowMs(env),
-    adapter: createChainAdapter(config),
-    maxBlocksPerScan: config.mode === "sandbox" ? 500 : 50,
+    adapter,
+    // An address-scanning adapter (Solana) finds transfers by account, not by range: any range will do.
+    maxBlocksPerScan: adapter.scansAddresses ? Number.MAX_SAFE_INTEGER : config.mode === "sandbox" ? 500 : 50,
     startAt: config.mode === "sandbox" ? "genesis" : "head",
     keepBlocks: Math.max(256, config.confirmations.required * 4),
   };
@@ -36,13 +38,15 @@ export interface WatcherHandle {
 }
 
 /**
- * One watcher loop per enabled (mode, chain) with an adapter, each a single leader across all worker
+ * One watcher loop per enabled (mode, chain), each a single leader across all worker
  * instances (session advisory lock on its own connection). A chain with no configuration yet (a sandbox
  * chain still starting) is looked for again every few seconds; a chain whose scans keep failing reloads
  * its configuration and adapter.
  */
 export function startChainWatchers(databaseUrl: string, opts: { onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void; retryMs?: number } = {}): WatcherHandle {
-  const targets = (["sandbox", "live"] as const).flatMap((mode) => enabledChains(mode).filter(hasChainAdapter).map((chain) => ({ mode, chain })));
+  // WATCH_CHAINS=eth,tron limits this process to some chains (dedicated watcher instances); default all.
+  const only = process.env.WATCH_CHAINS ? new Set(process.env.WATCH_CHAINS.split(",").map((c) => c.trim())) : null;
+  const targets = (["sandbox", "live"] as const).flatMap((mode) => enabledChains(mode).filter((c) => !only || only.has(c)).map((chain) => ({ mode, chain })));
   // Leadership connections are held for as long as a loop leads: they get a pool of their own, and the
   // scans another, so neither starves the job runner's pool.
   const leaderPool: pg.Pool = createPool(databaseUrl, Math.max(1, targets.length));

@@ -18,6 +18,8 @@ export interface FacadeContext {
   genesisHash: string;
   /** Sends lamports from the sandbox faucet through an ordinary, recorded transfer. */
   airdrop(to: string, lamports: bigint): Promise<string>;
+  /** Produces slots at once (the sandbox's "mine": e.g. to finalize without waiting 32 slots). */
+  advanceSlots(count: number): void;
 }
 
 export type RpcMethod = (params: unknown[], ctx: FacadeContext) => unknown;

@@ -65,6 +65,14 @@ export const chainMethods: Record<string, RpcMethod> = {
   },
 
   getGenesisHash: (_params, ctx) => ctx.genesisHash,
+
+  // Sandbox extension (no real node has it): produce `count` slots now, the emulated chain's "mine".
+  sandbox_advanceSlots: (params, ctx) => {
+    const count = Number(toU64(params[0] ?? 1, "count"));
+    if (count < 1 || count > 10_000) throw invalidParams("count must be between 1 and 10000");
+    ctx.advanceSlots(count);
+    return ctx.ledger.slot;
+  },
   getVersion: () => ({ "solana-core": SOLANA_CORE_VERSION, "feature-set": FEATURE_SET }),
   getHealth: () => "ok",
   getFirstAvailableBlock: (_params, ctx) => Math.min(...ctx.ledger.blocks.keys(), ctx.ledger.slot),

@@ -81,6 +81,9 @@ export async function startSolanaSandbox(opts: { dataDir: string; slotMs?: numbe
     executor,
     genesisHash: registry?.genesisHash ?? ledger.slotInfo(0)!.hash,
     airdrop: (to, lamports) => airdropFrom(ctx, faucet, to, lamports),
+    advanceSlots: (count) => {
+      for (let i = 0; i < count; i++) produceSlot();
+    },
   };
 
   // Each slot: a fresh blockhash (LiteSVM's expires too), the clock warped to it, and account history `finalized` no longer needs dropped.
@@ -130,9 +133,7 @@ export async function startSolanaSandbox(opts: { dataDir: string; slotMs?: numbe
   let stopped: Promise<void> | null = null;
   return {
     info: { rpcUrl: `http://127.0.0.1:${server.port}`, mint, decimals: USDT_DECIMALS, mintAuthority: authority.address as Address as string, slotMs },
-    advanceSlots(count) {
-      for (let i = 0; i < count; i++) produceSlot();
-    },
+    advanceSlots: (count) => ctx.advanceSlots(count),
     stop() {
       stopped ??= (async () => {
         clearInterval(slotTimer);

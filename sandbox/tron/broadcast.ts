@@ -82,8 +82,23 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
   }
 }
 
+// Tron transactions carry no nonce, but their anvil twins do: anvil gives two concurrent sends from one
+// account the same nonce and refuses the second as an underpriced replacement. One send per account at a time.
+const sending = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(account: string, fn: () => Promise<T>): Promise<T> {
+  const run = (sending.get(account) ?? Promise.resolve()).then(fn, fn);
+  const settled = run.catch(() => undefined);
+  sending.set(account, settled);
+  void settled.then(() => sending.get(account) === settled && sending.delete(account));
+  return run;
+}
+
 /** Sends the call as the owner (anvil auto-impersonation), gas priced at the base fee, which the sandbox keeps at 0. */
-async function execute(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>): Promise<string> {
+function execute(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>): Promise<string> {
+  return oneAtATime(toEvm(String(value.owner_address)).toLowerCase(), () => send(ctx, type, value));
+}
+
+async function send(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>): Promise<string> {
   const from = toEvm(String(value.owner_address));
   const transfer = type === "TransferContract";
   const to = toEvm(String(transfer ? value.to_address : value.contract_address));

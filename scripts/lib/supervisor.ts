@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from "node:child_process";
 export interface ReadyMessage {
   type: "ready";
   url?: string;
-  chains?: { chain: string; chainId: number; rpcUrl: string; token: string; decimals: number }[];
+  chains?: { chain: string; chainId: number | null; rpcUrl: string; token: string; decimals: number; emulated: boolean }[];
 }
 
 /**

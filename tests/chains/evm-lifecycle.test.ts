@@ -3,6 +3,7 @@ import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import type { Chain } from "@/lib/chains/chains";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant } from "../helpers/api";
 import { createWalletClient, http } from "viem";
@@ -15,9 +16,10 @@ import { balanceOf, fundedWallet, paymentEvents, sandboxChain, startWatcherProce
 
 // End to end on the run's real anvil chains (0.5 s blocks, 4 confirmations required, confirming from 2),
 // watched by a real worker process: every transfer here is a signed transaction from a payer's wallet.
+const EVM = ["eth", "bnb", "polygon"] as const satisfies Chain[];
 let worker: SpawnedWorker;
 beforeAll(async () => {
-  worker = await startWatcherProcess();
+  worker = await startWatcherProcess(EVM);
 });
 afterAll(async () => {
   await worker?.stop();
@@ -187,7 +189,7 @@ describe("workers that crash or run twice", () => {
     const stalled = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
     expect(["pending", "confirming"]).toContain(stalled.status);
 
-    worker = await startWatcherProcess();
+    worker = await startWatcherProcess(EVM);
     const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
     expect(done.last.confirmations).toBeGreaterThanOrEqual(4);
     expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "4.000000", reserved: "0.000000" });
@@ -197,7 +199,7 @@ describe("workers that crash or run twice", () => {
   });
 
   it("two worker processes at once credit nothing twice", async () => {
-    const second = await startWatcherProcess();
+    const second = await startWatcherProcess(EVM);
     try {
       const m = await newMerchant();
       const chains = ["eth", "bnb", "polygon", "eth", "bnb", "polygon"] as const;
@@ -245,7 +247,7 @@ describe("workers that crash or run twice", () => {
       expect(count!.n).toBe("1");
       expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
     } finally {
-      worker = await startWatcherProcess();
+      worker = await startWatcherProcess(EVM);
     }
   });
 });

@@ -12,15 +12,16 @@ describe("sandbox test helpers", () => {
   it("GET /v1/sandbox/chains describes each running chain", async () => {
     const reply = await api("GET", "/v1/sandbox/chains", { key: m.sandboxKey });
     expect(reply.status).toBe(200);
-    const byChain = Object.fromEntries((reply.json.data as { chain: string }[]).map((c) => [c.chain, c]));
-    expect(Object.keys(byChain).sort()).toEqual(expect.arrayContaining(["bnb", "eth", "polygon"]));
+    const byChain: Record<string, any> = Object.fromEntries((reply.json.data as { chain: string }[]).map((c) => [c.chain, c]));
+    expect(Object.keys(byChain).sort()).toEqual(["bnb", "eth", "polygon", "solana", "tron"]);
     expect(byChain.eth).toMatchObject({ object: "sandbox_chain", emulated: false, chain_id: 900001, decimals: 6, block_time_ms: 500, confirmations_threshold: 2, confirmations_required: 4 });
     expect(byChain.bnb).toMatchObject({ decimals: 18, chain_id: 900056 });
     expect(byChain.polygon).toMatchObject({ decimals: 6, chain_id: 900137 });
-    for (const c of Object.values(byChain) as unknown as { rpc_url: string; token_address: string }[]) {
-      expect(c.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(c.token_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    }
+    expect(byChain.tron).toMatchObject({ emulated: true, decimals: 6, token_address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/), confirmations_required: 19 });
+    expect(byChain.solana).toMatchObject({ emulated: true, decimals: 6, block_time_ms: 200, token_address: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/), confirmations_required: 32 });
+    expect(byChain.solana).not.toHaveProperty("chain_id");
+    for (const c of Object.values(byChain)) expect(c.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const chain of ["eth", "bnb", "polygon"]) expect(byChain[chain].token_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
   it("do not exist for live keys", async () => {

@@ -16,9 +16,13 @@ export async function sandboxChain(chain: Chain): Promise<ChainConfig> {
   return config;
 }
 
-/** A worker process running only the chain watchers (the job runner belongs to other test files). */
-export function startWatcherProcess(): Promise<SpawnedWorker> {
-  return spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
+/**
+ * A worker process running only the chain watchers (the job runner belongs to other test files), for
+ * some chains: each test file that drives chains watches its own, so one file's crash tests never meet
+ * another file's watcher.
+ */
+export function startWatcherProcess(chains: Chain[]): Promise<SpawnedWorker> {
+  return spawnWorker(root, { WORKER_ROLES: "watchers", WATCH_CHAINS: chains.join(","), LOG_LEVEL: "error" });
 }
 
 /** A payer's own wallet: a fresh key, given test USDT and gas through the sandbox faucet. */
@@ -49,14 +53,21 @@ export interface PaymentWatch {
 
 /**
  * Polls GET /v1/payments/:id every 100 ms until `done`, recording every status and confirmation count
- * seen. It polls with a read-only key of its own, so the merchant's 60/min budget is left to the test.
+ * seen. It polls with read-only keys of its own (a fresh one whenever the 60/min limit is reached), so the
+ * merchant's budget is left to the test.
  */
 export async function watchPayment(merchantId: string, id: string, done: (p: any) => boolean, timeoutMs = 20_000): Promise<PaymentWatch> {
-  const key = (await newKey(merchantId, "sandbox", ["payments:read"])).secret;
+  const freshKey = async () => (await newKey(merchantId, "sandbox", ["payments:read"])).secret;
+  let key = await freshKey();
   const seen: PaymentWatch = { statuses: [], confirmations: [], last: null };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const p = (await api("GET", `/v1/payments/${id}`, { key })).json;
+    const reply = await api("GET", `/v1/payments/${id}`, { key });
+    if (reply.status === 429) {
+      key = await freshKey();
+      continue;
+    }
+    const p = reply.json;
     seen.last = p;
     if (seen.statuses.at(-1) !== p.status) seen.statuses.push(p.status);
     if (seen.confirmations.at(-1) !== p.confirmations) seen.confirmations.push(p.confirmations);

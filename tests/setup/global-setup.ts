@@ -27,6 +27,7 @@ export default async function setup(project: TestProject) {
   const servers: SpawnedWebServer[] = [];
   let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
   try {
+    process.env.MASTER_KEY = masterKey; // the solana mint authority is registered encrypted under it
     chains = await startTestChains(database.url);
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
   } catch (err) {

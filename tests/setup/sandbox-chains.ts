@@ -4,33 +4,52 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
 import { createPool, type Db } from "@/lib/db/client";
-import type { RunningAnvil } from "@/sandbox/evm/anvil";
 import { EVM_SANDBOX, startEvmSandboxChain, type EvmSandboxChain } from "@/sandbox/evm/evm-sandbox";
+import { evmRegistration, solanaRegistration, tronRegistration } from "@/sandbox/registrations";
+import { readSolanaSandboxSecret, startSolanaSandbox } from "@/sandbox/solana/solana-sandbox";
+import { startTronSandbox } from "@/sandbox/tron/tron-sandbox";
 
-/** Seconds per block on the test run's chains: short, so payments confirm in about two seconds. */
+/** Seconds per block (EVM, tron) on the test run's chains: short, so payments confirm in seconds. */
 export const TEST_BLOCK_TIME = 0.5;
+/** Milliseconds per slot on the test run's solana. */
+export const TEST_SLOT_MS = 200;
 
 /**
  * The run's sandbox chains, started by the same code as `npm start` (one anvil per EVM chain with its
- * token) and registered in the run's database, where web and worker processes look them up.
+ * token, the emulated tron and solana) and registered in the run's database, where web and worker
+ * processes look them up. Needs MASTER_KEY set (the solana mint authority is stored encrypted).
  */
 export async function startTestChains(databaseUrl: string): Promise<{ stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-test-chains-"));
-  const anvils: RunningAnvil[] = [];
+  const stops: (() => Promise<void>)[] = [];
   const pool = createPool(databaseUrl, 2);
   try {
     const db = drizzle(pool) as Db;
-    for (const chain of Object.keys(EVM_SANDBOX) as EvmSandboxChain[]) {
+    const evm = (Object.keys(EVM_SANDBOX) as EvmSandboxChain[]).map(async (chain) => {
       const { info, anvil } = await startEvmSandboxChain(dataDir, chain, { blockTime: TEST_BLOCK_TIME });
-      anvils.push(anvil);
-      await registerSandboxChain(db, { chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: info.token, decimals: info.decimals, blockTimeMs: TEST_BLOCK_TIME * 1000, emulated: false });
-    }
+      stops.push(anvil.stop);
+      await registerSandboxChain(db, evmRegistration(info, TEST_BLOCK_TIME * 1000));
+    });
+    const tron = (async () => {
+      const sandbox = await startTronSandbox({ dataDir, blockTime: TEST_BLOCK_TIME });
+      stops.push(sandbox.stop);
+      await registerSandboxChain(db, tronRegistration(sandbox.info));
+    })();
+    const solana = (async () => {
+      const sandbox = await startSolanaSandbox({ dataDir, slotMs: TEST_SLOT_MS });
+      stops.push(sandbox.stop);
+      await registerSandboxChain(db, solanaRegistration(sandbox.info, readSolanaSandboxSecret(dataDir)));
+    })();
+    await Promise.all([...evm, tron, solana]);
+  } catch (err) {
+    await Promise.all(stops.map((stop) => stop()));
+    throw err;
   } finally {
     await pool.end();
   }
   return {
     async stop() {
-      await Promise.all(anvils.map((a) => a.stop()));
+      await Promise.all(stops.map((stop) => stop()));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

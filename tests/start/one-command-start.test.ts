@@ -59,6 +59,8 @@ describe("one-command start (npm start, embedded database)", () => {
   it("starts database, sandbox chains, web and worker, prints a working sandbox key once, and stops cleanly", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-start-"));
     let firstChains: string[] = [];
+    let emulatedFirst: [string, string][] = [];
+    let paidBefore: Record<string, string> = {};
     const started: number[] = [];
     try {
       const port = await freePort();
@@ -100,17 +102,33 @@ describe("one-command start (npm start, embedded database)", () => {
       const call = async (method: string, path: string, body?: unknown) =>
         (await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json();
       const chainsApi = await call("GET", "/v1/sandbox/chains");
-      expect(chainsApi.data.map((c: { chain: string }) => c.chain).sort()).toEqual(["bnb", "eth", "polygon"]);
-      const payment = await call("POST", "/v1/payments", { amount: "1.500000", chain: "polygon" });
-      expect((await call("POST", `/v1/sandbox/payments/${payment.id}/simulate`, {})).tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-      let status = "";
-      for (let i = 0; i < 100 && status !== "confirmed"; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        status = (await call("GET", `/v1/payments/${payment.id}`)).status;
+      expect(chainsApi.data.map((c: { chain: string }) => c.chain).sort()).toEqual(["bnb", "eth", "polygon", "solana", "tron"]);
+      const emulatedLines = [...first.output().matchAll(/Sandbox: +(tron|solana) +(http:\/\/127\.0\.0\.1:\d+) +emulated, USDT (\S+) \(6 decimals\)/g)];
+      expect(emulatedLines.map((l) => l[1]).sort()).toEqual(["solana", "tron"]);
+      const paid: Record<string, string> = {};
+      for (const chain of ["polygon", "tron", "solana"]) {
+        const payment = await call("POST", "/v1/payments", { amount: "1.500000", chain });
+        paid[chain] = (await call("POST", `/v1/sandbox/payments/${payment.id}/simulate`, {})).tx_hash;
+        expect(paid[chain], chain).toBeTruthy();
+        let status = "";
+        let mined = false;
+        for (let i = 0; i < 60 && status !== "confirmed"; i++) {
+          await new Promise((r) => setTimeout(r, 500)); // gently: the key's budget is 60 requests a minute
+          status = (await call("GET", `/v1/payments/${payment.id}`)).status;
+          // The emulated chains need 19 blocks / 32 slots: mine them rather than wait.
+          if (!mined && chain !== "polygon" && (status === "pending" || status === "confirming")) {
+            await call("POST", `/v1/sandbox/chains/${chain}/mine`, { blocks: 40 });
+            mined = true;
+          }
+        }
+        expect(status, chain).toBe("confirmed");
       }
-      expect(status).toBe("confirmed");
       const balances = await call("GET", "/v1/balances");
-      expect(balances.data.find((b: { chain: string }) => b.chain === "polygon")).toMatchObject({ available: "1.500000", reserved: "0.000000" });
+      for (const chain of ["polygon", "tron", "solana"]) {
+        expect(balances.data.find((b: { chain: string }) => b.chain === chain)).toMatchObject({ available: "1.500000", reserved: "0.000000" });
+      }
+      emulatedFirst = emulatedLines.map((l) => [l[1]!, l[3]!]);
+      paidBefore = paid;
 
       // A chain process that dies is restarted from its saved state.
       const ethUrl = chainLines[0]![2]!;
@@ -138,8 +156,18 @@ describe("one-command start (npm start, embedded database)", () => {
       expect(second.output()).toMatch(/New key: {3}npm run --silent cli -- keys create --merchant mer_/);
       const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
       expect(again.status).toBe(200);
-      // Chain state survived the restart: the same token contracts are still there.
+      // Chain state survived the restart: the same token contracts, and the emulated chains still know the
+      // transactions made before it.
       expect([...second.output().matchAll(/USDT (0x[0-9a-fA-F]{40})/g)].map((m) => m[1])).toEqual(firstChains);
+      const emulatedAgain = Object.fromEntries([...second.output().matchAll(/Sandbox: +(tron|solana) +(\S+) +emulated, USDT (\S+)/g)].map((l) => [l[1], { rpc: l[2]!, token: l[3] }]));
+      expect(emulatedAgain.tron!.token).toBe(Object.fromEntries(emulatedFirst).tron);
+      expect(emulatedAgain.solana!.token).toBe(Object.fromEntries(emulatedFirst).solana);
+      const tronTx = await (await fetch(`${emulatedAgain.tron!.rpc}/wallet/gettransactioninfobyid`, { method: "POST", body: JSON.stringify({ value: paidBefore.tron }) })).json();
+      expect(tronTx).toMatchObject({ id: paidBefore.tron, receipt: { result: "SUCCESS" } });
+      const solanaTx = await (await fetch(emulatedAgain.solana!.rpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getTransaction", params: [paidBefore.solana, { encoding: "json", maxSupportedTransactionVersion: 0 }] }) })).json();
+      expect(solanaTx.result.meta.err).toBeNull();
+      const balancesAgain = await (await fetch(`http://127.0.0.1:${port}/v1/balances`, { headers: { authorization: `Bearer ${key}` } })).json();
+      expect(balancesAgain.data.find((b: { chain: string }) => b.chain === "tron")).toMatchObject({ available: "1.500000" });
       await stopAndCheckNothingLeft(second, dataDir);
     } finally {
       // On failure, leave nothing running: the whole process group of each start.

@@ -29,11 +29,11 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(
     readonly chain: Chain,
-    private readonly cfg: { rpcUrl: string; tokenAddress: string; chainId: number | null },
+    private readonly cfg: { rpcUrl: string; tokenAddress: string; chainId: number | null; batch?: boolean },
   ) {
     // cacheTime 0: viem would otherwise serve a cached block number for its polling interval, and
     // confirmations would be counted against a stale head. Concurrent calls go out as one JSON-RPC batch.
-    this.client = createPublicClient({ transport: http(cfg.rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }), cacheTime: 0 });
+    this.client = createPublicClient({ transport: http(cfg.rpcUrl, { batch: cfg.batch === false ? false : { wait: 0 }, retryCount: 1, timeout: 15_000 }), cacheTime: 0 });
   }
 
   async head(): Promise<number> {

@@ -20,6 +20,15 @@ export interface TokenTransfer {
   rawAmount: bigint;
 }
 
+/** A deposit address an address-scanning adapter (Solana) checks, with what is already recorded for it. */
+export interface WatchedAddress {
+  key: string;
+  /** Sum of the recorded (not orphaned) deposits' raw amounts: a balance above it means new funds. */
+  recordedRaw: bigint;
+  /** Transaction ids already recorded for it. */
+  recordedTx: Set<string>;
+}
+
 /**
  * What the service needs of a chain family, identical in sandbox and live (only the configuration
  * differs): derive (lib/wallets/derive-address.ts, by family), scan (`transfers` over a block range),
@@ -32,8 +41,13 @@ export interface ChainAdapter {
   head(): Promise<number>;
   /** Headers of these blocks; a number the chain does not have (any more) maps to null. */
   blocks(numbers: number[]): Promise<Map<number, BlockRef | null>>;
-  /** Every transfer of the token in blocks `from`..`to` inclusive, in chain order. */
-  transfers(from: number, to: number): Promise<TokenTransfer[]>;
+  /**
+   * Every transfer of the token in blocks `from`..`to` inclusive, in chain order (EVM, Tron: from the
+   * token's logs). An adapter with `scansAddresses` instead reports the new transfers into the `watched`
+   * addresses up to `to`, whatever their block (Solana has no cheap log of one token's transfers).
+   */
+  transfers(from: number, to: number, watched?: WatchedAddress[]): Promise<TokenTransfer[]>;
+  readonly scansAddresses?: boolean;
   /** Signs and sends `rawAmount` of the token from the key's account to `to`; returns the transaction id. */
   sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string>;
 }

@@ -1,0 +1,57 @@
+import { TronWeb } from "tronweb";
+import type { Chain } from "@/lib/chains/chains";
+import { EvmAdapter } from "./evm-adapter";
+import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
+
+/** T-address (or 41-hex) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks. */
+export function tronToEvmHex(address: string): string {
+  return `0x${TronWeb.address.toHex(address).slice(2).toLowerCase()}`;
+}
+
+/**
+ * Tron, sandbox or live: reads through Tron's Ethereum-style /jsonrpc (eth_getLogs on the TRC-20
+ * contract, blocks by number; hashes there are Tron txIDs and blockIDs), sends with TronWeb (a signed
+ * TriggerSmartContract broadcast over the HTTP API). Transaction ids are stored as Tron shows them: 64 hex
+ * characters without 0x. Confirmations count blocks; 19 is "solidified".
+ */
+export class TronAdapter implements ChainAdapter {
+  readonly family = "tron" as const;
+  private readonly logs: EvmAdapter;
+
+  constructor(
+    readonly chain: Chain,
+    private readonly cfg: { fullHost: string; jsonRpcUrl: string; tokenAddress: string },
+  ) {
+    this.logs = new EvmAdapter(chain, { rpcUrl: cfg.jsonRpcUrl, tokenAddress: tronToEvmHex(cfg.tokenAddress), chainId: null, batch: false });
+  }
+
+  head(): Promise<number> {
+    return this.logs.head();
+  }
+
+  blocks(numbers: number[]): Promise<Map<number, BlockRef | null>> {
+    return this.logs.blocks(numbers);
+  }
+
+  async transfers(from: number, to: number): Promise<TokenTransfer[]> {
+    return (await this.logs.transfers(from, to)).map((t) => ({
+      ...t,
+      txHash: t.txHash.replace(/^0x/, ""),
+      from: t.from ? TronWeb.address.fromHex(`41${t.from.slice(2)}`) : null,
+    }));
+  }
+
+  async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
+    const tronWeb = new TronWeb({ fullHost: this.cfg.fullHost, privateKey: Buffer.from(privateKey).toString("hex") });
+    const owner = tronWeb.address.fromPrivateKey(Buffer.from(privateKey).toString("hex"));
+    if (!owner) throw new Error("invalid Tron private key");
+    const parameters = [
+      { type: "address", value: to },
+      { type: "uint256", value: rawAmount.toString() },
+    ];
+    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(this.cfg.tokenAddress, "transfer(address,uint256)", { feeLimit: 100_000_000 }, parameters, owner);
+    const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
+    if (!sent.result) throw new Error(`Tron refused the transfer: ${JSON.stringify(sent)}`);
+    return sent.transaction.txID;
+  }
+}

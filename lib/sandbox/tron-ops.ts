@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import { TronWeb } from "tronweb";
+import { ApiError } from "@/lib/api/errors";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { TronAdapter, tronToEvmHex } from "@/lib/chains/adapters/tron-adapter";
+import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import type { SandboxChainOps } from "./sandbox-chain-ops";
+
+const TRX_FOR_GAS = 100_000_000n; // 100 TRX, in sun
+
+/** The emulated Tron chain: funding through its facade (signed Tron transactions), mining on its anvil. */
+export class TronOps implements SandboxChainOps {
+  private readonly info: TronSandboxInfo;
+
+  constructor(private readonly config: ChainConfig) {
+    this.info = {
+      fullHost: config.rpcUrl,
+      jsonRpcUrl: config.extra.jsonRpcUrl!,
+      anvilRpcUrl: config.extra.anvilRpcUrl!,
+      token: config.tokenAddress,
+      tokenHex: tronToEvmHex(config.tokenAddress),
+      decimals: 6,
+      blockTimeMs: config.blockTimeMs,
+    };
+  }
+
+  private async anvil<T>(method: string, params: unknown[]): Promise<T> {
+    const res = await fetch(this.info.anvilRpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  }
+
+  async fund(address: string, rawAmount: bigint): Promise<string> {
+    return (await fundTronAddress(this.info, address, { usdtUnits: rawAmount, trxSun: TRX_FOR_GAS })).txID;
+  }
+
+  async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {
+    const key = randomBytes(32);
+    const from = TronWeb.address.fromPrivateKey(key.toString("hex"));
+    if (!from) throw new Error("could not derive a Tron address");
+    await this.fund(from, rawAmount); // resolves once mined
+    const txHash = await new TronAdapter(this.config.chain, { fullHost: this.info.fullHost, jsonRpcUrl: this.info.jsonRpcUrl, tokenAddress: this.info.token }).sendToken(key, to, rawAmount);
+    return { from, txHash };
+  }
+
+  async mine(blocks: number): Promise<number> {
+    await this.anvil("anvil_mine", [`0x${blocks.toString(16)}`]);
+    return Number(await this.anvil<string>("eth_blockNumber", []));
+  }
+
+  async reorg(): Promise<number> {
+    throw new ApiError("invalid_request_error", "The emulated tron chain cannot reorganize: its facade keeps no alternative history.", { param: "chain" });
+  }
+}
