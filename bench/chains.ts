@@ -1,7 +1,9 @@
 // `npm run bench:chains`: (a) deposit mined → payment pending latency, p50/p95 over BENCH_PAYMENTS (100)
 // payments per chain, on 1 s sandbox chains watched by a real worker process; (b) watcher scan cost per
 // block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) the
-// memory (PSS) of the whole stack started by `npm start`. BENCH_ONLY=a,b,c picks parts.
+// memory (PSS) of the whole stack started by `npm start`; (d) on the emulated tron and solana, the
+// watcher's detection cost per scan while 10k payments are open. (a) covers all five chains.
+// BENCH_ONLY=a,b,c,d picks parts.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,10 +20,14 @@ import { createTestDatabase } from "@/tests/setup/test-database";
 import { measureDepositLatency } from "./chains/deposit-latency";
 import { measureScanCost } from "./chains/scan-cost";
 import { measureStackMemory } from "./chains/stack-memory";
+import { measureDetectionCost } from "./chains/detection-cost";
+import { evmRegistration, solanaRegistration, tronRegistration } from "@/sandbox/registrations";
+import { readSolanaSandboxSecret, startSolanaSandbox } from "@/sandbox/solana/solana-sandbox";
+import { startTronSandbox } from "@/sandbox/tron/tron-sandbox";
 import { fmt } from "./chains/stats";
 
 const root = path.resolve(import.meta.dirname, "..");
-const only = new Set((process.env.BENCH_ONLY || "a,b,c").split(","));
+const only = new Set((process.env.BENCH_ONLY || "a,b,c,d").split(","));
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS || 100);
 const BLOCK_TIME = Number(process.env.SANDBOX_BLOCK_TIME || 1);
 
@@ -33,26 +39,45 @@ const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "benc
 const owner = { merchantId: merchant.id, mode: "sandbox" as const };
 
 try {
-  if (only.has("a")) {
-    const anvils = [];
+  const needsChains = only.has("a") || only.has("d");
+  const stops: (() => Promise<void>)[] = [];
+  if (needsChains) {
     for (const chain of Object.keys(EVM_SANDBOX) as EvmSandboxChain[]) {
       const { info, anvil } = await startEvmSandboxChain(chainDir, chain, { blockTime: BLOCK_TIME });
-      anvils.push(anvil);
-      await registerSandboxChain(getDb(), { chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: info.token, decimals: info.decimals, blockTimeMs: BLOCK_TIME * 1000, emulated: false });
+      stops.push(anvil.stop);
+      await registerSandboxChain(getDb(), evmRegistration(info, BLOCK_TIME * 1000));
     }
-    const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
-    try {
-      console.log(`(a) deposit mined → pending, ${PAYMENTS} payments per chain, ${BLOCK_TIME} s blocks (target p95 ≤ ${BLOCK_TIME * 1000 + 300} ms)`);
-      const configs = (await sandboxChainConfigs(getDb(), { fresh: true })).filter((c) => c.family === "evm");
-      // Three chains at once, a transfer every 150 ms on each (several per block).
-      const figures = await Promise.all(configs.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
-      for (const f of figures) {
-        console.log(`  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`);
+    const tron = await startTronSandbox({ dataDir: chainDir, blockTime: BLOCK_TIME });
+    stops.push(tron.stop);
+    await registerSandboxChain(getDb(), tronRegistration(tron.info));
+    const solana = await startSolanaSandbox({ dataDir: chainDir });
+    stops.push(solana.stop);
+    await registerSandboxChain(getDb(), solanaRegistration(solana.info, readSolanaSandboxSecret(chainDir)));
+  }
+  try {
+    const configs = needsChains ? await sandboxChainConfigs(getDb(), { fresh: true }) : [];
+    if (only.has("a")) {
+      const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
+      try {
+        console.log(`(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, solana 400 ms slots (target p95 ≤ one interval + 300 ms)`);
+        // Five chains at once, a transfer every 150 ms on each (several per block).
+        const figures = await Promise.all(configs.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
+        for (const f of figures) {
+          console.log(`  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`);
+        }
+      } finally {
+        await worker.stop();
       }
-    } finally {
-      await worker.stop();
-      await Promise.all(anvils.map((a) => a.stop()));
     }
+    if (only.has("d")) {
+      console.log("(d) detection cost per scan on the emulated chains while 10,000 payments are open (10 of them paid meanwhile)");
+      for (const config of configs.filter((c) => c.emulated)) {
+        const f = await measureDetectionCost(config, owner, 10_000, 10);
+        console.log(`  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`);
+      }
+    }
+  } finally {
+    await Promise.all(stops.map((stop) => stop()));
   }
 
   if (only.has("b")) {

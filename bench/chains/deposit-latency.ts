@@ -1,4 +1,5 @@
-import { createPublicClient, http } from "viem";
+import { createPublicClient, http, type Hex } from "viem";
+import { createSolanaRpc, type Signature } from "@solana/kit";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { getDb, inTransaction } from "@/lib/db/client";
@@ -17,7 +18,7 @@ export interface LatencyFigures {
 /**
  * (a) deposit mined → payment `pending`: `n` payments on one chain, each paid by a real transfer from its
  * own sandbox wallet, one every `spacingMs`. "Mined" is when a 10 ms poll of the node first shows the
- * transfer's block; "pending" is when a 10 ms poll of the database first shows the payment past
+ * transfer in a block (EVM, tron) or confirmed in a slot (solana); "pending" is when a 10 ms poll of the database first shows the payment past
  * awaiting_payment (the watcher runs in its own worker process).
  */
 export async function measureDepositLatency(config: ChainConfig, owner: { merchantId: string; mode: "sandbox" }, n: number, spacingMs: number): Promise<LatencyFigures> {
@@ -26,7 +27,6 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
     for (let i = 0; i < n; i++) rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i), chain: config.chain }));
     return rows;
   });
-  const client = createPublicClient({ transport: http(config.rpcUrl), cacheTime: 0 });
   const ops = sandboxChainOps(config);
   const sentAt = new Map<string, number>(); // tx → ms
   const txOf = new Map<string, string>(); // tx → payment
@@ -34,19 +34,7 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
   const pendingAt = new Map<string, number>();
   let done = false;
 
-  const watchBlocks = (async () => {
-    let last = Number(await client.getBlockNumber());
-    while (!done) {
-      const head = Number(await client.getBlockNumber());
-      for (let b = last + 1; b <= head; b++) {
-        const block = await client.getBlock({ blockNumber: BigInt(b) });
-        const seen = Date.now();
-        for (const tx of block.transactions) if (txOf.has(tx) && !minedAt.has(tx)) minedAt.set(tx, seen);
-      }
-      last = head;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
+  const watchBlocks = watchLanding(config, txOf, minedAt, () => done);
   const watchPayments = (async () => {
     const ids = payments.map((p) => p.id);
     while (!done) {
@@ -89,4 +77,38 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
     minedToPending: { p50: percentile(mined, 50), p95: percentile(mined, 95), max: Math.max(...mined) },
     sentToPending: { p50: percentile(sent, 50), p95: percentile(sent, 95) },
   };
+}
+
+/** Records when each sent transaction is first seen on chain, polling every 10 ms until `stop()`. */
+async function watchLanding(config: ChainConfig, txOf: Map<string, string>, minedAt: Map<string, number>, stop: () => boolean): Promise<void> {
+  if (config.family === "solana") {
+    const rpc = createSolanaRpc(config.rpcUrl);
+    while (!stop()) {
+      const waiting = [...txOf.keys()].filter((tx) => !minedAt.has(tx)).slice(0, 256);
+      if (waiting.length) {
+        const { value } = await rpc.getSignatureStatuses(waiting as Signature[]).send();
+        const now = Date.now();
+        value.forEach((status, i) => status && !minedAt.has(waiting[i]!) && minedAt.set(waiting[i]!, now));
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return;
+  }
+  // Tron's /jsonrpc names transactions by their Tron id with 0x; the service stores it without.
+  const url = config.family === "tron" ? config.extra.jsonRpcUrl! : config.rpcUrl;
+  const client = createPublicClient({ transport: http(url), cacheTime: 0 });
+  let last = Number(await client.getBlockNumber());
+  while (!stop()) {
+    const head = Number(await client.getBlockNumber());
+    for (let b = last + 1; b <= head; b++) {
+      const block = (await client.request({ method: "eth_getBlockByNumber", params: [`0x${b.toString(16)}`, false] })) as { transactions: Hex[] };
+      const seen = Date.now();
+      for (const raw of block.transactions) {
+        const tx = config.family === "tron" ? raw.slice(2) : raw;
+        if (txOf.has(tx) && !minedAt.has(tx)) minedAt.set(tx, seen);
+      }
+    }
+    last = head;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

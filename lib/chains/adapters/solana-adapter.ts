@@ -20,6 +20,14 @@ import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "./ty
 type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;
 const ACCOUNTS_PER_CALL = 100; // getMultipleAccounts' limit
+const PARALLEL_CALLS = 8;
+
+async function mapConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
 
 /**
  * Solana, sandbox or live, through any JSON-RPC endpoint (@solana/kit). A deposit address is the derived
@@ -54,8 +62,10 @@ export class SolanaAdapter implements ChainAdapter {
 
   async transfers(_from: number, to: number, watched: WatchedAddress[] = []): Promise<TokenTransfer[]> {
     const changed: WatchedAddress[] = [];
-    for (let i = 0; i < watched.length; i += ACCOUNTS_PER_CALL) {
-      const batch = watched.slice(i, i + ACCOUNTS_PER_CALL);
+    const batches: WatchedAddress[][] = [];
+    for (let i = 0; i < watched.length; i += ACCOUNTS_PER_CALL) batches.push(watched.slice(i, i + ACCOUNTS_PER_CALL));
+    // A few calls in flight at once: the cost is mostly round trips to the node.
+    await mapConcurrently(batches, PARALLEL_CALLS, async (batch) => {
       const atas = await Promise.all(batch.map((w) => this.ata(w.key)));
       const { value } = await this.rpc.getMultipleAccounts(atas, { ...COMMITMENT, encoding: "base64" }).send();
       value.forEach((account, j) => {
@@ -63,7 +73,7 @@ export class SolanaAdapter implements ChainAdapter {
         const amount = account ? Buffer.from(account.data[0], "base64").readBigUInt64LE(64) : 0n;
         if (amount !== batch[j]!.recordedRaw) changed.push(batch[j]!);
       });
-    }
+    });
     const found: TokenTransfer[] = [];
     for (const w of changed) found.push(...(await this.newTransfersTo(w, to)));
     return found.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);

@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { base58 } from "@scure/base";
+import { TronWeb } from "tronweb";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { watchKey } from "@/lib/chains/watch-key";
+import { getDb, inTransaction } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { createPayment } from "@/lib/payments/create-payment";
+import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
+import { CursorMovedError } from "@/lib/watchers/chain-cursor";
+import { scanOnce } from "@/lib/watchers/scan-chain";
+import { scanTarget } from "@/lib/watchers/start-watchers";
+import { percentile } from "./stats";
+
+export interface DetectionFigures {
+  chain: string;
+  openPayments: number;
+  scans: number;
+  msPerScan: { mean: number; p50: number; p95: number };
+  detected: number;
+}
+
+const randomAddress = (chain: string) => (chain === "tron" ? TronWeb.address.fromHex(`41${randomBytes(20).toString("hex")}`) : base58.encode(randomBytes(32)));
+
+/**
+ * Detection cost on an emulated chain while `open` payments are open: the watcher's own scanOnce, run
+ * back to back in this process (no worker), timed per scan while `paid` real payments are paid and found.
+ */
+export async function measureDetectionCost(config: ChainConfig, owner: { merchantId: string; mode: "sandbox" }, open: number, paid: number): Promise<DetectionFigures> {
+  const addresses = Array.from({ length: open - paid }, () => randomAddress(config.chain));
+  await query(
+    getDb(),
+    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
+     select 'pay_bench' || md5(random()::text || a), $1, 'sandbox', 'awaiting_payment', $2, 1000000, a, k, now(), now() + interval '1 day'
+     from unnest($3::text[], $4::text[]) as t(a, k)`,
+    [owner.merchantId, config.chain, addresses, addresses.map((a) => watchKey(config.chain, a))],
+  );
+  await query(getDb(), "analyze payments");
+  const payments = await inTransaction(getDb(), async (tx) => {
+    const rows = [];
+    for (let i = 0; i < paid; i++) rows.push(await createPayment(tx, owner, { amount: 1_000_000n, chain: config.chain }));
+    return rows;
+  });
+  const target = scanTarget(config);
+  await scanOnce(getDb(), target).catch(() => undefined); // warm: a first scan derives every ATA once
+  const ops = sandboxChainOps(config);
+  const paying = Promise.all(payments.map((p) => ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals))));
+  const times: number[] = [];
+  let detected = 0;
+  const deadline = Date.now() + 120_000;
+  let paidAll = false;
+  void paying.then(() => (paidAll = true));
+  while (Date.now() < deadline) {
+    const start = performance.now();
+    await scanOnce(getDb(), target).catch((err) => {
+      if (!(err instanceof CursorMovedError)) throw err;
+    });
+    times.push(performance.now() - start);
+    const [row] = await query<{ n: string }>(getDb(), "select count(*)::text as n from payments where id = any($1::text[]) and status <> 'awaiting_payment'", [payments.map((p) => p.id)]);
+    detected = Number(row!.n);
+    if (paidAll && detected === paid) break;
+    await new Promise((r) => setTimeout(r, Math.max(20, config.blockTimeMs / 4)));
+  }
+  await paying;
+  return { chain: config.chain, openPayments: open, scans: times.length, msPerScan: { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: percentile(times, 50), p95: percentile(times, 95) }, detected };
+}
