@@ -1,3 +1,4 @@
+import { getAddress } from "viem";
 import type { SandboxChainRegistration } from "@/lib/chains/register-sandbox-chain";
 import { encryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
@@ -10,7 +11,8 @@ export const SOLANA_MINT_AUTHORITY_PURPOSE = "sandbox:solana-mint-authority";
 
 /** How each running sandbox chain is recorded in `sandbox_chains` for web and worker processes. */
 export function evmRegistration(info: SandboxChainInfo, blockTimeMs: number): SandboxChainRegistration {
-  return { chain: info.chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: info.token, decimals: info.decimals, blockTimeMs, emulated: false };
+  // Checksummed, as wallets and explorers show contract addresses.
+  return { chain: info.chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: getAddress(info.token), decimals: info.decimals, blockTimeMs, emulated: false };
 }
 
 export function tronRegistration(info: TronSandboxInfo): SandboxChainRegistration {

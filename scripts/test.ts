@@ -1,5 +1,7 @@
 // `npm test`: builds the app if its sources changed, runs the whole suite (vitest) against real Postgres
-// (embedded, or DATABASE_URL's server), and closes with one plain "N passed, N failed" line.
+// (embedded, or DATABASE_URL's server), then the browser tests in e2e/, and closes with one plain
+// "N passed, N failed" line for both. `npm test -- <files>` runs only the named files (e2e/… files run
+// with the browser configuration).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,17 +11,38 @@ import { ensureNextBuild } from "./lib/ensure-build";
 const root = process.cwd();
 ensureNextBuild(root);
 
-const report = path.join(os.tmpdir(), `vitest-report-${process.pid}.json`);
-const args = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const run = spawnSync(path.join(root, "node_modules", ".bin", "vitest"), args, { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-
-let summary = "tests: 0 passed, 0 failed";
-try {
-  const result = JSON.parse(fs.readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-  summary = `tests: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests + result.numTodoTests} skipped`;
-  fs.rmSync(report, { force: true });
-} catch {
-  /* vitest failed before writing a report; its exit code below says so */
+interface Totals {
+  passed: number;
+  failed: number;
+  skipped: number;
 }
-console.log(summary);
-process.exit(run.status ?? 1);
+
+function runVitest(config: string, args: string[]): { status: number; totals: Totals | null } {
+  const report = path.join(os.tmpdir(), `vitest-report-${process.pid}-${path.basename(config)}.json`);
+  const run = spawnSync(path.join(root, "node_modules", ".bin", "vitest"), ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  let totals: Totals | null = null;
+  try {
+    const result = JSON.parse(fs.readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    totals = { passed: result.numPassedTests, failed: result.numFailedTests, skipped: result.numPendingTests + result.numTodoTests };
+    fs.rmSync(report, { force: true });
+  } catch {
+    /* vitest failed before writing a report; its exit code says so */
+  }
+  return { status: run.status ?? 1, totals };
+}
+
+const args = process.argv.slice(2);
+const files = args.filter((a) => !a.startsWith("-"));
+const e2eOnly = files.length > 0 && files.every((f) => f.startsWith("e2e"));
+const suiteOnly = files.length > 0 && !files.some((f) => f.startsWith("e2e"));
+const runs = [];
+if (!e2eOnly) runs.push(runVitest("vitest.config.ts", args));
+if (!suiteOnly) runs.push(runVitest("vitest.e2e.config.ts", args));
+
+const sum = runs.reduce((acc, r) => ({ passed: acc.passed + (r.totals?.passed ?? 0), failed: acc.failed + (r.totals?.failed ?? 0), skipped: acc.skipped + (r.totals?.skipped ?? 0) }), { passed: 0, failed: 0, skipped: 0 });
+console.log(`tests: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
+process.exit(runs.some((r) => r.status !== 0 || r.totals === null) ? 1 : 0);

@@ -28,12 +28,12 @@ export interface ChainConfig {
  * checkpoints; PoS reorgs of dozens of blocks happened before v1), tron 19 (solidified: ⅔+1 of the 27 SRs),
  * solana 32 slots (finalized, rooted by supermajority).
  */
-export const LIVE_DEFAULTS: Record<Chain, { token: string; decimals: number; required: number; blockTimeMs: number }> = {
-  eth: { token: "0xdAC17F958D2ee523a2206206994597C13D831ec7", decimals: 6, required: 12, blockTimeMs: 12_000 },
-  bnb: { token: "0x55d398326f99059fF775485246999027B3197955", decimals: 18, required: 15, blockTimeMs: 3_000 },
-  polygon: { token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F", decimals: 6, required: 128, blockTimeMs: 2_000 },
-  tron: { token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, required: 19, blockTimeMs: 3_000 },
-  solana: { token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6, required: 32, blockTimeMs: 400 },
+export const LIVE_DEFAULTS: Record<Chain, { token: string; decimals: number; required: number; blockTimeMs: number; chainId: number | null }> = {
+  eth: { token: "0xdAC17F958D2ee523a2206206994597C13D831ec7", decimals: 6, required: 12, blockTimeMs: 12_000, chainId: 1 },
+  bnb: { token: "0x55d398326f99059fF775485246999027B3197955", decimals: 18, required: 15, blockTimeMs: 3_000, chainId: 56 },
+  polygon: { token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F", decimals: 6, required: 128, blockTimeMs: 2_000, chainId: 137 },
+  tron: { token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, required: 19, blockTimeMs: 3_000, chainId: null },
+  solana: { token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6, required: 32, blockTimeMs: 400, chainId: null },
 };
 
 /** A payment is `confirming` from its second confirmation (one block built on the transfer's block). */
@@ -62,7 +62,7 @@ export function liveChainConfig(chain: Chain, env: NodeJS.ProcessEnv = process.e
     family: CHAIN_FAMILY[chain],
     rpcUrl: env[LIVE_RPC_ENV[chain]]!,
     extra: chain === "tron" ? { jsonRpcUrl: env.TRON_JSONRPC_URL || `${env[LIVE_RPC_ENV[chain]]!.replace(/\/+$/, "")}/jsonrpc` } : {},
-    chainId: null,
+    chainId: defaults.chainId,
     tokenAddress: env[`${prefix}_USDT_CONTRACT`] || defaults.token,
     decimals: positiveInt(env, `${prefix}_USDT_DECIMALS`, defaults.decimals),
     blockTimeMs: defaults.blockTimeMs,

@@ -4,6 +4,7 @@ import { newRequestId } from "@/lib/api/respond";
 import { log } from "@/lib/log";
 import { clientIp } from "./client-ip";
 import { admitPublicPageRequest, isPublicPagePath } from "./public-page-limit";
+import { applyPageSecurity } from "./page-security";
 
 export interface WebServer {
   url: string;
@@ -31,7 +32,10 @@ export async function startWebServer(opts: { dir: string; host: string; port: nu
     void (async () => {
       try {
         const pathname = (req.url ?? "/").split("?")[0]!;
-        if (isPublicPagePath(pathname) && !(await admitPublicPageRequest(ip, res))) return;
+        if (isPublicPagePath(pathname)) {
+          if (!(await admitPublicPageRequest(ip, res))) return;
+          await applyPageSecurity(req, res);
+        }
         await handle(req, res);
       } catch (err) {
         log.error("request failed outside the route handlers", { request_id: requestId, error: err instanceof Error ? err.stack : String(err) });

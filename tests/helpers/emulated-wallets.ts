@@ -1,18 +1,6 @@
 import { randomBytes } from "node:crypto";
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromPrivateKeyBytes,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from "@solana/kit";
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
+import { SolanaAdapter } from "@/lib/chains/adapters/solana-adapter";
 import { TronWeb } from "tronweb";
 import { api } from "./api";
 import { sandboxChain } from "./chains";
@@ -45,37 +33,18 @@ export async function tronPayer(sandboxKey: string, usdt: string) {
 }
 
 /**
- * A wallet-adapter-like Solana payer: its own key, funded by the faucet; sends a `transferChecked` with
- * @solana/kit, creating the recipient's associated token account in the same transaction.
+ * A Solana payer: its own key, funded by the faucet; sends a `transferChecked` built with @solana/kit that
+ * creates the recipient's associated token account in the same transaction (the adapter's sendToken,
+ * which is exactly what a wallet sends).
  */
 export async function solanaPayer(sandboxKey: string, usdt: string) {
   const config = await sandboxChain("solana");
-  const rpc = createSolanaRpc(config.rpcUrl);
-  const signer = await createKeyPairSignerFromPrivateKeyBytes(new Uint8Array(randomBytes(32)));
+  const key = new Uint8Array(randomBytes(32));
+  const signer = await createKeyPairSignerFromPrivateKeyBytes(key);
   await faucet(sandboxKey, "solana", signer.address, usdt);
-  const mint = address(config.tokenAddress);
-  const ata = async (owner: string) => (await findAssociatedTokenPda({ owner: address(owner), mint, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+  const adapter = new SolanaAdapter("solana", config);
   return {
     address: signer.address as string,
-    async send(to: string, units: bigint): Promise<string> {
-      const [source, destination] = await Promise.all([ata(signer.address), ata(to)]);
-      const { value: latest } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
-      const message = pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(signer, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-        (m) =>
-          appendTransactionMessageInstructions(
-            [
-              getCreateAssociatedTokenIdempotentInstruction({ payer: signer, ata: destination, owner: address(to), mint }),
-              getTransferCheckedInstruction({ source, mint, destination, authority: signer, amount: units, decimals: 6 }),
-            ],
-            m,
-          ),
-      );
-      const signed = await signTransactionMessageWithSigners(message);
-      await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", preflightCommitment: "confirmed" }).send();
-      return getSignatureFromTransaction(signed);
-    },
+    send: (to: string, units: bigint): Promise<string> => adapter.sendToken(key, to, units),
   };
 }

@@ -16,14 +16,22 @@ declare module "vitest" {
 }
 
 /** One fresh database, the sandbox chains and two web instances (to prove shared state) for the whole run. */
-export default async function setup(project: TestProject) {
+export default function setup(project: TestProject) {
+  return setupRun(project, {});
+}
+
+/**
+ * The run's stack. `trustProxy`: the web instances read the client IP from X-Forwarded-For, so browser
+ * tests can each act as their own client against the 30/min per-IP page limit.
+ */
+export async function setupRun(project: TestProject, opts: { trustProxy?: boolean }) {
   const root = path.resolve(import.meta.dirname, "../..");
   const database = await createTestDatabase(root);
   await migrateDatabase(database.url);
   const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
   const masterKey = randomBytes(32).toString("base64");
   // WEBHOOKS_ALLOW_PRIVATE_URLS: sandbox endpoints may point at the tests' loopback receivers (live never).
-  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_URLS: "true", REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn" };
+  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_URLS: "true", REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn", TRUST_PROXY: opts.trustProxy ? "true" : "false" };
   const servers: SpawnedWebServer[] = [];
   let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
   try {

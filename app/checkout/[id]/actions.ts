@@ -1,0 +1,38 @@
+"use server";
+import { redirect } from "next/navigation";
+import { ApiError } from "@/lib/api/errors";
+import { isChain } from "@/lib/chains/chains";
+import { loadPaymentForCheckout } from "@/lib/checkout/load-checkout";
+import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
+import { simulatePayment } from "@/lib/sandbox/simulate-payment";
+import type { SandboxPayResult } from "@/components/checkout/sandbox-pay-button";
+
+/** The payer's network choice for a chain-agnostic payment; allocates the deposit address once. */
+export async function chooseNetwork(paymentId: string, form: FormData): Promise<void> {
+  const chain = String(form.get("chain") ?? "");
+  let problem: string | null = null;
+  try {
+    if (!isChain(chain)) throw new ApiError("invalid_request_error", "Choose one of the listed networks.");
+    await selectPaymentChain(getDb(), paymentId, chain);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    problem = err.type === "chain_disabled" ? "unavailable" : "invalid";
+  }
+  redirect(`/checkout/${encodeURIComponent(paymentId)}${problem ? `?error=${problem}` : ""}`);
+}
+
+/** Sandbox payments only: a real transfer from a fresh sandbox wallet, as POST /v1/sandbox/payments/:id/simulate does. */
+export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPayResult> {
+  const payment = await loadPaymentForCheckout(getDb(), paymentId);
+  if (!payment || payment.mode !== "sandbox") return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
+  try {
+    const sent = await simulatePayment(getDb(), payment, paymentId);
+    return { ok: true, txHash: sent.tx_hash };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, message: err.message };
+    log.error("sandbox wallet payment failed", { payment: paymentId, error: err instanceof Error ? err.message : String(err) });
+    return { ok: false, message: "The sandbox wallet could not send the payment. Try again in a moment." };
+  }
+}

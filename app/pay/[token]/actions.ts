@@ -1,0 +1,18 @@
+"use server";
+import { redirect } from "next/navigation";
+import { ApiError } from "@/lib/api/errors";
+import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
+import { getDb } from "@/lib/db/client";
+
+/** The payer picked a network on a link's page: a payment is created for it, then its checkout opens. */
+export async function payLink(token: string, form: FormData): Promise<void> {
+  let paymentId: string;
+  try {
+    paymentId = await payPaymentLink(getDb(), token, String(form.get("chain") ?? ""));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    redirect(`/pay/${encodeURIComponent(token)}?error=${err.type === "chain_disabled" ? "unavailable" : "invalid"}`);
+  }
+  // A path of our own, built from our own id: never a redirect target taken from the request.
+  redirect(`/checkout/${paymentId}`);
+}

@@ -1,0 +1,43 @@
+"use client";
+import type { CheckoutStatus } from "@/lib/checkout/checkout-status";
+import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
+import { paymentUri } from "@/lib/checkout/payment-uri";
+import { parseAmount } from "@/lib/money/amount";
+import { Countdown } from "./countdown";
+import { DepositDetails } from "./deposit-details";
+import { SandboxPayButton, type SandboxPayResult } from "./sandbox-pay-button";
+import { StatusScreen } from "./status-screen";
+import { useCheckoutStatus } from "./use-checkout-status";
+import { WalletButton } from "./wallet-button";
+
+export interface PaymentPanelProps {
+  paymentId: string;
+  merchantName: string;
+  initial: CheckoutStatus;
+  network: CheckoutNetwork;
+  depositAddress: string;
+  sandboxPay?: (previous: SandboxPayResult) => Promise<SandboxPayResult>;
+}
+
+/** A payment whose network is chosen: live status, then where and how to pay while money is still due. */
+export function PaymentPanel({ paymentId, merchantName, initial, network, depositAddress, sandboxPay }: PaymentPanelProps) {
+  const status = useCheckoutStatus(paymentId, initial);
+  const awaiting = status.status === "awaiting_payment";
+  const due = parseAmount(status.amount_due, "exact");
+  const uri = awaiting && due.ok ? paymentUri(network, depositAddress, due.units) : null;
+  return (
+    <section aria-label="Payment" className="space-y-4 px-5 py-5">
+      <StatusScreen status={status} network={network} merchantName={merchantName} />
+      {awaiting && (
+        <>
+          <Countdown expiresAt={status.expires_at} />
+          <DepositDetails network={network} depositAddress={depositAddress} uri={uri} amountDue={status.amount_due} />
+          <div className="space-y-2">
+            <WalletButton network={network} depositAddress={depositAddress} amountDue={status.amount_due} />
+            {sandboxPay && <SandboxPayButton action={sandboxPay} />}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
+import { startWatcherProcess } from "@/tests/helpers/chains";
+import { launchBrowser, newPayer, recorded, site, snapshot, waitForStatus, type Payer } from "./helpers/browser";
+import { getPayment } from "./helpers/checkout";
+
+// A payment link's public page: the payer picks a network, a payment linked to the link is created and
+// its checkout opens; expired and unknown links say so.
+const MERCHANT = "Tidewater Ceramics";
+
+let browser: Browser;
+let worker: SpawnedWorker;
+let m: TestMerchant;
+let payer: Payer;
+beforeAll(async () => {
+  [browser, worker, m] = await Promise.all([launchBrowser(), startWatcherProcess(["polygon"]), newMerchant(MERCHANT)]);
+  payer = await newPayer(browser);
+});
+afterAll(async () => {
+  await payer?.context.close();
+  await browser?.close();
+  await worker?.stop();
+});
+
+async function createLink(body: Record<string, unknown>) {
+  const reply = await api("POST", "/v1/payment-links", { key: m.sandboxKey, body });
+  expect(reply.status, reply.text).toBe(200);
+  // The link's url is on PUBLIC_BASE_URL; the browser opens the same path on the web instance.
+  const url = new URL(reply.json.url);
+  expect(url.pathname).toMatch(/^\/pay\/[0-9A-Za-z]{16,64}$/);
+  return { ...reply.json, path: url.pathname } as { id: string; path: string; amount: string };
+}
+
+describe("payment links", () => {
+  it("link → pick Polygon → the new payment's checkout → sandbox wallet → complete", async () => {
+    const { page } = payer;
+    const link = await createLink({ amount: "9.900000", description: "Glazed mug, blue" });
+    const response = await page.goto(site(link.path));
+    expect(response?.status()).toBe(200);
+    expect(await page.getByRole("region", { name: "Amount" }).innerText()).toMatch(/9\.90\s+USDT[\s\S]*Glazed mug, blue/);
+    expect(await page.getByText(MERCHANT, { exact: true }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: /^Polygon USDT · ERC-20/ }).count()).toBe(1);
+    await snapshot(page, "payment-link-picker");
+
+    await page.getByRole("button", { name: /^Polygon/ }).click();
+    await page.waitForURL(/\/checkout\/pay_[0-9A-Za-z]+$/, { timeout: 15_000 });
+    const paymentId = new URL(page.url()).pathname.split("/").pop()!;
+    expect(await waitForStatus(page, ["awaiting_payment"])).toContain("Send 9.9 USDT on Polygon");
+    const created = await getPayment(m, paymentId);
+    expect(created).toMatchObject({ status: "awaiting_payment", chain: "polygon", amount: "9.900000", description: "Glazed mug, blue" });
+    expect(await page.getByTestId("deposit-address").innerText()).toBe(created.deposit_address);
+    await snapshot(page, "payment-link-checkout");
+
+    await page.getByRole("button", { name: "Pay with sandbox wallet" }).click();
+    // (Polygon's 4 confirmations take ~2 s here: the intermediate states are the other files' business.)
+    const done = await waitForStatus(page, ["confirmed"], 25_000);
+    expect(done).toContain("Payment complete");
+    expect(done).toContain(`9.9 USDT received by ${MERCHANT}`);
+    await snapshot(page, "payment-link-complete");
+
+    const paid = await getPayment(m, paymentId);
+    expect(paid).toMatchObject({ id: paymentId, status: "confirmed", chain: "polygon", amount_received: "9.900000" });
+    expect((await recorded(page)).sent).toContain(`Sent: ${paid.tx_hash}`);
+    const [row] = await query<{ payment_link_id: string | null }>(getDb(), "select payment_link_id from payments where id = $1", [paymentId]);
+    expect(row?.payment_link_id).toBe(link.id);
+    // The link stays open for the next payer: a second visit shows the picker again.
+    await page.goto(site(link.path));
+    expect(await page.getByRole("button", { name: /^Polygon/ }).count()).toBe(1);
+  });
+
+  it("an expired link says so and offers no network", async () => {
+    const { page } = payer;
+    const link = await createLink({ amount: "2.000000" });
+    await query(getDb(), "update payment_links set expires_at = now() - interval '1 minute' where id = $1", [link.id]);
+    const response = await page.goto(site(link.path));
+    expect(response?.status()).toBe(200);
+    const status = page.getByRole("status");
+    expect(await status.innerText()).toContain("This payment link has expired");
+    expect(await status.innerText()).toContain(`Ask ${MERCHANT} for a new one`);
+    expect(await page.locator('button[name="chain"]').count()).toBe(0);
+    for (const name of ["Ethereum", "Polygon", "Tron", "Solana"]) expect(await page.getByRole("button", { name: new RegExp(`^${name}`) }).count()).toBe(0);
+    expect(await page.locator("form").count()).toBe(0);
+    await snapshot(page, "payment-link-expired");
+  });
+
+  it("an unknown token is a 404 page", async () => {
+    const { page } = payer;
+    const response = await page.goto(site("/pay/Zz9NoSuchLinkToken0000000000000"));
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole("heading", { name: "Page not found" }).count()).toBe(1);
+    expect(await page.locator('button[name="chain"]').count()).toBe(0);
+    await snapshot(page, "payment-link-unknown");
+  });
+});

@@ -1,0 +1,18 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Browser tests (Playwright driving Debian's Chromium) against the same real stack as the suite: run after
+// it by `npm test`, one file at a time (a browser per file, pages share the run's chains).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["e2e/**/*.test.ts"],
+    globalSetup: ["e2e/setup/global-setup.ts"],
+    setupFiles: ["tests/setup/worker-env.ts"],
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+    pool: "forks",
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+});
