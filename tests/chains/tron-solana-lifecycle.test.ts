@@ -66,6 +66,8 @@ describe("tron and solana: amounts and time", () => {
         await api("POST", `/v1/sandbox/chains/${chain}/mine`, { key: m.sandboxKey, body: { blocks: REQUIRED[chain] } }); // deep at once
         const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 30_000);
         expect(done.last).toMatchObject({ amount_received: "5.000000", tx_hash: second });
+        // The mined blocks may carry it across every threshold in one scan: each transition still happens, in order.
+        expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
         await waitForBalance(m.sandboxKey, chain, { available: "5.000000", reserved: "0.000000" });
       }),
     );
