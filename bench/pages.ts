@@ -1,8 +1,12 @@
 // `npm run bench:pages`: first-load JavaScript (gzip) of the hosted pages from the production build — what
 // a payer's browser downloads before the page is interactive, wallet libraries excluded (they load only
-// when asked) — and, with BENCH_LIGHTHOUSE=1 and the `lighthouse` package present, Lighthouse scores.
+// when asked) — and Lighthouse's performance and accessibility scores (mobile preset, Debian's Chromium,
+// median of BENCH_LIGHTHOUSE_RUNS=3; BENCH_LIGHTHOUSE=0 skips them).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import { gzipSync } from "node:zlib";
 import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
 import { closeDb, getDb } from "@/lib/db/client";
@@ -40,6 +44,28 @@ async function firstLoadJs(base: string, pagePath: string): Promise<{ files: num
   return { files: srcs.size, rawKb: raw / 1024, gzipKb: gz / 1024 };
 }
 
+/** Lighthouse (mobile preset) against a page: median performance and accessibility scores, and the metrics of the median run. */
+function lighthouse(url: string, runs: number): { performance: number; accessibility: number; detail: string } {
+  const results: { performance: number; accessibility: number; detail: string }[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = path.join(os.tmpdir(), `lh-${process.pid}-${i}.json`);
+    spawnSync(path.join(root, "node_modules", ".bin", "lighthouse"), [url, "--quiet", "--output=json", `--output-path=${out}`, "--only-categories=performance,accessibility", "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"], {
+      env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" },
+      stdio: "ignore",
+    });
+    const report = JSON.parse(fs.readFileSync(out, "utf8")) as { categories: Record<string, { score: number }>; audits: Record<string, { displayValue?: string }> };
+    fs.rmSync(out, { force: true });
+    const a = report.audits;
+    results.push({
+      performance: Math.round(report.categories.performance!.score * 100),
+      accessibility: Math.round(report.categories.accessibility!.score * 100),
+      detail: `FCP ${a["first-contentful-paint"]!.displayValue}, LCP ${a["largest-contentful-paint"]!.displayValue}, TBT ${a["total-blocking-time"]!.displayValue}, CLS ${a["cumulative-layout-shift"]!.displayValue}`,
+    });
+  }
+  results.sort((x, y) => x.performance - y.performance);
+  return results[Math.floor(results.length / 2)]!;
+}
+
 try {
   // The pages read chain configuration from the sandbox registry; no chain needs to run for this.
   await registerSandboxChain(getDb(), { chain: "eth", rpcUrl: "http://127.0.0.1:1", chainId: 900001, tokenAddress: "0x5fbdb2315678afecb367f032d93f642f64180aa3", decimals: 6, blockTimeMs: 1000, emulated: false });
@@ -58,6 +84,17 @@ try {
     ] as const) {
       const f = await firstLoadJs(web.url, p);
       console.log(`  ${name.padEnd(34)} ${f.files} scripts, ${f.rawKb.toFixed(1)} KB raw, ${f.gzipKb.toFixed(1)} KB gzip`);
+    }
+    if (process.env.BENCH_LIGHTHOUSE !== "0" && fs.existsSync(path.join(root, "node_modules", ".bin", "lighthouse"))) {
+      const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
+      console.log(`Lighthouse, mobile preset (4× CPU slowdown, slow 4G), Debian Chromium, median of ${runs} (target ≥ 90)`);
+      for (const [name, p] of [
+        ["/checkout/<id>", `/checkout/${payment.id}`],
+        ["/pay/<token>", `/pay/${link.token}`],
+      ] as const) {
+        const r = lighthouse(`${web.url}${p}`, runs);
+        console.log(`  ${name.padEnd(16)} performance ${r.performance}, accessibility ${r.accessibility}  (${r.detail})`);
+      }
     }
   } finally {
     await web.stop();
