@@ -3,27 +3,23 @@
 // block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) the
 // memory (PSS) of the whole stack started by `npm start`; (d) on the emulated tron and solana, the
 // watcher's detection cost per scan while 10k payments are open. (a) covers all five chains.
-// BENCH_ONLY=a,b,c,d picks parts.
+// BENCH_ONLY=a,b,c,d picks parts; BENCH_CHAINS=tron,solana limits (a) to some chains.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
 import { sandboxChainConfigs } from "@/lib/chains/chain-config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { query } from "@/lib/db/query";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { spawnWorker } from "@/scripts/lib/spawn-worker";
-import { EVM_SANDBOX, startEvmSandboxChain, type EvmSandboxChain } from "@/sandbox/evm/evm-sandbox";
 import { createTestDatabase } from "@/tests/setup/test-database";
 import { measureDepositLatency } from "./chains/deposit-latency";
 import { measureScanCost } from "./chains/scan-cost";
 import { measureStackMemory } from "./chains/stack-memory";
 import { measureDetectionCost } from "./chains/detection-cost";
-import { evmRegistration, solanaRegistration, tronRegistration } from "@/sandbox/registrations";
-import { readSolanaSandboxSecret, startSolanaSandbox } from "@/sandbox/solana/solana-sandbox";
-import { startTronSandbox } from "@/sandbox/tron/tron-sandbox";
+import { SupervisedProcess } from "@/scripts/lib/supervisor";
 import { fmt } from "./chains/stats";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -42,26 +38,21 @@ try {
   const needsChains = only.has("a") || only.has("d");
   const stops: (() => Promise<void>)[] = [];
   if (needsChains) {
-    for (const chain of Object.keys(EVM_SANDBOX) as EvmSandboxChain[]) {
-      const { info, anvil } = await startEvmSandboxChain(chainDir, chain, { blockTime: BLOCK_TIME });
-      stops.push(anvil.stop);
-      await registerSandboxChain(getDb(), evmRegistration(info, BLOCK_TIME * 1000));
-    }
-    const tron = await startTronSandbox({ dataDir: chainDir, blockTime: BLOCK_TIME });
-    stops.push(tron.stop);
-    await registerSandboxChain(getDb(), tronRegistration(tron.info));
-    const solana = await startSolanaSandbox({ dataDir: chainDir });
-    stops.push(solana.stop);
-    await registerSandboxChain(getDb(), solanaRegistration(solana.info, readSolanaSandboxSecret(chainDir)));
+    // The chains run in their own process, as under `npm start` (the emulated chains' facades are
+    // JavaScript: in this process they would compete with the measuring).
+    const chains = new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), { ...process.env, DATA_DIR: chainDir, SANDBOX_BLOCK_TIME: String(BLOCK_TIME) });
+    stops.push(() => chains.stop());
+    await chains.ready;
   }
   try {
     const configs = needsChains ? await sandboxChainConfigs(getDb(), { fresh: true }) : [];
     if (only.has("a")) {
-      const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: "error" });
+      const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL || "error" });
       try {
         console.log(`(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, solana 400 ms slots (target p95 ≤ one interval + 300 ms)`);
         // Five chains at once, a transfer every 150 ms on each (several per block).
-        const figures = await Promise.all(configs.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
+        const chosen = process.env.BENCH_CHAINS ? configs.filter((c) => process.env.BENCH_CHAINS!.split(",").includes(c.chain)) : configs;
+        const figures = await Promise.all(chosen.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
         for (const f of figures) {
           console.log(`  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`);
         }
