@@ -4,7 +4,7 @@ import { deliverEventTask, deliverWebhookTask } from "./handlers/deliver-webhook
 import { expireIdempotencyKeysTask } from "./handlers/expire-idempotency-keys";
 import { redeliverStalledWebhooksTask } from "./handlers/redeliver-stalled-webhooks";
 import { pruneRateLimitBucketsTask } from "./handlers/prune-rate-limit-buckets";
-import { expirePaymentTask } from "./handlers/expire-payment";
+import { expireOverduePaymentsTask, expirePaymentTask } from "./handlers/expire-payment";
 
 export const taskList: Record<JobName, TaskList[string]> = {
   expire_idempotency_keys: expireIdempotencyKeysTask,
@@ -12,5 +12,6 @@ export const taskList: Record<JobName, TaskList[string]> = {
   deliver_webhook: deliverWebhookTask,
   redeliver_stalled_webhooks: redeliverStalledWebhooksTask,
   expire_payment: expirePaymentTask,
+  expire_overdue_payments: expireOverduePaymentsTask,
   prune_rate_limit_buckets: pruneRateLimitBucketsTask,
 };

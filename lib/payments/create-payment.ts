@@ -13,8 +13,8 @@ import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
 
 /**
- * Creates a payment intent in `awaiting_payment`, its `payment.awaiting_payment` event and the job that
- * expires it at `expires_at`, in the caller's transaction. With a chain, its single-use deposit address is
+ * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event (and, for one with
+ * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its single-use deposit address is
  * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
  */
 export async function createPayment(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentInput & { paymentLinkId?: string }): Promise<PaymentRow> {
@@ -44,6 +44,8 @@ export async function createPayment(db: Db, owner: { merchantId: string; mode: M
   );
   const payment = toPaymentRow(row!);
   await recordEvent(db, { merchantId: owner.merchantId, mode: owner.mode, type: "payment.awaiting_payment", object: serializePayment(payment, config().publicBaseUrl) });
-  await scheduleExpiry(db, payment);
+  // With a chain, its watcher expires the payment on chain time (the overdue sweep covers a stalled
+  // watcher); without one, nothing watches it, so a job expires it at expires_at.
+  if (!payment.chain) await scheduleExpiry(db, payment);
   return payment;
 }

@@ -39,6 +39,26 @@ export async function expireDuePayments(tx: Db, mode: Mode, chain: Chain, chainT
   return locked.size;
 }
 
+/**
+ * The `expire_overdue_payments` sweep (every minute): payments on a chain whose watcher has not expired
+ * them WATCHER_GRACE_MS after `expires_at` (the watcher is down, far behind, or the chain is not running)
+ * expire now. Bounded per run; the next run continues.
+ */
+export async function expireOverduePayments(db: Db, now = new Date(), limit = 500): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const due = await query<{ id: string }>(
+      tx,
+      "select id from payments where status = 'awaiting_payment' and expires_at <= $1 order by expires_at limit $2",
+      [new Date(now.getTime() - WATCHER_GRACE_MS), limit],
+    );
+    const locked = await lockPayments(tx, due.map((r) => r.id));
+    const batch = new PaymentBatch();
+    for (const payment of locked.values()) if (payment.status === "awaiting_payment") batch.apply(payment, EXPIRED());
+    await batch.flush(tx);
+    return locked.size;
+  });
+}
+
 export type ExpiryOutcome = "expired" | "closed" | "rescheduled";
 
 /**

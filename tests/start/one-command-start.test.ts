@@ -84,7 +84,7 @@ describe("one-command start (npm start, embedded database)", () => {
         if (crons.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
       await client.end();
-      expect(crons).toEqual(["expire_idempotency_keys", "prune_rate_limit_buckets", "redeliver_stalled_webhooks"]);
+      expect(crons).toEqual(["expire_idempotency_keys", "expire_overdue_payments", "prune_rate_limit_buckets", "redeliver_stalled_webhooks"]);
 
       // The sandbox chains are up: one anvil per EVM chain with its USDT deployed.
       const chainLines = [...first.output().matchAll(/Sandbox: +(eth|bnb|polygon) +(http:\/\/127\.0\.0\.1:\d+) +chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/g)];
