@@ -2,10 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  appendTransactionMessageInstructions,
   createKeyPairSignerFromBytes,
   createSolanaRpc,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -14,10 +12,6 @@ import {
   getTransactionEncoder,
   isSolanaError,
   lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
@@ -42,6 +36,7 @@ import {
 } from "@solana-program/token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
+import { rawRpc, signedTransaction, waitForSignatureStatus } from "../helpers/solana-rpc";
 import { readSolanaSandboxSecret, startSolanaSandbox, type RunningSolanaSandbox } from "@/sandbox/solana/solana-sandbox";
 
 // A wallet's view of the sandbox chain: only @solana/kit and the program clients talk to the facade.
@@ -61,31 +56,9 @@ let transferSlot: bigint;
 const SOL = 1_000_000_000n;
 const ATA_RENT = 2_039_280n;
 
-/** Raw JSON-RPC, to check the node's exact codes and messages (kit turns them into typed errors). */
-async function raw(method: string, params: unknown[]): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
-  const response = await fetch(sandbox.info.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return response.json();
-}
-
-async function signed(feePayer: KeyPairSigner, instructions: Instruction[]) {
-  const { value: latest } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  return signTransactionMessageWithSigners(message);
-}
-
-async function waitForStatus(signature: Signature, wanted: "confirmed" | "finalized") {
-  for (let i = 0; i < 200; i++) {
-    const { value } = await rpc.getSignatureStatuses([signature]).send();
-    if (value[0]?.confirmationStatus === wanted) return value[0];
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${signature} never reached ${wanted}`);
-}
+const raw = (method: string, params: unknown[]) => rawRpc(sandbox.info.rpcUrl, method, params);
+const signed = (feePayer: KeyPairSigner, instructions: Instruction[]) => signedTransaction(rpc, feePayer, instructions);
+const waitForStatus = (signature: Signature, wanted: "confirmed" | "finalized") => waitForSignatureStatus(rpc, signature, wanted);
 
 const transferTo = (amount: bigint) => getTransferCheckedInstruction({ source: payerAta, mint, destination: recipientAta, authority: payer, amount, decimals: 6 });
 
