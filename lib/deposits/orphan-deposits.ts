@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
+import { movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
 import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
@@ -20,21 +21,8 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
      returning id, payment_id, merchant_id, kind, amount_units::text`,
     [depositIds],
   );
-  await postJournals(
-    tx,
-    orphaned
-      .filter((d) => BigInt(d.amount_units) > 0n)
-      .map((d) => ({
-        merchantId: d.merchant_id,
-        mode: scope.mode,
-        chain: scope.chain,
-        cause: { type: "deposit" as const, id: d.id },
-        entries: [
-          { account: "chain_deposits" as const, amount: BigInt(d.amount_units) },
-          { account: "reserved" as const, amount: -BigInt(d.amount_units) },
-        ],
-      })),
-  );
+  const reversals = orphaned.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  await postJournals(tx, movementJournals(scope, reversals, "reserved", "chain_deposits"));
   const lost = new Map<string, bigint>();
   for (const d of orphaned) if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
   const payments = await lockPayments(tx, [...lost.keys()]);

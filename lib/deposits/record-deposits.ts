@@ -3,7 +3,8 @@ import { toUsdtUnits } from "@/lib/chains/adapters/types";
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { postJournals, type Journal } from "@/lib/ledger/post-journal";
+import { postJournals } from "@/lib/ledger/post-journal";
+import { movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
 import { MAX_AMOUNT_UNITS } from "@/lib/money/amount";
 import { EXPIRED } from "@/lib/payments/expire-payment";
@@ -58,19 +59,8 @@ export async function recordDeposits(tx: Db, scope: WatchScope, matched: Matched
      returning id, payment_id, merchant_id, kind, amount_units::text, block_number::text, log_index, block_time, tx_hash`,
     [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(column)],
   );
-  const journals: Journal[] = inserted
-    .filter((d) => BigInt(d.amount_units) > 0n)
-    .map((d) => ({
-      merchantId: d.merchant_id,
-      mode: scope.mode,
-      chain: scope.chain,
-      cause: { type: "deposit", id: d.id },
-      entries: [
-        { account: "reserved", amount: BigInt(d.amount_units) },
-        { account: "chain_deposits", amount: -BigInt(d.amount_units) },
-      ],
-    }));
-  await postJournals(tx, journals);
+  const reserve = inserted.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  await postJournals(tx, movementJournals(scope, reserve, "chain_deposits", "reserved"));
 
   inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
   const batch = new PaymentBatch();

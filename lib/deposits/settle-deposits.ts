@@ -1,7 +1,8 @@
 import type { BlockRef } from "@/lib/chains/adapters/types";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { postJournals, type Journal } from "@/lib/ledger/post-journal";
+import { postJournals } from "@/lib/ledger/post-journal";
+import { movementJournals } from "./deposit-journals";
 import { PAYMENT_COLUMNS, toPaymentRow } from "@/lib/payments/payment-row";
 import { PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
@@ -44,19 +45,8 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
       [confirmed.map((p) => p.id), head.number - required + 1],
     );
     const totals = new Map(credited.map((c) => [c.payment_id, BigInt(c.total)]));
-    const journals: Journal[] = confirmed
-      .filter((p) => (totals.get(p.id) ?? 0n) > 0n)
-      .map((p) => ({
-        merchantId: p.merchantId,
-        mode: scope.mode,
-        chain: scope.chain,
-        cause: { type: "payment", id: p.id },
-        entries: [
-          { account: "available", amount: totals.get(p.id)! },
-          { account: "reserved", amount: -totals.get(p.id)! },
-        ],
-      }));
-    await postJournals(tx, journals);
+    const credits = confirmed.map((p) => ({ merchantId: p.merchantId, cause: { type: "payment" as const, id: p.id }, units: totals.get(p.id) ?? 0n }));
+    await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
     const now = new Date();
     for (const payment of confirmed) batch.apply(batch.current(payment), { status: "confirmed", confirmedAt: now, closedAt: now });
   }
@@ -78,18 +68,7 @@ export async function creditSettledDeposits(tx: Db, scope: WatchScope, head: Blo
      returning d.id, d.merchant_id, d.amount_units::text`,
     [scope.mode, scope.chain, head.number - scope.confirmations.required + 1],
   );
-  const journals: Journal[] = credited
-    .filter((d) => BigInt(d.amount_units) > 0n)
-    .map((d) => ({
-      merchantId: d.merchant_id,
-      mode: scope.mode,
-      chain: scope.chain,
-      cause: { type: "deposit", id: d.id },
-      entries: [
-        { account: "available", amount: BigInt(d.amount_units) },
-        { account: "reserved", amount: -BigInt(d.amount_units) },
-      ],
-    }));
-  await postJournals(tx, journals);
+  const credits = credited.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
   return credited.length;
 }

@@ -1,0 +1,29 @@
+import type { ExternalAccount, Journal, MerchantAccount } from "@/lib/ledger/post-journal";
+import type { WatchScope } from "./watch-scope";
+
+type Account = MerchantAccount | ExternalAccount;
+
+/**
+ * One journal per movement, each moving its amount (USDT base units) from one account to another on the
+ * scope's chain: deposits reserve (chain_deposits → reserved), credits (reserved → available), reversals
+ * after a reorg (reserved → chain_deposits). Zero amounts (dust below 10^-6 USDT) move nothing.
+ */
+export function movementJournals(
+  scope: Pick<WatchScope, "mode" | "chain">,
+  moves: { merchantId: string; cause: Journal["cause"]; units: bigint }[],
+  from: Account,
+  to: Account,
+): Journal[] {
+  return moves
+    .filter((m) => m.units > 0n)
+    .map((m) => ({
+      merchantId: m.merchantId,
+      mode: scope.mode,
+      chain: scope.chain,
+      cause: m.cause,
+      entries: [
+        { account: to, amount: m.units },
+        { account: from, amount: -m.units },
+      ],
+    }));
+}
