@@ -50,9 +50,16 @@ export async function applyPageSecurity(req: IncomingMessage, res: ServerRespons
   req.headers["content-security-policy"] = csp;
   delete req.headers["content-security-policy-report-only"];
   res.setHeader("Content-Security-Policy", csp);
+  setStaticPageHeaders(res);
+}
+
+/**
+ * The headers every public page response carries, whatever its content (the limit's 429 page too): no
+ * framing, no sniffing, no caching, and — since the payment id or link token is in the URL — no Referer.
+ */
+export function setStaticPageHeaders(res: ServerResponse): void {
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("X-Content-Type-Options", "nosniff");
-  // The payment id or link token is in the URL: it must not leak to other sites through Referer.
   res.setHeader("Referrer-Policy", "no-referrer");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
+import { setStaticPageHeaders } from "./page-security";
 
 /** The hosted pages (and their data endpoints) share one 30/min budget per client IP (spec 4.6, 8). */
 const PUBLIC_PREFIXES = ["/checkout/", "/pay/", "/api/public/"];
@@ -16,12 +17,9 @@ export async function admitPublicPageRequest(ip: string, res: ServerResponse): P
   res.statusCode = 429;
   res.setHeader("Retry-After", String(wait));
   res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.setHeader("Cache-Control", "no-store");
-  // A static page: no script may run, it may not be framed, and the URL does not leak.
+  // A static page: no script may run on it.
   res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
-  res.setHeader("X-Frame-Options", "DENY");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "no-referrer");
+  setStaticPageHeaders(res);
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Too many requests</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
 <h1 style="font-size:1.5rem">Too many requests</h1><p>This page was loaded too often from your network. Please wait ${wait} second${wait === 1 ? "" : "s"} and reload.</p>

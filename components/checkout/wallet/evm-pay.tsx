@@ -7,7 +7,7 @@ import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { checkoutChain, evmNetworkLabel, TRANSFER_ABI } from "./evm-chain";
 import type { WalletPayProps } from "./wallet-pay";
-import { ConnectedAs, FlowMessages, NoWallet, useWalletFlow, WalletActionButton } from "./wallet-ui";
+import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton, WalletList } from "./wallet-ui";
 
 const SWITCH_TIMEOUT_MS = 120_000;
 
@@ -129,19 +129,9 @@ function EvmWallet({ network, depositAddress, amountDue }: WalletPayProps) {
       ) : wallets.length === 0 ? (
         <NoWallet what="Ethereum-compatible browser wallet" />
       ) : (
-        <ul className="space-y-2" aria-label="Wallets found in this browser">
-          {wallets.map((c) => (
-            <li key={c.uid}>
-              <WalletActionButton variant="secondary" icon={c.icon} disabled={flow.busy} onClick={() => onConnect(c)}>
-                Connect {walletName(c)}
-              </WalletActionButton>
-            </li>
-          ))}
-        </ul>
+        <WalletList busy={flow.busy} wallets={wallets.map((c) => ({ key: c.uid, name: walletName(c), icon: c.icon, connect: () => onConnect(c) }))} />
       )}
-      <p id="wallet-pay-note" className="text-xs text-slate-700">
-        Sends USDT ({network.standard}) on {network.name} to the deposit address above.
-      </p>
+      <PayNote standard={network.standard} network={network.name} />
       <FlowMessages state={flow.state} />
     </div>
   );

@@ -7,7 +7,7 @@ import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { usdtPaymentInstructions } from "./solana-instructions";
 import type { WalletPayProps } from "./wallet-pay";
-import { ConnectedAs, FlowMessages, NoWallet, useWalletFlow, WalletActionButton } from "./wallet-ui";
+import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton, WalletList } from "./wallet-ui";
 
 /** No adapters of our own: wallet-standard wallets (Phantom, Solflare, Backpack, …) are detected. */
 const NO_ADAPTERS: Adapter[] = [];
@@ -100,19 +100,9 @@ function SolanaWallet({ network, depositAddress, amountDue }: WalletPayProps) {
       ) : detected.length === 0 ? (
         <NoWallet what="Solana wallet" />
       ) : (
-        <ul className="space-y-2" aria-label="Wallets found in this browser">
-          {detected.map((w) => (
-            <li key={w.adapter.name}>
-              <WalletActionButton variant="secondary" icon={w.adapter.icon} disabled={flow.busy} onClick={() => onConnect(w.adapter.name)}>
-                Connect {w.adapter.name}
-              </WalletActionButton>
-            </li>
-          ))}
-        </ul>
+        <WalletList busy={flow.busy} wallets={detected.map((w) => ({ key: w.adapter.name, name: w.adapter.name, icon: w.adapter.icon, connect: () => onConnect(w.adapter.name) }))} />
       )}
-      <p id="wallet-pay-note" className="text-xs text-slate-700">
-        Sends USDT ({network.standard}) on {network.name} to the deposit address above.
-      </p>
+      <PayNote standard={network.standard} network={network.name} />
       <FlowMessages state={flow.state} />
     </div>
   );

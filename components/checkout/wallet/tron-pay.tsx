@@ -4,7 +4,7 @@ import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { connectTronLink, injectedTron, sendTronUsdt, tronNodeMatches } from "./tron-link";
 import type { WalletPayProps } from "./wallet-pay";
-import { ConnectedAs, FlowMessages, NoWallet, useWalletFlow, WalletActionButton } from "./wallet-ui";
+import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton } from "./wallet-ui";
 
 /** TronLink may inject a moment after the page loads (it fires tronLink#initialized when it does). */
 const DETECT_GRACE_MS = 800;
@@ -80,9 +80,7 @@ export default function TronPay({ network, depositAddress, amountDue }: WalletPa
       ) : (
         <NoWallet what="TronLink wallet" />
       )}
-      <p id="wallet-pay-note" className="text-xs text-slate-700">
-        Sends USDT ({network.standard}) on {network.name} to the deposit address above. TronLink may charge {network.gas} for energy.
-      </p>
+      <PayNote standard={network.standard} network={network.name} extra={`TronLink may charge ${network.gas} for energy.`} />
       <FlowMessages state={flow.state} />
     </div>
   );

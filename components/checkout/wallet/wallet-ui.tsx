@@ -100,3 +100,27 @@ export function NoWallet({ what }: { what: string }) {
     </p>
   );
 }
+
+/** One "Connect <name>" button per wallet found in the browser. */
+export function WalletList({ wallets, busy }: { wallets: { key: string; name: string; icon?: string; connect: () => void }[]; busy: boolean }) {
+  return (
+    <ul className="space-y-2" aria-label="Wallets found in this browser">
+      {wallets.map((w) => (
+        <li key={w.key}>
+          <WalletActionButton variant="secondary" icon={w.icon} disabled={busy} onClick={w.connect}>
+            Connect {w.name}
+          </WalletActionButton>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What the buttons do, said once under them (the Send button points here with aria-describedby). */
+export function PayNote({ standard, network, extra }: { standard: string; network: string; extra?: string }) {
+  return (
+    <p id="wallet-pay-note" className="text-xs text-slate-700">
+      Sends USDT ({standard}) on {network} to the deposit address above.{extra ? ` ${extra}` : ""}
+    </p>
+  );
+}
