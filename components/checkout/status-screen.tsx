@@ -1,7 +1,8 @@
 import type { CheckoutStatus } from "@/lib/checkout/checkout-status";
 import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
+import { trimDecimal } from "@/lib/checkout/payment-uri";
 
-const trim = (amount: string) => amount.replace(/\.?0+$/, "") || "0";
+const trim = trimDecimal;
 
 /**
  * The one line a payer looks for: what is happening now. It lives in a fixed-height, polite live region so

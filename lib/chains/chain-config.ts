@@ -61,7 +61,8 @@ export function liveChainConfig(chain: Chain, env: NodeJS.ProcessEnv = process.e
     chain,
     family: CHAIN_FAMILY[chain],
     rpcUrl: env[LIVE_RPC_ENV[chain]]!,
-    extra: chain === "tron" ? { jsonRpcUrl: env.TRON_JSONRPC_URL || `${env[LIVE_RPC_ENV[chain]]!.replace(/\/+$/, "")}/jsonrpc` } : {},
+    // Without TRON_JSONRPC_URL, Tron's /jsonrpc is on the HTTP API's host (lib/chains/adapters/create-adapter.ts).
+    extra: chain === "tron" && env.TRON_JSONRPC_URL ? { jsonRpcUrl: env.TRON_JSONRPC_URL } : {},
     chainId: defaults.chainId,
     tokenAddress: env[`${prefix}_USDT_CONTRACT`] || defaults.token,
     decimals: positiveInt(env, `${prefix}_USDT_DECIMALS`, defaults.decimals),

@@ -1,4 +1,4 @@
-import { TronWeb } from "tronweb";
+import { tronToEvmHex } from "./adapters/tron-adapter";
 import type { Chain } from "./chains";
 
 /**
@@ -13,7 +13,7 @@ export function watchKey(chain: Chain, address: string): string {
     case "polygon":
       return address.toLowerCase();
     case "tron":
-      return `0x${TronWeb.address.toHex(address).slice(2).toLowerCase()}`;
+      return tronToEvmHex(address);
     case "solana":
       return address;
   }

@@ -50,9 +50,12 @@ export async function availableNetworks(db: Db, mode: Mode): Promise<CheckoutNet
   return configs.filter((c): c is ChainConfig => c !== null).map((c) => checkoutNetwork(c));
 }
 
+const PAYMENT_WITH_MERCHANT = `select ${PAYMENT_COLUMNS.split(", ").map((c) => `p.${c}`).join(", ")}, m.name as merchant_name
+  from payments p join merchants m on m.id = p.merchant_id where p.id = $1`;
+
 export async function loadPaymentForCheckout(db: Db, paymentId: string): Promise<(PaymentRow & { merchantName: string }) | null> {
   if (!/^pay_[0-9A-Za-z]{1,64}$/.test(paymentId)) return null;
-  const [row] = await query(db, `select ${PAYMENT_COLUMNS.split(", ").map((c) => `p.${c}`).join(", ")}, m.name as merchant_name from payments p join merchants m on m.id = p.merchant_id where p.id = $1`, [paymentId]);
+  const [row] = await query(db, PAYMENT_WITH_MERCHANT, [paymentId]);
   return row ? { ...toPaymentRow(row), merchantName: row.merchant_name as string } : null;
 }
 

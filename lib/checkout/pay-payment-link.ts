@@ -11,10 +11,13 @@ export interface LinkPage {
   active: boolean;
 }
 
+const LINK_WITH_MERCHANT = `select ${PAYMENT_LINK_COLUMNS.split(", ").map((c) => `l.${c}`).join(", ")}, m.name as merchant_name
+  from payment_links l join merchants m on m.id = l.merchant_id where l.token = $1`;
+
 /** The link behind a public /pay/<token>, with its merchant's display name; null for an unknown token. */
 export async function loadPaymentLinkPage(db: Db, token: string, now = new Date()): Promise<LinkPage | null> {
   if (!/^[0-9A-Za-z]{16,64}$/.test(token)) return null;
-  const [row] = await query(db, `select ${PAYMENT_LINK_COLUMNS.split(", ").map((c) => `l.${c}`).join(", ")}, m.name as merchant_name from payment_links l join merchants m on m.id = l.merchant_id where l.token = $1`, [token]);
+  const [row] = await query(db, LINK_WITH_MERCHANT, [token]);
   if (!row) return null;
   const link = toPaymentLinkRow(row);
   return { link, merchantName: row.merchant_name as string, active: link.deactivatedAt === null && now < link.expiresAt };

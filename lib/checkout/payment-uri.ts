@@ -19,7 +19,8 @@ export function paymentUri(chain: Pick<ChainConfig, "family" | "chainId" | "toke
   }
 }
 
-/** "25.500000" → "25.5", "25.000000" → "25". */
+/** "25.500000" → "25.5", "25.000000" → "25", "0.000000" → "0": how a payer reads an amount. */
 export function trimDecimal(amount: string): string {
-  return amount.replace(/\.?0+$/, "");
+  if (!amount.includes(".")) return amount;
+  return amount.replace(/0+$/, "").replace(/\.$/, "");
 }

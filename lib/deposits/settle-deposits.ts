@@ -48,7 +48,7 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
     const credits = confirmed.map((p) => ({ merchantId: p.merchantId, cause: { type: "payment" as const, id: p.id }, units: totals.get(p.id) ?? 0n }));
     await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
     const now = new Date();
-    for (const payment of confirmed) batch.apply(batch.current(payment), { status: "confirmed", confirmedAt: now, closedAt: now });
+    for (const payment of confirmed) batch.apply(payment, { status: "confirmed", confirmedAt: now, closedAt: now });
   }
   await batch.flush(tx);
 }

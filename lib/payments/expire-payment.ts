@@ -32,7 +32,12 @@ export async function expireDuePayments(tx: Db, mode: Mode, chain: Chain, chainT
     "select id from payments where mode = $1 and chain = $2 and status = 'awaiting_payment' and expires_at <= $3 order by expires_at limit $4",
     [mode, chain, chainTime, limit],
   );
-  const locked = await lockPayments(tx, due.map((r) => r.id));
+  return expireLocked(tx, due.map((r) => r.id));
+}
+
+/** Locks these payments and expires those still awaiting payment (another writer may have moved them). */
+async function expireLocked(tx: Db, ids: string[]): Promise<number> {
+  const locked = await lockPayments(tx, ids);
   const batch = new PaymentBatch();
   for (const payment of locked.values()) if (payment.status === "awaiting_payment") batch.apply(payment, EXPIRED());
   await batch.flush(tx);
@@ -51,11 +56,7 @@ export async function expireOverduePayments(db: Db, now = new Date(), limit = 50
       "select id from payments where status = 'awaiting_payment' and expires_at <= $1 order by expires_at limit $2",
       [new Date(now.getTime() - WATCHER_GRACE_MS), limit],
     );
-    const locked = await lockPayments(tx, due.map((r) => r.id));
-    const batch = new PaymentBatch();
-    for (const payment of locked.values()) if (payment.status === "awaiting_payment") batch.apply(payment, EXPIRED());
-    await batch.flush(tx);
-    return locked.size;
+    return expireLocked(tx, due.map((r) => r.id));
   });
 }
 

@@ -3,9 +3,6 @@ import { AnvilOps } from "./anvil-ops";
 import { SolanaOps } from "./solana-ops";
 import { TronOps } from "./tron-ops";
 
-/** Gas for a payer wallet: one native coin on EVM, 100 TRX, 1 SOL. */
-export const NATIVE_GAS = { evm: 10n ** 18n, tron: 100_000_000n, solana: 1_000_000_000n };
-
 /**
  * What the sandbox helpers do to a local chain, per family: the EVM sandboxes are plain anvils, the
  * emulated chains (tron, solana) go through their facades.

@@ -49,9 +49,10 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
   // One round of RPC for the reorg check, the logs and the header of the range's last block (the adapter
   // batches concurrent calls). Headers and logs must agree on block hashes; if a block changed between
   // the reads, the scan is retried.
+  const watched = adapter.scansAddresses && to >= from ? await watchedAddresses(db, target) : undefined;
   const [cursorBlock, transfers, last] = await Promise.all([
     cursor.hash ? adapter.blocks([cursor.number]) : null,
-    to >= from ? adapter.transfers(from, to, adapter.scansAddresses ? await watchedAddresses(db, target) : undefined) : [],
+    to >= from ? adapter.transfers(from, to, watched) : [],
     to >= from ? adapter.blocks([to]) : null,
   ]);
   if (cursorBlock) {

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "@/lib/db/embedded";
+import { waitForReady } from "./wait-for-ready";
 
 export interface SpawnedWebServer {
   url: string;
@@ -18,16 +19,7 @@ export async function spawnWebServer(root: string, env: Record<string, string>):
     env: { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: `http://localhost:${port}` },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("web server did not start in 30 s")), 30_000);
-    child.on("message", (msg: { type?: string }) => {
-      if (msg?.type === "ready") {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`web server exited during start (code ${code})`)));
-  });
+  await waitForReady(child, "web server");
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { waitForReady } from "./wait-for-ready";
 
 export interface SpawnedWorker {
   pid: number;
@@ -18,16 +19,7 @@ export async function spawnWorker(root: string, env: Record<string, string>): Pr
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("worker did not start in 30 s")), 30_000);
-    child.on("message", (msg: { type?: string }) => {
-      if (msg?.type === "ready") {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`worker exited during start (code ${code})`)));
-  });
+  await waitForReady(child, "worker");
   const ended = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
