@@ -96,7 +96,9 @@ try {
     const spacingDeadline = Date.now() + 200_000;
     while (flakyArrivals.length < 6 && Date.now() < spacingDeadline) await new Promise((r) => setTimeout(r, 100));
     const gaps = flakyArrivals.slice(1).map((at, i) => (at - flakyArrivals[i]!) / 1000);
-    gaps.forEach((g, i) => console.log(`  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt (schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`));
+    gaps.forEach((g, i) => {
+      console.log(`  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt (schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`);
+    });
     const worst = Math.max(...gaps.map((g, i) => Math.abs(g - RETRY_DELAYS_S[i]!)));
     console.log(`worst deviation: ${worst.toFixed(2)} s (target within ±1 s)`);
   }

@@ -88,7 +88,9 @@ async function watchLanding(config: ChainConfig, txOf: Map<string, string>, mine
       if (waiting.length) {
         const { value } = await rpc.getSignatureStatuses(waiting as Signature[]).send();
         const now = Date.now();
-        value.forEach((status, i) => status && !minedAt.has(waiting[i]!) && minedAt.set(waiting[i]!, now));
+        value.forEach((status, i) => {
+          if (status && !minedAt.has(waiting[i]!)) minedAt.set(waiting[i]!, now);
+        });
       }
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -49,7 +49,10 @@ export async function measureStackMemory(root: string, settleMs: number): Promis
     const tree = new Set([String(child.pid)]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) (tree.add(r.pid), (grew = true));
+      for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) {
+          tree.add(r.pid);
+          grew = true;
+        }
     }
     const groups = new Map<string, { count: number; kb: number }>();
     for (const r of rows) {

@@ -20,6 +20,7 @@ export function DepositDetails({ network, depositAddress, uri, amountDue }: { ne
           Send to this {network.name} address
         </p>
         <div className="mt-1 flex items-start gap-2">
+          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: screen readers announce the address with its label */}
           <code aria-labelledby="deposit-label" data-testid="deposit-address" className="min-w-0 flex-1 break-all rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm text-slate-900">
             {depositAddress}
           </code>

@@ -28,7 +28,9 @@ function walletScript(cfg: TestWalletPage) {
   type Listener = (arg: unknown) => void;
   const w = window as unknown as Record<string, any>;
   const listeners = new Map<string, Set<Listener>>();
-  const emit = (event: string, arg: unknown) => listeners.get(event)?.forEach((fn) => setTimeout(() => fn(arg)));
+  const emit = (event: string, arg: unknown) => {
+    for (const fn of listeners.get(event) ?? []) setTimeout(() => fn(arg));
+  };
   const known = new Set(cfg.knownChains.map((c) => c.toLowerCase()));
   let chainId = cfg.knownChains[0]!.toLowerCase();
   let connected = false;
@@ -104,7 +106,7 @@ function walletScript(cfg: TestWalletPage) {
   (provider as any).off = provider.removeListener;
   w.__testWallet = { calls, provider };
   w.ethereum = provider;
-  const icon = "data:image/svg+xml;base64," + btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2563eb"/></svg>');
+  const icon = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2563eb"/></svg>')}`;
   const info = Object.freeze({ uuid: cfg.uuid, name: "Test Wallet", icon, rdns: "test.wallet" });
   const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
   window.addEventListener("eip6963:requestProvider", announce);

@@ -30,7 +30,10 @@ export async function* streamCheckoutStatus(db: Db, paymentId: string, opts: { s
     if (FINAL_STATUSES.includes(status.status)) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, opts.intervalMs ?? 1_000);
-      opts.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      opts.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
     });
   }
 }

@@ -78,7 +78,9 @@ export class Executor {
     if (failed && (post[0]?.lamports ?? 0n) >= (pre[0]?.lamports ?? 0n)) return null;
     const slot = this.ledger.slot;
     const meta = metaFields(failed ? outcome.meta() : outcome);
-    keys.writable.forEach((w, i) => w && this.store.noteWrite(keys.accountKeys[i]!, slot, pre[i] ?? null));
+    keys.writable.forEach((w, i) => {
+      if (w) this.store.noteWrite(keys.accountKeys[i]!, slot, pre[i] ?? null);
+    });
     const record: TxRecord = {
       signature: tx.signature,
       slot,

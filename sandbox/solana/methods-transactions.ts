@@ -44,7 +44,7 @@ export const transactionMethods: Record<string, RpcMethod> = {
       loadedAccountsDataSize: 0,
       loadedAddresses: sim.keys?.loaded ?? null,
       logs: sim.logs,
-      postBalances: post && post.map((a) => a?.lamports ?? 0n),
+      postBalances: post?.map((a) => a?.lamports ?? 0n),
       postTokenBalances: post && tokenBalances(post, ctx.store.decimalsOf),
       preBalances: sim.keys ? sim.pre.map((a) => a?.lamports ?? 0n) : null,
       preTokenBalances: sim.keys ? tokenBalances(sim.pre, ctx.store.decimalsOf) : null,

@@ -14,7 +14,7 @@ export function toTronHex(address: string): string {
   }
   const h = a.replace(/^0x/i, "").toLowerCase();
   if (/^41[0-9a-f]{40}$/.test(h)) return h;
-  if (/^[0-9a-f]{40}$/.test(h)) return "41" + h;
+  if (/^[0-9a-f]{40}$/.test(h)) return `41${h}`;
   throw new Error(`invalid address: ${address}`);
 }
 

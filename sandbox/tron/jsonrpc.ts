@@ -74,7 +74,7 @@ const METHODS: Record<string, (ctx: FacadeContext, params: unknown[]) => Promise
   async eth_getTransactionByHash(ctx, [hash]) {
     const h = ethHashParam(ctx, hash);
     const tx = h ? await ctx.rpc<EthTx | null>("eth_getTransactionByHash", [h]) : null;
-    return tx && tx.blockNumber ? mapTx(ctx, tx) : null;
+    return tx?.blockNumber ? mapTx(ctx, tx) : null;
   },
   async eth_getTransactionReceipt(ctx, [hash]) {
     const h = ethHashParam(ctx, hash);

@@ -68,13 +68,16 @@ export class TxIndex {
     if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, 1000);
-      this.waiters.push(() => (clearTimeout(timer), resolve()));
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
   record(txID: string, ethHash: string, tx: TronTxJson): void {
     const entry = { txID, ethHash: ethHash.toLowerCase(), tx };
-    fs.appendFileSync(this.file, JSON.stringify(entry) + "\n");
+    fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
     this.remember(entry);
     this.release(txID);
   }

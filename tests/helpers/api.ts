@@ -33,7 +33,7 @@ export async function api(method: string, path: string, call: ApiCall = {}): Pro
   }
   const res = await fetch(`${webUrls()[call.server ?? 0]}${path}`, { method, headers, body });
   const text = await res.text();
-  let json: unknown = undefined;
+  let json: unknown ;
   try {
     json = JSON.parse(text);
   } catch {

@@ -26,7 +26,7 @@ export async function chooseNetwork(paymentId: string, form: FormData): Promise<
 /** Sandbox payments only: a real transfer from a fresh sandbox wallet, as POST /v1/sandbox/payments/:id/simulate does. */
 export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPayResult> {
   const payment = await loadPaymentForCheckout(getDb(), paymentId);
-  if (!payment || payment.mode !== "sandbox") return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
+  if (payment?.mode !== "sandbox") return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
   try {
     const sent = await simulatePayment(getDb(), payment, paymentId);
     return { ok: true, txHash: sent.tx_hash };

@@ -14,7 +14,8 @@ export function useWalletFlow(ctx: ErrorContext) {
   const [state, setState] = useState<FlowState>({ kind: "idle" });
   const { network, gas } = ctx;
   const run = useCallback(
-    async (phase: "connect" | "send", text: string, step: (say: (text: string) => void) => Promise<string | void>) => {
+    // biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with its tx id
+    async (phase: "connect" | "send", text: string, step: (say: (text: string) => void) => Promise<string | undefined | void>) => {
       setState({ kind: "busy", text });
       try {
         const txId = await step((next) => setState({ kind: "busy", text: next }));
@@ -39,7 +40,7 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primar
 export function WalletActionButton({ variant = "primary", icon, children, className, ref, ...rest }: ButtonProps) {
   return (
     <button ref={ref} type="button" className={`${variant === "primary" ? PRIMARY : SECONDARY} ${className ?? ""}`} {...rest}>
-      {/* Wallet icons are data: URIs the wallet announces; decorative, the label names the wallet. */}
+      {/* biome-ignore lint/performance/noImgElement: wallet icons are data: URIs the wallet announces; decorative, the label names the wallet */}
       {icon && /^data:image\//.test(icon) && <img src={icon} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded" />}
       <span className="min-w-0 break-words">{children}</span>
     </button>
