@@ -28,13 +28,18 @@ const database = await createTestDatabase(root);
 await migrateDatabase(database.url);
 process.env.DATABASE_URL = database.url;
 process.env.MASTER_KEY ??= randomBytes(32).toString("base64");
-const server = await spawnWebServer(root, { DATABASE_URL: database.url, MASTER_KEY: process.env.MASTER_KEY, LOG_LEVEL: "warn" });
+const server = await spawnWebServer(root, {
+  DATABASE_URL: database.url,
+  MASTER_KEY: process.env.MASTER_KEY,
+  LOG_LEVEL: "warn",
+});
 
 try {
   const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
   const secrets: string[] = [];
   await inTransaction(getDb(), async (tx) => {
-    for (let i = 0; i < KEYS; i++) secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
+    for (let i = 0; i < KEYS; i++)
+      secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
   });
   // 100k payments of this merchant, one a second back in time, so the list reads a page of a big table.
   await query(
@@ -48,7 +53,10 @@ try {
   await closeDb();
 
   let n = 0;
-  const authed = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secrets[n++ % secrets.length]}`, ...extra });
+  const authed = (extra: Record<string, string> = {}) => ({
+    authorization: `Bearer ${secrets[n++ % secrets.length]}`,
+    ...extra,
+  });
   const post = (p: string, body: () => unknown): autocannon.Request[] => [
     {
       setupRequest: (req) => ({
@@ -60,15 +68,37 @@ try {
       }),
     },
   ];
-  const get = (p: string): autocannon.Request[] => [{ setupRequest: (req) => ({ ...req, method: "GET", path: p, headers: authed() }) }];
+  const get = (p: string): autocannon.Request[] => [
+    { setupRequest: (req) => ({ ...req, method: "GET", path: p, headers: authed() }) },
+  ];
 
   const cases: { name: string; opts: autocannon.Options }[] = [
     { name: "GET /api/health (trivial Next route)", opts: { url: `${server.url}/api/health` } },
-    { name: "POST /v1/payment-links (full pipeline, idempotent)", opts: { url: server.url, requests: post("/v1/payment-links", () => ({ amount: "25.50", description: "order" })) } },
-    { name: "POST /v1/payments (derivation, idempotent)", opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "eth" })) } },
-    { name: `GET /v1/payments?limit=100 (${SEEDED_PAYMENTS / 1000}k rows)`, opts: { url: server.url, requests: get("/v1/payments?limit=100") } },
-    { name: `POST /v1/payments at a fixed ${RATE} req/s`, opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "tron" })), overallRate: RATE, connections: 16 } },
-    { name: `GET /v1/payments?limit=100 at a fixed ${RATE} req/s`, opts: { url: server.url, requests: get("/v1/payments?limit=100"), overallRate: RATE, connections: 16 } },
+    {
+      name: "POST /v1/payment-links (full pipeline, idempotent)",
+      opts: { url: server.url, requests: post("/v1/payment-links", () => ({ amount: "25.50", description: "order" })) },
+    },
+    {
+      name: "POST /v1/payments (derivation, idempotent)",
+      opts: { url: server.url, requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "eth" })) },
+    },
+    {
+      name: `GET /v1/payments?limit=100 (${SEEDED_PAYMENTS / 1000}k rows)`,
+      opts: { url: server.url, requests: get("/v1/payments?limit=100") },
+    },
+    {
+      name: `POST /v1/payments at a fixed ${RATE} req/s`,
+      opts: {
+        url: server.url,
+        requests: post("/v1/payments", () => ({ amount: "25.000000", chain: "tron" })),
+        overallRate: RATE,
+        connections: 16,
+      },
+    },
+    {
+      name: `GET /v1/payments?limit=100 at a fixed ${RATE} req/s`,
+      opts: { url: server.url, requests: get("/v1/payments?limit=100"), overallRate: RATE, connections: 16 },
+    },
   ];
   const selected = cases.filter((c) => !process.env.BENCH_ONLY || c.name.startsWith(process.env.BENCH_ONLY));
 
@@ -78,15 +108,19 @@ try {
     await measure("warm-up", server.pid, { ...opts, connections: 8, amount: 300 });
   }
   const results: Figures[] = [];
-  for (const c of selected) results.push(await measure(c.name, server.pid, { connections: CONNECTIONS, duration: DURATION_S, ...c.opts }));
+  for (const c of selected)
+    results.push(await measure(c.name, server.pid, { connections: CONNECTIONS, duration: DURATION_S, ...c.opts }));
 
-  console.log(`\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections unless fixed-rate, ${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`);
+  console.log(
+    `\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections unless fixed-rate, ${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`,
+  );
   printTable(results);
   const byPrefix = (p: string) => results.find((r) => r.name.startsWith(p));
   const trivial = byPrefix("GET /api/health");
   const ratio = (p: string, label: string) => {
     const r = byPrefix(p);
-    if (trivial && r) console.log(`${label} / trivial throughput: ${((r.rps / trivial.rps) * 100).toFixed(1)} % (target ≥ 60 %)`);
+    if (trivial && r)
+      console.log(`${label} / trivial throughput: ${((r.rps / trivial.rps) * 100).toFixed(1)} % (target ≥ 60 %)`);
   };
   ratio("POST /v1/payment-links", "pipeline POST");
   ratio("POST /v1/payments (", "POST /v1/payments");

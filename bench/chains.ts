@@ -29,7 +29,11 @@ const BLOCK_TIME = Number(process.env.SANDBOX_BLOCK_TIME || 1);
 
 const database = await createTestDatabase(root);
 await migrateDatabase(database.url);
-Object.assign(process.env, { DATABASE_URL: database.url, MASTER_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "error" });
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  MASTER_KEY: randomBytes(32).toString("base64"),
+  LOG_LEVEL: "error",
+});
 const chainDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-bench-chains-"));
 const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
 const owner = { merchantId: merchant.id, mode: "sandbox" as const };
@@ -40,31 +44,48 @@ try {
   if (needsChains) {
     // The chains run in their own process, as under `npm start` (the emulated chains' facades are
     // JavaScript: in this process they would compete with the measuring).
-    const chains = new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), { ...process.env, DATA_DIR: chainDir, SANDBOX_BLOCK_TIME: String(BLOCK_TIME) });
+    const chains = new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), {
+      ...process.env,
+      DATA_DIR: chainDir,
+      SANDBOX_BLOCK_TIME: String(BLOCK_TIME),
+    });
     stops.push(() => chains.stop());
     await chains.ready;
   }
   try {
     const configs = needsChains ? await sandboxChainConfigs(getDb(), { fresh: true }) : [];
     if (only.has("a")) {
-      const worker = await spawnWorker(root, { WORKER_ROLES: "watchers", LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL || "error" });
+      const worker = await spawnWorker(root, {
+        WORKER_ROLES: "watchers",
+        LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL || "error",
+      });
       try {
-        console.log(`(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, solana 400 ms slots (target p95 ≤ one interval + 300 ms)`);
+        console.log(
+          `(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, solana 400 ms slots (target p95 ≤ one interval + 300 ms)`,
+        );
         // Five chains at once, a transfer every 150 ms on each (several per block).
-        const chosen = process.env.BENCH_CHAINS ? configs.filter((c) => process.env.BENCH_CHAINS!.split(",").includes(c.chain)) : configs;
+        const chosen = process.env.BENCH_CHAINS
+          ? configs.filter((c) => process.env.BENCH_CHAINS!.split(",").includes(c.chain))
+          : configs;
         const figures = await Promise.all(chosen.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
         for (const f of figures) {
-          console.log(`  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`);
+          console.log(
+            `  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`,
+          );
         }
       } finally {
         await worker.stop();
       }
     }
     if (only.has("d")) {
-      console.log("(d) detection cost per scan on the emulated chains while 10,000 payments are open (10 of them paid meanwhile)");
+      console.log(
+        "(d) detection cost per scan on the emulated chains while 10,000 payments are open (10 of them paid meanwhile)",
+      );
       for (const config of configs.filter((c) => c.emulated)) {
         const f = await measureDetectionCost(config, owner, 10_000, 10);
-        console.log(`  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`);
+        console.log(
+          `  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`,
+        );
       }
     }
   } finally {
@@ -75,14 +96,22 @@ try {
     await query(getDb(), "delete from chain_cursors where chain = 'eth'; ");
     await query(getDb(), "delete from chain_blocks where chain = 'eth'");
     console.log("(b) scan cost per block: 1,000 token transfers per block, 10 of them deposits (target ≤ 50 ms, flat)");
-    const rows = await measureScanCost(owner, [10_000, 100_000], { transfersPerBlock: 1_000, depositsPerBlock: 10, blocks: 10 });
+    const rows = await measureScanCost(owner, [10_000, 100_000], {
+      transfersPerBlock: 1_000,
+      depositsPerBlock: 10,
+      blocks: 10,
+    });
     for (const r of rows) {
-      console.log(`  ${String(r.openPayments).padStart(7)} open payments: ${r.msPerBlock.mean.toFixed(1)} ms/block mean, p50 ${r.msPerBlock.p50.toFixed(1)}, max ${r.msPerBlock.max.toFixed(1)} (of which eth_getLogs ≈ ${r.getLogsMs.toFixed(1)} ms)`);
+      console.log(
+        `  ${String(r.openPayments).padStart(7)} open payments: ${r.msPerBlock.mean.toFixed(1)} ms/block mean, p50 ${r.msPerBlock.p50.toFixed(1)}, max ${r.msPerBlock.max.toFixed(1)} (of which eth_getLogs ≈ ${r.getLogsMs.toFixed(1)} ms)`,
+      );
     }
   }
 
   if (only.has("c")) {
-    console.log("(c) memory (PSS: shared pages counted once) of the whole stack started by `npm start`, 10 s after it is up");
+    console.log(
+      "(c) memory (PSS: shared pages counted once) of the whole stack started by `npm start`, 10 s after it is up",
+    );
     const mem = await measureStackMemory(root, 10_000);
     for (const p of mem.byProcess) console.log(`  ${p.what.padEnd(26)} ×${p.count}  ${p.pssMiB} MiB`);
     console.log(`  total PSS                      ${mem.totalMiB} MiB`);

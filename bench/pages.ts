@@ -32,7 +32,13 @@ Object.assign(process.env, env);
 async function firstLoadJs(base: string, pagePath: string): Promise<{ files: number; rawKb: number; gzipKb: number }> {
   const html = await (await fetch(base + pagePath)).text();
   const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/nomodule/i.test(attrs));
-  const srcs = new Set([...scripts.join("\n").matchAll(/src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="preload"[^>]+as="script"[^>]+href="([^"]+)"/g), ...html.matchAll(/<link[^>]+href="([^"]+\.js)"[^>]+as="script"/g)].map((m) => m[1]!));
+  const srcs = new Set(
+    [
+      ...scripts.join("\n").matchAll(/src="([^"]+)"/g),
+      ...html.matchAll(/<link[^>]+rel="preload"[^>]+as="script"[^>]+href="([^"]+)"/g),
+      ...html.matchAll(/<link[^>]+href="([^"]+\.js)"[^>]+as="script"/g),
+    ].map((m) => m[1]!),
+  );
   let raw = 0;
   let gz = 0;
   for (const src of srcs) {
@@ -49,11 +55,25 @@ function lighthouse(url: string, runs: number): { performance: number; accessibi
   const results: { performance: number; accessibility: number; detail: string }[] = [];
   for (let i = 0; i < runs; i++) {
     const out = path.join(os.tmpdir(), `lh-${process.pid}-${i}.json`);
-    spawnSync(path.join(root, "node_modules", ".bin", "lighthouse"), [url, "--quiet", "--output=json", `--output-path=${out}`, "--only-categories=performance,accessibility", "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"], {
-      env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" },
-      stdio: "ignore",
-    });
-    const report = JSON.parse(fs.readFileSync(out, "utf8")) as { categories: Record<string, { score: number }>; audits: Record<string, { displayValue?: string }> };
+    spawnSync(
+      path.join(root, "node_modules", ".bin", "lighthouse"),
+      [
+        url,
+        "--quiet",
+        "--output=json",
+        `--output-path=${out}`,
+        "--only-categories=performance,accessibility",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run",
+      ],
+      {
+        env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" },
+        stdio: "ignore",
+      },
+    );
+    const report = JSON.parse(fs.readFileSync(out, "utf8")) as {
+      categories: Record<string, { score: number }>;
+      audits: Record<string, { displayValue?: string }>;
+    };
     fs.rmSync(out, { force: true });
     const a = report.audits;
     results.push({
@@ -68,32 +88,52 @@ function lighthouse(url: string, runs: number): { performance: number; accessibi
 
 try {
   // The pages read chain configuration from the sandbox registry; no chain needs to run for this.
-  await registerSandboxChain(getDb(), { chain: "eth", rpcUrl: "http://127.0.0.1:1", chainId: 900001, tokenAddress: "0x5fbdb2315678afecb367f032d93f642f64180aa3", decimals: 6, blockTimeMs: 1000, emulated: false });
+  await registerSandboxChain(getDb(), {
+    chain: "eth",
+    rpcUrl: "http://127.0.0.1:1",
+    chainId: 900001,
+    tokenAddress: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+    decimals: 6,
+    blockTimeMs: 1000,
+    emulated: false,
+  });
   const { merchant } = await createMerchant(getDb(), { name: "Bench Café", email: "bench@example.com" });
   const owner = { merchantId: merchant.id, mode: "sandbox" as const };
-  const payment = await createPayment(getDb(), owner, { amount: 12_500_000n, chain: "eth", description: "Two espressos" });
+  const payment = await createPayment(getDb(), owner, {
+    amount: 12_500_000n,
+    chain: "eth",
+    description: "Two espressos",
+  });
   const agnostic = await createPayment(getDb(), owner, { amount: 12_500_000n });
   const link = await createPaymentLink(getDb(), owner, { amount: 25_000_000n, description: "Concert ticket" });
   const web = await spawnWebServer(root, env);
   try {
-    console.log("first-load JavaScript of the hosted pages (production build; target ≤ 200 KB gzip, wallet libraries excluded)");
+    console.log(
+      "first-load JavaScript of the hosted pages (production build; target ≤ 200 KB gzip, wallet libraries excluded)",
+    );
     for (const [name, p] of [
       ["/checkout/<id> (network chosen)", `/checkout/${payment.id}`],
       ["/checkout/<id> (network picker)", `/checkout/${agnostic.id}`],
       ["/pay/<token>", `/pay/${link.token}`],
     ] as const) {
       const f = await firstLoadJs(web.url, p);
-      console.log(`  ${name.padEnd(34)} ${f.files} scripts, ${f.rawKb.toFixed(1)} KB raw, ${f.gzipKb.toFixed(1)} KB gzip`);
+      console.log(
+        `  ${name.padEnd(34)} ${f.files} scripts, ${f.rawKb.toFixed(1)} KB raw, ${f.gzipKb.toFixed(1)} KB gzip`,
+      );
     }
     if (process.env.BENCH_LIGHTHOUSE !== "0" && fs.existsSync(path.join(root, "node_modules", ".bin", "lighthouse"))) {
       const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
-      console.log(`Lighthouse, mobile preset (4× CPU slowdown, slow 4G), Debian Chromium, median of ${runs} (target ≥ 90)`);
+      console.log(
+        `Lighthouse, mobile preset (4× CPU slowdown, slow 4G), Debian Chromium, median of ${runs} (target ≥ 90)`,
+      );
       for (const [name, p] of [
         ["/checkout/<id>", `/checkout/${payment.id}`],
         ["/pay/<token>", `/pay/${link.token}`],
       ] as const) {
         const r = lighthouse(`${web.url}${p}`, runs);
-        console.log(`  ${name.padEnd(16)} performance ${r.performance}, accessibility ${r.accessibility}  (${r.detail})`);
+        console.log(
+          `  ${name.padEnd(16)} performance ${r.performance}, accessibility ${r.accessibility}  (${r.detail})`,
+        );
       }
     }
   } finally {

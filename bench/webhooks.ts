@@ -21,7 +21,12 @@ const ENDPOINTS = 10;
 
 const database = await createTestDatabase(root);
 await migrateDatabase(database.url);
-Object.assign(process.env, { DATABASE_URL: database.url, MASTER_KEY: randomBytes(32).toString("base64"), WEBHOOKS_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "error" });
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  MASTER_KEY: randomBytes(32).toString("base64"),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+  LOG_LEVEL: "error",
+});
 
 // The receiver: answers 200 at once, except on /flaky where it fails the first five attempts.
 const firstArrival = new Map<string, number>(); // event id → first arrival (ms)
@@ -50,10 +55,15 @@ const workers: ChildProcess[] = [];
 try {
   const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
   const owner = { merchantId: merchant.id, mode: "sandbox" as const };
-  for (let i = 0; i < ENDPOINTS; i++) await createWebhookEndpoint(getDb(), owner, { url: `http://127.0.0.1:${port}/hook/${i}` });
+  for (let i = 0; i < ENDPOINTS; i++)
+    await createWebhookEndpoint(getDb(), owner, { url: `http://127.0.0.1:${port}/hook/${i}` });
 
   for (let i = 0; i < WORKERS; i++) {
-    const child = fork(path.join(root, "scripts/start-worker.ts"), [], { execArgv: ["--import", "tsx"], env: process.env, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    const child = fork(path.join(root, "scripts/start-worker.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      env: process.env,
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
     await new Promise<void>((r) => child.on("message", (m: { type?: string }) => m?.type === "ready" && r()));
     workers.push(child);
   }
@@ -66,9 +76,14 @@ try {
     Array.from({ length: 8 }, async () => {
       while (next < PAYMENTS) {
         const i = next++;
-        const paymentId = await inTransaction(getDb(), async (tx) => (await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i) })).id);
+        const paymentId = await inTransaction(
+          getDb(),
+          async (tx) => (await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i) })).id,
+        );
         const at = Date.now();
-        const [row] = (await getDb().$client.query<{ id: string }>("select id from events where object_id = $1", [paymentId])).rows;
+        const [row] = (
+          await getDb().$client.query<{ id: string }>("select id from events where object_id = $1", [paymentId])
+        ).rows;
         committedAt.set(row!.id, at);
       }
     }),
@@ -81,23 +96,36 @@ try {
 
   const delays = [...committedAt].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((a, b) => a - b);
   const p = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
-  console.log(`\nbench:webhooks — ${PAYMENTS} state changes × ${ENDPOINTS} endpoints = ${expected} deliveries, ${WORKERS} worker processes, loopback receiver`);
+  console.log(
+    `\nbench:webhooks — ${PAYMENTS} state changes × ${ENDPOINTS} endpoints = ${expected} deliveries, ${WORKERS} worker processes, loopback receiver`,
+  );
   const arrivals = [...firstArrival.values()];
   const spanS = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-  console.log(`state changes committed: ${PAYMENTS} in ${producedS.toFixed(1)} s (${(PAYMENTS / producedS).toFixed(0)}/s, ${((PAYMENTS * ENDPOINTS) / producedS).toFixed(0)} deliveries/s offered)`);
-  console.log(`delivered:               ${received} of ${expected}, all done ${elapsedS.toFixed(1)} s after the first commit`);
-  console.log(`sustained deliveries/s:  ${(received / elapsedS).toFixed(0)} overall, ${(received / Math.max(spanS, 0.001)).toFixed(0)} between first and last arrival (target ≥ 1000/s)`);
+  console.log(
+    `state changes committed: ${PAYMENTS} in ${producedS.toFixed(1)} s (${(PAYMENTS / producedS).toFixed(0)}/s, ${((PAYMENTS * ENDPOINTS) / producedS).toFixed(0)} deliveries/s offered)`,
+  );
+  console.log(
+    `delivered:               ${received} of ${expected}, all done ${elapsedS.toFixed(1)} s after the first commit`,
+  );
+  console.log(
+    `sustained deliveries/s:  ${(received / elapsedS).toFixed(0)} overall, ${(received / Math.max(spanS, 0.001)).toFixed(0)} between first and last arrival (target ≥ 1000/s)`,
+  );
   console.log(`commit → first attempt:  p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, max ${delays[delays.length - 1]} ms`);
 
   if (!process.env.BENCH_SKIP_SPACING) {
-    const flaky = await createWebhookEndpoint(getDb(), owner, { url: `http://127.0.0.1:${port}/flaky`, events: ["payment.awaiting_payment"] });
+    const flaky = await createWebhookEndpoint(getDb(), owner, {
+      url: `http://127.0.0.1:${port}/flaky`,
+      events: ["payment.awaiting_payment"],
+    });
     await inTransaction(getDb(), (tx) => createPayment(tx, owner, { amount: 42_000_000n }));
     console.log(`retry spacing (endpoint ${flaky.row.id} failing 5 times; real schedule, ~155 s)…`);
     const spacingDeadline = Date.now() + 200_000;
     while (flakyArrivals.length < 6 && Date.now() < spacingDeadline) await new Promise((r) => setTimeout(r, 100));
     const gaps = flakyArrivals.slice(1).map((at, i) => (at - flakyArrivals[i]!) / 1000);
     gaps.forEach((g, i) => {
-      console.log(`  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt (schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`);
+      console.log(
+        `  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt (schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`,
+      );
     });
     const worst = Math.max(...gaps.map((g, i) => Math.abs(g - RETRY_DELAYS_S[i]!)));
     console.log(`worst deviation: ${worst.toFixed(2)} s (target within ±1 s)`);

@@ -65,7 +65,9 @@ describe("checkout limits", () => {
       const limited = await page.goto(site(checkoutPath(payment.id)));
       expect(limited?.status()).toBe(429);
       const retryAfter = Number(limited?.headers()["retry-after"]);
-      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`).toBe(true);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`).toBe(
+        true,
+      );
       expect(await page.getByRole("heading", { name: "Too many requests" }).count()).toBe(1);
       expect(await page.locator("body").innerText()).toMatch(/Please wait \d+ seconds? and reload/);
       await snapshot(page, "checkout-rate-limited");
@@ -109,7 +111,9 @@ describe("checkout limits", () => {
 
       // The page works under that policy: hydrated (the countdown ticks, the live feed is open), the wallet
       // code loads on demand.
-      await waitUntil("the countdown", async () => /\d:\d\d/.test(await page.getByText("Time left to pay").innerText()));
+      await waitUntil("the countdown", async () =>
+        /\d:\d\d/.test(await page.getByText("Time left to pay").innerText()),
+      );
       await page.getByRole("button", { name: "Pay with a browser wallet" }).click();
       await waitUntil("the wallet module", async () => (await page.getByText("Loading wallet support…").count()) === 0);
       await page.waitForTimeout(500);

@@ -2,7 +2,17 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { sandboxChain } from "@/tests/helpers/chains";
-import { baseUnits, decodeQr, launchBrowser, newPayer, qrBox, site, snapshot, waitUntil, type Payer } from "./helpers/browser";
+import {
+  baseUnits,
+  decodeQr,
+  launchBrowser,
+  newPayer,
+  qrBox,
+  site,
+  snapshot,
+  waitUntil,
+  type Payer,
+} from "./helpers/browser";
 import { checkoutPath, createPayment, getPayment } from "./helpers/checkout";
 
 // A payment created without a chain: the payer sees who asks for how much, picks a network, and gets
@@ -53,7 +63,8 @@ describe("checkout of a payment without a network", () => {
     expect(await amount.innerText()).toContain("Order #1042 — two bags of beans");
     expect(await page.getByRole("note").first().innerText()).toMatch(/Sandbox payment/);
     // One button per sandbox network, named by the network (and its token standard).
-    for (const name of NETWORKS) expect(await page.getByRole("button", { name: new RegExp(`^${name} USDT · `) }).count(), name).toBe(1);
+    for (const name of NETWORKS)
+      expect(await page.getByRole("button", { name: new RegExp(`^${name} USDT · `) }).count(), name).toBe(1);
     expect(await page.getByRole("button", { name: /^BNB Smart Chain/ }).innerText()).toContain("USDT · BEP-20");
     expect(await page.locator('[role="status"]').count()).toBe(0); // nothing to watch before a network exists
     await snapshot(page, "network-choice-picker");
@@ -63,7 +74,9 @@ describe("checkout of a payment without a network", () => {
     expect(deposit).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const bnb = await sandboxChain("bnb");
     expect(bnb.decimals).toBe(18);
-    expect(await decodeQr(qrBox(page))).toBe(`ethereum:${bnb.tokenAddress}@${bnb.chainId}/transfer?address=${deposit}&uint256=${baseUnits("12.5", 18)}`);
+    expect(await decodeQr(qrBox(page))).toBe(
+      `ethereum:${bnb.tokenAddress}@${bnb.chainId}/transfer?address=${deposit}&uint256=${baseUnits("12.5", 18)}`,
+    );
     expect(baseUnits("12.5", 18)).toBe(12_500_000_000_000_000_000n);
     expect(await page.getByText(bnb.tokenAddress, { exact: true }).count()).toBe(1); // the token contract, spelled out
     expect(await page.getByText("Send to this BNB Smart Chain address").count()).toBe(1);
@@ -71,7 +84,9 @@ describe("checkout of a payment without a network", () => {
     expect(await page.locator('[role="status"]').innerText()).toContain("Send 12.5 USDT on BNB Smart Chain");
     expect(await page.getByRole("button", { name: "Pay with a browser wallet" }).count()).toBe(1);
     expect(await page.getByRole("button", { name: "Pay with sandbox wallet" }).count()).toBe(1);
-    await waitUntil("the countdown", async () => /Time left to pay: (\d+:)?\d{1,2}:\d\d/.test(await page.getByText("Time left to pay").innerText()));
+    await waitUntil("the countdown", async () =>
+      /Time left to pay: (\d+:)?\d{1,2}:\d\d/.test(await page.getByText("Time left to pay").innerText()),
+    );
     await snapshot(page, "network-choice-bnb");
   });
 
@@ -102,15 +117,23 @@ describe("checkout of a payment without a network", () => {
     let focused = "";
     for (let i = 0; i < 6 && !focused; i++) {
       await page.keyboard.press("Tab");
-      focused = await page.evaluate(() => (document.activeElement?.matches('button[name="chain"]') ? (document.activeElement as HTMLButtonElement).value : ""));
+      focused = await page.evaluate(() =>
+        document.activeElement?.matches('button[name="chain"]')
+          ? (document.activeElement as HTMLButtonElement).value
+          : "",
+      );
     }
     // The first network button is the first thing Tab reaches that picks a network, and it is Ethereum.
     expect(focused).toBe("eth");
-    expect(await page.evaluate(() => document.activeElement === document.querySelector('button[name="chain"]'))).toBe(true);
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('button[name="chain"]'))).toBe(
+      true,
+    );
     await page.keyboard.press("Enter");
     const deposit = await shownDeposit(payment.id, "eth");
     const eth = await sandboxChain("eth");
-    expect(await decodeQr(qrBox(page))).toBe(`ethereum:${eth.tokenAddress}@${eth.chainId}/transfer?address=${deposit}&uint256=3000001`);
+    expect(await decodeQr(qrBox(page))).toBe(
+      `ethereum:${eth.tokenAddress}@${eth.chainId}/transfer?address=${deposit}&uint256=3000001`,
+    );
     await snapshot(page, "network-choice-keyboard-eth");
   });
 });

@@ -16,7 +16,11 @@ let browser: Browser;
 let worker: SpawnedWorker;
 let m: TestMerchant;
 beforeAll(async () => {
-  [browser, worker, m] = await Promise.all([launchBrowser(), startWatcherProcess(["tron", "solana"]), newMerchant(MERCHANT)]);
+  [browser, worker, m] = await Promise.all([
+    launchBrowser(),
+    startWatcherProcess(["tron", "solana"]),
+    newMerchant(MERCHANT),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();

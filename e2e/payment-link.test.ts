@@ -41,7 +41,9 @@ describe("payment links", () => {
     const link = await createLink({ amount: "9.900000", description: "Glazed mug, blue" });
     const response = await page.goto(site(link.path));
     expect(response?.status()).toBe(200);
-    expect(await page.getByRole("region", { name: "Amount" }).innerText()).toMatch(/9\.90\s+USDT[\s\S]*Glazed mug, blue/);
+    expect(await page.getByRole("region", { name: "Amount" }).innerText()).toMatch(
+      /9\.90\s+USDT[\s\S]*Glazed mug, blue/,
+    );
     expect(await page.getByText(MERCHANT, { exact: true }).count()).toBe(1);
     expect(await page.getByRole("button", { name: /^Polygon USDT · ERC-20/ }).count()).toBe(1);
     await snapshot(page, "payment-link-picker");
@@ -51,7 +53,12 @@ describe("payment links", () => {
     const paymentId = new URL(page.url()).pathname.split("/").pop()!;
     expect(await waitForStatus(page, ["awaiting_payment"])).toContain("Send 9.9 USDT on Polygon");
     const created = await getPayment(m, paymentId);
-    expect(created).toMatchObject({ status: "awaiting_payment", chain: "polygon", amount: "9.900000", description: "Glazed mug, blue" });
+    expect(created).toMatchObject({
+      status: "awaiting_payment",
+      chain: "polygon",
+      amount: "9.900000",
+      description: "Glazed mug, blue",
+    });
     expect(await page.getByTestId("deposit-address").innerText()).toBe(created.deposit_address);
     await snapshot(page, "payment-link-checkout");
 
@@ -65,7 +72,11 @@ describe("payment links", () => {
     const paid = await getPayment(m, paymentId);
     expect(paid).toMatchObject({ id: paymentId, status: "confirmed", chain: "polygon", amount_received: "9.900000" });
     expect((await recorded(page)).sent).toContain(`Sent: ${paid.tx_hash}`);
-    const [row] = await query<{ payment_link_id: string | null }>(getDb(), "select payment_link_id from payments where id = $1", [paymentId]);
+    const [row] = await query<{ payment_link_id: string | null }>(
+      getDb(),
+      "select payment_link_id from payments where id = $1",
+      [paymentId],
+    );
     expect(row?.payment_link_id).toBe(link.id);
     // The link stays open for the next payer: a second visit shows the picker again.
     await page.goto(site(link.path));
@@ -82,7 +93,8 @@ describe("payment links", () => {
     expect(await status.innerText()).toContain("This payment link has expired");
     expect(await status.innerText()).toContain(`Ask ${MERCHANT} for a new one`);
     expect(await page.locator('button[name="chain"]').count()).toBe(0);
-    for (const name of ["Ethereum", "Polygon", "Tron", "Solana"]) expect(await page.getByRole("button", { name: new RegExp(`^${name}`) }).count()).toBe(0);
+    for (const name of ["Ethereum", "Polygon", "Tron", "Solana"])
+      expect(await page.getByRole("button", { name: new RegExp(`^${name}`) }).count()).toBe(0);
     expect(await page.locator("form").count()).toBe(0);
     await snapshot(page, "payment-link-expired");
   });

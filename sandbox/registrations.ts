@@ -12,7 +12,15 @@ export const SOLANA_MINT_AUTHORITY_PURPOSE = "sandbox:solana-mint-authority";
 /** How each running sandbox chain is recorded in `sandbox_chains` for web and worker processes. */
 export function evmRegistration(info: SandboxChainInfo, blockTimeMs: number): SandboxChainRegistration {
   // Checksummed, as wallets and explorers show contract addresses.
-  return { chain: info.chain, rpcUrl: info.rpcUrl, chainId: info.chainId, tokenAddress: getAddress(info.token), decimals: info.decimals, blockTimeMs, emulated: false };
+  return {
+    chain: info.chain,
+    rpcUrl: info.rpcUrl,
+    chainId: info.chainId,
+    tokenAddress: getAddress(info.token),
+    decimals: info.decimals,
+    blockTimeMs,
+    emulated: false,
+  };
 }
 
 export function tronRegistration(info: TronSandboxInfo): SandboxChainRegistration {
@@ -38,6 +46,8 @@ export function solanaRegistration(info: SolanaSandboxInfo, mintAuthoritySecret:
     decimals: info.decimals,
     blockTimeMs: info.slotMs,
     emulated: true,
-    extra: { mintAuthority: encryptSecret(masterKey(), Buffer.from(mintAuthoritySecret), SOLANA_MINT_AUTHORITY_PURPOSE) },
+    extra: {
+      mintAuthority: encryptSecret(masterKey(), Buffer.from(mintAuthoritySecret), SOLANA_MINT_AUTHORITY_PURPOSE),
+    },
   };
 }

@@ -10,7 +10,11 @@ const input = {
   language: "Solidity",
   sources: { "SandboxUSDT.sol": { content: source } },
   // Paris: no PUSH0, so the bytecode runs on any EVM the sandbox may emulate.
-  settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: "paris",
+    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+  },
 };
 const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
   errors?: { severity: string; formattedMessage: string }[];
@@ -26,5 +30,8 @@ const artifacts = Object.fromEntries(
     .filter(([, c]) => c.evm.bytecode.object.length > 0) // abstract bases have no bytecode of their own
     .map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]),
 );
-fs.writeFileSync(path.join(dir, "artifacts.json"), `${JSON.stringify({ compiler: solc.version(), ...artifacts }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(dir, "artifacts.json"),
+  `${JSON.stringify({ compiler: solc.version(), ...artifacts }, null, 2)}\n`,
+);
 console.log(`wrote ${Object.keys(artifacts).join(", ")} (solc ${solc.version()})`);

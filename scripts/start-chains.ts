@@ -33,7 +33,11 @@ async function runEvm(chain: EvmSandboxChain): Promise<SandboxChainRegistration>
   anvil.process.once("exit", (code, signal) => {
     if (stopping) return;
     console.error(`[chains] ${chain} anvil exited (${signal ?? code}); restarting from its saved state`);
-    setTimeout(() => void runEvm(chain).catch((err: unknown) => console.error(`[chains] ${chain} restart failed: ${String(err)}`)), 1_000);
+    setTimeout(
+      () =>
+        void runEvm(chain).catch((err: unknown) => console.error(`[chains] ${chain} restart failed: ${String(err)}`)),
+      1_000,
+    );
   });
   return register(evmRegistration(info, Math.round(blockTime * 1000)));
 }
@@ -50,8 +54,22 @@ async function runSolana(): Promise<SandboxChainRegistration> {
   return register(solanaRegistration(solana.info, readSolanaSandboxSecret(dataDir)));
 }
 
-const chains = await Promise.all([...(Object.keys(EVM_SANDBOX) as EvmSandboxChain[]).map(runEvm), runTron(), runSolana()]);
-process.send?.({ type: "ready", chains: chains.map(({ chain, rpcUrl, chainId, tokenAddress, decimals, emulated }) => ({ chain, rpcUrl, chainId, token: tokenAddress, decimals, emulated })) });
+const chains = await Promise.all([
+  ...(Object.keys(EVM_SANDBOX) as EvmSandboxChain[]).map(runEvm),
+  runTron(),
+  runSolana(),
+]);
+process.send?.({
+  type: "ready",
+  chains: chains.map(({ chain, rpcUrl, chainId, tokenAddress, decimals, emulated }) => ({
+    chain,
+    rpcUrl,
+    chainId,
+    token: tokenAddress,
+    decimals,
+    emulated,
+  })),
+});
 onShutdown(async () => {
   stopping = true;
   await Promise.all([...[...running.values()].map((a) => a.stop()), ...stoppers.map((stop) => stop())]);

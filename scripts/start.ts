@@ -37,7 +37,10 @@ try {
     process.env.EMBEDDED_DATABASE = "1";
   }
   // Sandbox chains start while the database migrates and the app builds.
-  const chainsProcess = process.env.SANDBOX_CHAINS === "off" ? null : new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env);
+  const chainsProcess =
+    process.env.SANDBOX_CHAINS === "off"
+      ? null
+      : new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env);
   if (chainsProcess) children.push(chainsProcess);
   await bootstrapDatabase({ dataDir: cfg.dataDir });
   const demo = await ensureDemoMerchant(getDb());
@@ -50,7 +53,10 @@ try {
   children.push(web, worker);
   const [, , chains] = await Promise.all([web.ready, worker.ready, chainsProcess?.ready]);
 
-  const dbLine = process.env.DATABASE_URL && !dbProcess ? "DATABASE_URL" : `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}`;
+  const dbLine =
+    process.env.DATABASE_URL && !dbProcess
+      ? "DATABASE_URL"
+      : `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}`;
   const lines = [
     "",
     "USDT Payments is running",

@@ -19,15 +19,28 @@ interface Totals {
 
 function runVitest(config: string, args: string[]): { status: number; totals: Totals | null } {
   const report = path.join(os.tmpdir(), `vitest-report-${process.pid}-${path.basename(config)}.json`);
-  const run = spawnSync(path.join(root, "node_modules", ".bin", "vitest"), ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...args], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const run = spawnSync(
+    path.join(root, "node_modules", ".bin", "vitest"),
+    ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...args],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   let totals: Totals | null = null;
   try {
-    const result = JSON.parse(fs.readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-    totals = { passed: result.numPassedTests, failed: result.numFailedTests, skipped: result.numPendingTests + result.numTodoTests };
+    const result = JSON.parse(fs.readFileSync(report, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+    };
+    totals = {
+      passed: result.numPassedTests,
+      failed: result.numFailedTests,
+      skipped: result.numPendingTests + result.numTodoTests,
+    };
     fs.rmSync(report, { force: true });
   } catch {
     /* vitest failed before writing a report; its exit code says so */
@@ -43,6 +56,13 @@ const runs = [];
 if (!e2eOnly) runs.push(runVitest("vitest.config.ts", args));
 if (!suiteOnly) runs.push(runVitest("vitest.e2e.config.ts", args));
 
-const sum = runs.reduce((acc, r) => ({ passed: acc.passed + (r.totals?.passed ?? 0), failed: acc.failed + (r.totals?.failed ?? 0), skipped: acc.skipped + (r.totals?.skipped ?? 0) }), { passed: 0, failed: 0, skipped: 0 });
+const sum = runs.reduce(
+  (acc, r) => ({
+    passed: acc.passed + (r.totals?.passed ?? 0),
+    failed: acc.failed + (r.totals?.failed ?? 0),
+    skipped: acc.skipped + (r.totals?.skipped ?? 0),
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
 console.log(`tests: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
 process.exit(runs.some((r) => r.status !== 0 || r.totals === null) ? 1 : 0);

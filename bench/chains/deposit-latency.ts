@@ -21,10 +21,16 @@ export interface LatencyFigures {
  * transfer in a block (EVM, tron) or confirmed in a slot (solana); "pending" is when a 10 ms poll of the database first shows the payment past
  * awaiting_payment (the watcher runs in its own worker process).
  */
-export async function measureDepositLatency(config: ChainConfig, owner: { merchantId: string; mode: "sandbox" }, n: number, spacingMs: number): Promise<LatencyFigures> {
+export async function measureDepositLatency(
+  config: ChainConfig,
+  owner: { merchantId: string; mode: "sandbox" },
+  n: number,
+  spacingMs: number,
+): Promise<LatencyFigures> {
   const payments = await inTransaction(getDb(), async (tx) => {
     const rows = [];
-    for (let i = 0; i < n; i++) rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i), chain: config.chain }));
+    for (let i = 0; i < n; i++)
+      rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i), chain: config.chain }));
     return rows;
   });
   const ops = sandboxChainOps(config);
@@ -38,7 +44,11 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
   const watchPayments = (async () => {
     const ids = payments.map((p) => p.id);
     while (!done) {
-      const rows = await query<{ id: string }>(getDb(), "select id from payments where id = any($1::text[]) and status <> 'awaiting_payment'", [ids]);
+      const rows = await query<{ id: string }>(
+        getDb(),
+        "select id from payments where id = any($1::text[]) and status <> 'awaiting_payment'",
+        [ids],
+      );
       const now = Date.now();
       for (const r of rows) if (!pendingAt.has(r.id)) pendingAt.set(r.id, now);
       await new Promise((r) => setTimeout(r, 10));
@@ -50,7 +60,10 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
     sends.push(
       (async () => {
         // payFromSandboxWallet funds a fresh payer first; "sent" is when its transfer leaves.
-        const { txHash } = await ops.payFromSandboxWallet(payment.depositAddress!, fromUsdtUnits(payment.amountUnits, config.decimals));
+        const { txHash } = await ops.payFromSandboxWallet(
+          payment.depositAddress!,
+          fromUsdtUnits(payment.amountUnits, config.decimals),
+        );
         sentAt.set(txHash, Date.now());
         txOf.set(txHash, payment.id);
       })(),
@@ -80,7 +93,12 @@ export async function measureDepositLatency(config: ChainConfig, owner: { mercha
 }
 
 /** Records when each sent transaction is first seen on chain, polling every 10 ms until `stop()`. */
-async function watchLanding(config: ChainConfig, txOf: Map<string, string>, minedAt: Map<string, number>, stop: () => boolean): Promise<void> {
+async function watchLanding(
+  config: ChainConfig,
+  txOf: Map<string, string>,
+  minedAt: Map<string, number>,
+  stop: () => boolean,
+): Promise<void> {
   if (config.family === "solana") {
     const rpc = createSolanaRpc(config.rpcUrl);
     while (!stop()) {
@@ -103,7 +121,10 @@ async function watchLanding(config: ChainConfig, txOf: Map<string, string>, mine
   while (!stop()) {
     const head = Number(await client.getBlockNumber());
     for (let b = last + 1; b <= head; b++) {
-      const block = (await client.request({ method: "eth_getBlockByNumber", params: [`0x${b.toString(16)}`, false] })) as { transactions: Hex[] };
+      const block = (await client.request({
+        method: "eth_getBlockByNumber",
+        params: [`0x${b.toString(16)}`, false],
+      })) as { transactions: Hex[] };
       const seen = Date.now();
       for (const raw of block.transactions) {
         const tx = config.family === "tron" ? raw.slice(2) : raw;

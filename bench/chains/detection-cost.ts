@@ -21,13 +21,19 @@ export interface DetectionFigures {
   detected: number;
 }
 
-const randomAddress = (chain: string) => (chain === "tron" ? TronWeb.address.fromHex(`41${randomBytes(20).toString("hex")}`) : base58.encode(randomBytes(32)));
+const randomAddress = (chain: string) =>
+  chain === "tron" ? TronWeb.address.fromHex(`41${randomBytes(20).toString("hex")}`) : base58.encode(randomBytes(32));
 
 /**
  * Detection cost on an emulated chain while `open` payments are open: the watcher's own scanOnce, run
  * back to back in this process (no worker), timed per scan while `paid` real payments are paid and found.
  */
-export async function measureDetectionCost(config: ChainConfig, owner: { merchantId: string; mode: "sandbox" }, open: number, paid: number): Promise<DetectionFigures> {
+export async function measureDetectionCost(
+  config: ChainConfig,
+  owner: { merchantId: string; mode: "sandbox" },
+  open: number,
+  paid: number,
+): Promise<DetectionFigures> {
   const addresses = Array.from({ length: open - paid }, () => randomAddress(config.chain));
   await query(
     getDb(),
@@ -39,13 +45,16 @@ export async function measureDetectionCost(config: ChainConfig, owner: { merchan
   await query(getDb(), "analyze payments");
   const payments = await inTransaction(getDb(), async (tx) => {
     const rows = [];
-    for (let i = 0; i < paid; i++) rows.push(await createPayment(tx, owner, { amount: 1_000_000n, chain: config.chain }));
+    for (let i = 0; i < paid; i++)
+      rows.push(await createPayment(tx, owner, { amount: 1_000_000n, chain: config.chain }));
     return rows;
   });
   const target = scanTarget(config);
   await scanOnce(getDb(), target).catch(() => undefined); // warm: a first scan derives every ATA once
   const ops = sandboxChainOps(config);
-  const paying = Promise.all(payments.map((p) => ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals))));
+  const paying = Promise.all(
+    payments.map((p) => ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals))),
+  );
   const times: number[] = [];
   let detected = 0;
   const deadline = Date.now() + 120_000;
@@ -57,11 +66,25 @@ export async function measureDetectionCost(config: ChainConfig, owner: { merchan
       if (!(err instanceof CursorMovedError)) throw err;
     });
     times.push(performance.now() - start);
-    const [row] = await query<{ n: string }>(getDb(), "select count(*)::text as n from payments where id = any($1::text[]) and status <> 'awaiting_payment'", [payments.map((p) => p.id)]);
+    const [row] = await query<{ n: string }>(
+      getDb(),
+      "select count(*)::text as n from payments where id = any($1::text[]) and status <> 'awaiting_payment'",
+      [payments.map((p) => p.id)],
+    );
     detected = Number(row!.n);
     if (paidAll && detected === paid) break;
     await new Promise((r) => setTimeout(r, Math.max(20, config.blockTimeMs / 4)));
   }
   await paying;
-  return { chain: config.chain, openPayments: open, scans: times.length, msPerScan: { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: percentile(times, 50), p95: percentile(times, 95) }, detected };
+  return {
+    chain: config.chain,
+    openPayments: open,
+    scans: times.length,
+    msPerScan: {
+      mean: times.reduce((a, b) => a + b, 0) / times.length,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+    },
+    detected,
+  };
 }

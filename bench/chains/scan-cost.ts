@@ -14,8 +14,26 @@ import { percentile } from "./stats";
 
 const OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;
 const ABI = [
-  { type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] },
-  { type: "function", name: "transfer", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] },
+  {
+    type: "function",
+    name: "mint",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
 ] as const;
 
 export interface ScanCostFigures {
@@ -33,17 +51,41 @@ const randomAddress = () => `0x${randomBytes(20).toString("hex")}` as Address;
  * `depositsPerBlock` of them to open payments, scanned one block at a time by the watcher's own scanOnce,
  * first with `sizes[0]` open payments, then `sizes[1]`, … (payments are added between rounds).
  */
-export async function measureScanCost(owner: { merchantId: string }, sizes: number[], opts: { transfersPerBlock: number; depositsPerBlock: number; blocks: number }): Promise<ScanCostFigures[]> {
-  const anvil = await startAnvil({ chainId: 900_001, port: await freePort(), extraArgs: ["--gas-limit", "500000000", "--code-size-limit", "50000"] });
+export async function measureScanCost(
+  owner: { merchantId: string },
+  sizes: number[],
+  opts: { transfersPerBlock: number; depositsPerBlock: number; blocks: number },
+): Promise<ScanCostFigures[]> {
+  const anvil = await startAnvil({
+    chainId: 900_001,
+    port: await freePort(),
+    extraArgs: ["--gas-limit", "500000000", "--code-size-limit", "50000"],
+  });
   const rpc = async (method: string, params: unknown[]) => {
-    const res = (await (await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result?: unknown; error?: { message: string } };
+    const res = (await (
+      await fetch(anvil.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+    ).json()) as { result?: unknown; error?: { message: string } };
     if (res.error) throw new Error(`${method}: ${res.error.message}`);
     return res.result;
   };
   const token = await deploySandboxToken(anvil.rpcUrl, "standard", 6);
-  await rpc("eth_sendTransaction", [{ from: OWNER, to: token, data: encodeFunctionData({ abi: ABI, functionName: "mint", args: [OWNER, 10n ** 30n] }) }]);
+  await rpc("eth_sendTransaction", [
+    { from: OWNER, to: token, data: encodeFunctionData({ abi: ABI, functionName: "mint", args: [OWNER, 10n ** 30n] }) },
+  ]);
   await rpc("evm_setAutomine", [false]);
-  await registerSandboxChain(getDb(), { chain: "eth", rpcUrl: anvil.rpcUrl, chainId: 900_001, tokenAddress: token, decimals: 6, blockTimeMs: 1000, emulated: false });
+  await registerSandboxChain(getDb(), {
+    chain: "eth",
+    rpcUrl: anvil.rpcUrl,
+    chainId: 900_001,
+    tokenAddress: token,
+    decimals: 6,
+    blockTimeMs: 1000,
+    emulated: false,
+  });
   const target = scanTarget((await chainConfig(getDb(), "sandbox", "eth", { fresh: true }))!);
   let nonce = Number(await rpc("eth_getTransactionCount", [OWNER, "latest"]));
   const results: ScanCostFigures[] = [];
@@ -56,11 +98,33 @@ export async function measureScanCost(owner: { merchantId: string }, sizes: numb
       const times: number[] = [];
       let logsMs = 0;
       for (let b = 0; b < opts.blocks; b++) {
-        const recipients = Array.from({ length: opts.transfersPerBlock }, (_, i) => (i < opts.depositsPerBlock ? (watched.pop() as Address) : randomAddress()));
-        const batch = recipients.map((to, i) => ({ jsonrpc: "2.0", id: i, method: "eth_sendTransaction", params: [{ from: OWNER, to: token, nonce: numberToHex(nonce + i), gas: "0x30000", data: encodeFunctionData({ abi: ABI, functionName: "transfer", args: [to, 1_000_000n] }) }] }));
+        const recipients = Array.from({ length: opts.transfersPerBlock }, (_, i) =>
+          i < opts.depositsPerBlock ? (watched.pop() as Address) : randomAddress(),
+        );
+        const batch = recipients.map((to, i) => ({
+          jsonrpc: "2.0",
+          id: i,
+          method: "eth_sendTransaction",
+          params: [
+            {
+              from: OWNER,
+              to: token,
+              nonce: numberToHex(nonce + i),
+              gas: "0x30000",
+              data: encodeFunctionData({ abi: ABI, functionName: "transfer", args: [to, 1_000_000n] }),
+            },
+          ],
+        }));
         nonce += recipients.length;
-        const replies = (await (await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(batch) })).json()) as { error?: unknown }[];
-        if (replies.some((r) => r.error)) throw new Error(`sending transfers: ${JSON.stringify(replies.find((r) => r.error))}`);
+        const replies = (await (
+          await fetch(anvil.rpcUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(batch),
+          })
+        ).json()) as { error?: unknown }[];
+        if (replies.some((r) => r.error))
+          throw new Error(`sending transfers: ${JSON.stringify(replies.find((r) => r.error))}`);
         await rpc("anvil_mine", ["0x1"]);
         const head = Number(await rpc("eth_blockNumber", []));
         // Only the new block is left to scan: catch the cursor up to the block before it first.
@@ -72,13 +136,25 @@ export async function measureScanCost(owner: { merchantId: string }, sizes: numb
         const logsStart = performance.now();
         const logs = await target.adapter.transfers(head, head);
         logsMs += performance.now() - logsStart;
-        if (logs.length !== opts.transfersPerBlock) throw new Error(`block ${head} has ${logs.length} transfers, expected ${opts.transfersPerBlock}`);
+        if (logs.length !== opts.transfersPerBlock)
+          throw new Error(`block ${head} has ${logs.length} transfers, expected ${opts.transfersPerBlock}`);
         const start = performance.now();
         const result = await scanOnce(getDb(), target);
         times.push(performance.now() - start);
-        if (result.deposits !== opts.depositsPerBlock) throw new Error(`scan recorded ${result.deposits} deposits, expected ${opts.depositsPerBlock}`);
+        if (result.deposits !== opts.depositsPerBlock)
+          throw new Error(`scan recorded ${result.deposits} deposits, expected ${opts.depositsPerBlock}`);
       }
-      results.push({ openPayments: size, transfersPerBlock: opts.transfersPerBlock, depositsPerBlock: opts.depositsPerBlock, msPerBlock: { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: percentile(times, 50), max: Math.max(...times) }, getLogsMs: logsMs / opts.blocks });
+      results.push({
+        openPayments: size,
+        transfersPerBlock: opts.transfersPerBlock,
+        depositsPerBlock: opts.depositsPerBlock,
+        msPerBlock: {
+          mean: times.reduce((a, b) => a + b, 0) / times.length,
+          p50: percentile(times, 50),
+          max: Math.max(...times),
+        },
+        getLogsMs: logsMs / opts.blocks,
+      });
     }
   } finally {
     await anvil.stop();

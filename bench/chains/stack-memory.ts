@@ -10,7 +10,23 @@ export interface MemoryFigures {
 }
 
 const kind = (args: string) =>
-  /anvil/.test(args) ? "anvil (sandbox chains)" : /^postgres|\/postgres /.test(args) ? "postgres" : /start-web/.test(args) ? "node: web" : /start-worker/.test(args) ? "node: worker" : /start-chains/.test(args) ? "node: chain supervisor" : /start-db/.test(args) ? "node: database supervisor" : /scripts\/start\.ts/.test(args) ? "node: npm start" : /^npm|npm start/.test(args) ? "npm" : "other";
+  /anvil/.test(args)
+    ? "anvil (sandbox chains)"
+    : /^postgres|\/postgres /.test(args)
+      ? "postgres"
+      : /start-web/.test(args)
+        ? "node: web"
+        : /start-worker/.test(args)
+          ? "node: worker"
+          : /start-chains/.test(args)
+            ? "node: chain supervisor"
+            : /start-db/.test(args)
+              ? "node: database supervisor"
+              : /scripts\/start\.ts/.test(args)
+                ? "node: npm start"
+                : /^npm|npm start/.test(args)
+                  ? "npm"
+                  : "other";
 
 /** Proportional set size: shared pages (PostgreSQL's shared buffers, code) counted once across processes. */
 function pssKb(pid: string): number | null {
@@ -49,7 +65,8 @@ export async function measureStackMemory(root: string, settleMs: number): Promis
     const tree = new Set([String(child.pid)]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) {
+      for (const r of rows)
+        if (tree.has(r.ppid) && !tree.has(r.pid)) {
           tree.add(r.pid);
           grew = true;
         }
@@ -63,7 +80,9 @@ export async function measureStackMemory(root: string, settleMs: number): Promis
       g.kb += pssKb(r.pid) ?? r.kb;
       groups.set(what, g);
     }
-    const byProcess = [...groups.entries()].map(([what, g]) => ({ what, count: g.count, pssMiB: Math.round(g.kb / 1024) })).sort((a, b) => b.pssMiB - a.pssMiB);
+    const byProcess = [...groups.entries()]
+      .map(([what, g]) => ({ what, count: g.count, pssMiB: Math.round(g.kb / 1024) }))
+      .sort((a, b) => b.pssMiB - a.pssMiB);
     return { totalMiB: byProcess.reduce((s, p) => s + p.pssMiB, 0), byProcess };
   } finally {
     try {

@@ -47,7 +47,15 @@ export function printTable(rows: Figures[]): void {
   const head = ["case".padEnd(60), "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "web cpu ms", "all cpu ms"];
   console.log(head.map((h, i) => (i === 0 ? h : h.padStart(10))).join(" "));
   for (const f of rows) {
-    const cells = [f.rps.toFixed(0), String(f.p50), String(f.p99), String(f.non2xx), String(f.errors), f.webCpuMs.toFixed(2), f.allCpuMs.toFixed(2)];
+    const cells = [
+      f.rps.toFixed(0),
+      String(f.p50),
+      String(f.p99),
+      String(f.non2xx),
+      String(f.errors),
+      f.webCpuMs.toFixed(2),
+      f.allCpuMs.toFixed(2),
+    ];
     console.log([f.name.padEnd(60), ...cells.map((c) => c.padStart(10))].join(" "));
   }
   console.log("(web cpu ms / all cpu ms: CPU time per request of the web process / of the whole 2-core machine)");

@@ -1,11 +1,22 @@
 import type { ReactNode } from "react";
 
 /** The frame of every public page: who is asking to be paid, a sandbox banner when nothing real moves. */
-export function CheckoutShell({ merchantName, sandbox, children }: { merchantName: string; sandbox: boolean; children: ReactNode }) {
+export function CheckoutShell({
+  merchantName,
+  sandbox,
+  children,
+}: {
+  merchantName: string;
+  sandbox: boolean;
+  children: ReactNode;
+}) {
   return (
     <main className="min-h-screen bg-slate-100 px-3 py-5 sm:px-4 sm:py-10">
       {sandbox && (
-        <p role="note" className="mx-auto mb-3 max-w-md rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900">
+        <p
+          role="note"
+          className="mx-auto mb-3 max-w-md rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900"
+        >
           Sandbox payment — test networks only, no real money moves.
         </p>
       )}
@@ -16,7 +27,9 @@ export function CheckoutShell({ merchantName, sandbox, children }: { merchantNam
         </header>
         {children}
       </div>
-      <p className="mx-auto mt-4 max-w-md text-center text-xs text-slate-600">USDT payments · this page is for one payment only</p>
+      <p className="mx-auto mt-4 max-w-md text-center text-xs text-slate-600">
+        USDT payments · this page is for one payment only
+      </p>
     </main>
   );
 }
@@ -29,7 +42,8 @@ export function AmountSummary({ amount, description }: { amount: string; descrip
     <section aria-label="Amount" className="px-5 pt-5">
       <p className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
         {Number(whole).toLocaleString("en-US")}
-        {cents && <span>.{cents.padEnd(2, "0")}</span>} <span className="text-xl font-semibold text-slate-600">USDT</span>
+        {cents && <span>.{cents.padEnd(2, "0")}</span>}{" "}
+        <span className="text-xl font-semibold text-slate-600">USDT</span>
       </p>
       {description && <p className="mt-1 break-words text-sm text-slate-700">{description}</p>}
     </section>

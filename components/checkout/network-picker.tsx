@@ -10,12 +10,22 @@ export function networkChoiceError(code: string | undefined, invalid: string): s
  * The payer's choice of network: a plain form (works without JavaScript), one button per network. The
  * action records the choice once; the deposit address follows from it.
  */
-export function NetworkPicker({ choices, action, error }: { choices: CheckoutNetwork[]; action: (form: FormData) => Promise<void>; error?: string }) {
+export function NetworkPicker({
+  choices,
+  action,
+  error,
+}: {
+  choices: CheckoutNetwork[];
+  action: (form: FormData) => Promise<void>;
+  error?: string;
+}) {
   return (
     <form action={action} className="px-5 py-5">
       <fieldset>
         <legend className="text-base font-semibold text-slate-900">Choose the network you will pay on</legend>
-        <p className="mt-1 text-sm text-slate-700">Pick the network your wallet or exchange will send USDT on. It cannot be changed afterwards.</p>
+        <p className="mt-1 text-sm text-slate-700">
+          Pick the network your wallet or exchange will send USDT on. It cannot be changed afterwards.
+        </p>
         {error && (
           <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}
@@ -38,7 +48,9 @@ export function NetworkPicker({ choices, action, error }: { choices: CheckoutNet
             </button>
           ))}
         </div>
-        {choices.length === 0 && <p className="mt-4 text-sm text-slate-700">No network is available for this payment right now.</p>}
+        {choices.length === 0 && (
+          <p className="mt-4 text-sm text-slate-700">No network is available for this payment right now.</p>
+        )}
       </fieldset>
     </form>
   );

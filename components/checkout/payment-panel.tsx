@@ -20,7 +20,14 @@ export interface PaymentPanelProps {
 }
 
 /** A payment whose network is chosen: live status, then where and how to pay while money is still due. */
-export function PaymentPanel({ paymentId, merchantName, initial, network, depositAddress, sandboxPay }: PaymentPanelProps) {
+export function PaymentPanel({
+  paymentId,
+  merchantName,
+  initial,
+  network,
+  depositAddress,
+  sandboxPay,
+}: PaymentPanelProps) {
   const status = useCheckoutStatus(paymentId, initial);
   const awaiting = status.status === "awaiting_payment";
   const due = parseAmount(status.amount_due, "exact");

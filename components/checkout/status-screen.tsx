@@ -8,7 +8,15 @@ const trim = trimDecimal;
  * The one line a payer looks for: what is happening now. It lives in a fixed-height, polite live region so
  * updates are announced and nothing below it moves.
  */
-export function StatusScreen({ status, network, merchantName }: { status: CheckoutStatus; network: CheckoutNetwork | null; merchantName: string }) {
+export function StatusScreen({
+  status,
+  network,
+  merchantName,
+}: {
+  status: CheckoutStatus;
+  network: CheckoutNetwork | null;
+  merchantName: string;
+}) {
   const required = status.confirmations_required;
   const progress = required ? Math.min(100, Math.round((status.confirmations / required) * 100)) : 0;
   let tone = "border-slate-200 bg-slate-50 text-slate-900";
@@ -50,12 +58,20 @@ export function StatusScreen({ status, network, merchantName }: { status: Checko
   }
   const inFlight = status.status === "pending" || status.status === "confirming";
   return (
-    <div role="status" aria-live="polite" data-status={status.status} className={`min-h-[7.5rem] rounded-xl border px-4 py-3 ${tone}`}>
+    <div
+      role="status"
+      aria-live="polite"
+      data-status={status.status}
+      className={`min-h-[7.5rem] rounded-xl border px-4 py-3 ${tone}`}
+    >
       <p className="font-semibold">{title}</p>
       <p className="mt-1 text-sm">{detail}</p>
       {inFlight && (
         <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-blue-100" aria-hidden="true">
-          <div className="h-full rounded-full bg-blue-600 transition-[width] duration-500" style={{ width: `${progress}%` }} />
+          <div
+            className="h-full rounded-full bg-blue-600 transition-[width] duration-500"
+            style={{ width: `${progress}%` }}
+          />
         </div>
       )}
       {status.tx_hash && (status.status === "confirmed" || inFlight) && (

@@ -19,7 +19,10 @@ export const idempotencyKeys = pgTable(
     responseBody: text("response_body"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.mode, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.mode, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
 );
 
 /**

@@ -33,7 +33,9 @@ export const deposits = pgTable(
     orphanedAt: timestamp("orphaned_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
-    uniqueIndex("deposits_transfer_key").on(t.mode, t.chain, t.txHash, t.logIndex).where(sql`${t.status} <> 'orphaned'`),
+    uniqueIndex("deposits_transfer_key")
+      .on(t.mode, t.chain, t.txHash, t.logIndex)
+      .where(sql`${t.status} <> 'orphaned'`),
     index("deposits_payment_idx").on(t.paymentId, t.blockNumber, t.logIndex),
     index("deposits_uncredited_idx").on(t.mode, t.chain, t.blockNumber).where(sql`${t.status} = 'pending'`),
     check("deposits_amount_nonnegative", sql`${t.amountUnits} >= 0`),

@@ -25,7 +25,10 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_owner_idx").on(t.merchantId, t.mode, t.chain, t.account),
     index("ledger_entries_cause_idx").on(t.causeType, t.causeId),
     index("ledger_entries_journal_idx").on(t.journalId),
-    check("ledger_entries_account_check", sql`${t.account} in ('available','reserved','payouts_in_flight','chain_deposits','chain_withdrawals','adjustments')`),
+    check(
+      "ledger_entries_account_check",
+      sql`${t.account} in ('available','reserved','payouts_in_flight','chain_deposits','chain_withdrawals','adjustments')`,
+    ),
     check("ledger_entries_nonzero", sql`${t.amountUnits} <> 0`),
   ],
 );

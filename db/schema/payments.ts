@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { merchants } from "./merchants";
 
-export const PAYMENT_STATUSES = ["intent_created", "awaiting_payment", "pending", "confirming", "confirmed", "expired", "failed"] as const;
+export const PAYMENT_STATUSES = [
+  "intent_created",
+  "awaiting_payment",
+  "pending",
+  "confirming",
+  "confirmed",
+  "expired",
+  "failed",
+] as const;
 
 /**
  * Payment intents. Amounts are USDT base units (6 decimals). `chain`, `deposit_address` and
@@ -41,12 +49,17 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
-    uniqueIndex("payments_deposit_address_key").on(t.mode, t.depositAddress).where(sql`${t.depositAddress} is not null`),
+    uniqueIndex("payments_deposit_address_key")
+      .on(t.mode, t.depositAddress)
+      .where(sql`${t.depositAddress} is not null`),
     index("payments_watch_key_idx").on(t.mode, t.watchKey).where(sql`${t.watchKey} is not null`),
     index("payments_in_flight_idx").on(t.mode, t.chain, t.status).where(sql`${t.status} in ('pending','confirming')`),
     index("payments_awaiting_expiry_idx").on(t.mode, t.chain, t.expiresAt).where(sql`${t.status} = 'awaiting_payment'`),
     check("payments_amount_positive", sql`${t.amountUnits} > 0`),
-    check("payments_status_check", sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`),
+    check(
+      "payments_status_check",
+      sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`,
+    ),
     check("payments_chain_check", sql`${t.chain} is null or ${t.chain} in ('eth','bnb','polygon','tron','solana')`),
     check("payments_address_with_chain", sql`(${t.chain} is null) = (${t.depositAddress} is null)`),
   ],

@@ -27,7 +27,10 @@ export const payouts = pgTable(
     index("payouts_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
     index("payouts_owner_status_idx").on(t.merchantId, t.mode, t.status, t.createdAt, t.id),
     check("payouts_amount_positive", sql`${t.amountUnits} > 0`),
-    check("payouts_status_check", sql`${t.status} in ('pending','review_required','processing','confirmed','failed','blocked')`),
+    check(
+      "payouts_status_check",
+      sql`${t.status} in ('pending','review_required','processing','confirmed','failed','blocked')`,
+    ),
     check("payouts_chain_check", sql`${t.chain} in ('eth','bnb','polygon','tron','solana')`),
   ],
 );

@@ -16,7 +16,10 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("webhook_deliveries_event_endpoint_key").on(t.eventId, t.endpointId), index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_key").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+  ],
 );
 
 /** Every attempt, for the dashboard: when, outcome (status code or network error), latency, capped response. */

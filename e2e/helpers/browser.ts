@@ -15,7 +15,15 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../../test-resu
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      "--disable-quic",
+    ],
   });
 }
 
@@ -42,7 +50,12 @@ export interface Payer {
  * context records what the test asserts later (see `recorded`).
  */
 export async function newPayer(browser: Browser, ip = freshClientIp()): Promise<Payer> {
-  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 2, extraHTTPHeaders: { "X-Forwarded-For": ip }, locale: "en-US" });
+  const context = await browser.newContext({
+    viewport: VIEWPORT,
+    deviceScaleFactor: 2,
+    extraHTTPHeaders: { "X-Forwarded-For": ip },
+    locale: "en-US",
+  });
   await context.addInitScript(recorder);
   const page = await context.newPage();
   return { context, page, ip };
@@ -70,16 +83,28 @@ function recorder() {
       if (rec.statuses[rec.statuses.length - 1] !== entry) rec.statuses.push(entry);
     }
     for (const line of (document.body?.innerText ?? "").split("\n")) {
-      if (/^(Transaction sent|Sent): \S+/.test(line.trim()) && !rec.sent.includes(line.trim())) rec.sent.push(line.trim());
+      if (/^(Transaction sent|Sent): \S+/.test(line.trim()) && !rec.sent.includes(line.trim()))
+        rec.sent.push(line.trim());
     }
   };
-  new MutationObserver(read).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-status"] });
+  new MutationObserver(read).observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ["data-status"],
+  });
 }
 
-export const recorded = (page: Page): Promise<Recorded> => page.evaluate(() => (window as unknown as { __e2e: Recorded }).__e2e);
+export const recorded = (page: Page): Promise<Recorded> =>
+  page.evaluate(() => (window as unknown as { __e2e: Recorded }).__e2e);
 
 /** Polls until `fn` returns something truthy (playwright-core has no auto-waiting `expect`). */
-export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -90,7 +115,10 @@ export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -100,11 +128,15 @@ export const statusRegion = (page: Page) => page.locator('[role="status"][data-s
 
 /** Waits until the status region shows one of `statuses` and returns its text. */
 export async function waitForStatus(page: Page, statuses: string[], timeoutMs = 20_000): Promise<string> {
-  return waitUntil(`status ${statuses.join("/")}`, async () => {
-    const el = statusRegion(page);
-    if (!statuses.includes((await el.getAttribute("data-status", { timeout: 1_000 })) ?? "")) return null;
-    return (await el.innerText()).replace(/\s+/g, " ");
-  }, timeoutMs);
+  return waitUntil(
+    `status ${statuses.join("/")}`,
+    async () => {
+      const el = statusRegion(page);
+      if (!statuses.includes((await el.getAttribute("data-status", { timeout: 1_000 })) ?? "")) return null;
+      return (await el.innerText()).replace(/\s+/g, " ");
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -118,12 +150,18 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   expect(width, `${name}: page is ${width}px wide at a 360px viewport`).toBeLessThanOrEqual(VIEWPORT.width);
 }
 
-const jsQR = (typeof jsQRModule === "function" ? jsQRModule : (jsQRModule as unknown as { default: typeof jsQRModule }).default) as typeof jsQRModule;
+const jsQR = (
+  typeof jsQRModule === "function" ? jsQRModule : (jsQRModule as unknown as { default: typeof jsQRModule }).default
+) as typeof jsQRModule;
 
 /** Decodes the QR code shown in `locator` from a screenshot of it, as a phone's camera would. */
 export async function decodeQr(locator: Locator): Promise<string> {
   const png = PNG.sync.read(await locator.screenshot());
-  const code = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
+  const code = jsQR(
+    new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length),
+    png.width,
+    png.height,
+  );
   if (!code) throw new Error("no QR code could be read from the screenshot");
   return code.data;
 }

@@ -25,7 +25,11 @@ export const checkoutPath = (id: string) => `/checkout/${id}`;
 
 /** One JSON-RPC call to a sandbox EVM node (anvil). */
 export async function evmRpc(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const reply = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
   return reply.result;

@@ -71,7 +71,11 @@ function walletScript(cfg: TestWalletPage) {
           return null;
         case "wallet_switchEthereumChain": {
           const id = String(params?.[0]?.chainId ?? "").toLowerCase();
-          if (!known.has(id)) throw rpcError(4902, `Unrecognized chain ID "${id}". Try adding the chain using wallet_addEthereumChain first.`);
+          if (!known.has(id))
+            throw rpcError(
+              4902,
+              `Unrecognized chain ID "${id}". Try adding the chain using wallet_addEthereumChain first.`,
+            );
           switchTo(id);
           return null;
         }
@@ -108,7 +112,8 @@ function walletScript(cfg: TestWalletPage) {
   w.ethereum = provider;
   const icon = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2563eb"/></svg>')}`;
   const info = Object.freeze({ uuid: cfg.uuid, name: "Test Wallet", icon, rdns: "test.wallet" });
-  const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
+  const announce = () =>
+    window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
   window.addEventListener("eip6963:requestProvider", announce);
   announce();
 }
@@ -124,29 +129,60 @@ export interface SentTransaction {
  * Installs the wallet in every page of `context`. `rpcs`: chain id → the sandbox RPC URL a chain's reads
  * and transactions go to. Returns what the wallet has sent (filled as it happens).
  */
-export async function installTestWallet(context: BrowserContext, opts: { account: PrivateKeyAccount; rpcs: Record<number, string>; initialChainId: number }) {
+export async function installTestWallet(
+  context: BrowserContext,
+  opts: { account: PrivateKeyAccount; rpcs: Record<number, string>; initialChainId: number },
+) {
   const sent: SentTransaction[] = [];
   const rpcUrl = (hexChainId: string) => {
     const url = opts.rpcs[parseInt(hexChainId, 16)];
     if (!url) throw new Error(`the test wallet has no RPC for chain ${hexChainId}`);
     return url;
   };
-  await context.exposeBinding("__testWalletRpc", async (_source, { chainId, method, params }: { chainId: string; method: string; params: unknown[] }) => {
-    const res = await fetch(rpcUrl(chainId), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    const reply = (await res.json()) as { result?: unknown; error?: { message: string } };
-    if (reply.error) throw new Error(reply.error.message);
-    return reply.result;
-  });
-  await context.exposeBinding("__testWalletSend", async (_source, { chainId, tx }: { chainId: string; tx: { from?: string; to?: string; data?: Hex; value?: Hex; gas?: Hex } }) => {
-    if (!tx || (tx.from && tx.from.toLowerCase() !== opts.account.address.toLowerCase())) throw new Error(`the test wallet cannot sign for ${tx?.from}`);
-    const id = parseInt(chainId, 16);
-    const chain = defineChain({ id, name: `sandbox ${id}`, nativeCurrency: { name: "native", symbol: "N", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl(chainId)] } } });
-    const client = createWalletClient({ account: opts.account, chain, transport: http(rpcUrl(chainId)) });
-    const hash = await client.sendTransaction({ to: tx.to as Hex, data: tx.data, value: tx.value ? BigInt(tx.value) : undefined, gas: tx.gas ? BigInt(tx.gas) : undefined });
-    sent.push({ chainId: id, hash, to: tx.to ?? "", data: tx.data ?? "" });
-    return hash;
-  });
-  const page: TestWalletPage = { uuid: crypto.randomUUID(), address: opts.account.address, knownChains: [`0x${opts.initialChainId.toString(16)}`] };
+  await context.exposeBinding(
+    "__testWalletRpc",
+    async (_source, { chainId, method, params }: { chainId: string; method: string; params: unknown[] }) => {
+      const res = await fetch(rpcUrl(chainId), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+      const reply = (await res.json()) as { result?: unknown; error?: { message: string } };
+      if (reply.error) throw new Error(reply.error.message);
+      return reply.result;
+    },
+  );
+  await context.exposeBinding(
+    "__testWalletSend",
+    async (
+      _source,
+      { chainId, tx }: { chainId: string; tx: { from?: string; to?: string; data?: Hex; value?: Hex; gas?: Hex } },
+    ) => {
+      if (!tx || (tx.from && tx.from.toLowerCase() !== opts.account.address.toLowerCase()))
+        throw new Error(`the test wallet cannot sign for ${tx?.from}`);
+      const id = parseInt(chainId, 16);
+      const chain = defineChain({
+        id,
+        name: `sandbox ${id}`,
+        nativeCurrency: { name: "native", symbol: "N", decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl(chainId)] } },
+      });
+      const client = createWalletClient({ account: opts.account, chain, transport: http(rpcUrl(chainId)) });
+      const hash = await client.sendTransaction({
+        to: tx.to as Hex,
+        data: tx.data,
+        value: tx.value ? BigInt(tx.value) : undefined,
+        gas: tx.gas ? BigInt(tx.gas) : undefined,
+      });
+      sent.push({ chainId: id, hash, to: tx.to ?? "", data: tx.data ?? "" });
+      return hash;
+    },
+  );
+  const page: TestWalletPage = {
+    uuid: crypto.randomUUID(),
+    address: opts.account.address,
+    knownChains: [`0x${opts.initialChainId.toString(16)}`],
+  };
   await context.addInitScript(walletScript, page);
   return { sent };
 }

@@ -37,7 +37,9 @@ export class ApiError extends Error {
   }
 
   toBody(requestId: string) {
-    return { error: { type: this.type, message: this.message, status: this.status, param: this.param, request_id: requestId } };
+    return {
+      error: { type: this.type, message: this.message, status: this.status, param: this.param, request_id: requestId },
+    };
   }
 }
 

@@ -1,7 +1,12 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import type { AuthContext } from "@/lib/keys/authenticate-api-key";
 import { ApiError } from "./errors";
-import { claimIdempotencyKey, storeIdempotentResponse, type IdempotentRequest, type StoredResponse } from "./idempotency";
+import {
+  claimIdempotencyKey,
+  storeIdempotentResponse,
+  type IdempotentRequest,
+  type StoredResponse,
+} from "./idempotency";
 
 /** A 4xx the handler itself decided (e.g. insufficient balance): a real answer to the request. */
 class HandlerRejection extends Error {
@@ -45,6 +50,9 @@ export async function executeWrite(
     if (!(err instanceof HandlerRejection)) throw err;
     const response = { status: err.error.status, bodyText: JSON.stringify(err.error.toBody(requestId)) };
     if (!idempotency) return { ...response, replayed: false };
-    return inTransaction(db, async (tx) => (await claimIdempotencyKey(tx, auth, idempotency, response)) ?? { ...response, replayed: false });
+    return inTransaction(
+      db,
+      async (tx) => (await claimIdempotencyKey(tx, auth, idempotency, response)) ?? { ...response, replayed: false },
+    );
   }
 }

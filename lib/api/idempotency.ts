@@ -52,8 +52,22 @@ interface StoredRow {
  * `tx` ends, then sees the committed row and replays it (or claims the key itself if `tx` rolled back).
  * `response` is given when the claim also records the final answer (a handler's 4xx, see execute-write).
  */
-export async function claimIdempotencyKey(tx: Db, auth: AuthContext, req: IdempotentRequest, response?: { status: number; bodyText: string }): Promise<StoredResponse | null> {
-  const claimed = await query(tx, CLAIM, [auth.merchantId, auth.mode, req.key, req.hash, req.method, req.path, response?.status ?? null, response?.bodyText ?? null]);
+export async function claimIdempotencyKey(
+  tx: Db,
+  auth: AuthContext,
+  req: IdempotentRequest,
+  response?: { status: number; bodyText: string },
+): Promise<StoredResponse | null> {
+  const claimed = await query(tx, CLAIM, [
+    auth.merchantId,
+    auth.mode,
+    req.key,
+    req.hash,
+    req.method,
+    req.path,
+    response?.status ?? null,
+    response?.bodyText ?? null,
+  ]);
   if (claimed.length > 0) return null;
 
   const [existing] = await query<StoredRow>(
@@ -62,7 +76,11 @@ export async function claimIdempotencyKey(tx: Db, auth: AuthContext, req: Idempo
     [auth.merchantId, auth.mode, req.key],
   );
   if (!existing || existing.response_status === null || existing.response_body === null) {
-    throw new ApiError("idempotency_conflict", "Another request with this Idempotency-Key is still being processed; retry shortly.", { param: "Idempotency-Key" });
+    throw new ApiError(
+      "idempotency_conflict",
+      "Another request with this Idempotency-Key is still being processed; retry shortly.",
+      { param: "Idempotency-Key" },
+    );
   }
   if (existing.request_hash !== req.hash) {
     throw new ApiError(
@@ -75,14 +93,17 @@ export async function claimIdempotencyKey(tx: Db, auth: AuthContext, req: Idempo
 }
 
 /** Stores the response of the request that claimed the key (same transaction as its writes). */
-export async function storeIdempotentResponse(tx: Db, auth: AuthContext, key: string, response: { status: number; bodyText: string }): Promise<void> {
-  await execute(tx, "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3", [
-    auth.merchantId,
-    auth.mode,
-    key,
-    response.status,
-    response.bodyText,
-  ]);
+export async function storeIdempotentResponse(
+  tx: Db,
+  auth: AuthContext,
+  key: string,
+  response: { status: number; bodyText: string },
+): Promise<void> {
+  await execute(
+    tx,
+    "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3",
+    [auth.merchantId, auth.mode, key, response.status, response.bodyText],
+  );
 }
 
 /** Periodic sweep: deletes records older than the lifetime, in bounded batches. */

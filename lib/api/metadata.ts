@@ -14,13 +14,16 @@ export const metadataField = z.any().transform((value: unknown, ctx): Metadata =
     ctx.issues.push({ code: "custom", message, input: value, path });
     return z.NEVER;
   };
-  if (!value || typeof value !== "object" || Array.isArray(value)) return fail("metadata must be an object of key/value pairs");
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return fail("metadata must be an object of key/value pairs");
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > METADATA_LIMITS.keys) return fail(`metadata may have at most ${METADATA_LIMITS.keys} keys`);
   for (const [key, v] of entries) {
-    if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) return fail(`metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, [key]);
+    if (key.length === 0 || key.length > METADATA_LIMITS.keyLength)
+      return fail(`metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, [key]);
     if (typeof v === "string") {
-      if (v.length > METADATA_LIMITS.valueLength) return fail(`metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, [key]);
+      if (v.length > METADATA_LIMITS.valueLength)
+        return fail(`metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, [key]);
     } else if (!(typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)))) {
       return fail("metadata values must be strings, numbers or booleans", [key]);
     }

@@ -13,7 +13,10 @@ export function apiMethods(implemented: Partial<Record<Method, RouteHandler>>): 
   const allow = METHODS.filter((m) => implemented[m]).join(", ");
   const notAllowed: RouteHandler = async (req) => {
     const path = new URL(req.url).pathname;
-    const err = new ApiError("invalid_request_error", `${req.method} is not supported on ${path}. Allowed: ${allow}.`, { status: 405, headers: { Allow: allow } });
+    const err = new ApiError("invalid_request_error", `${req.method} is not supported on ${path}. Allowed: ${allow}.`, {
+      status: 405,
+      headers: { Allow: allow },
+    });
     return errorResponse(err, requestIdOf(req), req);
   };
   return Object.fromEntries(METHODS.map((m) => [m, implemented[m] ?? notAllowed])) as Record<Method, RouteHandler>;

@@ -13,7 +13,9 @@ export async function readJsonBody(req: Request): Promise<Record<string, unknown
   if (text.trim() === "") return {};
   const contentType = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw invalidRequest(`Content-Type must be application/json (got ${contentType ? `'${contentType.slice(0, 60)}'` : "none"}).`);
+    throw invalidRequest(
+      `Content-Type must be application/json (got ${contentType ? `'${contentType.slice(0, 60)}'` : "none"}).`,
+    );
   }
   let parsed: unknown;
   try {
@@ -22,7 +24,9 @@ export async function readJsonBody(req: Request): Promise<Record<string, unknown
     throw invalidRequest("Request body is not valid JSON.");
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw invalidRequest(`Request body must be a JSON object, not ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`}.`);
+    throw invalidRequest(
+      `Request body must be a JSON object, not ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`}.`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -48,8 +52,12 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
     throw new ApiError("invalid_request_error", `Unknown parameter: '${param}'.`, { param });
   }
   const param = path.length ? path.join(".") : null;
-  if (param && valueAt(input, path) === undefined) throw invalidRequest(`Missing required parameter: '${param}'.`, param);
-  throw invalidRequest(param && !issue.message.includes(param) ? `Invalid ${param}: ${issue.message}` : issue.message, param);
+  if (param && valueAt(input, path) === undefined)
+    throw invalidRequest(`Missing required parameter: '${param}'.`, param);
+  throw invalidRequest(
+    param && !issue.message.includes(param) ? `Invalid ${param}: ${issue.message}` : issue.message,
+    param,
+  );
 }
 
 function valueAt(input: unknown, path: string[]): unknown {

@@ -12,7 +12,11 @@ export async function enforceKeyRateLimit(auth: AuthContext, cls: RateLimitClass
   const headers = { "RateLimit-Limit": String(limit), "RateLimit-Remaining": String(result.remaining) };
   if (result.allowed) return headers;
   const wait = retryAfterSeconds(result.retryAfterMs);
-  throw new ApiError("rate_limit_exceeded", `Rate limit of ${limit} requests per 60 seconds exceeded for this API key. Retry after ${wait} second${wait === 1 ? "" : "s"}.`, {
-    headers: { ...headers, "Retry-After": String(wait) },
-  });
+  throw new ApiError(
+    "rate_limit_exceeded",
+    `Rate limit of ${limit} requests per 60 seconds exceeded for this API key. Retry after ${wait} second${wait === 1 ? "" : "s"}.`,
+    {
+      headers: { ...headers, "Retry-After": String(wait) },
+    },
+  );
 }

@@ -12,7 +12,12 @@ export function requestIdOf(req: Request): string {
   return given && /^req_[0-9A-Za-z]{20}$/.test(given) ? given : newRequestId();
 }
 
-export function jsonResponse(status: number, bodyText: string, requestId: string, extra: Record<string, string> = {}): Response {
+export function jsonResponse(
+  status: number,
+  bodyText: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+): Response {
   return new Response(bodyText, {
     status,
     headers: {

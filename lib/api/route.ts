@@ -40,13 +40,18 @@ export interface ApiRouteDefinition<B extends Schema, Q extends Schema> {
   handler: (ctx: HandlerContext<Out<B>, Out<Q>>) => Promise<HandlerResult>;
 }
 
-export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type RouteHandler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 /**
  * The one /v1 pipeline: authenticate → rate limit → scope → validate → (idempotent) execute → envelope.
  * Every response, errors included, carries X-API-Version and Request-Id.
  */
-export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined>(def: ApiRouteDefinition<B, Q>): RouteHandler {
+export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined>(
+  def: ApiRouteDefinition<B, Q>,
+): RouteHandler {
   return async (req, routeCtx) => {
     const requestId = requestIdOf(req);
     let rateHeaders: Record<string, string> = {};
@@ -56,7 +61,10 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       if (def.sandboxOnly && auth.mode !== "sandbox") throw unknownPathError(req);
       rateHeaders = await enforceKeyRateLimit(auth, def.rateLimit ?? "default");
       if (!hasScope(auth.scopes, def.scope)) {
-        throw new ApiError("forbidden", `This API key does not have the '${def.scope}' permission required for this request.`);
+        throw new ApiError(
+          "forbidden",
+          `This API key does not have the '${def.scope}' permission required for this request.`,
+        );
       }
       const url = new URL(req.url);
       const params = Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, String(v)]));
@@ -71,8 +79,17 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const rawBody = req.method === "POST" ? await readJsonBody(req) : {};
       const key = req.method === "POST" ? readIdempotencyKey(req) : null;
       const body = (def.body ? validate(def.body, rawBody) : undefined) as Out<B>;
-      const idempotency = key ? { key, method: req.method, path: url.pathname, hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`) } : null;
-      const stored = await executeWrite(db, auth, idempotency, requestId, (tx) => def.handler({ db: tx, auth, body, query, params, requestId }));
+      const idempotency = key
+        ? {
+            key,
+            method: req.method,
+            path: url.pathname,
+            hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`),
+          }
+        : null;
+      const stored = await executeWrite(db, auth, idempotency, requestId, (tx) =>
+        def.handler({ db: tx, auth, body, query, params, requestId }),
+      );
       const replayHeader: Record<string, string> = stored.replayed ? { "Idempotent-Replayed": "true" } : {};
       return jsonResponse(stored.status, stored.bodyText, requestId, { ...rateHeaders, ...replayHeader });
     } catch (err) {
@@ -81,7 +98,12 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
   };
 }
 
-export function errorResponse(err: unknown, requestId: string, req: Request, extra: Record<string, string> = {}): Response {
+export function errorResponse(
+  err: unknown,
+  requestId: string,
+  req: Request,
+  extra: Record<string, string> = {},
+): Response {
   if (err instanceof ApiError) {
     return jsonResponse(err.status, JSON.stringify(err.toBody(requestId)), requestId, { ...extra, ...err.headers });
   }
@@ -94,8 +116,11 @@ export function errorResponse(err: unknown, requestId: string, req: Request, ext
     request_id: requestId,
     method: req.method,
     path: new URL(req.url).pathname,
-    error: err instanceof Error ? err.stack ?? err.message : String(err),
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
   });
-  const internal = new ApiError("internal_server_error", `An unexpected error occurred. Report it with request id ${requestId}.`);
+  const internal = new ApiError(
+    "internal_server_error",
+    `An unexpected error occurred. Report it with request id ${requestId}.`,
+  );
   return jsonResponse(500, JSON.stringify(internal.toBody(requestId)), requestId, extra);
 }

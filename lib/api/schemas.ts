@@ -12,5 +12,7 @@ export function amountField(mode: "exact" | "up_to_6") {
 }
 
 export function boundedString(name: string, max: number) {
-  return z.string({ error: `${name} must be a string` }).max(max, { error: `${name} must be at most ${max} characters` });
+  return z
+    .string({ error: `${name} must be a string` })
+    .max(max, { error: `${name} must be at most ${max} characters` });
 }

@@ -28,12 +28,39 @@ export interface ChainConfig {
  * checkpoints; PoS reorgs of dozens of blocks happened before v1), tron 19 (solidified: ⅔+1 of the 27 SRs),
  * solana 32 slots (finalized, rooted by supermajority).
  */
-export const LIVE_DEFAULTS: Record<Chain, { token: string; decimals: number; required: number; blockTimeMs: number; chainId: number | null }> = {
-  eth: { token: "0xdAC17F958D2ee523a2206206994597C13D831ec7", decimals: 6, required: 12, blockTimeMs: 12_000, chainId: 1 },
-  bnb: { token: "0x55d398326f99059fF775485246999027B3197955", decimals: 18, required: 15, blockTimeMs: 3_000, chainId: 56 },
-  polygon: { token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F", decimals: 6, required: 128, blockTimeMs: 2_000, chainId: 137 },
+export const LIVE_DEFAULTS: Record<
+  Chain,
+  { token: string; decimals: number; required: number; blockTimeMs: number; chainId: number | null }
+> = {
+  eth: {
+    token: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+    decimals: 6,
+    required: 12,
+    blockTimeMs: 12_000,
+    chainId: 1,
+  },
+  bnb: {
+    token: "0x55d398326f99059fF775485246999027B3197955",
+    decimals: 18,
+    required: 15,
+    blockTimeMs: 3_000,
+    chainId: 56,
+  },
+  polygon: {
+    token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F",
+    decimals: 6,
+    required: 128,
+    blockTimeMs: 2_000,
+    chainId: 137,
+  },
   tron: { token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, required: 19, blockTimeMs: 3_000, chainId: null },
-  solana: { token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", decimals: 6, required: 32, blockTimeMs: 400, chainId: null },
+  solana: {
+    token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+    decimals: 6,
+    required: 32,
+    blockTimeMs: 400,
+    chainId: null,
+  },
 };
 
 /** A payment is `confirming` from its second confirmation (one block built on the transfer's block). */
@@ -89,7 +116,10 @@ const cache = globalThis as unknown as { __usdtSandboxChains?: { at: number; row
 async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
   const hit = cache.__usdtSandboxChains;
   if (!fresh && hit && Date.now() - hit.at < 3_000) return hit.rows;
-  const rows = query<SandboxRow>(db, "select chain, rpc_url, extra, chain_id::text, token_address, decimals, block_time_ms, emulated from sandbox_chains order by chain");
+  const rows = query<SandboxRow>(
+    db,
+    "select chain, rpc_url, extra, chain_id::text, token_address, decimals, block_time_ms, emulated from sandbox_chains order by chain",
+  );
   cache.__usdtSandboxChains = { at: Date.now(), rows };
   rows.catch(() => (cache.__usdtSandboxChains = undefined));
   return rows;
@@ -122,7 +152,12 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
 }
 
 /** One chain's configuration in a mode, or null when it is not enabled / not running. */
-export async function chainConfig(db: Db, mode: Mode, chain: Chain, opts: { fresh?: boolean } = {}): Promise<ChainConfig | null> {
+export async function chainConfig(
+  db: Db,
+  mode: Mode,
+  chain: Chain,
+  opts: { fresh?: boolean } = {},
+): Promise<ChainConfig | null> {
   if (mode === "live") return liveChainConfig(chain);
   return (await sandboxChainConfigs(db, opts)).find((c) => c.chain === chain) ?? null;
 }

@@ -5,7 +5,13 @@ export const CHAINS = ["eth", "bnb", "polygon", "tron", "solana"] as const;
 export type Chain = (typeof CHAINS)[number];
 
 export type ChainFamily = "evm" | "tron" | "solana";
-export const CHAIN_FAMILY: Record<Chain, ChainFamily> = { eth: "evm", bnb: "evm", polygon: "evm", tron: "tron", solana: "solana" };
+export const CHAIN_FAMILY: Record<Chain, ChainFamily> = {
+  eth: "evm",
+  bnb: "evm",
+  polygon: "evm",
+  tron: "tron",
+  solana: "solana",
+};
 
 /** Environment variable naming each chain's live RPC endpoint; a live chain is enabled when it is set. */
 export const LIVE_RPC_ENV: Record<Chain, string> = {

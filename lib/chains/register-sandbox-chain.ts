@@ -22,6 +22,15 @@ export async function registerSandboxChain(db: Db, reg: SandboxChainRegistration
      on conflict (chain) do update set rpc_url = excluded.rpc_url, extra = excluded.extra, chain_id = excluded.chain_id,
        token_address = excluded.token_address, decimals = excluded.decimals, block_time_ms = excluded.block_time_ms,
        emulated = excluded.emulated, updated_at = now()`,
-    [reg.chain, reg.rpcUrl, JSON.stringify(reg.extra ?? {}), reg.chainId, reg.tokenAddress, reg.decimals, reg.blockTimeMs, reg.emulated],
+    [
+      reg.chain,
+      reg.rpcUrl,
+      JSON.stringify(reg.extra ?? {}),
+      reg.chainId,
+      reg.tokenAddress,
+      reg.decimals,
+      reg.blockTimeMs,
+      reg.emulated,
+    ],
   );
 }

@@ -6,7 +6,11 @@ import { enabledChains, type Chain } from "./chains";
 export function requireEnabledChain(mode: Mode, chain: Chain): void {
   const enabled = enabledChains(mode);
   if (!enabled.includes(chain)) {
-    const list = enabled.length ? `Enabled ${mode} chains: ${enabled.join(", ")}.` : `No ${mode} chain is enabled on this service.`;
-    throw new ApiError("chain_disabled", `Chain '${chain}' is not enabled for ${mode} keys. ${list}`, { param: "chain" });
+    const list = enabled.length
+      ? `Enabled ${mode} chains: ${enabled.join(", ")}.`
+      : `No ${mode} chain is enabled on this service.`;
+    throw new ApiError("chain_disabled", `Chain '${chain}' is not enabled for ${mode} keys. ${list}`, {
+      param: "chain",
+    });
   }
 }

@@ -13,12 +13,16 @@ export function addressProblem(chain: Chain, address: string): string | null {
     case "eth":
     case "bnb":
     case "polygon":
-      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return `to_address must be a 0x-prefixed 40-hex-digit address on ${chain}`;
-      if (!isAddress(address, { strict: true })) return "to_address has mixed case but fails its EIP-55 checksum; check for a typo";
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+        return `to_address must be a 0x-prefixed 40-hex-digit address on ${chain}`;
+      if (!isAddress(address, { strict: true }))
+        return "to_address has mixed case but fails its EIP-55 checksum; check for a typo";
       if (/^0x0{40}$/.test(address)) return "to_address is the zero address; funds sent there are lost";
       return null;
     case "tron":
-      return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && TronWeb.isAddress(address) ? null : "to_address must be a Tron base58check address starting with T";
+      return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && TronWeb.isAddress(address)
+        ? null
+        : "to_address must be a Tron base58check address starting with T";
     case "solana": {
       try {
         if (base58.decode(address).length === 32) return null;

@@ -18,7 +18,10 @@ export interface CheckoutStatus {
 }
 
 export function checkoutStatus(payment: PaymentRow, confirmationsRequired: number | null): CheckoutStatus {
-  const due = payment.status === "awaiting_payment" && payment.amountUnits > payment.amountReceivedUnits ? payment.amountUnits - payment.amountReceivedUnits : 0n;
+  const due =
+    payment.status === "awaiting_payment" && payment.amountUnits > payment.amountReceivedUnits
+      ? payment.amountUnits - payment.amountReceivedUnits
+      : 0n;
   return {
     status: payment.status,
     amount: formatAmount(payment.amountUnits),

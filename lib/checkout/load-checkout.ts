@@ -40,8 +40,22 @@ export interface CheckoutView {
 export function checkoutNetwork(config: ChainConfig, env: NodeJS.ProcessEnv = process.env): CheckoutNetwork {
   // Live RPC URLs often carry provider keys, so only Solana's public endpoint goes to browsers (its wallet
   // adapter needs a recent blockhash); EVM and Tron wallets use their own nodes.
-  const browserRpcUrl = config.mode === "sandbox" ? config.rpcUrl : config.chain === "solana" ? env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com" : null;
-  return { chain: config.chain, family: config.family, ...NETWORK[config.chain], emulated: config.emulated, chainId: config.chainId, tokenAddress: config.tokenAddress, decimals: config.decimals, browserRpcUrl };
+  const browserRpcUrl =
+    config.mode === "sandbox"
+      ? config.rpcUrl
+      : config.chain === "solana"
+        ? env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com"
+        : null;
+  return {
+    chain: config.chain,
+    family: config.family,
+    ...NETWORK[config.chain],
+    emulated: config.emulated,
+    chainId: config.chainId,
+    tokenAddress: config.tokenAddress,
+    decimals: config.decimals,
+    browserRpcUrl,
+  };
 }
 
 /** Networks a payer may choose in this mode: enabled and, in sandbox, running. */
@@ -50,10 +64,15 @@ export async function availableNetworks(db: Db, mode: Mode): Promise<CheckoutNet
   return configs.filter((c): c is ChainConfig => c !== null).map((c) => checkoutNetwork(c));
 }
 
-const PAYMENT_WITH_MERCHANT = `select ${PAYMENT_COLUMNS.split(", ").map((c) => `p.${c}`).join(", ")}, m.name as merchant_name
+const PAYMENT_WITH_MERCHANT = `select ${PAYMENT_COLUMNS.split(", ")
+  .map((c) => `p.${c}`)
+  .join(", ")}, m.name as merchant_name
   from payments p join merchants m on m.id = p.merchant_id where p.id = $1`;
 
-export async function loadPaymentForCheckout(db: Db, paymentId: string): Promise<(PaymentRow & { merchantName: string }) | null> {
+export async function loadPaymentForCheckout(
+  db: Db,
+  paymentId: string,
+): Promise<(PaymentRow & { merchantName: string }) | null> {
   if (!/^pay_[0-9A-Za-z]{1,64}$/.test(paymentId)) return null;
   const [row] = await query(db, PAYMENT_WITH_MERCHANT, [paymentId]);
   return row ? { ...toPaymentRow(row), merchantName: row.merchant_name as string } : null;

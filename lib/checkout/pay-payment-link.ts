@@ -11,7 +11,9 @@ export interface LinkPage {
   active: boolean;
 }
 
-const LINK_WITH_MERCHANT = `select ${PAYMENT_LINK_COLUMNS.split(", ").map((c) => `l.${c}`).join(", ")}, m.name as merchant_name
+const LINK_WITH_MERCHANT = `select ${PAYMENT_LINK_COLUMNS.split(", ")
+  .map((c) => `l.${c}`)
+  .join(", ")}, m.name as merchant_name
   from payment_links l join merchants m on m.id = l.merchant_id where l.token = $1`;
 
 /** The link behind a public /pay/<token>, with its merchant's display name; null for an unknown token. */
@@ -20,7 +22,11 @@ export async function loadPaymentLinkPage(db: Db, token: string, now = new Date(
   const [row] = await query(db, LINK_WITH_MERCHANT, [token]);
   if (!row) return null;
   const link = toPaymentLinkRow(row);
-  return { link, merchantName: row.merchant_name as string, active: link.deactivatedAt === null && now < link.expiresAt };
+  return {
+    link,
+    merchantName: row.merchant_name as string,
+    active: link.deactivatedAt === null && now < link.expiresAt,
+  };
 }
 
 /**
@@ -32,9 +38,19 @@ export async function payPaymentLink(db: Db, token: string, chain: string): Prom
     const page = await loadPaymentLinkPage(tx, token);
     if (!page) throw new ApiError("not_found", "This payment link does not exist.", { param: "token" });
     if (!page.active) throw new ApiError("invalid_request_error", "This payment link has expired.", { param: "token" });
-    if (!isChain(chain)) throw new ApiError("invalid_request_error", "Choose one of the listed networks.", { param: "chain" });
+    if (!isChain(chain))
+      throw new ApiError("invalid_request_error", "Choose one of the listed networks.", { param: "chain" });
     const { link } = page;
-    const payment = await createPayment(tx, { merchantId: link.merchantId, mode: link.mode }, { amount: link.amountUnits, chain, ...(link.description ? { description: link.description } : {}), paymentLinkId: link.id });
+    const payment = await createPayment(
+      tx,
+      { merchantId: link.merchantId, mode: link.mode },
+      {
+        amount: link.amountUnits,
+        chain,
+        ...(link.description ? { description: link.description } : {}),
+        paymentLinkId: link.id,
+      },
+    );
     return payment.id;
   });
 }

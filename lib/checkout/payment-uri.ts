@@ -8,7 +8,11 @@ import { formatAmount } from "@/lib/money/amount";
  * - Solana: Solana Pay `solana:<deposit>?amount=<USDT decimal>&spl-token=<mint>`
  * - Tron: the plain address (Tron wallets share no payment-URI scheme).
  */
-export function paymentUri(chain: Pick<ChainConfig, "family" | "chainId" | "tokenAddress" | "decimals">, depositAddress: string, owedUnits: bigint): string {
+export function paymentUri(
+  chain: Pick<ChainConfig, "family" | "chainId" | "tokenAddress" | "decimals">,
+  depositAddress: string,
+  owedUnits: bigint,
+): string {
   switch (chain.family) {
     case "evm":
       return `ethereum:${chain.tokenAddress}@${chain.chainId}/transfer?address=${depositAddress}&uint256=${fromUsdtUnits(owedUnits, chain.decimals)}`;

@@ -16,7 +16,11 @@ export async function loadCheckoutStatus(db: Db, paymentId: string): Promise<Che
  * when `signal` aborts. One request serves ten minutes of a visit, so a payer watching confirmations
  * costs the 30/min page budget a request every ten minutes, not one per poll.
  */
-export async function* streamCheckoutStatus(db: Db, paymentId: string, opts: { signal: AbortSignal; intervalMs?: number; maxMs?: number }): AsyncGenerator<CheckoutStatus> {
+export async function* streamCheckoutStatus(
+  db: Db,
+  paymentId: string,
+  opts: { signal: AbortSignal; intervalMs?: number; maxMs?: number },
+): AsyncGenerator<CheckoutStatus> {
   const deadline = Date.now() + (opts.maxMs ?? 10 * 60_000);
   let last = "";
   while (!opts.signal.aborted && Date.now() < deadline) {
@@ -30,10 +34,14 @@ export async function* streamCheckoutStatus(db: Db, paymentId: string, opts: { s
     if (FINAL_STATUSES.includes(status.status)) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, opts.intervalMs ?? 1_000);
-      opts.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      opts.signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

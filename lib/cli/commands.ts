@@ -44,7 +44,11 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
     const result = await createMerchant(db, { name, email });
     return {
       json: result,
-      text: [`Merchant ${result.merchant.id} (${name})`, ...result.keys.map((k) => `  ${k.mode.padEnd(7)} ${k.id}  ${k.secret}`), "Secrets are shown once; only their hashes are stored."],
+      text: [
+        `Merchant ${result.merchant.id} (${name})`,
+        ...result.keys.map((k) => `  ${k.mode.padEnd(7)} ${k.id}  ${k.secret}`),
+        "Secrets are shown once; only their hashes are stored.",
+      ],
     };
   },
   async "merchants list"(db) {
@@ -58,11 +62,21 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
     const scopes = typeof flags.scopes === "string" ? parseScopes(flags.scopes) : undefined;
     await requireMerchant(db, merchantId);
     const key = await createApiKey(db, { merchantId, mode, scopes });
-    return { json: key, text: [`${key.mode} key ${key.id}: ${key.secret}`, `scopes: ${key.scopes.join(",")}`, "Shown once; store it now."] };
+    return {
+      json: key,
+      text: [
+        `${key.mode} key ${key.id}: ${key.secret}`,
+        `scopes: ${key.scopes.join(",")}`,
+        "Shown once; store it now.",
+      ],
+    };
   },
   async "keys rotate"(db, flags) {
     const rotated = await rotateApiKey(db, required(flags, "key"));
-    return { json: rotated, text: [`New key ${rotated.id}: ${rotated.secret}`, `${rotated.replaces} no longer works.`] };
+    return {
+      json: rotated,
+      text: [`New key ${rotated.id}: ${rotated.secret}`, `${rotated.replaces} no longer works.`],
+    };
   },
   async "keys revoke"(db, flags) {
     const key = await revokeApiKey(db, required(flags, "key"));
@@ -72,7 +86,12 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
     const merchantId = required(flags, "merchant");
     await requireMerchant(db, merchantId);
     const keys = await listApiKeys(db, merchantId);
-    return { json: { object: "list", data: keys }, text: keys.map((k) => `${k.id}  ${k.mode.padEnd(7)} ${k.display}  ${k.status}  last used ${k.last_used_at ?? "never"}`) };
+    return {
+      json: { object: "list", data: keys },
+      text: keys.map(
+        (k) => `${k.id}  ${k.mode.padEnd(7)} ${k.display}  ${k.status}  last used ${k.last_used_at ?? "never"}`,
+      ),
+    };
   },
 };
 
@@ -90,11 +109,19 @@ Object.assign(COMMANDS, {
     if (amount === 0n) throw new UsageError("--amount must not be zero");
     await requireMerchant(db, merchantId);
     const id = await adjustBalance(db, { merchantId, mode, chain, amount, reason: required(flags, "reason") });
-    return { json: { id, merchant: merchantId, mode, chain, amount: formatAmount(amount) }, text: [`${id}: ${formatAmount(amount)} USDT on ${chain} (${mode}) for ${merchantId}`] };
+    return {
+      json: { id, merchant: merchantId, mode, chain, amount: formatAmount(amount) },
+      text: [`${id}: ${formatAmount(amount)} USDT on ${chain} (${mode}) for ${merchantId}`],
+    };
   },
   async "ledger check"(db: Db): Promise<CommandResult> {
     const problems = await checkLedgerConsistency(db);
-    return { json: { consistent: problems.length === 0, problems }, text: problems.length ? problems.map((p) => `${p.kind}: ${p.detail}`) : ["ledger consistent: every journal balances and every balance matches its entries"] };
+    return {
+      json: { consistent: problems.length === 0, problems },
+      text: problems.length
+        ? problems.map((p) => `${p.kind}: ${p.detail}`)
+        : ["ledger consistent: every journal balances and every balance matches its entries"],
+    };
   },
 });
 

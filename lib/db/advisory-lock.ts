@@ -7,7 +7,11 @@ export function advisoryKey(name: string): bigint {
 }
 
 /** Runs `fn` while holding a session advisory lock, waiting for it (used to serialize migrations). */
-export async function withAdvisoryLock<T>(pool: pg.Pool, name: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(
+  pool: pg.Pool,
+  name: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   const key = advisoryKey(name).toString();
   try {

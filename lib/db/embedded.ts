@@ -23,7 +23,10 @@ interface EmbeddedState {
 const DATABASE = "usdt_payments";
 const USER = "postgres";
 
-export async function startEmbeddedDatabase(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, "postgres");
   const stateFile = path.join(dataDir, "postgres.json");
   await fs.mkdir(dataDir, { recursive: true });
@@ -53,7 +56,9 @@ export async function startEmbeddedDatabase(dataDir: string, log: (line: string)
   try {
     await pg.start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL did not start on port ${state.port}${err instanceof Error ? `: ${err.message}` : ""} (see its log above, or set DATABASE_URL)`);
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${state.port}${err instanceof Error ? `: ${err.message}` : ""} (see its log above, or set DATABASE_URL)`,
+    );
   }
   if (fresh) await pg.createDatabase(DATABASE);
   return { url, owned: true, stop: () => pg.stop() };

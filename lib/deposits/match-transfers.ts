@@ -14,7 +14,11 @@ export interface MatchedTransfer extends TokenTransfer {
  * Watched: addresses of open payments, and of closed ones within the late-payment window. Addresses of the
  * same key family match on every chain of the family (a payer may pick the wrong EVM network).
  */
-export async function matchTransfers(db: Db, scope: WatchScope, transfers: TokenTransfer[]): Promise<MatchedTransfer[]> {
+export async function matchTransfers(
+  db: Db,
+  scope: WatchScope,
+  transfers: TokenTransfer[],
+): Promise<MatchedTransfer[]> {
   if (transfers.length === 0) return [];
   const keys = [...new Set(transfers.map((t) => t.toKey))];
   const family = CHAINS.filter((c) => CHAIN_FAMILY[c] === CHAIN_FAMILY[scope.chain]);

@@ -15,16 +15,27 @@ import type { WatchScope } from "./watch-scope";
  */
 export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: string[]): Promise<number> {
   if (depositIds.length === 0) return 0;
-  const orphaned = await query<{ id: string; payment_id: string; merchant_id: string; kind: string; amount_units: string }>(
+  const orphaned = await query<{
+    id: string;
+    payment_id: string;
+    merchant_id: string;
+    kind: string;
+    amount_units: string;
+  }>(
     tx,
     `update deposits set status = 'orphaned', orphaned_at = now() where id = any($1::text[]) and status = 'pending'
      returning id, payment_id, merchant_id, kind, amount_units::text`,
     [depositIds],
   );
-  const reversals = orphaned.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  const reversals = orphaned.map((d) => ({
+    merchantId: d.merchant_id,
+    cause: { type: "deposit" as const, id: d.id },
+    units: BigInt(d.amount_units),
+  }));
   await postJournals(tx, movementJournals(scope, reversals, "reserved", "chain_deposits"));
   const lost = new Map<string, bigint>();
-  for (const d of orphaned) if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
+  for (const d of orphaned)
+    if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
   const payments = await lockPayments(tx, [...lost.keys()]);
   const batch = new PaymentBatch();
   for (const payment of payments.values()) {
@@ -35,20 +46,45 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
     }
     const completing = await completingDeposit(tx, payment.id, payment.amountUnits);
     if (completing) {
-      batch.apply(payment, { amountReceivedUnits: received, txHash: completing.tx_hash, txBlockNumber: Number(completing.block_number) });
+      batch.apply(payment, {
+        amountReceivedUnits: received,
+        txHash: completing.tx_hash,
+        txBlockNumber: Number(completing.block_number),
+      });
     } else if (payment.expiresAt.getTime() > Date.now()) {
-      batch.apply(payment, { status: "awaiting_payment", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0 });
+      batch.apply(payment, {
+        status: "awaiting_payment",
+        amountReceivedUnits: received,
+        txHash: null,
+        txBlockNumber: null,
+        confirmations: 0,
+      });
     } else {
-      batch.apply(payment, { status: "failed", amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0, closedAt: new Date() });
+      batch.apply(payment, {
+        status: "failed",
+        amountReceivedUnits: received,
+        txHash: null,
+        txBlockNumber: null,
+        confirmations: 0,
+        closedAt: new Date(),
+      });
     }
-    log.warn("a reorganization removed a payment's deposit", { payment: payment.id, chain: scope.chain, mode: scope.mode });
+    log.warn("a reorganization removed a payment's deposit", {
+      payment: payment.id,
+      chain: scope.chain,
+      mode: scope.mode,
+    });
   }
   await batch.flush(tx);
   return orphaned.length;
 }
 
 /** The remaining deposit (in chain order) at which the running total reaches the amount, if any. */
-async function completingDeposit(tx: Db, paymentId: string, amount: bigint): Promise<{ tx_hash: string; block_number: string } | null> {
+async function completingDeposit(
+  tx: Db,
+  paymentId: string,
+  amount: bigint,
+): Promise<{ tx_hash: string; block_number: string } | null> {
   const rows = await query<{ tx_hash: string; block_number: string; amount_units: string }>(
     tx,
     `select tx_hash, block_number::text, amount_units::text from deposits

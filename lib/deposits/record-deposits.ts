@@ -33,19 +33,43 @@ interface InsertedDeposit {
  * - a transfer in a block at or after `expires_at` first expires the payment: it is then a late payment,
  *   credited to the merchant but no longer completing the payment.
  */
-export async function recordDeposits(tx: Db, scope: WatchScope, matched: MatchedTransfer[], blocks: Map<number, BlockRef | null>, head: BlockRef): Promise<number> {
+export async function recordDeposits(
+  tx: Db,
+  scope: WatchScope,
+  matched: MatchedTransfer[],
+  blocks: Map<number, BlockRef | null>,
+  head: BlockRef,
+): Promise<number> {
   if (matched.length === 0) return 0;
   const payments = await lockPayments(tx, [...new Set(matched.map((m) => m.paymentId))]);
   const rows = matched.map((m) => {
     const payment = payments.get(m.paymentId)!;
     let units = toUsdtUnits(m.rawAmount, scope.decimals);
     if (units > MAX_AMOUNT_UNITS) {
-      log.error("transfer too large to account in USDT units; recorded with its raw amount only", { chain: scope.chain, tx: m.txHash, raw: m.rawAmount.toString() });
+      log.error("transfer too large to account in USDT units; recorded with its raw amount only", {
+        chain: scope.chain,
+        tx: m.txHash,
+        raw: m.rawAmount.toString(),
+      });
       units = 0n;
     }
     const kind = payment.chain === scope.chain ? "payment" : "wrong_network";
     const time = blocks.get(m.blockNumber)!.time;
-    return [newId("dep_"), m.paymentId, payment.merchantId, kind, m.txHash, m.logIndex, m.blockNumber, m.blockHash, time.toISOString(), m.from, payment.depositAddress!, m.rawAmount.toString(), units.toString()];
+    return [
+      newId("dep_"),
+      m.paymentId,
+      payment.merchantId,
+      kind,
+      m.txHash,
+      m.logIndex,
+      m.blockNumber,
+      m.blockHash,
+      time.toISOString(),
+      m.from,
+      payment.depositAddress!,
+      m.rawAmount.toString(),
+      units.toString(),
+    ];
   });
   const column = (i: number) => rows.map((r) => r[i]);
   const inserted = await query<InsertedDeposit>(
@@ -59,7 +83,11 @@ export async function recordDeposits(tx: Db, scope: WatchScope, matched: Matched
      returning id, payment_id, merchant_id, kind, amount_units::text, block_number::text, log_index, block_time, tx_hash`,
     [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(column)],
   );
-  const reserve = inserted.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  const reserve = inserted.map((d) => ({
+    merchantId: d.merchant_id,
+    cause: { type: "deposit" as const, id: d.id },
+    units: BigInt(d.amount_units),
+  }));
   await postJournals(tx, movementJournals(scope, reserve, "chain_deposits", "reserved"));
 
   inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
@@ -68,12 +96,20 @@ export async function recordDeposits(tx: Db, scope: WatchScope, matched: Matched
     if (deposit.kind !== "payment") continue;
     let payment = batch.current(payments.get(deposit.payment_id)!);
     const chainTime = Math.min(deposit.block_time.getTime(), Date.now());
-    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime) payment = batch.apply(payment, EXPIRED());
+    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime)
+      payment = batch.apply(payment, EXPIRED());
     const received = payment.amountReceivedUnits + BigInt(deposit.amount_units);
     const completes = payment.status === "awaiting_payment" && received >= payment.amountUnits;
     batch.apply(payment, {
       amountReceivedUnits: received,
-      ...(completes ? { status: "pending", txHash: deposit.tx_hash, txBlockNumber: Number(deposit.block_number), confirmations: head.number - Number(deposit.block_number) + 1 } : {}),
+      ...(completes
+        ? {
+            status: "pending",
+            txHash: deposit.tx_hash,
+            txBlockNumber: Number(deposit.block_number),
+            confirmations: head.number - Number(deposit.block_number) + 1,
+          }
+        : {}),
     });
   }
   await batch.flush(tx);

@@ -45,7 +45,11 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
       [confirmed.map((p) => p.id), head.number - required + 1],
     );
     const totals = new Map(credited.map((c) => [c.payment_id, BigInt(c.total)]));
-    const credits = confirmed.map((p) => ({ merchantId: p.merchantId, cause: { type: "payment" as const, id: p.id }, units: totals.get(p.id) ?? 0n }));
+    const credits = confirmed.map((p) => ({
+      merchantId: p.merchantId,
+      cause: { type: "payment" as const, id: p.id },
+      units: totals.get(p.id) ?? 0n,
+    }));
     await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
     const now = new Date();
     for (const payment of confirmed) batch.apply(payment, { status: "confirmed", confirmedAt: now, closedAt: now });
@@ -68,7 +72,11 @@ export async function creditSettledDeposits(tx: Db, scope: WatchScope, head: Blo
      returning d.id, d.merchant_id, d.amount_units::text`,
     [scope.mode, scope.chain, head.number - scope.confirmations.required + 1],
   );
-  const credits = credited.map((d) => ({ merchantId: d.merchant_id, cause: { type: "deposit" as const, id: d.id }, units: BigInt(d.amount_units) }));
+  const credits = credited.map((d) => ({
+    merchantId: d.merchant_id,
+    cause: { type: "deposit" as const, id: d.id },
+    units: BigInt(d.amount_units),
+  }));
   await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
   return credited.length;
 }

@@ -16,6 +16,7 @@ export interface WatchScope {
 export function lateWindowMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.LATE_PAYMENT_WINDOW_DAYS;
   const days = raw === undefined || raw === "" ? 7 : Number(raw);
-  if (!Number.isFinite(days) || days < 0) throw new Error(`LATE_PAYMENT_WINDOW_DAYS must be a number of days, got "${raw}"`);
+  if (!Number.isFinite(days) || days < 0)
+    throw new Error(`LATE_PAYMENT_WINDOW_DAYS must be a number of days, got "${raw}"`);
   return days * 86_400_000;
 }

@@ -8,16 +8,31 @@ import type { EventObject } from "./record-event";
 
 type Owner = { merchantId: string; mode: Mode };
 
-export async function listEvents(db: Db, owner: Owner, page: { limit?: number; starting_after?: string; type?: EventType }) {
+export async function listEvents(
+  db: Db,
+  owner: Owner,
+  page: { limit?: number; starting_after?: string; type?: EventType },
+) {
   const filter = page.type
     ? { sql: "merchant_id = $1 and mode = $2 and type = $3", values: [owner.merchantId, owner.mode, page.type] }
     : { sql: "merchant_id = $1 and mode = $2", values: [owner.merchantId, owner.mode] };
-  const result = await keysetPage(db, { table: "events", columns: "id, body", filter, limit: page.limit, startingAfter: page.starting_after, noun: "event" });
+  const result = await keysetPage(db, {
+    table: "events",
+    columns: "id, body",
+    filter,
+    limit: page.limit,
+    startingAfter: page.starting_after,
+    noun: "event",
+  });
   return { events: result.rows.map((r) => JSON.parse(r.body as string) as EventObject), hasMore: result.hasMore };
 }
 
 export async function getEvent(db: Db, owner: Owner, id: string): Promise<EventObject> {
-  const [row] = await query<{ body: string }>(db, "select body from events where id = $1 and merchant_id = $2 and mode = $3", [id, owner.merchantId, owner.mode]);
+  const [row] = await query<{ body: string }>(
+    db,
+    "select body from events where id = $1 and merchant_id = $2 and mode = $3",
+    [id, owner.merchantId, owner.mode],
+  );
   if (!row) throw notFound("event", id);
   return JSON.parse(row.body) as EventObject;
 }

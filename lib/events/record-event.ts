@@ -50,9 +50,20 @@ export async function recordEvents(db: Db, inputs: EventInput[]): Promise<EventO
     db,
     `insert into events (id, merchant_id, mode, type, object_id, body, created_at)
      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
-    [events.map((e) => e.id), inputs.map((i) => i.merchantId), inputs.map((i) => i.mode), inputs.map((i) => i.type), inputs.map((i) => i.object.id), events.map((e) => JSON.stringify(e)), created],
+    [
+      events.map((e) => e.id),
+      inputs.map((i) => i.merchantId),
+      inputs.map((i) => i.mode),
+      inputs.map((i) => i.type),
+      inputs.map((i) => i.object.id),
+      events.map((e) => JSON.stringify(e)),
+      created,
+    ],
   );
-  await fanOutEvents(db, events.map((e, i) => ({ id: e.id, type: e.type, merchantId: inputs[i]!.merchantId, mode: inputs[i]!.mode })));
+  await fanOutEvents(
+    db,
+    events.map((e, i) => ({ id: e.id, type: e.type, merchantId: inputs[i]!.merchantId, mode: inputs[i]!.mode })),
+  );
   return events;
 }
 

@@ -13,7 +13,12 @@ export interface EnqueueOptions {
  * Adds a job with graphile-worker's SQL API on `db`, which is usually the caller's transaction: the job
  * exists if and only if the state change that caused it commits.
  */
-export async function enqueueJob(db: Db, name: JobName, payload: Record<string, unknown> = {}, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob(
+  db: Db,
+  name: JobName,
+  payload: Record<string, unknown> = {},
+  opts: EnqueueOptions = {},
+): Promise<string> {
   const [row] = await query<{ id: string }>(
     db,
     "select (graphile_worker.add_job(identifier => $1, payload => $2::json, run_at => $3::timestamptz, job_key => $4, max_attempts => $5::int)).id::text as id",

@@ -19,7 +19,12 @@ export interface GeneratedSecret {
 
 export function generateKeySecret(mode: Mode): GeneratedSecret {
   const secret = KEY_PREFIX[mode] + randomBase62(SECRET_LENGTH);
-  return { secret, secretHash: sha256Hex(secret), displayPrefix: secret.slice(0, KEY_PREFIX[mode].length + 4), last4: secret.slice(-4) };
+  return {
+    secret,
+    secretHash: sha256Hex(secret),
+    displayPrefix: secret.slice(0, KEY_PREFIX[mode].length + 4),
+    last4: secret.slice(-4),
+  };
 }
 
 export function modeOfSecret(secret: string): Mode | null {

@@ -38,9 +38,14 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   if (!KEY_PATTERN.test(secret)) throw unauthorized("Invalid API key: keys start with mnt_test_sk_ or mnt_live_sk_.");
 
   const hash = sha256Hex(secret);
-  const [row] = await query<KeyRow>(db, "select id, merchant_id, mode, scopes, secret_hash, revoked_at, last_used_at from api_keys where secret_hash = $1", [hash]);
+  const [row] = await query<KeyRow>(
+    db,
+    "select id, merchant_id, mode, scopes, secret_hash, revoked_at, last_used_at from api_keys where secret_hash = $1",
+    [hash],
+  );
   // The index lookup is on a hash the caller cannot steer; the compare is constant-time regardless.
-  if (!row || !safeEqual(row.secret_hash, hash) || row.revoked_at) throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");
+  if (!row || !safeEqual(row.secret_hash, hash) || row.revoked_at)
+    throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");
 
   // last_used_at at one-minute resolution: one write per key per minute, not one per request.
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {

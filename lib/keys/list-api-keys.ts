@@ -4,6 +4,10 @@ import type { Db } from "@/lib/db/client";
 import { serializeApiKey } from "./serialize-api-key";
 
 export async function listApiKeys(db: Db, merchantId: string) {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.merchantId, merchantId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.merchantId, merchantId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map(serializeApiKey);
 }

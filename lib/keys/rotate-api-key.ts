@@ -18,7 +18,12 @@ export async function rotateApiKey(db: Db, keyId: string): Promise<{ id: string;
       .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
       .returning();
     if (!old) throw new KeyNotFoundError(`no active key ${keyId}`);
-    const created = await createApiKey(tx, { merchantId: old.merchantId, mode: old.mode, scopes: old.scopes as Scope[], replacesKeyId: old.id });
+    const created = await createApiKey(tx, {
+      merchantId: old.merchantId,
+      mode: old.mode,
+      scopes: old.scopes as Scope[],
+      replacesKeyId: old.id,
+    });
     return { id: created.id, secret: created.secret, replaces: old.id };
   });
 }

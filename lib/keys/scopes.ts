@@ -20,7 +20,10 @@ export function hasScope(granted: readonly string[], required: Scope): boolean {
 
 /** Parses a comma-separated list from the CLI or dashboard; throws with the offending value. */
 export function parseScopes(csv: string): Scope[] {
-  const values = csv.split(",").map((s) => s.trim()).filter(Boolean);
+  const values = csv
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (values.length === 0) throw new Error("--scopes needs at least one scope");
   for (const value of values) {
     if (!isScope(value)) throw new Error(`unknown scope "${value}"; valid scopes: ${ALL_SCOPES.join(", ")}`);

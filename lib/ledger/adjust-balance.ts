@@ -9,7 +9,10 @@ import { postJournal } from "./post-journal";
  * own journal against the `adjustments` account. Also how sandbox balances are funded before the chain
  * watchers credit real deposits.
  */
-export async function adjustBalance(db: Db, input: { merchantId: string; mode: Mode; chain: Chain; amount: bigint; reason: string }): Promise<string> {
+export async function adjustBalance(
+  db: Db,
+  input: { merchantId: string; mode: Mode; chain: Chain; amount: bigint; reason: string },
+): Promise<string> {
   const adjustmentId = newId("adj_");
   await inTransaction(db, (tx) =>
     postJournal(tx, {

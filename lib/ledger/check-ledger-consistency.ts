@@ -18,7 +18,8 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
      group by journal_id having sum(amount_units) <> 0`,
     [merchantId ?? null],
   );
-  for (const j of unbalanced) problems.push({ kind: "unbalanced_journal", detail: `${j.journal_id} sums to ${j.total}` });
+  for (const j of unbalanced)
+    problems.push({ kind: "unbalanced_journal", detail: `${j.journal_id} sums to ${j.total}` });
 
   const mismatched = await query<{ merchant_id: string; mode: string; chain: string; stored: string; derived: string }>(
     db,
@@ -38,6 +39,10 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
         or coalesce(b.in_flight_units, 0) <> coalesce(d.in_flight_units, 0)`,
     [merchantId ?? null],
   );
-  for (const m of mismatched) problems.push({ kind: "balance_mismatch", detail: `${m.merchant_id}/${m.mode}/${m.chain}: stored ${m.stored}, journal ${m.derived}` });
+  for (const m of mismatched)
+    problems.push({
+      kind: "balance_mismatch",
+      detail: `${m.merchant_id}/${m.mode}/${m.chain}: stored ${m.stored}, journal ${m.derived}`,
+    });
   return problems;
 }

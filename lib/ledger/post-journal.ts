@@ -38,24 +38,50 @@ export async function postJournal(tx: Db, journal: Journal): Promise<string> {
  */
 export async function postJournals(tx: Db, journals: Journal[]): Promise<string[]> {
   if (journals.length === 0) return [];
-  const deltas = new Map<string, { merchantId: string; mode: Mode; chain: Chain; available: bigint; reserved: bigint; inFlight: bigint }>();
+  const deltas = new Map<
+    string,
+    { merchantId: string; mode: Mode; chain: Chain; available: bigint; reserved: bigint; inFlight: bigint }
+  >();
   const ids: string[] = [];
   const entryRows: [string, string, Mode, Chain, string, string, string, string][] = [];
   for (const journal of journals) {
     const sum = journal.entries.reduce((acc, e) => acc + e.amount, 0n);
-    if (sum !== 0n || journal.entries.length < 2) throw new Error("a journal needs two or more entries summing to zero");
+    if (sum !== 0n || journal.entries.length < 2)
+      throw new Error("a journal needs two or more entries summing to zero");
     if (journal.entries.some((e) => e.amount === 0n)) throw new Error("a journal entry cannot be zero");
     const journalId = `jnl_${randomUUID()}`;
     ids.push(journalId);
     const key = `${journal.merchantId}\0${journal.mode}\0${journal.chain}`;
     let delta = deltas.get(key);
-    if (!delta) deltas.set(key, (delta = { merchantId: journal.merchantId, mode: journal.mode, chain: journal.chain, available: 0n, reserved: 0n, inFlight: 0n }));
+    if (!delta)
+      deltas.set(
+        key,
+        (delta = {
+          merchantId: journal.merchantId,
+          mode: journal.mode,
+          chain: journal.chain,
+          available: 0n,
+          reserved: 0n,
+          inFlight: 0n,
+        }),
+      );
     for (const e of journal.entries) {
       if (e.account in BALANCE_COLUMN) delta[BALANCE_COLUMN[e.account as MerchantAccount]] += e.amount;
-      entryRows.push([journalId, journal.merchantId, journal.mode, journal.chain, e.account, e.amount.toString(), journal.cause.type, journal.cause.id]);
+      entryRows.push([
+        journalId,
+        journal.merchantId,
+        journal.mode,
+        journal.chain,
+        e.account,
+        e.amount.toString(),
+        journal.cause.type,
+        journal.cause.id,
+      ]);
     }
   }
-  const rows = [...deltas.values()].sort((a, b) => (a.merchantId + a.mode + a.chain < b.merchantId + b.mode + b.chain ? -1 : 1));
+  const rows = [...deltas.values()].sort((a, b) =>
+    a.merchantId + a.mode + a.chain < b.merchantId + b.mode + b.chain ? -1 : 1,
+  );
   const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => String(r[k]));
 
   // The rows exist first so the CHECK is judged on the updated balance (a proposed INSERT row with a

@@ -12,7 +12,11 @@ const FACT = "demo_merchant_id";
  */
 export async function ensureDemoMerchant(db: Db): Promise<{ merchantId: string; sandboxSecret: string | null }> {
   return inTransaction(db, async (tx) => {
-    const claimed = await tx.insert(installationFacts).values({ key: FACT, value: "pending" }).onConflictDoNothing().returning();
+    const claimed = await tx
+      .insert(installationFacts)
+      .values({ key: FACT, value: "pending" })
+      .onConflictDoNothing()
+      .returning();
     if (claimed.length === 0) {
       const [fact] = await tx.select().from(installationFacts).where(eq(installationFacts.key, FACT));
       return { merchantId: fact!.value, sandboxSecret: null };

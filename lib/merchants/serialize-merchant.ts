@@ -1,5 +1,11 @@
 import type { merchants } from "@/db/schema";
 
 export function serializeMerchant(row: typeof merchants.$inferSelect) {
-  return { id: row.id, object: "merchant" as const, name: row.name, email: row.email, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    object: "merchant" as const,
+    name: row.name,
+    email: row.email,
+    created_at: row.createdAt.toISOString(),
+  };
 }

@@ -18,13 +18,18 @@ export type AmountParse = { ok: true; units: bigint } | { ok: false; message: st
  * (payment links). Rejects non-strings, signs, exponents, zero and values above the maximum.
  */
 export function parseAmount(value: unknown, mode: "exact" | "up_to_6"): AmountParse {
-  const form = mode === "exact" ? 'a string with exactly 6 decimals, for example "25.000000"' : 'a decimal string with up to 6 decimals, for example "25" or "25.5"';
-  if (typeof value !== "string") return { ok: false, message: `amount must be ${form}; got a ${value === null ? "null" : typeof value}` };
+  const form =
+    mode === "exact"
+      ? 'a string with exactly 6 decimals, for example "25.000000"'
+      : 'a decimal string with up to 6 decimals, for example "25" or "25.5"';
+  if (typeof value !== "string")
+    return { ok: false, message: `amount must be ${form}; got a ${value === null ? "null" : typeof value}` };
   const match = (mode === "exact" ? EXACT : UP_TO_SIX).exec(value);
   if (!match) return { ok: false, message: `amount must be ${form}; got "${value.slice(0, 40)}"` };
   const units = BigInt(match[1]!) * UNIT + BigInt((match[2] ?? "").padEnd(USDT_DECIMALS, "0"));
   if (units <= 0n) return { ok: false, message: "amount must be greater than 0" };
-  if (units > MAX_AMOUNT_UNITS) return { ok: false, message: `amount must be at most ${formatAmount(MAX_AMOUNT_UNITS)}` };
+  if (units > MAX_AMOUNT_UNITS)
+    return { ok: false, message: `amount must be at most ${formatAmount(MAX_AMOUNT_UNITS)}` };
   return { ok: true, units };
 }
 

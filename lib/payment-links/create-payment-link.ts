@@ -8,7 +8,11 @@ import type { CreatePaymentLinkInput } from "./schemas";
 /** Spec 3.3: fixed 30 minutes, not extendable. */
 export const LINK_LIFETIME_MS = 30 * 60 * 1000;
 
-export async function createPaymentLink(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentLinkInput): Promise<PaymentLinkRow> {
+export async function createPaymentLink(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  input: CreatePaymentLinkInput,
+): Promise<PaymentLinkRow> {
   const createdAt = new Date();
   const [row] = await query(
     db,

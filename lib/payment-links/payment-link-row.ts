@@ -13,7 +13,8 @@ export interface PaymentLinkRow {
   deactivatedAt: Date | null;
 }
 
-export const PAYMENT_LINK_COLUMNS = "id, merchant_id, mode, token, amount_units, description, created_at, expires_at, deactivated_at";
+export const PAYMENT_LINK_COLUMNS =
+  "id, merchant_id, mode, token, amount_units, description, created_at, expires_at, deactivated_at";
 
 export function toPaymentLinkRow(r: Record<string, unknown>): PaymentLinkRow {
   return {

@@ -1,7 +1,6 @@
 import type { PaymentLinkRow } from "./payment-link-row";
 import { formatAmount } from "@/lib/money/amount";
 
-
 export function paymentLinkUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/pay/${token}`;
 }

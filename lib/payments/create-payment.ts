@@ -17,7 +17,11 @@ import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
  * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its single-use deposit address is
  * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
  */
-export async function createPayment(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePaymentInput & { paymentLinkId?: string }): Promise<PaymentRow> {
+export async function createPayment(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  input: CreatePaymentInput & { paymentLinkId?: string },
+): Promise<PaymentRow> {
   if (input.chain) requireEnabledChain(owner.mode, input.chain);
   const deposit = input.chain ? await allocateDepositAddress(db, owner.mode, input.chain) : null;
   const createdAt = new Date();
@@ -43,7 +47,12 @@ export async function createPayment(db: Db, owner: { merchantId: string; mode: M
     ],
   );
   const payment = toPaymentRow(row!);
-  await recordEvent(db, { merchantId: owner.merchantId, mode: owner.mode, type: "payment.awaiting_payment", object: serializePayment(payment, config().publicBaseUrl) });
+  await recordEvent(db, {
+    merchantId: owner.merchantId,
+    mode: owner.mode,
+    type: "payment.awaiting_payment",
+    object: serializePayment(payment, config().publicBaseUrl),
+  });
   // With a chain, its watcher expires the payment on chain time (the overdue sweep covers a stalled
   // watcher); without one, nothing watches it, so a job expires it at expires_at.
   if (!payment.chain) await scheduleExpiry(db, payment);

@@ -14,7 +14,11 @@ import { lockPayments, PaymentBatch, updatePayment } from "./update-payment";
 export const WATCHER_GRACE_MS = 10 * 60_000;
 
 /** The job that expires the payment at `expires_at`, in the caller's (creating) transaction. */
-export async function scheduleExpiry(db: Db, payment: Pick<PaymentRow, "id" | "expiresAt">, runAt = payment.expiresAt): Promise<void> {
+export async function scheduleExpiry(
+  db: Db,
+  payment: Pick<PaymentRow, "id" | "expiresAt">,
+  runAt = payment.expiresAt,
+): Promise<void> {
   await enqueueJob(db, "expire_payment", { paymentId: payment.id }, { runAt, jobKey: `expire_payment:${payment.id}` });
 }
 
@@ -26,13 +30,22 @@ export const EXPIRED = () => ({ status: "expired" as const, closedAt: new Date()
  * payment on that chain still awaiting payment whose `expires_at` has passed expires now, because every
  * transfer made before that moment is already counted. Bounded per call; the next scan continues.
  */
-export async function expireDuePayments(tx: Db, mode: Mode, chain: Chain, chainTime: Date, limit = 500): Promise<number> {
+export async function expireDuePayments(
+  tx: Db,
+  mode: Mode,
+  chain: Chain,
+  chainTime: Date,
+  limit = 500,
+): Promise<number> {
   const due = await query<{ id: string }>(
     tx,
     "select id from payments where mode = $1 and chain = $2 and status = 'awaiting_payment' and expires_at <= $3 order by expires_at limit $4",
     [mode, chain, chainTime, limit],
   );
-  return expireLocked(tx, due.map((r) => r.id));
+  return expireLocked(
+    tx,
+    due.map((r) => r.id),
+  );
 }
 
 /** Locks these payments and expires those still awaiting payment (another writer may have moved them). */
@@ -56,7 +69,10 @@ export async function expireOverduePayments(db: Db, now = new Date(), limit = 50
       "select id from payments where status = 'awaiting_payment' and expires_at <= $1 order by expires_at limit $2",
       [new Date(now.getTime() - WATCHER_GRACE_MS), limit],
     );
-    return expireLocked(tx, due.map((r) => r.id));
+    return expireLocked(
+      tx,
+      due.map((r) => r.id),
+    );
   });
 }
 
@@ -78,11 +94,19 @@ export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Da
       return "rescheduled";
     }
     if (payment.chain) {
-      const [cursor] = await query<{ block_time: Date | null }>(tx, "select block_time from chain_cursors where mode = $1 and chain = $2", [payment.mode, payment.chain]);
+      const [cursor] = await query<{ block_time: Date | null }>(
+        tx,
+        "select block_time from chain_cursors where mode = $1 and chain = $2",
+        [payment.mode, payment.chain],
+      );
       const watcherPassed = cursor?.block_time && cursor.block_time >= payment.expiresAt;
       const graceOver = now.getTime() >= payment.expiresAt.getTime() + WATCHER_GRACE_MS;
       if (!watcherPassed && !graceOver) {
-        await scheduleExpiry(tx, payment, new Date(Math.min(now.getTime() + 5_000, payment.expiresAt.getTime() + WATCHER_GRACE_MS)));
+        await scheduleExpiry(
+          tx,
+          payment,
+          new Date(Math.min(now.getTime() + 5_000, payment.expiresAt.getTime() + WATCHER_GRACE_MS)),
+        );
         return "rescheduled";
       }
     }

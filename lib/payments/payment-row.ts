@@ -1,7 +1,14 @@
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/keys/api-key-format";
 
-export type PaymentStatus = "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
+export type PaymentStatus =
+  | "intent_created"
+  | "awaiting_payment"
+  | "pending"
+  | "confirming"
+  | "confirmed"
+  | "expired"
+  | "failed";
 
 export interface PaymentRow {
   id: string;

@@ -22,5 +22,4 @@ export const createPaymentBody = z.strictObject({
 });
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;
 
-
 export const listPaymentsQuery = z.strictObject(paginationQuery);

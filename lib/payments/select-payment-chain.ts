@@ -19,7 +19,11 @@ export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain
     const payment = toPaymentRow(locked);
     if (payment.chain) {
       if (payment.chain === chain) return payment;
-      throw new ApiError("invalid_request_error", `The network of this payment is already set to '${payment.chain}' and cannot be changed.`, { param: "chain" });
+      throw new ApiError(
+        "invalid_request_error",
+        `The network of this payment is already set to '${payment.chain}' and cannot be changed.`,
+        { param: "chain" },
+      );
     }
     if (payment.status !== "awaiting_payment" || payment.expiresAt.getTime() <= Date.now()) {
       throw new ApiError("invalid_request_error", "This payment can no longer be paid.", { param: "id" });

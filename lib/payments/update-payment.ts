@@ -34,7 +34,12 @@ export class PaymentBatch {
     this.rows.set(next.id, next);
     this.dirty.add(next.id);
     if (defined.status && defined.status !== current.status) {
-      this.events.push({ merchantId: next.merchantId, mode: next.mode, type: `payment.${defined.status}` as EventType, object: serializePayment(next, config().publicBaseUrl) });
+      this.events.push({
+        merchantId: next.merchantId,
+        mode: next.mode,
+        type: `payment.${defined.status}` as EventType,
+        object: serializePayment(next, config().publicBaseUrl),
+      });
     }
     return next;
   }
@@ -82,6 +87,10 @@ export async function updatePayment(tx: Db, payment: PaymentRow, change: Payment
 /** Locks and returns payments by id, in id order (a fixed lock order keeps concurrent writers deadlock-free). */
 export async function lockPayments(tx: Db, ids: string[]): Promise<Map<string, PaymentRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await query(tx, `select ${PAYMENT_COLUMNS} from payments where id = any($1::text[]) order by id for update`, [ids]);
+  const rows = await query(
+    tx,
+    `select ${PAYMENT_COLUMNS} from payments where id = any($1::text[]) order by id for update`,
+    [ids],
+  );
   return new Map(rows.map((r) => [r.id as string, toPaymentRow(r)]));
 }

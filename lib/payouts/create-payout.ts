@@ -15,7 +15,11 @@ import type { CreatePayoutInput } from "./schemas";
  * on the balances row, so they can never overdraw it.
  * Seam for on-chain execution: the payout executor's job is enqueued here, in this same transaction.
  */
-export async function createPayout(db: Db, owner: { merchantId: string; mode: Mode }, input: CreatePayoutInput): Promise<PayoutRow> {
+export async function createPayout(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  input: CreatePayoutInput,
+): Promise<PayoutRow> {
   requireEnabledChain(owner.mode, input.chain);
   const id = newId("pay_out_");
   try {
@@ -31,13 +35,26 @@ export async function createPayout(db: Db, owner: { merchantId: string; mode: Mo
     });
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
-    throw new ApiError("insufficient_balance", `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`, { param: "amount" });
+    throw new ApiError(
+      "insufficient_balance",
+      `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`,
+      { param: "amount" },
+    );
   }
   const [row] = await query(
     db,
     `insert into payouts (id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata, created_at)
      values ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, now()) returning ${PAYOUT_COLUMNS}`,
-    [id, owner.merchantId, owner.mode, input.chain, input.to_address, input.amount.toString(), input.description ?? null, JSON.stringify(input.metadata ?? {})],
+    [
+      id,
+      owner.merchantId,
+      owner.mode,
+      input.chain,
+      input.to_address,
+      input.amount.toString(),
+      input.description ?? null,
+      JSON.stringify(input.metadata ?? {}),
+    ],
   );
   return toPayoutRow(row!);
 }

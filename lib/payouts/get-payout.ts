@@ -5,7 +5,11 @@ import type { Mode } from "@/lib/keys/api-key-format";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
 
 export async function getPayout(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<PayoutRow> {
-  const [row] = await query(db, `select ${PAYOUT_COLUMNS} from payouts where id = $1 and merchant_id = $2 and mode = $3`, [id, owner.merchantId, owner.mode]);
+  const [row] = await query(
+    db,
+    `select ${PAYOUT_COLUMNS} from payouts where id = $1 and merchant_id = $2 and mode = $3`,
+    [id, owner.merchantId, owner.mode],
+  );
   if (!row) throw notFound("payout", id);
   return toPayoutRow(row);
 }

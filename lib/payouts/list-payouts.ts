@@ -12,6 +12,13 @@ export async function listPayouts(
   const filter = page.status
     ? { sql: "merchant_id = $1 and mode = $2 and status = $3", values: [owner.merchantId, owner.mode, page.status] }
     : { sql: "merchant_id = $1 and mode = $2", values: [owner.merchantId, owner.mode] };
-  const result = await keysetPage(db, { table: "payouts", columns: PAYOUT_COLUMNS, filter, limit: page.limit, startingAfter: page.starting_after, noun: "payout" });
+  const result = await keysetPage(db, {
+    table: "payouts",
+    columns: PAYOUT_COLUMNS,
+    filter,
+    limit: page.limit,
+    startingAfter: page.starting_after,
+    noun: "payout",
+  });
   return { rows: result.rows.map(toPayoutRow), hasMore: result.hasMore };
 }

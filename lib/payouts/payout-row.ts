@@ -19,7 +19,8 @@ export interface PayoutRow {
   confirmedAt: Date | null;
 }
 
-export const PAYOUT_COLUMNS = "id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata, tx_hash, confirmations, created_at, confirmed_at";
+export const PAYOUT_COLUMNS =
+  "id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata, tx_hash, confirmations, created_at, confirmed_at";
 
 export function toPayoutRow(r: Record<string, unknown>): PayoutRow {
   return {

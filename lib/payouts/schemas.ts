@@ -11,7 +11,10 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const createPayoutBody = z
   .strictObject({
     chain: chainField,
-    to_address: z.string({ error: "to_address must be a string" }).min(1, { error: "to_address must not be empty" }).max(100, { error: "to_address is too long" }),
+    to_address: z
+      .string({ error: "to_address must be a string" })
+      .min(1, { error: "to_address must not be empty" })
+      .max(100, { error: "to_address is too long" }),
     amount: amountField("exact"),
     description: boundedString("description", 500).optional(),
     metadata: metadataField.optional(),

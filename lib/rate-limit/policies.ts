@@ -14,7 +14,9 @@ const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };
 
 /** Redis when REDIS_URL is set, Postgres otherwise: either way shared by every web instance. */
 export function getRateLimiter(): RateLimiter {
-  registry.__usdtLimiter ??= process.env.REDIS_URL ? new RedisRateLimiter(process.env.REDIS_URL) : new PostgresRateLimiter(getPool());
+  registry.__usdtLimiter ??= process.env.REDIS_URL
+    ? new RedisRateLimiter(process.env.REDIS_URL)
+    : new PostgresRateLimiter(getPool());
   return registry.__usdtLimiter;
 }
 

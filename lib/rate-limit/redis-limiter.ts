@@ -30,7 +30,15 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(bucket: string, limit: number, windowMs: number, nowMs = Date.now()): Promise<RateLimitResult> {
     const member = `${nowMs}-${randomBytes(6).toString("hex")}`;
-    const [ok, count, oldest] = (await this.redis.eval(SCRIPT, 1, `${this.prefix}rl:${bucket}`, nowMs, windowMs, limit, member)) as [number, number, number];
+    const [ok, count, oldest] = (await this.redis.eval(
+      SCRIPT,
+      1,
+      `${this.prefix}rl:${bucket}`,
+      nowMs,
+      windowMs,
+      limit,
+      member,
+    )) as [number, number, number];
     if (ok === 1) return { allowed: true, limit, remaining: Math.max(0, limit - count), retryAfterMs: 0 };
     return { allowed: false, limit, remaining: 0, retryAfterMs: Math.max(1, oldest + windowMs - nowMs) };
   }

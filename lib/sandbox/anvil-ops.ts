@@ -1,4 +1,13 @@
-import { createPublicClient, encodeFunctionData, hexToBytes, http, numberToHex, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  encodeFunctionData,
+  hexToBytes,
+  http,
+  numberToHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiError } from "@/lib/api/errors";
 import type { ChainConfig } from "@/lib/chains/chain-config";
@@ -7,7 +16,18 @@ import type { SandboxChainOps } from "./sandbox-chain-ops";
 
 /** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
 const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;
-const MINT_ABI = [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] }] as const;
+const MINT_ABI = [
+  {
+    type: "function",
+    name: "mint",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
 const GAS_FLOOR = 10n ** 18n;
 
 /** The EVM sandbox chains: anvil's own RPC methods and its unlocked development accounts. */
@@ -25,7 +45,11 @@ export class AnvilOps implements SandboxChainOps {
   async fund(address: string, rawAmount: bigint): Promise<string> {
     const balance = BigInt(await this.rpc<Hex>("eth_getBalance", [address, "latest"]));
     if (balance < GAS_FLOOR) await this.rpc("anvil_setBalance", [address, numberToHex(GAS_FLOOR)]);
-    const mint = { from: TOKEN_OWNER, to: this.config.tokenAddress, data: encodeFunctionData({ abi: MINT_ABI, functionName: "mint", args: [address as Address, rawAmount] }) };
+    const mint = {
+      from: TOKEN_OWNER,
+      to: this.config.tokenAddress,
+      data: encodeFunctionData({ abi: MINT_ABI, functionName: "mint", args: [address as Address, rawAmount] }),
+    };
     // The owner is one of anvil's unlocked development accounts, so anvil signs and assigns the nonce; two
     // concurrent calls (from any web instance) can still be given the same one, and the loser is refused
     // as a replacement: it simply asks again for the next nonce.
@@ -56,7 +80,10 @@ export class AnvilOps implements SandboxChainOps {
 
   async reorg(depth: number): Promise<number> {
     const head = Number(await this.rpc<Hex>("eth_blockNumber", []));
-    if (depth >= head) throw new ApiError("invalid_request_error", `depth must be below the chain's height (${head})`, { param: "depth" });
+    if (depth >= head)
+      throw new ApiError("invalid_request_error", `depth must be below the chain's height (${head})`, {
+        param: "depth",
+      });
     await this.rpc("anvil_reorg", [depth, []]);
     return Number(await this.rpc<Hex>("eth_blockNumber", []));
   }

@@ -12,9 +12,23 @@ export const FAUCET_MAX_UNITS = 1_000_000_000_000n; // 1,000,000 USDT
 /** POST /v1/sandbox/faucet: test USDT and native gas to any address on a sandbox chain. */
 export async function fundSandboxAddress(db: Db, input: { chain: Chain; address: string; amount: bigint }) {
   const problem = addressProblem(input.chain, input.address);
-  if (problem) throw new ApiError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
-  if (input.amount > FAUCET_MAX_UNITS) throw new ApiError("invalid_request_error", `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per faucet call`, { param: "amount" });
+  if (problem)
+    throw new ApiError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
+  if (input.amount > FAUCET_MAX_UNITS)
+    throw new ApiError(
+      "invalid_request_error",
+      `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per faucet call`,
+      { param: "amount" },
+    );
   const { config, ops } = await requireSandboxChain(db, input.chain);
-  const txHash = await onSandboxChain(input.chain, () => ops.fund(input.address, fromUsdtUnits(input.amount, config.decimals)));
-  return { object: "sandbox_faucet_transfer" as const, chain: input.chain, address: input.address, amount: formatAmount(input.amount), tx_hash: txHash };
+  const txHash = await onSandboxChain(input.chain, () =>
+    ops.fund(input.address, fromUsdtUnits(input.amount, config.decimals)),
+  );
+  return {
+    object: "sandbox_faucet_transfer" as const,
+    chain: input.chain,
+    address: input.address,
+    amount: formatAmount(input.amount),
+    tx_hash: txHash,
+  };
 }

@@ -6,10 +6,15 @@ import { log } from "@/lib/log";
 import { sandboxChainOps, type SandboxChainOps } from "./sandbox-chain-ops";
 
 /** A running sandbox chain and its operations, or the API error a caller can act on. */
-export async function requireSandboxChain(db: Db, chain: string, param = "chain"): Promise<{ config: ChainConfig; ops: SandboxChainOps }> {
+export async function requireSandboxChain(
+  db: Db,
+  chain: string,
+  param = "chain",
+): Promise<{ config: ChainConfig; ops: SandboxChainOps }> {
   if (!isChain(chain)) throw new ApiError("not_found", `No such sandbox chain: '${chain.slice(0, 40)}'`, { param });
   const config = await chainConfig(db, "sandbox", chain as Chain);
-  if (!config) throw new ApiError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
+  if (!config)
+    throw new ApiError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
   return { config, ops: sandboxChainOps(config) };
 }
 
@@ -20,6 +25,9 @@ export async function onSandboxChain<T>(chain: string, fn: () => Promise<T>): Pr
   } catch (err) {
     if (err instanceof ApiError) throw err;
     log.error("sandbox chain call failed", { chain, error: err instanceof Error ? err.message : String(err) });
-    throw new ApiError("internal_server_error", `The sandbox chain '${chain}' did not complete the request; try again in a moment.`);
+    throw new ApiError(
+      "internal_server_error",
+      `The sandbox chain '${chain}' did not complete the request; try again in a moment.`,
+    );
   }
 }

@@ -12,17 +12,44 @@ import { onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
  * payment's deposit address, by default of what is still owed. The watcher then sees it like any other.
  * Any amount may be sent in any state, so under-, over- and late payments can be tried.
  */
-export async function simulatePayment(db: Db, owner: { merchantId: string; mode: Mode }, paymentId: string, amount?: bigint) {
+export async function simulatePayment(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  paymentId: string,
+  amount?: bigint,
+) {
   const payment = await getPayment(db, owner, paymentId);
   if (!payment.chain || !payment.depositAddress) {
-    throw new ApiError("invalid_request_error", "This payment has no network yet: the payer chooses one at checkout. Create it with a chain to simulate a transfer right away.", { param: "id" });
+    throw new ApiError(
+      "invalid_request_error",
+      "This payment has no network yet: the payer chooses one at checkout. Create it with a chain to simulate a transfer right away.",
+      { param: "id" },
+    );
   }
   const owed = payment.amountUnits - payment.amountReceivedUnits;
   const units = amount ?? owed;
-  if (units <= 0n) throw new ApiError("invalid_request_error", "Nothing is owed on this payment; pass an amount to send more.", { param: "amount" });
-  if (units > FAUCET_MAX_UNITS) throw new ApiError("invalid_request_error", `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per simulation`, { param: "amount" });
+  if (units <= 0n)
+    throw new ApiError("invalid_request_error", "Nothing is owed on this payment; pass an amount to send more.", {
+      param: "amount",
+    });
+  if (units > FAUCET_MAX_UNITS)
+    throw new ApiError(
+      "invalid_request_error",
+      `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per simulation`,
+      { param: "amount" },
+    );
   const { config, ops } = await requireSandboxChain(db, payment.chain, "id");
   const chain = payment.chain;
-  const sent = await onSandboxChain(chain, () => ops.payFromSandboxWallet(payment.depositAddress!, fromUsdtUnits(units, config.decimals)));
-  return { object: "sandbox_transfer" as const, payment: payment.id, chain, from: sent.from, to: payment.depositAddress, amount: formatAmount(units), tx_hash: sent.txHash };
+  const sent = await onSandboxChain(chain, () =>
+    ops.payFromSandboxWallet(payment.depositAddress!, fromUsdtUnits(units, config.decimals)),
+  );
+  return {
+    object: "sandbox_transfer" as const,
+    payment: payment.id,
+    chain,
+    from: sent.from,
+    to: payment.depositAddress,
+    amount: formatAmount(units),
+    tx_hash: sent.txHash,
+  };
 }

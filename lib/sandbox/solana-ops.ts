@@ -16,12 +16,23 @@ export class SolanaOps implements SandboxChainOps {
   constructor(private readonly config: ChainConfig) {}
 
   private info() {
-    return { rpcUrl: this.config.rpcUrl, mint: this.config.tokenAddress, decimals: 6 as const, mintAuthority: "", slotMs: this.config.blockTimeMs };
+    return {
+      rpcUrl: this.config.rpcUrl,
+      mint: this.config.tokenAddress,
+      decimals: 6 as const,
+      mintAuthority: "",
+      slotMs: this.config.blockTimeMs,
+    };
   }
 
   async fund(address: string, rawAmount: bigint): Promise<string> {
     const secret = decryptSecret(masterKey(), this.config.extra.mintAuthority!, SOLANA_MINT_AUTHORITY_PURPOSE);
-    return (await fundSolanaAddress(this.info(), new Uint8Array(secret), address, { usdtUnits: rawAmount, lamports: SOL_FOR_FEES })).signature;
+    return (
+      await fundSolanaAddress(this.info(), new Uint8Array(secret), address, {
+        usdtUnits: rawAmount,
+        lamports: SOL_FOR_FEES,
+      })
+    ).signature;
   }
 
   async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {
@@ -33,13 +44,19 @@ export class SolanaOps implements SandboxChainOps {
   }
 
   async mine(slots: number): Promise<number> {
-    const res = await fetch(this.config.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sandbox_advanceSlots", params: [slots] }) });
+    const res = await fetch(this.config.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sandbox_advanceSlots", params: [slots] }),
+    });
     const body = (await res.json()) as { result?: number; error?: { message: string } };
     if (body.error) throw new Error(`sandbox_advanceSlots: ${body.error.message}`);
     return body.result!;
   }
 
   async reorg(): Promise<number> {
-    throw new ApiError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", { param: "chain" });
+    throw new ApiError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", {
+      param: "chain",
+    });
   }
 }

@@ -25,7 +25,11 @@ export class TronOps implements SandboxChainOps {
   }
 
   private async anvil<T>(method: string, params: unknown[]): Promise<T> {
-    const res = await fetch(this.info.anvilRpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const res = await fetch(this.info.anvilRpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
     const body = (await res.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
@@ -40,7 +44,11 @@ export class TronOps implements SandboxChainOps {
     const from = TronWeb.address.fromPrivateKey(key.toString("hex"));
     if (!from) throw new Error("could not derive a Tron address");
     await this.fund(from, rawAmount); // resolves once mined
-    const txHash = await new TronAdapter(this.config.chain, { fullHost: this.info.fullHost, jsonRpcUrl: this.info.jsonRpcUrl, tokenAddress: this.info.token }).sendToken(key, to, rawAmount);
+    const txHash = await new TronAdapter(this.config.chain, {
+      fullHost: this.info.fullHost,
+      jsonRpcUrl: this.info.jsonRpcUrl,
+      tokenAddress: this.info.token,
+    }).sendToken(key, to, rawAmount);
     return { from, txHash };
   }
 
@@ -50,6 +58,10 @@ export class TronOps implements SandboxChainOps {
   }
 
   async reorg(): Promise<number> {
-    throw new ApiError("invalid_request_error", "The emulated tron chain cannot reorganize: its facade keeps no alternative history.", { param: "chain" });
+    throw new ApiError(
+      "invalid_request_error",
+      "The emulated tron chain cannot reorganize: its facade keeps no alternative history.",
+      { param: "chain" },
+    );
   }
 }

@@ -15,9 +15,12 @@ export function masterKey(env: NodeJS.ProcessEnv = process.env): Buffer {
   let key: Buffer;
   if (raw) {
     key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-    if (key.length !== 32) throw new Error("MASTER_KEY must be 32 bytes, base64 or hex encoded (openssl rand -base64 32)");
+    if (key.length !== 32)
+      throw new Error("MASTER_KEY must be 32 bytes, base64 or hex encoded (openssl rand -base64 32)");
   } else if (env.DATABASE_URL && !env.EMBEDDED_DATABASE) {
-    throw new Error("MASTER_KEY is required when DATABASE_URL is set: every instance must share it (openssl rand -base64 32)");
+    throw new Error(
+      "MASTER_KEY is required when DATABASE_URL is set: every instance must share it (openssl rand -base64 32)",
+    );
   } else {
     key = readOrCreateKeyFile(path.join(path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || ".data"), "master.key"));
   }

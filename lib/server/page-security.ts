@@ -18,7 +18,10 @@ const origin = (url: string) => {
  */
 async function walletOrigins(): Promise<string[]> {
   const sandbox = await sandboxChainConfigs(getDb()).catch(() => []);
-  const urls = [...sandbox.map((c) => c.rpcUrl), process.env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com"];
+  const urls = [
+    ...sandbox.map((c) => c.rpcUrl),
+    process.env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com",
+  ];
   return [...new Set(urls.map(origin).filter((o): o is string => o !== null))];
 }
 

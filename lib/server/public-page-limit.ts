@@ -18,7 +18,10 @@ export async function admitPublicPageRequest(ip: string, res: ServerResponse): P
   res.setHeader("Retry-After", String(wait));
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   // A static page: no script may run on it.
-  res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  res.setHeader(
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  );
   setStaticPageHeaders(res);
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Too many requests</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a">

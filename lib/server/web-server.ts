@@ -16,7 +16,12 @@ export interface WebServer {
  * not give route handlers: a trusted request id and client IP, the headers every response carries, and
  * the per-IP limit of the public pages.
  */
-export async function startWebServer(opts: { dir: string; host: string; port: number; trustProxy: boolean }): Promise<WebServer> {
+export async function startWebServer(opts: {
+  dir: string;
+  host: string;
+  port: number;
+  trustProxy: boolean;
+}): Promise<WebServer> {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -38,12 +43,25 @@ export async function startWebServer(opts: { dir: string; host: string; port: nu
         }
         await handle(req, res);
       } catch (err) {
-        log.error("request failed outside the route handlers", { request_id: requestId, error: err instanceof Error ? err.stack : String(err) });
+        log.error("request failed outside the route handlers", {
+          request_id: requestId,
+          error: err instanceof Error ? err.stack : String(err),
+        });
         if (!res.headersSent) {
           res.statusCode = 500;
           res.setHeader("Content-Type", "application/json; charset=utf-8");
         }
-        res.end(JSON.stringify({ error: { type: "internal_server_error", message: `An unexpected error occurred. Report it with request id ${requestId}.`, status: 500, param: null, request_id: requestId } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              type: "internal_server_error",
+              message: `An unexpected error occurred. Report it with request id ${requestId}.`,
+              status: 500,
+              param: null,
+              request_id: requestId,
+            },
+          }),
+        );
       }
     })();
   });

@@ -38,7 +38,8 @@ function parentNode<T extends HDKey | HDKeyEd25519>(seed: Uint8Array, path: stri
 const HARDENED = 0x80000000;
 
 export function deriveAddress(seed: Uint8Array, family: ChainFamily, index: number): DerivedAddress {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new Error(`derivation index out of range: ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31)
+    throw new Error(`derivation index out of range: ${index}`);
   const path = DERIVATION_PATH[family](index);
   if (family === "solana") {
     const coin = parentNode(seed, "ed25519:m/44'/501'", () => HDKeyEd25519.fromMasterSeed(seed).derive("m/44'/501'"));

@@ -18,7 +18,8 @@ export function liveMnemonic(env: NodeJS.ProcessEnv = process.env): string | nul
   const raw = env.LIVE_SEED_MNEMONIC || (env.LIVE_SEED_FILE ? fs.readFileSync(env.LIVE_SEED_FILE, "utf8") : "");
   const mnemonic = raw.trim().split(/\s+/).join(" ");
   if (!mnemonic) return null;
-  if (!validateMnemonic(mnemonic, wordlist)) throw new Error("the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is not a valid BIP-39 English mnemonic");
+  if (!validateMnemonic(mnemonic, wordlist))
+    throw new Error("the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is not a valid BIP-39 English mnemonic");
   return mnemonic;
 }
 
@@ -37,8 +38,15 @@ export async function walletSeed(db: Db, mode: Mode): Promise<Uint8Array> {
     mnemonic = live;
   } else {
     const sealed = encryptSecret(masterKey(), Buffer.from(generateMnemonic(wordlist, 256)), PURPOSE);
-    await query(db, "insert into wallet_seeds (mode, encrypted_mnemonic) values ('sandbox', $1) on conflict (mode) do nothing", [sealed]);
-    const [row] = await query<{ encrypted_mnemonic: string }>(db, "select encrypted_mnemonic from wallet_seeds where mode = 'sandbox'");
+    await query(
+      db,
+      "insert into wallet_seeds (mode, encrypted_mnemonic) values ('sandbox', $1) on conflict (mode) do nothing",
+      [sealed],
+    );
+    const [row] = await query<{ encrypted_mnemonic: string }>(
+      db,
+      "select encrypted_mnemonic from wallet_seeds where mode = 'sandbox'",
+    );
     mnemonic = decryptSecret(masterKey(), row!.encrypted_mnemonic, PURPOSE).toString("utf8");
   }
   const seed = mnemonicToSeedSync(mnemonic);

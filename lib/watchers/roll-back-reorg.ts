@@ -13,7 +13,11 @@ import type { ScanTarget } from "./scan-chain";
  * A credited deposit removed by a reorg deeper than the required confirmations cannot be undone safely:
  * it is logged as an error for the operator.
  */
-export async function rollBackReorg(db: Db, target: ScanTarget, cursor: Cursor): Promise<{ ancestor: number; orphaned: number }> {
+export async function rollBackReorg(
+  db: Db,
+  target: ScanTarget,
+  cursor: Cursor,
+): Promise<{ ancestor: number; orphaned: number }> {
   const { adapter } = target;
   const remembered = await query<{ number: string; hash: string }>(
     db,
@@ -25,7 +29,13 @@ export async function rollBackReorg(db: Db, target: ScanTarget, cursor: Cursor):
   const oldest = remembered.length ? Number(remembered[remembered.length - 1]!.number) : cursor.number;
   const ancestor = common ? Number(common.number) : Math.max(-1, oldest - 1);
 
-  const candidates = await query<{ id: string; status: string; block_number: string; block_hash: string; tx_hash: string }>(
+  const candidates = await query<{
+    id: string;
+    status: string;
+    block_number: string;
+    block_hash: string;
+    tx_hash: string;
+  }>(
     db,
     "select id, status, block_number::text, block_hash, tx_hash from deposits where mode = $1 and chain = $2 and status <> 'orphaned' and block_number > $3",
     [target.mode, target.chain, ancestor],
@@ -33,13 +43,32 @@ export async function rollBackReorg(db: Db, target: ScanTarget, cursor: Cursor):
   const current = await adapter.blocks(candidates.map((d) => Number(d.block_number)));
   const gone = candidates.filter((d) => current.get(Number(d.block_number))?.hash !== d.block_hash);
   for (const d of gone.filter((d) => d.status === "credited")) {
-    log.error("a reorganization deeper than the required confirmations removed a credited deposit", { deposit: d.id, chain: target.chain, mode: target.mode, tx: d.tx_hash });
+    log.error("a reorganization deeper than the required confirmations removed a credited deposit", {
+      deposit: d.id,
+      chain: target.chain,
+      mode: target.mode,
+      tx: d.tx_hash,
+    });
   }
   const orphaned = await inTransaction(db, async (tx) => {
     await moveCursor(tx, target, cursor.number, { number: ancestor, hash: common?.hash ?? null, time: null });
-    await query(tx, "delete from chain_blocks where mode = $1 and chain = $2 and number > $3", [target.mode, target.chain, ancestor]);
-    return orphanDeposits(tx, target, gone.filter((d) => d.status === "pending").map((d) => d.id));
+    await query(tx, "delete from chain_blocks where mode = $1 and chain = $2 and number > $3", [
+      target.mode,
+      target.chain,
+      ancestor,
+    ]);
+    return orphanDeposits(
+      tx,
+      target,
+      gone.filter((d) => d.status === "pending").map((d) => d.id),
+    );
   });
-  log.warn("chain reorganization: rolled back", { chain: target.chain, mode: target.mode, from: cursor.number, to: ancestor, orphaned });
+  log.warn("chain reorganization: rolled back", {
+    chain: target.chain,
+    mode: target.mode,
+    from: cursor.number,
+    to: ancestor,
+    orphaned,
+  });
   return { ancestor, orphaned };
 }

@@ -69,7 +69,8 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
   const unknown = matched.map((m) => m.blockNumber).filter((n) => !blocks.has(n));
   if (unknown.length) for (const [n, b] of await adapter.blocks(unknown)) blocks.set(n, b);
   const toBlock = blocks.get(to);
-  if (!toBlock || matched.some((m) => blocks.get(m.blockNumber)?.hash !== m.blockHash)) throw new ChainMovedError(`${target.chain} changed during a scan of ${from}..${to}`);
+  if (!toBlock || matched.some((m) => blocks.get(m.blockNumber)?.hash !== m.blockHash))
+    throw new ChainMovedError(`${target.chain} changed during a scan of ${from}..${to}`);
 
   const deposits = await inTransaction(db, async (tx) => {
     await moveCursor(tx, target, cursor.number, toBlock);

@@ -43,10 +43,17 @@ export interface WatcherHandle {
  * chain still starting) is looked for again every few seconds; a chain whose scans keep failing reloads
  * its configuration and adapter.
  */
-export function startChainWatchers(databaseUrl: string, opts: { onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void; retryMs?: number } = {}): WatcherHandle {
+export function startChainWatchers(
+  databaseUrl: string,
+  opts: { onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void; retryMs?: number } = {},
+): WatcherHandle {
   // WATCH_CHAINS=eth,tron limits this process to some chains (dedicated watcher instances); default all.
   const only = process.env.WATCH_CHAINS ? new Set(process.env.WATCH_CHAINS.split(",").map((c) => c.trim())) : null;
-  const targets = (["sandbox", "live"] as const).flatMap((mode) => enabledChains(mode).filter((c) => !only || only.has(c)).map((chain) => ({ mode, chain })));
+  const targets = (["sandbox", "live"] as const).flatMap((mode) =>
+    enabledChains(mode)
+      .filter((c) => !only || only.has(c))
+      .map((chain) => ({ mode, chain })),
+  );
   // Leadership connections are held for as long as a loop leads: they get a pool of their own, and the
   // scans another, so neither starves the job runner's pool.
   const leaderPool: pg.Pool = createPool(databaseUrl, Math.max(1, targets.length));
@@ -61,7 +68,11 @@ export function startChainWatchers(databaseUrl: string, opts: { onScan?: (mode: 
         const config = await chainConfig(db, mode, chain, { fresh: true });
         if (!config) return; // not running (yet); leadership is released and taken again later
         log.info("watching chain", { mode, chain, rpc: mode === "sandbox" ? config.rpcUrl : "(live)" });
-        await watchChain(db, scanTarget(config), signal, { pollMs: pollInterval(config), maxFailures: 5, onScan: (r) => opts.onScan?.(mode, chain, r) });
+        await watchChain(db, scanTarget(config), signal, {
+          pollMs: pollInterval(config),
+          maxFailures: 5,
+          onScan: (r) => opts.onScan?.(mode, chain, r),
+        });
       },
       { stop: stop.signal, retryMs: opts.retryMs ?? 2_000 },
     ).catch((err: unknown) => log.error("chain watcher stopped", { mode, chain, error: String(err) })),

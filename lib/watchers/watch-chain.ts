@@ -32,11 +32,22 @@ export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal
       failures += 1;
       const error = err instanceof Error ? err.message : String(err);
       if (opts.maxFailures && failures >= opts.maxFailures) {
-        log.warn("chain scans keep failing; reloading the chain's configuration", { chain: target.chain, mode: target.mode, failures, error });
+        log.warn("chain scans keep failing; reloading the chain's configuration", {
+          chain: target.chain,
+          mode: target.mode,
+          failures,
+          error,
+        });
         return;
       }
       const delay = Math.min(30_000, 500 * 2 ** (failures - 1));
-      log.warn("chain scan failed; backing off", { chain: target.chain, mode: target.mode, failures, delay_ms: delay, error });
+      log.warn("chain scan failed; backing off", {
+        chain: target.chain,
+        mode: target.mode,
+        failures,
+        delay_ms: delay,
+        error,
+      });
       await sleep(delay, signal);
     }
   }

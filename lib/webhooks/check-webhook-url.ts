@@ -5,7 +5,8 @@ import { isPublicAddress } from "./public-address";
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** The documented sandbox switch: sandbox endpoints may use http and private/loopback hosts. Live never. */
 export function privateUrlsAllowed(mode: Mode, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -23,17 +24,24 @@ export interface CheckedUrl {
  * The WHATWG parser has already normalized numeric tricks (decimal, octal, hex IPv4) to dotted form, so
  * the address checks see the real target. Used at endpoint creation and again at every delivery.
  */
-export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; resolve?: Resolver }): Promise<{ ok: true; value: CheckedUrl } | { ok: false; message: string }> {
+export async function checkWebhookUrl(
+  raw: string,
+  opts: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<{ ok: true; value: CheckedUrl } | { ok: false; message: string }> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, message: "url must be an absolute URL, for example https://example.com/webhooks" };
   }
-  if (url.protocol !== "https:" && !(opts.allowPrivate && url.protocol === "http:")) return { ok: false, message: "url must use https" };
+  if (url.protocol !== "https:" && !(opts.allowPrivate && url.protocol === "http:"))
+    return { ok: false, message: "url must use https" };
   if (url.username || url.password) return { ok: false, message: "url must not contain credentials" };
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (!opts.allowPrivate && (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local"))) {
+  if (
+    !opts.allowPrivate &&
+    (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local"))
+  ) {
     return { ok: false, message: `url host '${host}' is a local name; webhook URLs must be public` };
   }
   let addresses: string[];
@@ -49,7 +57,8 @@ export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean
   }
   if (!opts.allowPrivate) {
     const refused = addresses.find((a) => !isPublicAddress(a));
-    if (refused) return { ok: false, message: `url host '${host}' resolves to ${refused}, which is not a public address` };
+    if (refused)
+      return { ok: false, message: `url host '${host}' resolves to ${refused}, which is not a public address` };
   }
   return { ok: true, value: { url, addresses } };
 }

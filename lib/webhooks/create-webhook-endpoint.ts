@@ -21,7 +21,10 @@ export async function createWebhookEndpoint(
   input: CreateWebhookInput,
   opts: { resolve?: Resolver; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
-  const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.env), resolve: opts.resolve });
+  const checked = await checkWebhookUrl(input.url, {
+    allowPrivate: privateUrlsAllowed(owner.mode, opts.env),
+    resolve: opts.resolve,
+  });
   if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
   // 43 base62 characters ≈ 256 bits (the floor is 192).
   const secret = `whsec_${randomBase62(43)}`;
@@ -29,7 +32,14 @@ export async function createWebhookEndpoint(
     db,
     `insert into webhook_endpoints (id, merchant_id, mode, url, events, active, encrypted_secret, created_at)
      values ($1, $2, $3, $4, $5, true, $6, now()) returning ${WEBHOOK_ENDPOINT_COLUMNS}`,
-    [newId("wh_"), owner.merchantId, owner.mode, checked.value.url.toString(), [...new Set(input.events ?? [])], encryptSecret(masterKey(), Buffer.from(secret), WEBHOOK_SECRET_PURPOSE)],
+    [
+      newId("wh_"),
+      owner.merchantId,
+      owner.mode,
+      checked.value.url.toString(),
+      [...new Set(input.events ?? [])],
+      encryptSecret(masterKey(), Buffer.from(secret), WEBHOOK_SECRET_PURPOSE),
+    ],
   );
   return { row: toWebhookEndpointRow(row!), secret };
 }

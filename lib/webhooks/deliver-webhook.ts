@@ -71,7 +71,12 @@ export async function deliverWebhooks(
   );
   if (claimed.length === 0) return [];
   const gone = claimed.filter((d) => !d.active).map((d) => d.id);
-  if (gone.length) await query(db, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)", [gone]);
+  if (gone.length)
+    await query(
+      db,
+      "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)",
+      [gone],
+    );
   const live: ClaimedDelivery[] = [];
   const deferred: string[] = [];
   for (const d of claimed.filter((c) => c.active)) {
@@ -87,7 +92,13 @@ export async function deliverWebhooks(
   const key = masterKey();
   const finished: Sent[] = [];
   const sends = live.map((d) =>
-    sendWebhook({ url: d.url, body: d.body, secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"), allowPrivate: privateUrlsAllowed(d.mode), resolve: opts.resolve })
+    sendWebhook({
+      url: d.url,
+      body: d.body,
+      secret: decryptSecret(key, d.encrypted_secret, WEBHOOK_SECRET_PURPOSE).toString("utf8"),
+      allowPrivate: privateUrlsAllowed(d.mode),
+      resolve: opts.resolve,
+    })
       .then((attempt) => ({ d, attempt }))
       .finally(() => {
         const left = (inFlight.get(d.endpoint_id) ?? 1) - 1;
@@ -105,15 +116,22 @@ export async function deliverWebhooks(
   for (const send of sends) {
     void send.then(async (sent) => {
       if (recordedInJob.has(sent.d.id)) return;
-      await recordAttempts(db, [sent]).catch((err: unknown) => console.error(`[webhooks] recording ${sent.d.id} failed: ${String(err)}`));
+      await recordAttempts(db, [sent]).catch((err: unknown) =>
+        console.error(`[webhooks] recording ${sent.d.id} failed: ${String(err)}`),
+      );
     });
   }
-  const running = live.filter((d) => !recordedInJob.has(d.id)).map((d) => ({ id: d.id, outcome: "in_flight" as const }));
+  const running = live
+    .filter((d) => !recordedInJob.has(d.id))
+    .map((d) => ({ id: d.id, outcome: "in_flight" as const }));
   return [...outcomes, ...running, ...[...gone, ...deferred].map((id) => ({ id, outcome: "skipped" as const }))];
 }
 
 /** Records finished attempts in one transaction and settles or reschedules each delivery. */
-async function recordAttempts(db: Db, sent: Sent[]): Promise<{ id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[]> {
+async function recordAttempts(
+  db: Db,
+  sent: Sent[],
+): Promise<{ id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[]> {
   return inTransaction(db, async (tx) => {
     await query(
       tx,
@@ -131,18 +149,30 @@ async function recordAttempts(db: Db, sent: Sent[]): Promise<{ id: string; outco
       ],
     );
     const succeeded = sent.filter((s) => s.attempt.success).map((s) => s.d.id);
-    if (succeeded.length) await query(tx, "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1)", [succeeded]);
+    if (succeeded.length)
+      await query(
+        tx,
+        "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1)",
+        [succeeded],
+      );
     const result: { id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[] = [];
     for (const { d, attempt } of sent) {
       if (attempt.success) {
         result.push({ id: d.id, outcome: "succeeded", attempt });
       } else if (d.attempt_count <= RETRY_DELAYS_S.length) {
         const runAt = new Date(Date.now() + retryDelayMs(d.attempt_count));
-        await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [d.id, runAt]);
+        await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [
+          d.id,
+          runAt,
+        ]);
         await enqueueJob(tx, "deliver_webhook", { deliveryId: d.id }, { runAt });
         result.push({ id: d.id, outcome: "retry_scheduled", attempt });
       } else {
-        await query(tx, "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = $1", [d.id]);
+        await query(
+          tx,
+          "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = $1",
+          [d.id],
+        );
         result.push({ id: d.id, outcome: "failed", attempt });
       }
     }
@@ -154,7 +184,11 @@ async function recordAttempts(db: Db, sent: Sent[]): Promise<{ id: string; outco
 async function deferDeliveries(db: Db, ids: string[]): Promise<void> {
   const runAt = new Date(Date.now() + DEFER_MS);
   await inTransaction(db, async (tx) => {
-    await query(tx, "update webhook_deliveries set attempt_count = attempt_count - 1, next_attempt_at = $2, updated_at = now() where id = any($1)", [ids, runAt]);
+    await query(
+      tx,
+      "update webhook_deliveries set attempt_count = attempt_count - 1, next_attempt_at = $2, updated_at = now() where id = any($1)",
+      [ids, runAt],
+    );
     for (const id of ids) await enqueueJob(tx, "deliver_webhook", { deliveryId: id }, { runAt });
   });
 }
@@ -173,6 +207,7 @@ export async function sweepStalledDeliveries(db: Db, overdueBefore: Date, batch 
      returning id`,
     [overdueBefore, batch],
   );
-  for (const { id } of stalled) await enqueueJob(db, "deliver_webhook", { deliveryId: id }, { jobKey: `redeliver:${id}` });
+  for (const { id } of stalled)
+    await enqueueJob(db, "deliver_webhook", { deliveryId: id }, { jobKey: `redeliver:${id}` });
   return stalled.length;
 }

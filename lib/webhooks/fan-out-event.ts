@@ -13,7 +13,11 @@ export interface MatchingEndpoint {
 const ACTIVE = "active and deleted_at is null";
 
 /** Active, not deleted endpoints of the merchant and mode whose filter matches `type` (empty = all). */
-export function matchingEndpoints(db: Db, owner: { merchantId: string; mode: Mode }, type: string): Promise<MatchingEndpoint[]> {
+export function matchingEndpoints(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  type: string,
+): Promise<MatchingEndpoint[]> {
   return query<MatchingEndpoint>(
     db,
     `select id, url, encrypted_secret from webhook_endpoints
@@ -49,17 +53,35 @@ export async function fanOutEvents(db: Db, events: FanOutEvent[]): Promise<void>
   const deliveries: { id: string; eventId: string; endpointId: string; merchantId: string; mode: Mode }[] = [];
   const withDeliveries: string[] = [];
   for (const event of events) {
-    const targets = endpoints.filter((w) => w.merchant_id === event.merchantId && w.mode === event.mode && (w.events.length === 0 || w.events.includes(event.type)));
+    const targets = endpoints.filter(
+      (w) =>
+        w.merchant_id === event.merchantId &&
+        w.mode === event.mode &&
+        (w.events.length === 0 || w.events.includes(event.type)),
+    );
     if (targets.length === 0) continue;
     withDeliveries.push(event.id);
-    for (const w of targets) deliveries.push({ id: newId("whd_"), eventId: event.id, endpointId: w.id, merchantId: event.merchantId, mode: event.mode });
+    for (const w of targets)
+      deliveries.push({
+        id: newId("whd_"),
+        eventId: event.id,
+        endpointId: w.id,
+        merchantId: event.merchantId,
+        mode: event.mode,
+      });
   }
   if (deliveries.length === 0) return;
   await query(
     db,
     `insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status)
      select d.id, d.event_id, d.endpoint_id, d.merchant_id, d.mode, 'pending' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as d(id, event_id, endpoint_id, merchant_id, mode)`,
-    [deliveries.map((d) => d.id), deliveries.map((d) => d.eventId), deliveries.map((d) => d.endpointId), deliveries.map((d) => d.merchantId), deliveries.map((d) => d.mode)],
+    [
+      deliveries.map((d) => d.id),
+      deliveries.map((d) => d.eventId),
+      deliveries.map((d) => d.endpointId),
+      deliveries.map((d) => d.merchantId),
+      deliveries.map((d) => d.mode),
+    ],
   );
   for (const eventId of withDeliveries) await enqueueJob(db, "deliver_event", { eventId });
 }

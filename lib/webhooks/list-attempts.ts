@@ -28,7 +28,8 @@ export async function listAttempts(
   page: { limit?: number; starting_after?: string },
 ): Promise<{ data: AttemptView[]; hasMore: boolean }> {
   const limit = page.limit ?? 20;
-  const before = page.starting_after && /^wha_\d+$/.test(page.starting_after) ? Number(page.starting_after.slice(4)) : null;
+  const before =
+    page.starting_after && /^wha_\d+$/.test(page.starting_after) ? Number(page.starting_after.slice(4)) : null;
   const rows = await query(
     db,
     `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms, a.response_body

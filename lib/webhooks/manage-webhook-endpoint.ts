@@ -9,7 +9,12 @@ import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow
 type Owner = { merchantId: string; mode: Mode };
 
 /** One live (not deleted) endpoint of this merchant and mode; anything else is 404. */
-export async function getWebhookEndpoint(db: Db, owner: Owner, id: string, opts: { forUpdate?: boolean } = {}): Promise<WebhookEndpointRow> {
+export async function getWebhookEndpoint(
+  db: Db,
+  owner: Owner,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<WebhookEndpointRow> {
   const [row] = await query(
     db,
     `select ${WEBHOOK_ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null${opts.forUpdate ? " for update" : ""}`,
@@ -20,7 +25,13 @@ export async function getWebhookEndpoint(db: Db, owner: Owner, id: string, opts:
 }
 
 /** Changes url (checked like at creation), events and/or active; `active: false` disables deliveries. */
-export async function updateWebhookEndpoint(db: Db, owner: Owner, id: string, input: UpdateWebhookInput, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<WebhookEndpointRow> {
+export async function updateWebhookEndpoint(
+  db: Db,
+  owner: Owner,
+  id: string,
+  input: UpdateWebhookInput,
+  opts: { env?: NodeJS.ProcessEnv } = {},
+): Promise<WebhookEndpointRow> {
   const current = await getWebhookEndpoint(db, owner, id, { forUpdate: true });
   let url = current.url;
   if (input.url !== undefined) {
@@ -37,8 +48,14 @@ export async function updateWebhookEndpoint(db: Db, owner: Owner, id: string, in
 }
 
 /** Deletes an endpoint: no further deliveries; its delivery history stays for the dashboard. */
-export async function deleteWebhookEndpoint(db: Db, owner: Owner, id: string): Promise<{ id: string; object: "webhook_endpoint"; deleted: true }> {
+export async function deleteWebhookEndpoint(
+  db: Db,
+  owner: Owner,
+  id: string,
+): Promise<{ id: string; object: "webhook_endpoint"; deleted: true }> {
   await getWebhookEndpoint(db, owner, id, { forUpdate: true });
-  await query(db, "update webhook_endpoints set deleted_at = now(), active = false, updated_at = now() where id = $1", [id]);
+  await query(db, "update webhook_endpoints set deleted_at = now(), active = false, updated_at = now() where id = $1", [
+    id,
+  ]);
   return { id, object: "webhook_endpoint", deleted: true };
 }

@@ -3,9 +3,14 @@ import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "./event-types";
 
 export const createWebhookBody = z.strictObject({
-  url: z.string({ error: "url must be a string" }).min(1, { error: "url must not be empty" }).max(2048, { error: "url must be at most 2048 characters" }),
+  url: z
+    .string({ error: "url must be a string" })
+    .min(1, { error: "url must not be empty" })
+    .max(2048, { error: "url must be at most 2048 characters" }),
   events: z
-    .array(z.enum(EVENT_TYPES, { error: `events must be event types: ${EVENT_TYPES.join(", ")}` }), { error: "events must be an array of event types" })
+    .array(z.enum(EVENT_TYPES, { error: `events must be event types: ${EVENT_TYPES.join(", ")}` }), {
+      error: "events must be an array of event types",
+    })
     .max(EVENT_TYPES.length, { error: `events may list at most ${EVENT_TYPES.length} types` })
     .optional(),
 });

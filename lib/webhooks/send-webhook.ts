@@ -39,18 +39,33 @@ export interface AttemptResult {
  * slip in), TLS still verifies the certificate for the URL's host name, redirects are never followed (a 3xx
  * is a failure), the response is read up to 64 KiB, and the whole exchange has 10 seconds.
  */
-export async function sendWebhook(input: { url: string; body: string; secret: string; allowPrivate: boolean; resolve?: Resolver; timeoutMs?: number }): Promise<AttemptResult> {
+export async function sendWebhook(input: {
+  url: string;
+  body: string;
+  secret: string;
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  timeoutMs?: number;
+}): Promise<AttemptResult> {
   const startedAt = new Date();
   const started = performance.now();
-  const done = (r: Omit<AttemptResult, "durationMs" | "startedAt">): AttemptResult => ({ ...r, startedAt, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<AttemptResult, "durationMs" | "startedAt">): AttemptResult => ({
+    ...r,
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+  });
 
   const checked = await checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate, resolve: input.resolve });
-  if (!checked.ok) return done({ success: false, statusCode: null, error: `refused: ${checked.message}`, responseBody: null });
+  if (!checked.ok)
+    return done({ success: false, statusCode: null, error: `refused: ${checked.message}`, responseBody: null });
   const { url, addresses } = checked.value;
   const pinned = addresses[0]!;
   const family = net.isIP(pinned);
   const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned, family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: pinned, family },
+      ]);
     else callback(null, pinned, family);
   };
 
@@ -95,7 +110,10 @@ export async function sendWebhook(input: { url: string; body: string; secret: st
         res.on("close", end);
       },
     );
-    const timer = setTimeout(() => req.destroy(new Error(`no response within ${(input.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`)), input.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no response within ${(input.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`)),
+      input.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    );
     req.on("error", (err) => finish({ success: false, statusCode: null, error: err.message, responseBody: null }));
     req.end(input.body);
   });

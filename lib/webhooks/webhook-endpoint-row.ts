@@ -29,5 +29,12 @@ export function toWebhookEndpointRow(r: Record<string, unknown>): WebhookEndpoin
 
 /** Spec 2.5. The secret is added only to the creation response, by the caller. */
 export function serializeWebhookEndpoint(row: WebhookEndpointRow) {
-  return { id: row.id, object: "webhook_endpoint" as const, url: row.url, events: row.events, active: row.active, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    object: "webhook_endpoint" as const,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+  };
 }

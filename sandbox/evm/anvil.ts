@@ -29,7 +29,16 @@ export interface RunningAnvil {
 
 /** Starts one anvil on loopback and resolves once its JSON-RPC answers with the expected chain id. */
 export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
-  const args = ["--host", "127.0.0.1", "--port", String(opts.port), "--chain-id", String(opts.chainId), "--silent", ...(opts.extraArgs ?? [])];
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(opts.port),
+    "--chain-id",
+    String(opts.chainId),
+    "--silent",
+    ...(opts.extraArgs ?? []),
+  ];
   if (opts.blockTime !== undefined) args.push("--block-time", String(opts.blockTime));
   if (opts.stateFile) args.push("--state", opts.stateFile, "--state-interval", String(opts.stateInterval ?? 1));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -40,7 +49,11 @@ export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`anvil exited during start (${child.exitCode}): ${stderr}`);
     try {
-      const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      const res = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
       const { result } = (await res.json()) as { result?: string };
       if (result && Number(result) === opts.chainId) break;
     } catch {

@@ -31,19 +31,33 @@ interface Registry {
  * token, deployed on first start (or again if the state was lost). The registry file remembers ports and
  * token addresses across restarts.
  */
-export async function startEvmSandboxChain(dataDir: string, chain: EvmSandboxChain, opts: { blockTime: number }): Promise<{ info: SandboxChainInfo; anvil: RunningAnvil }> {
+export async function startEvmSandboxChain(
+  dataDir: string,
+  chain: EvmSandboxChain,
+  opts: { blockTime: number },
+): Promise<{ info: SandboxChainInfo; anvil: RunningAnvil }> {
   const dir = path.join(dataDir, "sandbox");
   fs.mkdirSync(dir, { recursive: true });
   const registryFile = path.join(dir, "evm-chains.json");
   const registry = readRegistry(registryFile);
   const entry = (registry.chains[chain] ??= { port: await freePort() });
   const config = EVM_SANDBOX[chain];
-  const anvil = await startAnvil({ chainId: config.chainId, port: entry.port, blockTime: opts.blockTime, stateFile: path.join(dir, `${chain}.state.json`), stateInterval: 1 });
+  const anvil = await startAnvil({
+    chainId: config.chainId,
+    port: entry.port,
+    blockTime: opts.blockTime,
+    stateFile: path.join(dir, `${chain}.state.json`),
+    stateInterval: 1,
+  });
   const client = createPublicClient({ transport: http(anvil.rpcUrl) });
   const deployed = entry.token ? await client.getCode({ address: entry.token }) : undefined;
-  if (!entry.token || !deployed || deployed === "0x") entry.token = await deploySandboxToken(anvil.rpcUrl, config.token, config.decimals);
+  if (!entry.token || !deployed || deployed === "0x")
+    entry.token = await deploySandboxToken(anvil.rpcUrl, config.token, config.decimals);
   writeRegistry(registryFile, registry);
-  return { info: { chain, chainId: config.chainId, rpcUrl: anvil.rpcUrl, token: entry.token, decimals: config.decimals }, anvil };
+  return {
+    info: { chain, chainId: config.chainId, rpcUrl: anvil.rpcUrl, token: entry.token, decimals: config.decimals },
+    anvil,
+  };
 }
 
 function readRegistry(file: string): Registry {

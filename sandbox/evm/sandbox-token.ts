@@ -18,11 +18,25 @@ export async function deploySandboxToken(rpcUrl: string, kind: TokenKind, decima
   const wallet = createWalletClient({ account, transport: http(rpcUrl) });
   const client = createPublicClient({ transport: http(rpcUrl) });
   const chainId = await client.getChainId();
-  const chain = { id: chainId, name: `sandbox-${chainId}`, nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } } as const;
+  const chain = {
+    id: chainId,
+    name: `sandbox-${chainId}`,
+    nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  } as const;
   const hash =
     kind === "no_return"
-      ? await wallet.deployContract({ abi: TOKEN_ABI.no_return, bytecode: artifacts.SandboxTetherNoReturn.bytecode as Hex, chain })
-      : await wallet.deployContract({ abi: TOKEN_ABI.standard, bytecode: artifacts.SandboxUSDT.bytecode as Hex, args: [decimals], chain });
+      ? await wallet.deployContract({
+          abi: TOKEN_ABI.no_return,
+          bytecode: artifacts.SandboxTetherNoReturn.bytecode as Hex,
+          chain,
+        })
+      : await wallet.deployContract({
+          abi: TOKEN_ABI.standard,
+          bytecode: artifacts.SandboxUSDT.bytecode as Hex,
+          args: [decimals],
+          chain,
+        });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   if (!receipt.contractAddress) throw new Error("token deployment produced no contract");
   return receipt.contractAddress;

@@ -35,7 +35,12 @@ export class AccountStore {
   get(address: string): AccountState | null {
     const account = this.svm.getAccount(address as Address);
     if (!account.exists || BigInt(account.lamports) === 0n) return null;
-    return { lamports: BigInt(account.lamports), owner: account.programAddress, data: new Uint8Array(account.data), executable: account.executable };
+    return {
+      lamports: BigInt(account.lamports),
+      owner: account.programAddress,
+      data: new Uint8Array(account.data),
+      executable: account.executable,
+    };
   }
 
   /** The state as of the end of `slot` (reverting the changes made after it). */

@@ -34,7 +34,11 @@ export function newSecretKey(): Uint8Array {
 
 let uniqueness = 0;
 
-export async function submitInternal(ctx: FacadeContext, feePayer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
+export async function submitInternal(
+  ctx: FacadeContext,
+  feePayer: KeyPairSigner,
+  instructions: Instruction[],
+): Promise<string> {
   const { blockhash, lastValidBlockHeight } = ctx.ledger.latestBlockhash(ctx.ledger.slot);
   // A distinct compute-unit limit per transaction: two identical airdrops in one slot would otherwise be
   // the same transaction, and the second would be refused as already processed.
@@ -43,23 +47,48 @@ export async function submitInternal(ctx: FacadeContext, feePayer: KeyPairSigner
     createTransactionMessage({ version: "legacy" }),
     (m) => setTransactionMessageComputeUnitLimit(computeUnits, m),
     (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash as Blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) }, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: blockhash as Blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) },
+        m,
+      ),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   const signed = await signTransactionMessageWithSigners(message);
-  return ctx.executor.send(decodeWireTransaction(toBase64(new Uint8Array(getTransactionEncoder().encode(signed))), "base64"), false);
+  return ctx.executor.send(
+    decodeWireTransaction(toBase64(new Uint8Array(getTransactionEncoder().encode(signed))), "base64"),
+    false,
+  );
 }
 
 export function airdropFrom(ctx: FacadeContext, faucet: KeyPairSigner, to: string, lamports: bigint): Promise<string> {
-  return submitInternal(ctx, faucet, [getTransferSolInstruction({ source: faucet, destination: to as Address, amount: lamports })]);
+  return submitInternal(ctx, faucet, [
+    getTransferSolInstruction({ source: faucet, destination: to as Address, amount: lamports }),
+  ]);
 }
 
 /** Creates the 6-decimal USDT mint (classic Token program); the mint authority also holds the freeze authority, like Tether's. */
-export async function createUsdtMint(ctx: FacadeContext, payer: KeyPairSigner, mint: KeyPairSigner, authority: Address): Promise<string> {
+export async function createUsdtMint(
+  ctx: FacadeContext,
+  payer: KeyPairSigner,
+  mint: KeyPairSigner,
+  authority: Address,
+): Promise<string> {
   const space = getMintSize();
   return submitInternal(ctx, payer, [
-    getCreateAccountInstruction({ payer, newAccount: mint, lamports: ctx.store.minimumBalance(BigInt(space)), space, programAddress: TOKEN_PROGRAM_ADDRESS }),
-    getInitializeMint2Instruction({ mint: mint.address, decimals: USDT_DECIMALS, mintAuthority: authority, freezeAuthority: authority }),
+    getCreateAccountInstruction({
+      payer,
+      newAccount: mint,
+      lamports: ctx.store.minimumBalance(BigInt(space)),
+      space,
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+    }),
+    getInitializeMint2Instruction({
+      mint: mint.address,
+      decimals: USDT_DECIMALS,
+      mintAuthority: authority,
+      freezeAuthority: authority,
+    }),
   ]);
 }
 
@@ -76,9 +105,19 @@ export function restoreMintAccount(ctx: FacadeContext, mint: string, authority: 
   data[45] = 1;
   view.setUint32(46, 1, true);
   data.set(fromBase58(authority), 50);
-  ctx.store.set(mint, { lamports: ctx.store.minimumBalance(BigInt(data.length)), owner: TOKEN_PROGRAM, data, executable: false });
+  ctx.store.set(mint, {
+    lamports: ctx.store.minimumBalance(BigInt(data.length)),
+    owner: TOKEN_PROGRAM,
+    data,
+    executable: false,
+  });
 }
 
 export function fundFaucet(ctx: FacadeContext, faucet: string): void {
-  ctx.store.set(faucet, { lamports: FAUCET_LAMPORTS, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false });
+  ctx.store.set(faucet, {
+    lamports: FAUCET_LAMPORTS,
+    owner: SYSTEM_PROGRAM,
+    data: new Uint8Array(),
+    executable: false,
+  });
 }

@@ -47,19 +47,36 @@ const MAX_BASE58_BYTES = 128;
 export function formatAccount(ctx: FacadeContext, account: AccountState, config: Config) {
   const encoding = config.encoding ?? "binary";
   const slice = config.dataSlice as { offset?: number; length?: number } | undefined;
-  const data = slice ? account.data.subarray(slice.offset ?? 0, (slice.offset ?? 0) + (slice.length ?? 0)) : account.data;
+  const data = slice
+    ? account.data.subarray(slice.offset ?? 0, (slice.offset ?? 0) + (slice.length ?? 0))
+    : account.data;
   let encoded: unknown;
   if (encoding === "jsonParsed") {
-    encoded = (!slice && parsedTokenData(account.owner, account.data, ctx.store.decimalsOf)) || [toBase64(data), "base64"];
+    encoded = (!slice && parsedTokenData(account.owner, account.data, ctx.store.decimalsOf)) || [
+      toBase64(data),
+      "base64",
+    ];
   } else if (encoding === "base64") {
     encoded = [toBase64(data), "base64"];
   } else if (encoding === "base58" || encoding === "binary") {
-    if (data.length > MAX_BASE58_BYTES) throw invalidParams(`Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+    if (data.length > MAX_BASE58_BYTES)
+      throw invalidParams(
+        `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
+      );
     encoded = encoding === "binary" ? toBase58(data) : [toBase58(data), "base58"];
   } else if (encoding === "base64+zstd") {
     throw invalidParams("Invalid params: base64+zstd is not supported by the sandbox facade; use base64");
   } else {
-    throw invalidParams(`Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\`, \`base64+zstd\``);
+    throw invalidParams(
+      `Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\`, \`base64+zstd\``,
+    );
   }
-  return { data: encoded, executable: account.executable, lamports: account.lamports, owner: account.owner, rentEpoch: U64_MAX, space: account.data.length };
+  return {
+    data: encoded,
+    executable: account.executable,
+    lamports: account.lamports,
+    owner: account.owner,
+    rentEpoch: U64_MAX,
+    space: account.data.length,
+  };
 }

@@ -36,10 +36,20 @@ export class Executor {
   /** sendTransaction: returns the signature, or throws the node's preflight errors. */
   send(tx: DecodedTx, skipPreflight: boolean): string {
     if (!skipPreflight) {
-      if (!verifySignatures(tx)) throw new RpcError(RPC_CODES.signatureVerificationFailure, "Transaction signature verification failure");
+      if (!verifySignatures(tx))
+        throw new RpcError(RPC_CODES.signatureVerificationFailure, "Transaction signature verification failure");
       const sim = this.simulate(tx, false);
-      if (sim.err) throw new RpcError(RPC_CODES.preflightFailure, `Transaction simulation failed: ${txErrorMessage(sim.err)}`, preflightErrorData(sim));
-    } else if (!verifySignatures(tx) || !this.ledger.isBlockhashValid(tx.blockhash) || this.ledger.txs.has(tx.signature)) {
+      if (sim.err)
+        throw new RpcError(
+          RPC_CODES.preflightFailure,
+          `Transaction simulation failed: ${txErrorMessage(sim.err)}`,
+          preflightErrorData(sim),
+        );
+    } else if (
+      !verifySignatures(tx) ||
+      !this.ledger.isBlockhashValid(tx.blockhash) ||
+      this.ledger.txs.has(tx.signature)
+    ) {
       // Without preflight a node forwards anything; the cluster then drops it and it never lands.
       return tx.signature;
     }
@@ -49,19 +59,41 @@ export class Executor {
 
   /** Simulates on the newest state without committing anything. */
   simulate(tx: DecodedTx, replaceBlockhash: boolean): SimulationResult {
-    const result: SimulationResult = { err: null, logs: [], unitsConsumed: 0, keys: null, pre: [], post: null, fee: computeFee(tx), innerInstructions: [], returnData: null };
-    if (!replaceBlockhash && !this.ledger.isBlockhashValid(tx.blockhash)) return { ...result, err: "BlockhashNotFound" };
+    const result: SimulationResult = {
+      err: null,
+      logs: [],
+      unitsConsumed: 0,
+      keys: null,
+      pre: [],
+      post: null,
+      fee: computeFee(tx),
+      innerInstructions: [],
+      returnData: null,
+    };
+    if (!replaceBlockhash && !this.ledger.isBlockhashValid(tx.blockhash))
+      return { ...result, err: "BlockhashNotFound" };
     if (this.ledger.txs.has(tx.signature)) return { ...result, err: "AlreadyProcessed" };
     const keys = resolveKeys(tx, (a) => this.store.get(a));
     if (!isResolved(keys)) return { ...result, err: keys };
     result.keys = keys;
     result.pre = this.capture(tx, keys);
     const outcome = this.svm.simulateTransaction(tx.transaction);
-    if (outcome instanceof FailedTransactionMetadata) return { ...result, err: txErrorFromLiteSvm(outcome.err()), ...metaFields(outcome.meta()) };
+    if (outcome instanceof FailedTransactionMetadata)
+      return { ...result, err: txErrorFromLiteSvm(outcome.err()), ...metaFields(outcome.meta()) };
     result.post = new Map(keys.accountKeys.map((k, i) => [k, result.pre[i] ?? null]));
     for (const account of outcome.postAccounts()) {
       const lamports = BigInt(account.lamports);
-      result.post.set(account.address, lamports === 0n ? null : { lamports, owner: account.programAddress, data: new Uint8Array(account.data), executable: account.executable });
+      result.post.set(
+        account.address,
+        lamports === 0n
+          ? null
+          : {
+              lamports,
+              owner: account.programAddress,
+              data: new Uint8Array(account.data),
+              executable: account.executable,
+            },
+      );
     }
     return { ...result, ...metaFields(outcome.meta()) };
   }
@@ -126,12 +158,18 @@ function metaFields(meta: TransactionMetadata) {
       index,
       instructions: list.map((inner) => {
         const ix = inner.instruction();
-        return { programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: toBase58(ix.data()), stackHeight: inner.stackHeight() };
+        return {
+          programIdIndex: ix.programIdIndex(),
+          accounts: [...ix.accounts()],
+          data: toBase58(ix.data()),
+          stackHeight: inner.stackHeight(),
+        };
       }),
     }))
     .filter((group) => group.instructions.length > 0);
   const ret = meta.returnData();
-  const returnData: TxRecord["returnData"] = ret.data().length > 0 ? { programId: toBase58(ret.programId()), data: [toBase64(ret.data()), "base64"] } : null;
+  const returnData: TxRecord["returnData"] =
+    ret.data().length > 0 ? { programId: toBase58(ret.programId()), data: [toBase64(ret.data()), "base64"] } : null;
   return { logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()), innerInstructions, returnData };
 }
 

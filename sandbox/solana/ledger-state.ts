@@ -33,7 +33,10 @@ export interface TxRecord {
   preTokenBalances: TokenBalance[];
   postTokenBalances: TokenBalance[];
   logMessages: string[];
-  innerInstructions: Array<{ index: number; instructions: Array<{ programIdIndex: number; accounts: number[]; data: string; stackHeight: number }> }>;
+  innerInstructions: Array<{
+    index: number;
+    instructions: Array<{ programIdIndex: number; accounts: number[]; data: string; stackHeight: number }>;
+  }>;
   computeUnitsConsumed: number;
   returnData: { programId: string; data: [string, "base64"] } | null;
 }
@@ -64,7 +67,8 @@ export class Ledger {
   constructor(snapshot: LedgerSnapshot, records: TxRecord[]) {
     this.slot = snapshot.slot;
     for (const [slot, hash, time] of snapshot.slots) this.addSlot(slot, hash, time);
-    for (const [slot, blockhash, previousBlockhash, blockTime] of snapshot.blocks) this.blocks.set(slot, { blockhash, previousBlockhash, blockTime, signatures: [] });
+    for (const [slot, blockhash, previousBlockhash, blockTime] of snapshot.blocks)
+      this.blocks.set(slot, { blockhash, previousBlockhash, blockTime, signatures: [] });
     for (const record of records) this.record(record);
   }
 
@@ -129,7 +133,10 @@ export class Ledger {
     if (!block) {
       const info = this.slotInfo(tx.slot) ?? { hash: "11111111111111111111111111111111", time: tx.blockTime };
       const previous = this.slotInfo(tx.slot - 1)?.hash ?? info.hash;
-      this.blocks.set(tx.slot, (block = { blockhash: info.hash, previousBlockhash: previous, blockTime: info.time, signatures: [] }));
+      this.blocks.set(
+        tx.slot,
+        (block = { blockhash: info.hash, previousBlockhash: previous, blockTime: info.time, signatures: [] }),
+      );
     }
     block.signatures.push(tx.signature);
     for (const key of new Set(tx.accountKeys)) {

@@ -7,7 +7,13 @@ import { fromBase58, fromBase64, uiTokenAmount } from "./wire";
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
-function tokenAccountsOf(ctx: FacadeContext, program: string, slot: number, match: (owner: string, mint: string, delegate: string | null) => boolean, config: Config) {
+function tokenAccountsOf(
+  ctx: FacadeContext,
+  program: string,
+  slot: number,
+  match: (owner: string, mint: string, delegate: string | null) => boolean,
+  config: Config,
+) {
   const readAt = slot >= ctx.ledger.slot ? null : slot;
   return ctx.store
     .programAccounts(program, readAt)
@@ -51,7 +57,8 @@ export const accountMethods: Record<string, RpcMethod> = {
   getMultipleAccounts: (params, ctx) => {
     const addresses = params[0];
     if (!Array.isArray(addresses)) throw invalidParams("Invalid params: expected an array of addresses");
-    if (addresses.length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
+    if (addresses.length > MAX_MULTIPLE_ACCOUNTS)
+      throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
     const config = configAt(params, 1);
     const slot = readSlot(ctx, config);
     return envelope(
@@ -70,7 +77,8 @@ export const accountMethods: Record<string, RpcMethod> = {
     if (!account) throw invalidParams("Invalid param: could not find account");
     const token = decodeTokenAccount(account.owner, account.data);
     const decimals = token && ctx.store.decimalsOf(token.mint);
-    if (!token || decimals === undefined || decimals === null) throw invalidParams("Invalid param: not a Token account");
+    if (!token || decimals === undefined || decimals === null)
+      throw invalidParams("Invalid param: not a Token account");
     return envelope(slot, uiTokenAmount(token.amount, decimals));
   },
 
@@ -88,7 +96,10 @@ export const accountMethods: Record<string, RpcMethod> = {
     const config = configAt(params, 2);
     const slot = readSlot(ctx, config);
     const { program, mint } = tokenFilter(ctx, params[1], slot);
-    return envelope(slot, tokenAccountsOf(ctx, program, slot, (o, m) => o === owner && (mint === null || m === mint), config));
+    return envelope(
+      slot,
+      tokenAccountsOf(ctx, program, slot, (o, m) => o === owner && (mint === null || m === mint), config),
+    );
   },
 
   getTokenAccountsByDelegate: (params, ctx) => {
@@ -96,14 +107,20 @@ export const accountMethods: Record<string, RpcMethod> = {
     const config = configAt(params, 2);
     const slot = readSlot(ctx, config);
     const { program, mint } = tokenFilter(ctx, params[1], slot);
-    return envelope(slot, tokenAccountsOf(ctx, program, slot, (_o, m, d) => d === delegate && (mint === null || m === mint), config));
+    return envelope(
+      slot,
+      tokenAccountsOf(ctx, program, slot, (_o, m, d) => d === delegate && (mint === null || m === mint), config),
+    );
   },
 
   getProgramAccounts: (params, ctx) => {
     const program = requireAddress(params, 0);
     const config = configAt(params, 1);
     const slot = readSlot(ctx, config);
-    const filters = (config.filters ?? []) as Array<{ dataSize?: number; memcmp?: { offset: number; bytes: string; encoding?: string } }>;
+    const filters = (config.filters ?? []) as Array<{
+      dataSize?: number;
+      memcmp?: { offset: number; bytes: string; encoding?: string };
+    }>;
     const matches = (data: Uint8Array) =>
       filters.every((f) => {
         if (f.dataSize !== undefined) return data.length === Number(f.dataSize);

@@ -18,7 +18,10 @@ function blockSlot(ctx: FacadeContext, config: Config): number {
 
 function missing(slot: number, readable: number): RpcError {
   if (slot > readable) return new RpcError(RPC_CODES.blockNotAvailable, `Block not available for slot ${slot}`);
-  return new RpcError(RPC_CODES.longTermStorageSlotSkipped, `Slot ${slot} was skipped, or missing in long-term storage`);
+  return new RpcError(
+    RPC_CODES.longTermStorageSlotSkipped,
+    `Slot ${slot} was skipped, or missing in long-term storage`,
+  );
 }
 
 function hasBlock(ctx: FacadeContext, slot: number): boolean {
@@ -50,13 +53,19 @@ export const blockMethods: Record<string, RpcMethod> = {
       previousBlockhash: block?.previousBlockhash ?? ctx.ledger.slotInfo(slot - 1)?.hash ?? info.hash,
     };
     if (details === "full") {
-      out.transactions = records.map((r) => ({ meta: formatMeta(r, encoding), transaction: formatTransaction(r, encoding), ...versionField(r, config) }));
+      out.transactions = records.map((r) => ({
+        meta: formatMeta(r, encoding),
+        transaction: formatTransaction(r, encoding),
+        ...versionField(r, config),
+      }));
     } else if (details === "signatures") {
       out.signatures = records.map((r) => r.signature);
     } else if (details === "accounts") {
       out.transactions = records.map((r) => ({ ...formatAccountsOnly(r), ...versionField(r, config) }));
     } else if (details !== "none") {
-      throw invalidParams(`Invalid params: unknown variant \`${String(details)}\`, expected one of \`full\`, \`signatures\`, \`none\`, \`accounts\``);
+      throw invalidParams(
+        `Invalid params: unknown variant \`${String(details)}\`, expected one of \`full\`, \`signatures\`, \`none\`, \`accounts\``,
+      );
     }
     if (config.rewards !== false) out.rewards = [];
     return out;

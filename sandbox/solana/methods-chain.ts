@@ -34,10 +34,15 @@ export const chainMethods: Record<string, RpcMethod> = {
     } catch {
       throw invalidParams("invalid transaction: failed to deserialize message");
     }
-    if (message.version !== "legacy" && message.version !== 0) throw invalidParams("invalid transaction: Transaction version is unsupported");
+    if (message.version !== "legacy" && message.version !== 0)
+      throw invalidParams("invalid transaction: Transaction version is unsupported");
     if (!ctx.ledger.isBlockhashValid(String(message.lifetimeToken), slot)) return envelope(slot, null);
     const staticKeys = message.staticAccounts.map(String);
-    const instructions = message.instructions.map((ix) => ({ programIdIndex: ix.programAddressIndex, accounts: [], data: new Uint8Array(ix.data ?? []) }));
+    const instructions = message.instructions.map((ix) => ({
+      programIdIndex: ix.programAddressIndex,
+      accounts: [],
+      data: new Uint8Array(ix.data ?? []),
+    }));
     const signatures = Array.from({ length: message.header.numSignerAccounts }, () => new Uint8Array(64));
     return envelope(slot, computeFee({ signatures, staticKeys, instructions }));
   },
@@ -54,10 +59,23 @@ export const chainMethods: Record<string, RpcMethod> = {
   getEpochInfo: (params, ctx) => {
     const slot = readSlot(ctx, configAt(params, 0));
     const transactionCount = ctx.ledger.order.filter((tx) => tx.slot <= slot).length;
-    return { absoluteSlot: slot, blockHeight: slot, epoch: Math.floor(slot / SLOTS_PER_EPOCH), slotIndex: slot % SLOTS_PER_EPOCH, slotsInEpoch: SLOTS_PER_EPOCH, transactionCount };
+    return {
+      absoluteSlot: slot,
+      blockHeight: slot,
+      epoch: Math.floor(slot / SLOTS_PER_EPOCH),
+      slotIndex: slot % SLOTS_PER_EPOCH,
+      slotsInEpoch: SLOTS_PER_EPOCH,
+      transactionCount,
+    };
   },
 
-  getEpochSchedule: () => ({ firstNormalEpoch: 0, firstNormalSlot: 0, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, slotsPerEpoch: SLOTS_PER_EPOCH, warmup: false }),
+  getEpochSchedule: () => ({
+    firstNormalEpoch: 0,
+    firstNormalSlot: 0,
+    leaderScheduleSlotOffset: SLOTS_PER_EPOCH,
+    slotsPerEpoch: SLOTS_PER_EPOCH,
+    warmup: false,
+  }),
 
   getTransactionCount: (params, ctx) => {
     const slot = readSlot(ctx, configAt(params, 0));

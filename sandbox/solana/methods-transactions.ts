@@ -1,6 +1,18 @@
 import { envelope, formatAccount, readSlot, type RpcMethod } from "./context";
 import { STATUS_CACHE_SLOTS } from "./ledger-state";
-import { checkMinContextSlot, commitmentOf, configAt, invalidParams, optionalNumber, requireAddress, requireString, RPC_CODES, RpcError, toU64, type Config } from "./rpc-util";
+import {
+  checkMinContextSlot,
+  commitmentOf,
+  configAt,
+  invalidParams,
+  optionalNumber,
+  requireAddress,
+  requireString,
+  RPC_CODES,
+  RpcError,
+  toU64,
+  type Config,
+} from "./rpc-util";
 import { tokenBalances } from "./token-layout";
 import { decodeWireTransaction, verifySignatures } from "./tx-decode";
 import { formatMeta, formatTransaction, memoOf, txEncodingOf, versionField } from "./tx-format";
@@ -26,9 +38,11 @@ export const transactionMethods: Record<string, RpcMethod> = {
     const config = configAt(params, 1);
     const tx = decodeWireTransaction(requireString(params, 0, "transaction"), String(config.encoding ?? "base58"));
     const replace = config.replaceRecentBlockhash === true;
-    if (config.sigVerify === true && replace) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
+    if (config.sigVerify === true && replace)
+      throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
     const slot = readSlot(ctx, config);
-    if (config.sigVerify === true && !verifySignatures(tx)) throw new RpcError(RPC_CODES.signatureVerificationFailure, "Transaction signature verification failure");
+    if (config.sigVerify === true && !verifySignatures(tx))
+      throw new RpcError(RPC_CODES.signatureVerificationFailure, "Transaction signature verification failure");
     const sim = ctx.executor.simulate(tx, replace);
     const wanted = config.accounts as { addresses?: string[]; encoding?: string } | undefined;
     const accounts = wanted?.addresses?.map((address) => {
@@ -93,7 +107,14 @@ export const transactionMethods: Record<string, RpcMethod> = {
       const record = ctx.ledger.txs.get(all[i]!)!;
       if (record.signature === config.until) break;
       if (record.slot > slot) continue;
-      out.push({ blockTime: record.blockTime, confirmationStatus: ctx.ledger.confirmationStatus(record.slot), err: record.err, memo: memoOf(record), signature: record.signature, slot: record.slot });
+      out.push({
+        blockTime: record.blockTime,
+        confirmationStatus: ctx.ledger.confirmationStatus(record.slot),
+        err: record.err,
+        memo: memoOf(record),
+        signature: record.signature,
+        slot: record.slot,
+      });
     }
     return out;
   },
@@ -105,7 +126,13 @@ export const transactionMethods: Record<string, RpcMethod> = {
     const encoding = txEncodingOf(config);
     const record = ctx.ledger.txs.get(signature);
     if (!record || record.slot > slot) return null;
-    return { blockTime: record.blockTime, meta: formatMeta(record, encoding), slot: record.slot, transaction: formatTransaction(record, encoding), ...versionField(record, config) };
+    return {
+      blockTime: record.blockTime,
+      meta: formatMeta(record, encoding),
+      slot: record.slot,
+      transaction: formatTransaction(record, encoding),
+      ...versionField(record, config),
+    };
   },
 
   requestAirdrop: async (params, ctx) => {

@@ -70,10 +70,12 @@ export function loadState(dir: string): LoadedState | null {
   const lines = fs.existsSync(txFile) ? fs.readFileSync(txFile, "utf8").split("\n").slice(0, state.txCount) : [];
   // Drop lines the snapshot does not cover (written just before a kill), so appends stay aligned.
   fs.writeFileSync(txFile, lines.map((l) => `${l}\n`).join(""));
-  const accounts = Object.entries(state.accounts).map(([address, [lamports, owner, data, executable]]): [string, AccountState] => [
-    address,
-    { lamports: BigInt(lamports), owner, data: fromBase64(data), executable },
-  ]);
+  const accounts = Object.entries(state.accounts).map(
+    ([address, [lamports, owner, data, executable]]): [string, AccountState] => [
+      address,
+      { lamports: BigInt(lamports), owner, data: fromBase64(data), executable },
+    ],
+  );
   return { ledger: state.ledger, accounts, records: lines.map((l) => JSON.parse(l) as TxRecord) };
 }
 
@@ -105,14 +107,25 @@ export class SnapshotWriter {
   /** Synchronous, so no transaction can land between the index append and the account snapshot. */
   save(): void {
     const fresh = this.ledger.order.slice(this.savedTxCount);
-    if (fresh.length > 0) fs.appendFileSync(path.join(this.dir, "transactions.jsonl"), fresh.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    if (fresh.length > 0)
+      fs.appendFileSync(path.join(this.dir, "transactions.jsonl"), fresh.map((r) => `${JSON.stringify(r)}\n`).join(""));
     for (const address of this.store.dirty) {
       const account = this.store.get(address);
-      if (account) this.accounts.set(address, [account.lamports.toString(), account.owner, toBase64(account.data), account.executable]);
+      if (account)
+        this.accounts.set(address, [
+          account.lamports.toString(),
+          account.owner,
+          toBase64(account.data),
+          account.executable,
+        ]);
       else this.accounts.delete(address);
     }
     this.store.dirty.clear();
-    const state: SavedState = { txCount: this.ledger.order.length, ledger: this.ledger.snapshot(), accounts: Object.fromEntries(this.accounts) };
+    const state: SavedState = {
+      txCount: this.ledger.order.length,
+      ledger: this.ledger.snapshot(),
+      accounts: Object.fromEntries(this.accounts),
+    };
     writeAtomic(path.join(this.dir, "state.json"), JSON.stringify(state));
     this.savedTxCount = this.ledger.order.length;
     this.savedSlot = this.ledger.slot;

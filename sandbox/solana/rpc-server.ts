@@ -10,7 +10,12 @@ import { parseJsonKeepingBigInts, stringifyJson } from "./wire";
 
 /** JSON-RPC 2.0 over HTTP POST (single requests and batches), answering like a Solana node. */
 
-const METHODS: Record<string, RpcMethod> = { ...chainMethods, ...accountMethods, ...transactionMethods, ...blockMethods };
+const METHODS: Record<string, RpcMethod> = {
+  ...chainMethods,
+  ...accountMethods,
+  ...transactionMethods,
+  ...blockMethods,
+};
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
 
 export interface RpcServer {
@@ -18,11 +23,20 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-type JsonRpcResponse = { jsonrpc: "2.0"; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+type JsonRpcResponse = {
+  jsonrpc: "2.0";
+  id: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 function errorResponse(id: unknown, error: unknown): JsonRpcResponse {
   if (error instanceof RpcError) {
-    return { jsonrpc: "2.0", error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }, id };
+    return {
+      jsonrpc: "2.0",
+      error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
+      id,
+    };
   }
   console.error("[solana-sandbox] internal error:", error);
   return { jsonrpc: "2.0", error: { code: RPC_CODES.internal, message: "Internal error" }, id };
@@ -70,11 +84,16 @@ export function startRpcServer(port: number, ctx: FacadeContext): Promise<RpcSer
       res.end(body);
     };
     if (req.method === "OPTIONS") {
-      res.writeHead(204, { "access-control-allow-methods": "POST, OPTIONS", "access-control-allow-headers": "content-type, solana-client", "access-control-max-age": "86400" });
+      res.writeHead(204, {
+        "access-control-allow-methods": "POST, OPTIONS",
+        "access-control-allow-headers": "content-type, solana-client",
+        "access-control-max-age": "86400",
+      });
       return res.end();
     }
     if (req.method === "GET" && req.url === "/health") return reply(200, "ok", "text/plain");
-    if (req.method !== "POST") return reply(405, "Used HTTP Method is not allowed. POST or OPTIONS is required", "text/plain");
+    if (req.method !== "POST")
+      return reply(405, "Used HTTP Method is not allowed. POST or OPTIONS is required", "text/plain");
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {

@@ -33,7 +33,8 @@ export type Config = Record<string, unknown>;
 export function configAt(params: unknown[], index: number): Config {
   const value = params[index];
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw invalidParams(`Invalid params: config must be an object`);
+  if (typeof value !== "object" || Array.isArray(value))
+    throw invalidParams(`Invalid params: config must be an object`);
   return value as Config;
 }
 
@@ -45,7 +46,9 @@ export function commitmentOf(config: Config, key = "commitment"): Commitment {
   if (value === "single" || value === "singleGossip") return "confirmed";
   if (value === "max" || value === "root") return "finalized";
   if (value === "processed" || value === "confirmed" || value === "finalized") return value;
-  throw invalidParams(`Invalid params: unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``);
+  throw invalidParams(
+    `Invalid params: unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``,
+  );
 }
 
 export function requireString(params: unknown[], index: number, what: string): string {
@@ -79,7 +82,8 @@ export function optionalNumber(config: Config, key: string): number | undefined 
   const value = config[key];
   if (value === undefined || value === null) return undefined;
   const n = typeof value === "string" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) throw invalidParams(`Invalid params: invalid type for ${key}, expected u64`);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0)
+    throw invalidParams(`Invalid params: invalid type for ${key}, expected u64`);
   return n;
 }
 
@@ -87,6 +91,8 @@ export function optionalNumber(config: Config, key: string): number | undefined 
 export function checkMinContextSlot(config: Config, contextSlot: number): void {
   const min = optionalNumber(config, "minContextSlot");
   if (min !== undefined && contextSlot < min) {
-    throw new RpcError(RPC_CODES.minContextSlotNotReached, "Minimum context slot has not been reached", { contextSlot });
+    throw new RpcError(RPC_CODES.minContextSlotNotReached, "Minimum context slot has not been reached", {
+      contextSlot,
+    });
   }
 }

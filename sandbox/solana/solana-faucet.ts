@@ -15,7 +15,12 @@ import {
   type Instruction,
   type Signature,
 } from "@solana/kit";
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getMintToInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintToInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
 import type { SolanaSandboxInfo } from "./solana-sandbox";
 
 /**
@@ -35,7 +40,10 @@ export async function confirmSignature(rpc: Rpc, signature: Signature, timeoutMs
   while (Date.now() < deadline) {
     const { value } = await rpc.getSignatureStatuses([signature]).send();
     const status = value[0];
-    if (status?.err) throw new Error(`transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`);
+    if (status?.err)
+      throw new Error(
+        `transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`,
+      );
     if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -59,17 +67,26 @@ export async function fundSolanaAddress(
   const mint = address(info.mint);
 
   if ((opts.lamports ?? 0n) > 0n) {
-    await confirmSignature(rpc, await rpc.requestAirdrop(ownerAddress, toLamports(opts.lamports!), { commitment: "confirmed" }).send());
+    await confirmSignature(
+      rpc,
+      await rpc.requestAirdrop(ownerAddress, toLamports(opts.lamports!), { commitment: "confirmed" }).send(),
+    );
   }
   const { value: authorityBalance } = await rpc.getBalance(authority.address, { commitment: "confirmed" }).send();
   if (authorityBalance < AUTHORITY_MIN_LAMPORTS) {
-    await confirmSignature(rpc, await rpc.requestAirdrop(authority.address, toLamports(AUTHORITY_TOP_UP), { commitment: "confirmed" }).send());
+    await confirmSignature(
+      rpc,
+      await rpc.requestAirdrop(authority.address, toLamports(AUTHORITY_TOP_UP), { commitment: "confirmed" }).send(),
+    );
   }
 
   const [ata] = await findAssociatedTokenPda({ owner: ownerAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const instructions: Instruction[] = [getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner: ownerAddress, mint })];
+  const instructions: Instruction[] = [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner: ownerAddress, mint }),
+  ];
   const units = opts.usdtUnits ?? 0n;
-  if (units > 0n) instructions.push(getMintToInstruction({ mint, token: ata, mintAuthority: authority, amount: units }));
+  if (units > 0n)
+    instructions.push(getMintToInstruction({ mint, token: ata, mintAuthority: authority, amount: units }));
 
   const { value: latest } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
   // A random compute-unit limit keeps two identical requests in one slot from being one transaction.
@@ -83,7 +100,9 @@ export async function fundSolanaAddress(
   );
   const signed = await signTransactionMessageWithSigners(message);
   const signature = getSignatureFromTransaction(signed);
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", preflightCommitment: "confirmed" }).send();
+  await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", preflightCommitment: "confirmed" })
+    .send();
   await confirmSignature(rpc, signature);
   return { signature };
 }

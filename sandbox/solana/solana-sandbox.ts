@@ -3,7 +3,14 @@ import { createKeyPairSignerFromBytes, generateKeyPairSigner, type Address } fro
 import { LiteSVM } from "litesvm";
 import { freePort } from "@/lib/db/embedded";
 import { AccountStore } from "./account-store";
-import { airdropFrom, createUsdtMint, fundFaucet, newSecretKey, restoreMintAccount, USDT_DECIMALS } from "./chain-actions";
+import {
+  airdropFrom,
+  createUsdtMint,
+  fundFaucet,
+  newSecretKey,
+  restoreMintAccount,
+  USDT_DECIMALS,
+} from "./chain-actions";
 import type { FacadeContext } from "./context";
 import { Executor } from "./executor";
 import { Ledger } from "./ledger-state";
@@ -42,7 +49,11 @@ function createSvm(): LiteSVM {
   return new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
 }
 
-async function listen(ctx: FacadeContext, wanted: number | undefined, remembered: number | undefined): Promise<RpcServer> {
+async function listen(
+  ctx: FacadeContext,
+  wanted: number | undefined,
+  remembered: number | undefined,
+): Promise<RpcServer> {
   if (wanted !== undefined) return startRpcServer(wanted, ctx);
   if (remembered !== undefined) {
     try {
@@ -54,7 +65,11 @@ async function listen(ctx: FacadeContext, wanted: number | undefined, remembered
   return startRpcServer(await freePort(), ctx);
 }
 
-export async function startSolanaSandbox(opts: { dataDir: string; slotMs?: number; port?: number }): Promise<RunningSolanaSandbox> {
+export async function startSolanaSandbox(opts: {
+  dataDir: string;
+  slotMs?: number;
+  port?: number;
+}): Promise<RunningSolanaSandbox> {
   const dir = solanaDir(opts.dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const slotMs = opts.slotMs ?? 400;
@@ -128,11 +143,20 @@ export async function startSolanaSandbox(opts: { dataDir: string; slotMs?: numbe
     }
   };
   const slotTimer = setInterval(guarded("slot", produceSlot), slotMs);
-  const snapshotTimer = setInterval(guarded("snapshot", () => snapshots.saveIfDirty()), SNAPSHOT_INTERVAL_MS);
+  const snapshotTimer = setInterval(
+    guarded("snapshot", () => snapshots.saveIfDirty()),
+    SNAPSHOT_INTERVAL_MS,
+  );
 
   let stopped: Promise<void> | null = null;
   return {
-    info: { rpcUrl: `http://127.0.0.1:${server.port}`, mint, decimals: USDT_DECIMALS, mintAuthority: authority.address as Address as string, slotMs },
+    info: {
+      rpcUrl: `http://127.0.0.1:${server.port}`,
+      mint,
+      decimals: USDT_DECIMALS,
+      mintAuthority: authority.address as Address as string,
+      slotMs,
+    },
     advanceSlots: (count) => ctx.advanceSlots(count),
     stop() {
       stopped ??= (async () => {

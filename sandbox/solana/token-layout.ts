@@ -97,7 +97,13 @@ export function parsedTokenData(owner: string, data: Uint8Array, decimalsOf: (mi
   }
   const mint = decodeMint(owner, data);
   if (!mint) return null;
-  const info = { decimals: mint.decimals, freezeAuthority: mint.freezeAuthority, isInitialized: true, mintAuthority: mint.mintAuthority, supply: mint.supply.toString() };
+  const info = {
+    decimals: mint.decimals,
+    freezeAuthority: mint.freezeAuthority,
+    isInitialized: true,
+    mintAuthority: mint.mintAuthority,
+    supply: mint.supply.toString(),
+  };
   return { program, parsed: { info, type: "mint" }, space: data.length };
 }
 
@@ -120,7 +126,13 @@ export function tokenBalances(
     const token = decodeTokenAccount(account.owner, account.data);
     const decimals = token && decimalsOf(token.mint);
     if (!token || decimals === undefined || decimals === null) return;
-    out.push({ accountIndex, mint: token.mint, owner: token.owner, programId: account.owner, uiTokenAmount: uiTokenAmount(token.amount, decimals) });
+    out.push({
+      accountIndex,
+      mint: token.mint,
+      owner: token.owner,
+      programId: account.owner,
+      uiTokenAmount: uiTokenAmount(token.amount, decimals),
+    });
   });
   return out;
 }

@@ -43,7 +43,8 @@ function readShortVec(bytes: Uint8Array, offset: number): [number, number] {
 }
 
 export function decodeWireTransaction(encoded: string, encoding: string): DecodedTx {
-  if (encoding !== "base58" && encoding !== "base64") throw invalidParams(`Invalid params: unknown variant \`${encoding}\`, expected \`base58\` or \`base64\``);
+  if (encoding !== "base58" && encoding !== "base64")
+    throw invalidParams(`Invalid params: unknown variant \`${encoding}\`, expected \`base58\` or \`base64\``);
   let bytes: Uint8Array;
   try {
     bytes = encoding === "base58" ? fromBase58(encoded) : fromBase64(encoded);
@@ -51,20 +52,30 @@ export function decodeWireTransaction(encoded: string, encoding: string): Decode
     throw invalidParams(`invalid ${encoding} encoding: ${encoding === "base58" ? "Invalid" : "InvalidByte"}`);
   }
   if (bytes.length > PACKET_DATA_SIZE) {
-    throw invalidParams(`${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${encoded.length} bytes (max: encoded/raw ${encoding === "base58" ? 1683 : 1644}/${PACKET_DATA_SIZE})`);
+    throw invalidParams(
+      `${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${encoded.length} bytes (max: encoded/raw ${encoding === "base58" ? 1683 : 1644}/${PACKET_DATA_SIZE})`,
+    );
   }
   try {
     const [count, start] = readShortVec(bytes, 0);
     const signatures = Array.from({ length: count }, (_, i) => bytes.slice(start + 64 * i, start + 64 * (i + 1)));
     const messageBytes = bytes.slice(start + 64 * count);
     const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
-    if (message.version !== "legacy" && message.version !== 0) throw invalidParams("invalid transaction: Transaction version is unsupported");
-    if (count === 0 || count !== message.header.numSignerAccounts || signatures.some((s) => s.length !== 64)) throw new Error("signature count");
+    if (message.version !== "legacy" && message.version !== 0)
+      throw invalidParams("invalid transaction: Transaction version is unsupported");
+    if (count === 0 || count !== message.header.numSignerAccounts || signatures.some((s) => s.length !== 64))
+      throw new Error("signature count");
     const staticKeys = message.staticAccounts.map(String);
     const lookups = "addressTableLookups" in message ? (message.addressTableLookups ?? []) : [];
-    const instructions = message.instructions.map((ix) => ({ programIdIndex: ix.programAddressIndex, accounts: [...(ix.accountIndices ?? [])], data: new Uint8Array(ix.data ?? []) }));
-    const total = staticKeys.length + lookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
-    if (instructions.some((ix) => ix.programIdIndex >= staticKeys.length || ix.accounts.some((a) => a >= total))) throw new Error("account index");
+    const instructions = message.instructions.map((ix) => ({
+      programIdIndex: ix.programAddressIndex,
+      accounts: [...(ix.accountIndices ?? [])],
+      data: new Uint8Array(ix.data ?? []),
+    }));
+    const total =
+      staticKeys.length + lookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
+    if (instructions.some((ix) => ix.programIdIndex >= staticKeys.length || ix.accounts.some((a) => a >= total)))
+      throw new Error("account index");
     return {
       bytes,
       transaction: getTransactionDecoder().decode(bytes),
@@ -72,15 +83,25 @@ export function decodeWireTransaction(encoded: string, encoding: string): Decode
       signatures,
       signature: toBase58(signatures[0]!),
       messageBytes,
-      header: { numRequiredSignatures: message.header.numSignerAccounts, numReadonlySignedAccounts: message.header.numReadonlySignerAccounts, numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts },
+      header: {
+        numRequiredSignatures: message.header.numSignerAccounts,
+        numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+        numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+      },
       staticKeys,
       blockhash: String(message.lifetimeToken),
       instructions,
-      lookups: lookups.map((l) => ({ accountKey: String(l.lookupTableAddress), writableIndexes: [...l.writableIndexes], readonlyIndexes: [...l.readonlyIndexes] })),
+      lookups: lookups.map((l) => ({
+        accountKey: String(l.lookupTableAddress),
+        writableIndexes: [...l.writableIndexes],
+        readonlyIndexes: [...l.readonlyIndexes],
+      })),
     };
   } catch (error) {
     if (error instanceof Error && "code" in error) throw error;
-    throw invalidParams(`failed to deserialize solana_transaction::versioned::VersionedTransaction: ${error instanceof Error ? error.message : "invalid"}`);
+    throw invalidParams(
+      `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${error instanceof Error ? error.message : "invalid"}`,
+    );
   }
 }
 
@@ -94,7 +115,8 @@ export function resolveKeys(tx: DecodedTx, read: (address: string) => AccountSta
     if (table.data.length < 56 || (table.data.length - 56) % 32 !== 0) return "InvalidAddressLookupTableData";
     const size = (table.data.length - 56) / 32;
     const at = (i: number) => toBase58(table.data.subarray(56 + 32 * i, 88 + 32 * i));
-    if ([...lookup.writableIndexes, ...lookup.readonlyIndexes].some((i) => i >= size)) return "InvalidAddressLookupTableIndex";
+    if ([...lookup.writableIndexes, ...lookup.readonlyIndexes].some((i) => i >= size))
+      return "InvalidAddressLookupTableIndex";
     loaded.writable.push(...lookup.writableIndexes.map(at));
     loaded.readonly.push(...lookup.readonlyIndexes.map(at));
   }
@@ -105,7 +127,11 @@ export function resolveKeys(tx: DecodedTx, read: (address: string) => AccountSta
 
 /** Writable flags of the static keys, from the message header. */
 export function staticWritable(tx: Pick<DecodedTx, "header" | "staticKeys">): boolean[] {
-  const { numRequiredSignatures: signers, numReadonlySignedAccounts: roSigned, numReadonlyUnsignedAccounts: roUnsigned } = tx.header;
+  const {
+    numRequiredSignatures: signers,
+    numReadonlySignedAccounts: roSigned,
+    numReadonlyUnsignedAccounts: roUnsigned,
+  } = tx.header;
   const n = tx.staticKeys.length;
   return tx.staticKeys.map((_, i) => (i < signers ? i < signers - roSigned : i < n - roUnsigned));
 }
@@ -117,7 +143,11 @@ function publicKeyFor(address: string): KeyObject {
   let key = publicKeys.get(address);
   if (!key) {
     if (publicKeys.size > 10_000) publicKeys.clear();
-    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, fromBase58(address)]), format: "der", type: "spki" });
+    key = createPublicKey({
+      key: Buffer.concat([SPKI_ED25519_PREFIX, fromBase58(address)]),
+      format: "der",
+      type: "spki",
+    });
     publicKeys.set(address, key);
   }
   return key;
@@ -153,7 +183,8 @@ export function computeFee(tx: Pick<DecodedTx, "signatures" | "staticKeys" | "in
   let defaultLimit = 0n;
   for (const ix of tx.instructions) {
     const program = tx.staticKeys[ix.programIdIndex];
-    if (program === COMPUTE_BUDGET_PROGRAM && ix.data[0] === 2 && ix.data.length >= 5) limit = BigInt(readU32(ix.data, 1));
+    if (program === COMPUTE_BUDGET_PROGRAM && ix.data[0] === 2 && ix.data.length >= 5)
+      limit = BigInt(readU32(ix.data, 1));
     if (program === COMPUTE_BUDGET_PROGRAM && ix.data[0] === 3 && ix.data.length >= 9) price = readU64(ix.data, 1);
     defaultLimit += BUILTINS.has(program ?? "") ? 3_000n : 200_000n;
   }

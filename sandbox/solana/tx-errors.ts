@@ -130,11 +130,14 @@ export function txErrorMessage(err: TxErrorJson): string {
     const [index, inner] = value as [number, unknown];
     let text: string;
     if (typeof inner === "string") text = IX_MESSAGES[inner] ?? inner;
-    else if (inner && typeof inner === "object" && "Custom" in inner) text = `custom program error: 0x${Number((inner as { Custom: number }).Custom).toString(16)}`;
+    else if (inner && typeof inner === "object" && "Custom" in inner)
+      text = `custom program error: 0x${Number((inner as { Custom: number }).Custom).toString(16)}`;
     else text = `Failed to serialize or deserialize account data: ${String(Object.values(inner as object)[0])}`;
     return `Error processing Instruction ${index}: ${text}`;
   }
-  if (name === "InsufficientFundsForRent") return `Transaction results in an account (${(value as { account_index: number }).account_index}) with insufficient funds for rent`;
-  if (name === "DuplicateInstruction") return `Transaction contains a duplicate instruction (${String(value)}) that is not allowed`;
+  if (name === "InsufficientFundsForRent")
+    return `Transaction results in an account (${(value as { account_index: number }).account_index}) with insufficient funds for rent`;
+  if (name === "DuplicateInstruction")
+    return `Transaction contains a duplicate instruction (${String(value)}) that is not allowed`;
   return name;
 }

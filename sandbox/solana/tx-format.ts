@@ -10,8 +10,11 @@ export type TxEncoding = "json" | "jsonParsed" | "base64" | "base58";
 
 export function txEncodingOf(config: Config): TxEncoding {
   const encoding = config.encoding ?? "json";
-  if (encoding === "json" || encoding === "jsonParsed" || encoding === "base64" || encoding === "base58") return encoding;
-  throw invalidParams(`Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``);
+  if (encoding === "json" || encoding === "jsonParsed" || encoding === "base64" || encoding === "base58")
+    return encoding;
+  throw invalidParams(
+    `Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``,
+  );
 }
 
 /** Without maxSupportedTransactionVersion a node refuses to return a v0 transaction, and omits `version`. */
@@ -56,12 +59,33 @@ export function formatTransaction(record: TxRecord, encoding: TxEncoding) {
   const tx = decoded(record);
   const signatures = tx.signatures.map(toBase58);
   if (encoding === "json") {
-    const instructions = tx.instructions.map((ix) => ({ accounts: ix.accounts, data: toBase58(ix.data), programIdIndex: ix.programIdIndex, stackHeight: null }));
-    return { message: { accountKeys: tx.staticKeys, header: tx.header, instructions, recentBlockhash: tx.blockhash, ...lookupsJson(tx) }, signatures };
+    const instructions = tx.instructions.map((ix) => ({
+      accounts: ix.accounts,
+      data: toBase58(ix.data),
+      programIdIndex: ix.programIdIndex,
+      stackHeight: null,
+    }));
+    return {
+      message: {
+        accountKeys: tx.staticKeys,
+        header: tx.header,
+        instructions,
+        recentBlockhash: tx.blockhash,
+        ...lookupsJson(tx),
+      },
+      signatures,
+    };
   }
   const keys = record.accountKeys;
   const accountKeys = parsedAccountKeys(record, tx);
-  const instructions = tx.instructions.map((ix) => parseInstruction(keys[ix.programIdIndex]!, ix.accounts.map((a) => keys[a]!), ix.data, null));
+  const instructions = tx.instructions.map((ix) =>
+    parseInstruction(
+      keys[ix.programIdIndex]!,
+      ix.accounts.map((a) => keys[a]!),
+      ix.data,
+      null,
+    ),
+  );
   return { message: { accountKeys, instructions, recentBlockhash: tx.blockhash, ...lookupsJson(tx) }, signatures };
 }
 
@@ -70,7 +94,14 @@ export function formatMeta(record: TxRecord, encoding: TxEncoding) {
   const innerInstructions = record.innerInstructions.map((group) => ({
     index: group.index,
     instructions: group.instructions.map((ix) =>
-      parsed ? parseInstruction(record.accountKeys[ix.programIdIndex]!, ix.accounts.map((a) => record.accountKeys[a]!), fromBase58(ix.data), ix.stackHeight) : ix,
+      parsed
+        ? parseInstruction(
+            record.accountKeys[ix.programIdIndex]!,
+            ix.accounts.map((a) => record.accountKeys[a]!),
+            fromBase58(ix.data),
+            ix.stackHeight,
+          )
+        : ix,
     ),
   }));
   return {
@@ -96,10 +127,16 @@ export function formatAccountsOnly(record: TxRecord) {
   const accountKeys = parsedAccountKeys(record, tx);
   const meta = formatMeta(record, "json");
   const { err, fee, postBalances, postTokenBalances, preBalances, preTokenBalances, status } = meta;
-  return { transaction: { accountKeys, signatures: tx.signatures.map(toBase58) }, meta: { err, fee, postBalances, postTokenBalances, preBalances, preTokenBalances, status } };
+  return {
+    transaction: { accountKeys, signatures: tx.signatures.map(toBase58) },
+    meta: { err, fee, postBalances, postTokenBalances, preBalances, preTokenBalances, status },
+  };
 }
 
-const MEMO_PROGRAMS = new Set(["MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr", "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo"]);
+const MEMO_PROGRAMS = new Set([
+  "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+  "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+]);
 
 /** getSignaturesForAddress's `memo`: "[<byte length>] <text>" per memo instruction, joined by "; ". */
 export function memoOf(record: TxRecord): string | null {

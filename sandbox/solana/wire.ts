@@ -4,7 +4,8 @@ import { base58 } from "@scure/base";
 
 export const toBase58 = (bytes: Uint8Array): string => base58.encode(bytes);
 export const fromBase58 = (text: string): Uint8Array => base58.decode(text);
-export const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+export const toBase64 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 export const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "base64"));
 
 export const U64_MAX = (1n << 64n) - 1n;

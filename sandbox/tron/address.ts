@@ -21,4 +21,5 @@ export function toTronHex(address: string): string {
 export const toBase58 = (address: string): string => b58.encode(hex.decode(toTronHex(address)));
 export const toEvm = (address: string): `0x${string}` => `0x${toTronHex(address).slice(2)}`;
 /** java-tron answers in the address format the request asked for (`visible`). */
-export const formatAddress = (address: string, visible: boolean): string => (visible ? toBase58(address) : toTronHex(address));
+export const formatAddress = (address: string, visible: boolean): string =>
+  visible ? toBase58(address) : toTronHex(address);

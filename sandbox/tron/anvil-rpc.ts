@@ -14,7 +14,11 @@ export type Rpc = <T = any>(method: string, params?: unknown[]) => Promise<T>;
 export function anvilRpc(url: string): Rpc {
   let id = 0;
   return async (method, params = []) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
     const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
     if (body.error) throw new RpcError(body.error.code, body.error.message, body.error.data);
     return body.result as never;

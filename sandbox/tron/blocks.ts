@@ -68,16 +68,31 @@ export const tronBlockId = (b: EthBlock): string => blockIdOf(b.number, b.hash);
 export const blockTimeMs = (b: EthBlock): number => Number(b.timestamp) * 1000;
 
 /** The TAPOS fields java-tron (and TronWeb's txLocal path) take from a block: number bytes 6..8, blockID bytes 8..16. */
-export function refBlockParams(b: EthBlock): { ref_block_bytes: string; ref_block_hash: string; expiration: number; timestamp: number } {
+export function refBlockParams(b: EthBlock): {
+  ref_block_bytes: string;
+  ref_block_hash: string;
+  expiration: number;
+  timestamp: number;
+} {
   const id = tronBlockId(b);
-  return { ref_block_bytes: id.slice(12, 16), ref_block_hash: id.slice(16, 32), expiration: blockTimeMs(b) + EXPIRATION_MS, timestamp: blockTimeMs(b) };
+  return {
+    ref_block_bytes: id.slice(12, 16),
+    ref_block_hash: id.slice(16, 32),
+    expiration: blockTimeMs(b) + EXPIRATION_MS,
+    timestamp: blockTimeMs(b),
+  };
 }
 
 /**
  * java-tron's TAPOS check: its recent-block store keeps the last 65,536 blocks keyed by the low two bytes
  * of the number, so the reference is the newest block ≤ head with those bytes, and its id must match.
  */
-export async function taposMatches(rpc: Rpc, head: number, refBlockBytes: string, refBlockHash: string): Promise<boolean> {
+export async function taposMatches(
+  rpc: Rpc,
+  head: number,
+  refBlockBytes: string,
+  refBlockHash: string,
+): Promise<boolean> {
   if (!/^[0-9a-f]{4}$/i.test(refBlockBytes) || !/^[0-9a-f]{16}$/i.test(refBlockHash)) return false;
   const low = parseInt(refBlockBytes, 16);
   const num = head - ((((head - low) % 65_536) + 65_536) % 65_536);

@@ -11,8 +11,19 @@ const MAX_EXPIRATION_MS = 24 * 3600 * 1000;
 /** Energy is not metered: contract calls get a fixed gas budget on anvil (fee_limit is only range-checked). */
 const CONTRACT_GAS = 5_000_000n;
 
-type Code = "SIGERROR" | "TAPOS_ERROR" | "TRANSACTION_EXPIRATION_ERROR" | "DUP_TRANSACTION_ERROR" | "CONTRACT_VALIDATE_ERROR" | "OTHER_ERROR";
-const refuse = (code: Code, txid: string, text: string) => ({ result: false as const, code, txid, message: Buffer.from(text).toString("hex") });
+type Code =
+  | "SIGERROR"
+  | "TAPOS_ERROR"
+  | "TRANSACTION_EXPIRATION_ERROR"
+  | "DUP_TRANSACTION_ERROR"
+  | "CONTRACT_VALIDATE_ERROR"
+  | "OTHER_ERROR";
+const refuse = (code: Code, txid: string, text: string) => ({
+  result: false as const,
+  code,
+  txid,
+  message: Buffer.from(text).toString("hex"),
+});
 export type BroadcastResult = { result: true; txid: string } | ReturnType<typeof refuse>;
 
 interface SignedInput {
@@ -35,16 +46,25 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
   if (!/^([0-9a-f]{2})+$/.test(rawHex)) return refuse("OTHER_ERROR", "", "raw_data_hex is missing or not hex");
   const txid = sha256Hex(rawHex);
   // java-tron hashes what raw_data says; a raw_data that differs from the signed bytes fails the signature there.
-  if (fromJson && fromJson !== rawHex) return refuse("SIGERROR", txid, "Validate signature error: raw_data does not match raw_data_hex");
-  if (body.txID !== undefined && normalizeId(String(body.txID)) !== txid) return refuse("SIGERROR", txid, "Validate signature error: txID is not sha256(raw_data)");
+  if (fromJson && fromJson !== rawHex)
+    return refuse("SIGERROR", txid, "Validate signature error: raw_data does not match raw_data_hex");
+  if (body.txID !== undefined && normalizeId(String(body.txID)) !== txid)
+    return refuse("SIGERROR", txid, "Validate signature error: txID is not sha256(raw_data)");
 
   const raw = decodeRawData(rawHex);
-  if (!raw) return refuse("CONTRACT_VALIDATE_ERROR", txid, "contract type not supported by the sandbox (TriggerSmartContract, TransferContract)");
+  if (!raw)
+    return refuse(
+      "CONTRACT_VALIDATE_ERROR",
+      txid,
+      "contract type not supported by the sandbox (TriggerSmartContract, TransferContract)",
+    );
   const contract = raw.contract[0]!;
   const value = contract.parameter.value;
   const owner = String(value.owner_address);
 
-  const signature = Array.isArray(body.signature) ? body.signature.map((s) => String(s).replace(/^0x/, "").toLowerCase()) : [];
+  const signature = Array.isArray(body.signature)
+    ? body.signature.map((s) => String(s).replace(/^0x/, "").toLowerCase())
+    : [];
   if (!signature.length) return refuse("SIGERROR", txid, "miss sig or contract");
   for (const sig of signature) {
     let signer = "";
@@ -53,17 +73,37 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
     } catch {
       /* malformed signature */
     }
-    if (signer !== owner) return refuse("SIGERROR", txid, `Validate signature error: ${sig} is signed by ${signer || "nobody"} but it is not contained of permission.`);
+    if (signer !== owner)
+      return refuse(
+        "SIGERROR",
+        txid,
+        `Validate signature error: ${sig} is signed by ${signer || "nobody"} but it is not contained of permission.`,
+      );
   }
 
   // java-tron measures expiration against the head block's time, not the wall clock.
   const head = await headNumber(ctx.rpc);
   const headTime = blockTimeMs((await ethBlock(ctx.rpc, head))!);
   const expiration = Number(raw.expiration);
-  if (expiration <= headTime) return refuse("TRANSACTION_EXPIRATION_ERROR", txid, `Transaction expiration, transaction expiration time is ${expiration}, but headBlockTime is ${headTime}`);
-  if (expiration > headTime + MAX_EXPIRATION_MS) return refuse("TRANSACTION_EXPIRATION_ERROR", txid, `Transaction expiration time is ${expiration}, more than 24 hours after headBlockTime ${headTime}`);
+  if (expiration <= headTime)
+    return refuse(
+      "TRANSACTION_EXPIRATION_ERROR",
+      txid,
+      `Transaction expiration, transaction expiration time is ${expiration}, but headBlockTime is ${headTime}`,
+    );
+  if (expiration > headTime + MAX_EXPIRATION_MS)
+    return refuse(
+      "TRANSACTION_EXPIRATION_ERROR",
+      txid,
+      `Transaction expiration time is ${expiration}, more than 24 hours after headBlockTime ${headTime}`,
+    );
 
-  if (!(await taposMatches(ctx.rpc, head, String(raw.ref_block_bytes), String(raw.ref_block_hash)))) return refuse("TAPOS_ERROR", txid, `Tapos check error: no recent block ${raw.ref_block_bytes}/${raw.ref_block_hash}`);
+  if (!(await taposMatches(ctx.rpc, head, String(raw.ref_block_bytes), String(raw.ref_block_hash))))
+    return refuse(
+      "TAPOS_ERROR",
+      txid,
+      `Tapos check error: no recent block ${raw.ref_block_bytes}/${raw.ref_block_hash}`,
+    );
 
   if (!ctx.index.reserve(txid)) return refuse("DUP_TRANSACTION_ERROR", txid, "Dup transaction.");
   try {
@@ -111,7 +151,14 @@ async function send(ctx: FacadeContext, type: ContractType, value: Record<string
     const balance = BigInt(await ctx.rpc<string>("eth_getBalance", [from, "latest"]));
     if (balance < wei + gas * gasPrice) await ctx.rpc("anvil_setBalance", [from, toQuantity(wei + gas * gasPrice)]);
   }
-  const tx = { from, to, value: toQuantity(wei), gas: toQuantity(gas), gasPrice: toQuantity(gasPrice), ...(transfer ? {} : { data: `0x${value.data}` }) };
+  const tx = {
+    from,
+    to,
+    value: toQuantity(wei),
+    gas: toQuantity(gas),
+    gasPrice: toQuantity(gasPrice),
+    ...(transfer ? {} : { data: `0x${value.data}` }),
+  };
   return ctx.rpc<string>("eth_sendTransaction", [tx]);
 }
 
@@ -125,6 +172,8 @@ export async function broadcastHex(ctx: FacadeContext, body: { transaction?: unk
   }
   const result = await broadcastTransaction(ctx, { raw_data_hex: decoded.rawHex, signature: decoded.signature });
   const raw = decodeRawData(decoded.rawHex);
-  const tx: TronTxJson | null = raw ? { txID: result.txid, raw_data: raw, raw_data_hex: decoded.rawHex, signature: decoded.signature } : null;
+  const tx: TronTxJson | null = raw
+    ? { txID: result.txid, raw_data: raw, raw_data_hex: decoded.rawHex, signature: decoded.signature }
+    : null;
   return { ...result, ...(tx ? { transaction: JSON.stringify(formatTx(tx, false)) } : {}) };
 }

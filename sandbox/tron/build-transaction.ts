@@ -14,20 +14,36 @@ const num = (v: unknown): number => (v === undefined || v === null || v === "" ?
 async function build(ctx: FacadeContext, type: ContractType, value: Params, p: Params, feeLimit?: number) {
   const head = await ethBlock(ctx.rpc, await headNumber(ctx.rpc));
   const ref = refBlockParams(head!);
-  const tx = buildTx(type, value, { ...ref, timestamp: Date.now(), fee_limit: feeLimit }, num(p.Permission_id) || undefined);
+  const tx = buildTx(
+    type,
+    value,
+    { ...ref, timestamp: Date.now(), fee_limit: feeLimit },
+    num(p.Permission_id) || undefined,
+  );
   return formatTx(tx, p.visible === true);
 }
 
 /** TriggerSmartContract value from a request: `data`, or `function_selector` + `parameter` as java-tron encodes them. */
 function triggerValue(p: Params): Params {
   const selector = typeof p.function_selector === "string" ? p.function_selector.replace(/\s*/g, "") : "";
-  const data = typeof p.data === "string" && p.data ? p.data.replace(/^0x/, "") : selector ? keccak256(toHex(selector)).slice(2, 10) + String(p.parameter ?? "").replace(/^0x/, "") : "";
-  const value: Params = { data: data.toLowerCase(), owner_address: hexAddress(p.owner_address, "owner_address"), contract_address: hexAddress(p.contract_address, "contract_address") };
+  const data =
+    typeof p.data === "string" && p.data
+      ? p.data.replace(/^0x/, "")
+      : selector
+        ? keccak256(toHex(selector)).slice(2, 10) + String(p.parameter ?? "").replace(/^0x/, "")
+        : "";
+  const value: Params = {
+    data: data.toLowerCase(),
+    owner_address: hexAddress(p.owner_address, "owner_address"),
+    contract_address: hexAddress(p.contract_address, "contract_address"),
+  };
   for (const k of ["call_value", "call_token_value", "token_id"]) if (num(p[k])) value[k] = num(p[k]);
   return value;
 }
 
-const validateError = (message: string) => ({ result: { code: "CONTRACT_VALIDATE_ERROR", message: hexMessage(message) } });
+const validateError = (message: string) => ({
+  result: { code: "CONTRACT_VALIDATE_ERROR", message: hexMessage(message) },
+});
 
 /** /wallet/triggersmartcontract: an unsigned transaction for a state-changing call. */
 export async function triggerSmartContract(ctx: FacadeContext, p: Params) {
@@ -40,7 +56,11 @@ export async function triggerSmartContract(ctx: FacadeContext, p: Params) {
 
 /** /wallet/createtransaction: an unsigned TRX transfer (amount in sun). */
 export async function createTransaction(ctx: FacadeContext, p: Params) {
-  const value = { amount: num(p.amount), owner_address: hexAddress(p.owner_address, "owner_address"), to_address: hexAddress(p.to_address, "to_address") };
+  const value = {
+    amount: num(p.amount),
+    owner_address: hexAddress(p.owner_address, "owner_address"),
+    to_address: hexAddress(p.to_address, "to_address"),
+  };
   const error = await validateContract(ctx, "TransferContract", value);
   if (error) return { Error: `class org.tron.core.exception.ContractValidateException : ${error}` };
   return build(ctx, "TransferContract", value, p);
@@ -49,7 +69,12 @@ export async function createTransaction(ctx: FacadeContext, p: Params) {
 /** /wallet/triggerconstantcontract and /wallet/estimateenergy: eth_call (at the solidified block on /walletsolidity). */
 export async function triggerConstantContract(ctx: FacadeContext, p: Params, view: View, estimate = false) {
   const value = triggerValue({ owner_address: "410000000000000000000000000000000000000000", ...p });
-  const call = { from: toEvm(String(value.owner_address)), to: toEvm(String(value.contract_address)), data: `0x${value.data}`, value: toQuantity(sunToWei(num(value.call_value))) };
+  const call = {
+    from: toEvm(String(value.owner_address)),
+    to: toEvm(String(value.contract_address)),
+    data: `0x${value.data}`,
+    value: toQuantity(sunToWei(num(value.call_value))),
+  };
   const tag = view.solid ? toQuantity(view.top) : "latest";
   try {
     const output = await ctx.rpc<string>("eth_call", [call, tag]);
@@ -57,10 +82,19 @@ export async function triggerConstantContract(ctx: FacadeContext, p: Params, vie
     const gas = await ctx.rpc<string>("eth_estimateGas", [call, tag]).then(Number, () => 21_000);
     const energy = Math.max(gas - 21_000, 0);
     if (estimate) return { result: { result: true }, energy_required: energy };
-    return { result: { result: true }, energy_used: energy, constant_result: [output.replace(/^0x/, "")], transaction: await build(ctx, "TriggerSmartContract", value, p) };
+    return {
+      result: { result: true },
+      energy_used: energy,
+      constant_result: [output.replace(/^0x/, "")],
+      transaction: await build(ctx, "TriggerSmartContract", value, p),
+    };
   } catch (e) {
     if (!(e instanceof RpcError) || e.code !== 3) throw e;
     const data = typeof e.data === "string" ? e.data.replace(/^0x/, "") : "";
-    return { result: { code: "CONTRACT_EXE_ERROR", message: hexMessage("REVERT opcode executed") }, energy_used: 0, constant_result: [data] };
+    return {
+      result: { code: "CONTRACT_EXE_ERROR", message: hexMessage("REVERT opcode executed") },
+      energy_used: 0,
+      constant_result: [data],
+    };
   }
 }

@@ -23,7 +23,11 @@ export function startHttpServer(ctx: FacadeContext, port: number): Promise<http.
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   // Browser wallets and dashboards call the sandbox from other origins.
-  res.writeHead(status, { "content-type": "application/json", "access-control-allow-origin": "*", "access-control-allow-headers": "*" });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "*",
+  });
   res.end(status === 204 ? undefined : JSON.stringify(body));
 }
 
@@ -55,12 +59,18 @@ async function handle(ctx: FacadeContext, req: http.IncomingMessage): Promise<[n
   if (!handler) return [404, { Error: `no such endpoint: ${url.pathname}` }];
 
   const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
-  for (const k of ["visible", "detail"]) if (params[k] === "true" || params[k] === "false") params[k] = params[k] === "true";
+  for (const k of ["visible", "detail"])
+    if (params[k] === "true" || params[k] === "false") params[k] = params[k] === "true";
   Object.assign(params, typeof body === "object" && body !== null ? body : {});
   const run = async () => {
     const head = await headNumber(ctx.rpc);
     const top = solid ? Math.max(0, head - SOLID_LAG) : head;
-    const view: View = { visible: params.visible === true, top, maxBlock: solid ? top : Number.MAX_SAFE_INTEGER, solid };
+    const view: View = {
+      visible: params.visible === true,
+      top,
+      maxBlock: solid ? top : Number.MAX_SAFE_INTEGER,
+      solid,
+    };
     return handler(ctx, params, view);
   };
   return [200, read ? await consistentRead(ctx, run) : await run()];

@@ -1,6 +1,15 @@
 import { RpcError, toQuantity } from "./anvil-rpc";
 import { toEvm } from "./address";
-import { blockIdOf, ethBlock, ethBlockById, headNumber, SOLID_LAG, type EthBlock, type EthLog, type EthTx } from "./blocks";
+import {
+  blockIdOf,
+  ethBlock,
+  ethBlockById,
+  headNumber,
+  SOLID_LAG,
+  type EthBlock,
+  type EthLog,
+  type EthTx,
+} from "./blocks";
 import { weiToSun, type FacadeContext } from "./context";
 
 /**
@@ -13,8 +22,17 @@ const invalid = (message: string) => new RpcError(-32602, message);
 const txHash = (ctx: FacadeContext, h: string) => `0x${ctx.index.txIdOf(h)}`;
 const blockHash = (num: string, h: string | null) => (h ? `0x${blockIdOf(num, h)}` : null);
 
-const mapLog = (ctx: FacadeContext, l: EthLog) => ({ ...l, blockHash: blockHash(l.blockNumber, l.blockHash), transactionHash: txHash(ctx, l.transactionHash), removed: false });
-const mapTx = (ctx: FacadeContext, t: EthTx) => ({ ...t, hash: txHash(ctx, t.hash), blockHash: t.blockNumber ? blockHash(t.blockNumber, t.blockHash) : null });
+const mapLog = (ctx: FacadeContext, l: EthLog) => ({
+  ...l,
+  blockHash: blockHash(l.blockNumber, l.blockHash),
+  transactionHash: txHash(ctx, l.transactionHash),
+  removed: false,
+});
+const mapTx = (ctx: FacadeContext, t: EthTx) => ({
+  ...t,
+  hash: txHash(ctx, t.hash),
+  blockHash: t.blockNumber ? blockHash(t.blockNumber, t.blockHash) : null,
+});
 
 function mapBlock(ctx: FacadeContext, b: EthBlock | null) {
   if (!b) return null;
@@ -51,7 +69,8 @@ async function getLogs(ctx: FacadeContext, f: LogFilter = {}) {
   const filter: Record<string, unknown> = { topics: f.topics ?? [] };
   if (f.address) filter.address = (Array.isArray(f.address) ? f.address : [f.address]).map((a) => toEvm(a));
   if (f.blockHash) {
-    if (f.fromBlock || f.toBlock) throw invalid("cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
+    if (f.fromBlock || f.toBlock)
+      throw invalid("cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
     const block = await ethBlockById(ctx.rpc, f.blockHash);
     if (!block) return [];
     filter.blockHash = block.hash;
@@ -69,8 +88,10 @@ const METHODS: Record<string, (ctx: FacadeContext, params: unknown[]) => Promise
   net_version: async (ctx) => String(ctx.chainId),
   web3_clientVersion: async () => "TRON/sandbox-facade",
   eth_blockNumber: async (ctx) => toQuantity(await headNumber(ctx.rpc)),
-  eth_getBlockByNumber: async (ctx, [tag, full]) => mapBlock(ctx, await ethBlock(ctx.rpc, await blockTag(ctx, tag), full === true)),
-  eth_getBlockByHash: async (ctx, [hash, full]) => mapBlock(ctx, await ethBlockById(ctx.rpc, String(hash ?? ""), full === true)),
+  eth_getBlockByNumber: async (ctx, [tag, full]) =>
+    mapBlock(ctx, await ethBlock(ctx.rpc, await blockTag(ctx, tag), full === true)),
+  eth_getBlockByHash: async (ctx, [hash, full]) =>
+    mapBlock(ctx, await ethBlockById(ctx.rpc, String(hash ?? ""), full === true)),
   async eth_getTransactionByHash(ctx, [hash]) {
     const h = ethHashParam(ctx, hash);
     const tx = h ? await ctx.rpc<EthTx | null>("eth_getTransactionByHash", [h]) : null;
@@ -78,13 +99,33 @@ const METHODS: Record<string, (ctx: FacadeContext, params: unknown[]) => Promise
   },
   async eth_getTransactionReceipt(ctx, [hash]) {
     const h = ethHashParam(ctx, hash);
-    const r = h ? await ctx.rpc<(Record<string, unknown> & { blockNumber: string; blockHash: string; transactionHash: string; logs: EthLog[] }) | null>("eth_getTransactionReceipt", [h]) : null;
-    return r && { ...r, transactionHash: txHash(ctx, r.transactionHash), blockHash: blockHash(r.blockNumber, r.blockHash), logs: r.logs.map((l) => mapLog(ctx, l)) };
+    const r = h
+      ? await ctx.rpc<
+          | (Record<string, unknown> & {
+              blockNumber: string;
+              blockHash: string;
+              transactionHash: string;
+              logs: EthLog[];
+            })
+          | null
+        >("eth_getTransactionReceipt", [h])
+      : null;
+    return (
+      r && {
+        ...r,
+        transactionHash: txHash(ctx, r.transactionHash),
+        blockHash: blockHash(r.blockNumber, r.blockHash),
+        logs: r.logs.map((l) => mapLog(ctx, l)),
+      }
+    );
   },
   eth_getLogs: (ctx, [filter]) => getLogs(ctx, filter as LogFilter),
   eth_call: async (ctx, [call, tag]) => ctx.rpc("eth_call", [call, toQuantity(await blockTag(ctx, tag))]),
   /** Tron's jsonrpc reports balances in sun. */
-  eth_getBalance: async (ctx, [address, tag]) => toQuantity(weiToSun(await ctx.rpc<string>("eth_getBalance", [toEvm(String(address)), toQuantity(await blockTag(ctx, tag))]))),
+  eth_getBalance: async (ctx, [address, tag]) =>
+    toQuantity(
+      weiToSun(await ctx.rpc<string>("eth_getBalance", [toEvm(String(address)), toQuantity(await blockTag(ctx, tag))])),
+    ),
 };
 
 type Request = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
@@ -92,7 +133,12 @@ type Request = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unkn
 async function one(ctx: FacadeContext, req: Request) {
   const id = req?.id ?? null;
   const method = typeof req?.method === "string" ? METHODS[req.method] : undefined;
-  if (!method) return { jsonrpc: "2.0", id, error: { code: -32601, message: `the method ${String(req?.method)} does not exist/is not available` } };
+  if (!method)
+    return {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32601, message: `the method ${String(req?.method)} does not exist/is not available` },
+    };
   try {
     return { jsonrpc: "2.0", id, result: await method(ctx, Array.isArray(req.params) ? req.params : []) };
   } catch (e) {

@@ -20,9 +20,20 @@ export interface RawHeader {
 }
 
 /** Builds an unsigned transaction (hex addresses in `value`) with its raw_data_hex and txID. */
-export function buildTx(type: ContractType, value: Record<string, unknown>, header: RawHeader, permissionId?: number): TronTxJson {
+export function buildTx(
+  type: ContractType,
+  value: Record<string, unknown>,
+  header: RawHeader,
+  permissionId?: number,
+): TronTxJson {
   const raw_data: TronTxJson["raw_data"] = {
-    contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type, ...(permissionId ? { Permission_id: permissionId } : {}) }],
+    contract: [
+      {
+        parameter: { value, type_url: `type.googleapis.com/protocol.${type}` },
+        type,
+        ...(permissionId ? { Permission_id: permissionId } : {}),
+      },
+    ],
     ref_block_bytes: header.ref_block_bytes,
     ref_block_hash: header.ref_block_hash,
     expiration: header.expiration,
@@ -31,15 +42,22 @@ export function buildTx(type: ContractType, value: Record<string, unknown>, head
     ...(header.data ? { data: header.data } : {}),
   };
   const pb = tronUtils.transaction.txJsonToPb({ raw_data, visible: false });
-  return { txID: tronUtils.transaction.txPbToTxID(pb).replace(/^0x/, ""), raw_data, raw_data_hex: tronUtils.transaction.txPbToRawDataHex(pb).toLowerCase() };
+  return {
+    txID: tronUtils.transaction.txPbToTxID(pb).replace(/^0x/, ""),
+    raw_data,
+    raw_data_hex: tronUtils.transaction.txPbToRawDataHex(pb).toLowerCase(),
+  };
 }
 
 /** raw_data_hex of a transaction given as JSON (what java-tron would serialize from it). */
 export function rawHexOfJson(raw_data: unknown): string {
-  return tronUtils.transaction.txPbToRawDataHex(tronUtils.transaction.txJsonToPb({ raw_data, visible: false })).toLowerCase();
+  return tronUtils.transaction
+    .txPbToRawDataHex(tronUtils.transaction.txJsonToPb({ raw_data, visible: false }))
+    .toLowerCase();
 }
 
-export const sha256Hex = (rawHex: string): string => createHash("sha256").update(Buffer.from(rawHex, "hex")).digest("hex");
+export const sha256Hex = (rawHex: string): string =>
+  createHash("sha256").update(Buffer.from(rawHex, "hex")).digest("hex");
 
 /** Decodes signed raw_data bytes into canonical JSON (java-tron style: default-valued fields left out). */
 export function decodeRawData(rawHex: string): TronTxJson["raw_data"] | null {
@@ -55,9 +73,20 @@ export function decodeRawData(rawHex: string): TronTxJson["raw_data"] | null {
     const value: Record<string, unknown> =
       type === "TransferContract"
         ? { amount: Number(v.amount), owner_address: lower(v.owner_address), to_address: lower(v.to_address) }
-        : { data: lower(v.data), owner_address: lower(v.owner_address), contract_address: lower(v.contract_address), ...nonZero({ call_value: v.call_value, call_token_value: v.call_token_value, token_id: v.token_id }) };
+        : {
+            data: lower(v.data),
+            owner_address: lower(v.owner_address),
+            contract_address: lower(v.contract_address),
+            ...nonZero({ call_value: v.call_value, call_token_value: v.call_token_value, token_id: v.token_id }),
+          };
     return {
-      contract: [{ parameter: { value, type_url: c.parameter.type_url }, type, ...(c.Permission_id ? { Permission_id: c.Permission_id } : {}) }],
+      contract: [
+        {
+          parameter: { value, type_url: c.parameter.type_url },
+          type,
+          ...(c.Permission_id ? { Permission_id: c.Permission_id } : {}),
+        },
+      ],
       ref_block_bytes: lower(d.ref_block_bytes),
       ref_block_hash: lower(d.ref_block_hash),
       expiration: Number(d.expiration),
@@ -83,7 +112,8 @@ export function decodeSignedHex(txHex: string): { rawHex: string; signature: str
 export function formatTx<T extends TronTxJson>(tx: T, visible: boolean): T & { visible: boolean } {
   const contract = tx.raw_data.contract.map((c) => {
     const value = { ...c.parameter.value };
-    for (const k of ["owner_address", "to_address", "contract_address", "origin_address"]) if (typeof value[k] === "string") value[k] = formatAddress(value[k] as string, visible);
+    for (const k of ["owner_address", "to_address", "contract_address", "origin_address"])
+      if (typeof value[k] === "string") value[k] = formatAddress(value[k] as string, visible);
     return { ...c, parameter: { ...c.parameter, value } };
   });
   return { ...tx, visible, raw_data: { ...tx.raw_data, contract } };

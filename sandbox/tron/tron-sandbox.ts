@@ -38,14 +38,27 @@ interface Registry {
  * facade, with a 6-decimal USDT-like token deployed on first start. Ports and the token address are kept in
  * registry.json, Tron txIDs in tx-index.jsonl, so a restart comes back with the same chain.
  */
-export async function startTronSandbox(opts: { dataDir: string; blockTime?: number; port?: number }): Promise<{ info: TronSandboxInfo; stop(): Promise<void> }> {
+export async function startTronSandbox(opts: {
+  dataDir: string;
+  blockTime?: number;
+  port?: number;
+}): Promise<{ info: TronSandboxInfo; stop(): Promise<void> }> {
   const dir = path.join(opts.dataDir, "sandbox", "tron");
   fs.mkdirSync(dir, { recursive: true });
   const registryFile = path.join(dir, "registry.json");
-  const registry: Registry = readRegistry(registryFile) ?? { anvilPort: await freePort(), port: opts.port ?? (await freePort()) };
+  const registry: Registry = readRegistry(registryFile) ?? {
+    anvilPort: await freePort(),
+    port: opts.port ?? (await freePort()),
+  };
   if (opts.port) registry.port = opts.port;
   const blockTime = opts.blockTime ?? 1;
-  const anvil = await startAnvil({ chainId: TRON_SANDBOX_CHAIN_ID, port: registry.anvilPort, blockTime, stateFile: path.join(dir, "anvil-state.json"), stateInterval: 1 });
+  const anvil = await startAnvil({
+    chainId: TRON_SANDBOX_CHAIN_ID,
+    port: registry.anvilPort,
+    blockTime,
+    stateFile: path.join(dir, "anvil-state.json"),
+    stateInterval: 1,
+  });
   let server: http.Server | undefined;
   try {
     const rpc = anvilRpc(anvil.rpcUrl);
@@ -61,14 +74,27 @@ export async function startTronSandbox(opts: { dataDir: string; blockTime?: numb
       registry.token = await deploySandboxToken(anvil.rpcUrl, "standard", 6);
     }
     fs.writeFileSync(registryFile, JSON.stringify(registry, null, 2));
-    const ctx: FacadeContext = { rpc, index, chainId: TRON_SANDBOX_CHAIN_ID, token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard } };
+    const ctx: FacadeContext = {
+      rpc,
+      index,
+      chainId: TRON_SANDBOX_CHAIN_ID,
+      token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard },
+    };
     server = await startHttpServer(ctx, registry.port);
   } catch (e) {
     await anvil.stop();
     throw e;
   }
   const fullHost = `http://127.0.0.1:${registry.port}`;
-  const info: TronSandboxInfo = { fullHost, jsonRpcUrl: `${fullHost}/jsonrpc`, anvilRpcUrl: anvil.rpcUrl, token: toBase58(registry.token!), tokenHex: registry.token!, decimals: 6, blockTimeMs: blockTime * 1000 };
+  const info: TronSandboxInfo = {
+    fullHost,
+    jsonRpcUrl: `${fullHost}/jsonrpc`,
+    anvilRpcUrl: anvil.rpcUrl,
+    token: toBase58(registry.token!),
+    tokenHex: registry.token!,
+    decimals: 6,
+    blockTimeMs: blockTime * 1000,
+  };
   const httpServer = server;
   return {
     info,
@@ -102,7 +128,11 @@ function faucet() {
  * real Tron txIDs, appear in blocks and logs, and are mined when this resolves.
  * `txID` is the mint's Tron txID (the TRX transfer's when no USDT was asked for).
  */
-export async function fundTronAddress(info: TronSandboxInfo, address: string, opts: { usdtUnits?: bigint; trxSun?: bigint }): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
+export async function fundTronAddress(
+  info: TronSandboxInfo,
+  address: string,
+  opts: { usdtUnits?: bigint; trxSun?: bigint },
+): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
   const to = toBase58(address);
   const { address: faucetEvm, privateKey } = faucet();
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey });
@@ -118,8 +148,16 @@ export async function fundTronAddress(info: TronSandboxInfo, address: string, op
     trxTxID = sent.transaction.txID;
   }
   if (opts.usdtUnits && opts.usdtUnits > 0n) {
-    const parameters = [{ type: "address", value: to }, { type: "uint256", value: opts.usdtUnits.toString() }];
-    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(info.token, "mint(address,uint256)", { feeLimit: 100_000_000 }, parameters);
+    const parameters = [
+      { type: "address", value: to },
+      { type: "uint256", value: opts.usdtUnits.toString() },
+    ];
+    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+      info.token,
+      "mint(address,uint256)",
+      { feeLimit: 100_000_000 },
+      parameters,
+    );
     const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
     if (!sent.result) throw new Error(`USDT mint refused: ${JSON.stringify(sent)}`);
     usdtTxID = sent.transaction.txID;
@@ -133,10 +171,14 @@ export async function fundTronAddress(info: TronSandboxInfo, address: string, op
 async function waitMined(info: TronSandboxInfo, txID: string): Promise<void> {
   const deadline = Date.now() + 30_000 + 10 * info.blockTimeMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${info.fullHost}/wallet/gettransactioninfobyid`, { method: "POST", body: JSON.stringify({ value: txID }) });
+    const res = await fetch(`${info.fullHost}/wallet/gettransactioninfobyid`, {
+      method: "POST",
+      body: JSON.stringify({ value: txID }),
+    });
     const tx = (await res.json()) as { blockNumber?: number; receipt?: { result?: string } };
     if (tx.blockNumber !== undefined) {
-      if (tx.receipt?.result && tx.receipt.result !== "SUCCESS") throw new Error(`funding transaction ${txID} failed: ${tx.receipt.result}`);
+      if (tx.receipt?.result && tx.receipt.result !== "SUCCESS")
+        throw new Error(`funding transaction ${txID} failed: ${tx.receipt.result}`);
       return;
     }
     await new Promise((r) => setTimeout(r, Math.min(100, info.blockTimeMs / 2)));

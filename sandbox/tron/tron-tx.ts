@@ -30,11 +30,21 @@ function synthesize(tx: EthTx, block: EthBlock): TronTxJson {
   const owner_address = toTronHex(tx.from);
   const [type, value] =
     tx.to === null
-      ? ["CreateSmartContract", { owner_address, new_contract: { bytecode: strip(tx.input), origin_address: owner_address } }]
+      ? [
+          "CreateSmartContract",
+          { owner_address, new_contract: { bytecode: strip(tx.input), origin_address: owner_address } },
+        ]
       : tx.input && tx.input !== "0x"
         ? ["TriggerSmartContract", { data: strip(tx.input), owner_address, contract_address: toTronHex(tx.to) }]
         : ["TransferContract", { amount: Number(weiToSun(tx.value)), owner_address, to_address: toTronHex(tx.to) }];
-  return { txID: strip(tx.hash), raw_data: { contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type }], timestamp: blockTimeMs(block) }, raw_data_hex: "" };
+  return {
+    txID: strip(tx.hash),
+    raw_data: {
+      contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type }],
+      timestamp: blockTimeMs(block),
+    },
+    raw_data_hex: "",
+  };
 }
 
 async function mined(ctx: FacadeContext, id: string, view: View) {
@@ -42,7 +52,10 @@ async function mined(ctx: FacadeContext, id: string, view: View) {
   if (!ethHash) return null;
   const receipt = await ctx.rpc<EthReceipt | null>("eth_getTransactionReceipt", [ethHash]);
   if (!receipt || Number(receipt.blockNumber) > view.maxBlock) return null;
-  const [tx, block] = await Promise.all([ctx.rpc<EthTx>("eth_getTransactionByHash", [ethHash]), ctx.rpc<EthBlock>("eth_getBlockByNumber", [receipt.blockNumber, false])]);
+  const [tx, block] = await Promise.all([
+    ctx.rpc<EthTx>("eth_getTransactionByHash", [ethHash]),
+    ctx.rpc<EthBlock>("eth_getBlockByNumber", [receipt.blockNumber, false]),
+  ]);
   return { tx, receipt, block };
 }
 
@@ -62,13 +75,20 @@ async function transactionInfo(ctx: FacadeContext, tx: EthTx, receipt: EthReceip
   const id = ctx.index.txIdOf(tx.hash);
   const entry = ctx.index.get(id);
   const base = { id, blockNumber: Number(receipt.blockNumber), blockTimeStamp: blockTimeMs(block) };
-  const log = receipt.logs.map((l) => ({ address: strip(l.address), topics: l.topics.map(strip), data: strip(l.data) }));
+  const log = receipt.logs.map((l) => ({
+    address: strip(l.address),
+    topics: l.topics.map(strip),
+    data: strip(l.data),
+  }));
   const isContract = tx.to === null || (tx.input && tx.input !== "0x");
   if (!isContract) {
     const size = entry ? entry.tx.raw_data_hex.length / 2 + 65 * (entry.tx.signature?.length ?? 0) + 64 : 0;
     return { ...base, receipt: { net_usage: size }, ...(ok ? {} : { result: "FAILED" }) };
   }
-  const output = await ctx.rpc<{ output?: string }>("debug_traceTransaction", [tx.hash, { tracer: "callTracer" }]).then((t) => strip(t.output ?? ""), () => "");
+  const output = await ctx.rpc<{ output?: string }>("debug_traceTransaction", [tx.hash, { tracer: "callTracer" }]).then(
+    (t) => strip(t.output ?? ""),
+    () => "",
+  );
   const contract = receipt.contractAddress ?? tx.to!;
   return {
     ...base,
@@ -94,7 +114,9 @@ export async function tronBlock(ctx: FacadeContext, num: number, detail: boolean
   const header = tronBlockHeader(block, view.visible, formatAddress);
   if (!detail || !block.transactions.length) return header;
   const receipts = await blockReceipts(ctx, block);
-  const transactions = (block.transactions as EthTx[]).map((tx) => tronTx(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block, view.visible));
+  const transactions = (block.transactions as EthTx[]).map((tx) =>
+    tronTx(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block, view.visible),
+  );
   return { ...header, transactions };
 }
 
@@ -103,6 +125,7 @@ export async function transactionInfosOfBlock(ctx: FacadeContext, num: number, v
   const block = await ctx.rpc<EthBlock | null>("eth_getBlockByNumber", [toQuantity(num), true]);
   if (!block) return [];
   const receipts = await blockReceipts(ctx, block);
-  return Promise.all((block.transactions as EthTx[]).map((tx) => transactionInfo(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block)));
+  return Promise.all(
+    (block.transactions as EthTx[]).map((tx) => transactionInfo(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block)),
+  );
 }
-

@@ -3,7 +3,13 @@ import fs from "node:fs";
 /** A transaction as the facade accepted it: canonical Tron JSON (hex addresses) plus its signatures. */
 export interface TronTxJson {
   txID: string;
-  raw_data: Record<string, unknown> & { contract: { parameter: { value: Record<string, unknown>; type_url: string }; type: string; Permission_id?: number }[] };
+  raw_data: Record<string, unknown> & {
+    contract: {
+      parameter: { value: Record<string, unknown>; type_url: string };
+      type: string;
+      Permission_id?: number;
+    }[];
+  };
   raw_data_hex: string;
   signature?: string[];
 }

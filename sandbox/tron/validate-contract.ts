@@ -9,7 +9,12 @@ export const MAX_FEE_LIMIT = 15_000_000_000;
  * The checks java-tron's actuators make before executing (CONTRACT_VALIDATE_ERROR), as far as they apply without
  * emulating accounts, energy or bandwidth. Returns the java-tron message, or null when valid.
  */
-export async function validateContract(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>, feeLimit = 0): Promise<string | null> {
+export async function validateContract(
+  ctx: FacadeContext,
+  type: ContractType,
+  value: Record<string, unknown>,
+  feeLimit = 0,
+): Promise<string | null> {
   const owner = toEvm(String(value.owner_address));
   const balanceSun = async () => weiToSun(await ctx.rpc<string>("eth_getBalance", [owner, "latest"]));
   if (type === "TransferContract") {
@@ -17,13 +22,16 @@ export async function validateContract(ctx: FacadeContext, type: ContractType, v
     const amount = BigInt(Number(value.amount ?? 0));
     if (amount <= 0n) return "Amount must be greater than 0.";
     if (to === owner) return "Cannot transfer TRX to yourself.";
-    if ((await ctx.rpc<string>("eth_getCode", [to, "latest"])) !== "0x") return "Cannot transfer TRX to a smartContract.";
+    if ((await ctx.rpc<string>("eth_getCode", [to, "latest"])) !== "0x")
+      return "Cannot transfer TRX to a smartContract.";
     if ((await balanceSun()) < amount) return "Validate TransferContract error, balance is not sufficient.";
     return null;
   }
   if (feeLimit < 0 || feeLimit > MAX_FEE_LIMIT) return `feeLimit must be >= 0 and <= ${MAX_FEE_LIMIT}`;
-  if ((await ctx.rpc<string>("eth_getCode", [toEvm(String(value.contract_address)), "latest"])) === "0x") return "No contract or not a valid smart contract";
+  if ((await ctx.rpc<string>("eth_getCode", [toEvm(String(value.contract_address)), "latest"])) === "0x")
+    return "No contract or not a valid smart contract";
   const callValue = BigInt(Number(value.call_value ?? 0));
-  if (callValue > 0n && (await balanceSun()) < callValue) return "Validate InternalTransfer error, balance is not sufficient.";
+  if (callValue > 0n && (await balanceSun()) < callValue)
+    return "Validate InternalTransfer error, balance is not sufficient.";
   return null;
 }

@@ -12,7 +12,8 @@ export type Handler = (ctx: FacadeContext, p: Params, view: View) => Promise<unk
 
 const int = (v: unknown, field: string): number => {
   const n = Number(v);
-  if (v === undefined || v === "" || !Number.isSafeInteger(n) || n < 0) throw new Error(`${field} must be a non-negative integer`);
+  if (v === undefined || v === "" || !Number.isSafeInteger(n) || n < 0)
+    throw new Error(`${field} must be a non-negative integer`);
   return n;
 };
 const str = (v: unknown): string => (typeof v === "string" ? v : String(v ?? ""));
@@ -51,10 +52,18 @@ export const READS: Record<string, Handler> = {
   async getaccount(ctx, p, view) {
     const address = hexAddress(p.address, "address");
     const tag = view.solid ? toQuantity(view.top) : "latest";
-    const [wei, nonce, code] = await Promise.all(["eth_getBalance", "eth_getTransactionCount", "eth_getCode"].map((m) => ctx.rpc<string>(m, [toEvm(address), tag])));
+    const [wei, nonce, code] = await Promise.all(
+      ["eth_getBalance", "eth_getTransactionCount", "eth_getCode"].map((m) =>
+        ctx.rpc<string>(m, [toEvm(address), tag]),
+      ),
+    );
     const balance = weiToSun(wei!);
     if (balance === 0n && Number(nonce) === 0 && code === "0x") return {};
-    return { address: formatAddress(address, view.visible), ...(balance > 0n ? { balance: Number(balance) } : {}), ...(code !== "0x" ? { type: "Contract" } : {}) };
+    return {
+      address: formatAddress(address, view.visible),
+      ...(balance > 0n ? { balance: Number(balance) } : {}),
+      ...(code !== "0x" ? { type: "Contract" } : {}),
+    };
   },
   triggerconstantcontract: (ctx, p, view) => triggerConstantContract(ctx, p, view),
   estimateenergy: (ctx, p, view) => triggerConstantContract(ctx, p, view, true),
@@ -86,11 +95,32 @@ export const WRITES: Record<string, Handler> = {
     return contract.contract_address ? { runtimecode: contract.bytecode, smart_contract: contract } : {};
   },
   async getchainparameters() {
-    const params: [string, number][] = [["getMaintenanceTimeInterval", 21_600_000], ["getTransactionFee", 1000], ["getCreateAccountFee", 100_000], ["getEnergyFee", 100], ["getMaxFeeLimit", 15_000_000_000], ["getAllowTvmTransferTrc10", 1], ["getAllowTvmConstantinople", 1], ["getAllowTvmSolidity059", 1], ["getAllowTvmIstanbul", 1], ["getAllowTvmLondon", 1]];
+    const params: [string, number][] = [
+      ["getMaintenanceTimeInterval", 21_600_000],
+      ["getTransactionFee", 1000],
+      ["getCreateAccountFee", 100_000],
+      ["getEnergyFee", 100],
+      ["getMaxFeeLimit", 15_000_000_000],
+      ["getAllowTvmTransferTrc10", 1],
+      ["getAllowTvmConstantinople", 1],
+      ["getAllowTvmSolidity059", 1],
+      ["getAllowTvmIstanbul", 1],
+      ["getAllowTvmLondon", 1],
+    ];
     return { chainParameter: params.map(([key, value]) => ({ key, value })) };
   },
   async getnodeinfo(ctx, _p, view) {
     const block = (await tronBlock(ctx, view.top, false, view)) as { blockID?: string };
-    return { beginSyncNum: 0, block: `Num:${view.top},ID:${block.blockID ?? ""}`, solidityBlock: `Num:${Math.max(0, view.top - SOLID_LAG)}`, currentConnectCount: 0, activeConnectCount: 0, passiveConnectCount: 0, totalFlow: 0, configNodeInfo: { codeVersion: "4.7.7", versionNum: "0", p2pVersion: "sandbox", dbVersion: 2 }, machineInfo: {} };
+    return {
+      beginSyncNum: 0,
+      block: `Num:${view.top},ID:${block.blockID ?? ""}`,
+      solidityBlock: `Num:${Math.max(0, view.top - SOLID_LAG)}`,
+      currentConnectCount: 0,
+      activeConnectCount: 0,
+      passiveConnectCount: 0,
+      totalFlow: 0,
+      configNodeInfo: { codeVersion: "4.7.7", versionNum: "0", p2pVersion: "sandbox", dbVersion: 2 },
+      machineInfo: {},
+    };
   },
 };

@@ -31,10 +31,17 @@ export function ensureNextBuild(root: string, log: (line: string) => void = cons
   const buildIdFile = path.join(root, ".next", "BUILD_ID");
   const current = hashTree(root);
   // The stamp names the build it vouches for, so a `next build` run by hand (other sources) invalidates it.
-  const built = fs.existsSync(buildIdFile) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === `${current}:${fs.readFileSync(buildIdFile, "utf8")}`;
+  const built =
+    fs.existsSync(buildIdFile) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, "utf8") === `${current}:${fs.readFileSync(buildIdFile, "utf8")}`;
   if (built) return;
   log("Building the web app (next build)…");
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status ?? result.signal})`);
   fs.writeFileSync(stamp, `${current}:${fs.readFileSync(buildIdFile, "utf8")}`);
 }

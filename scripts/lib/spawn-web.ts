@@ -16,7 +16,14 @@ export async function spawnWebServer(root: string, env: Record<string, string>):
   const child: ChildProcess = fork(path.join(root, "scripts/start-web.ts"), [], {
     cwd: root,
     execArgv: ["--import", "tsx", ...(process.env.WEB_EXEC_ARGV ? process.env.WEB_EXEC_ARGV.split(" ") : [])],
-    env: { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: `http://localhost:${port}` },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+    },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await waitForReady(child, "web server");

@@ -3,7 +3,14 @@ import { fork, type ChildProcess } from "node:child_process";
 export interface ReadyMessage {
   type: "ready";
   url?: string;
-  chains?: { chain: string; chainId: number | null; rpcUrl: string; token: string; decimals: number; emulated: boolean }[];
+  chains?: {
+    chain: string;
+    chainId: number | null;
+    rpcUrl: string;
+    token: string;
+    decimals: number;
+    emulated: boolean;
+  }[];
 }
 
 /**
@@ -35,7 +42,11 @@ export class SupervisedProcess {
   }
 
   private spawn() {
-    const child = fork(this.script, [], { execArgv: ["--import", "tsx"], env: this.env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(this.script, [], {
+      execArgv: ["--import", "tsx"],
+      env: this.env,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     this.child = child;
     const startedAt = Date.now();
     child.on("message", (msg: ReadyMessage) => {
@@ -47,7 +58,9 @@ export class SupervisedProcess {
       if (Date.now() - startedAt > 30_000) this.restarts = 0;
       this.restarts += 1;
       if (this.restarts > 5) {
-        this.readyReject(new Error(`${this.name} exited (${signal ?? code}) ${this.restarts} times in a row; giving up`));
+        this.readyReject(
+          new Error(`${this.name} exited (${signal ?? code}) ${this.restarts} times in a row; giving up`),
+        );
         return;
       }
       const delay = Math.min(30_000, 500 * 2 ** this.restarts);

@@ -54,7 +54,11 @@ describe("authentication", () => {
     expect(rotated.secret).toMatch(/^mnt_test_sk_[0-9A-Za-z]{43}$/);
     expectError(await api("GET", "/v1/payment-links", { key: restricted.secret }), "unauthorized", 401);
     expect((await api("GET", "/v1/payment-links", { key: rotated.secret })).status).toBe(200);
-    expectError(await api("POST", "/v1/payment-links", { key: rotated.secret, body: { amount: "1" } }), "forbidden", 403);
+    expectError(
+      await api("POST", "/v1/payment-links", { key: rotated.secret, body: { amount: "1" } }),
+      "forbidden",
+      403,
+    );
     // Rotating an already rotated key is refused: it would resurrect nothing.
     await expect(rotateApiKey(getDb(), restricted.id)).rejects.toThrow(/no active key/);
   });
@@ -67,7 +71,11 @@ describe("scopes", () => {
     const writeOnly = await newKey(m.id, "sandbox", ["payment_links:write"]);
     const otherFamily = await newKey(m.id, "sandbox", ["payments:write", "payouts:write"]);
 
-    const denied = expectError(await api("POST", "/v1/payment-links", { key: readOnly.secret, body: { amount: "5" } }), "forbidden", 403);
+    const denied = expectError(
+      await api("POST", "/v1/payment-links", { key: readOnly.secret, body: { amount: "5" } }),
+      "forbidden",
+      403,
+    );
     expect(denied.message).toContain("payment_links:write");
     expect((await api("GET", "/v1/payment-links", { key: readOnly.secret })).status).toBe(200);
 

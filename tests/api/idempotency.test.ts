@@ -26,7 +26,12 @@ describe("Idempotency-Key", () => {
   it("same key, different parameters → 409 idempotency_conflict and nothing created", async () => {
     const m = await newMerchant();
     await create(m.sandboxKey, "order-2", { amount: "10" });
-    const err = expectError(await create(m.sandboxKey, "order-2", { amount: "11" }), "idempotency_conflict", 409, "Idempotency-Key");
+    const err = expectError(
+      await create(m.sandboxKey, "order-2", { amount: "11" }),
+      "idempotency_conflict",
+      409,
+      "Idempotency-Key",
+    );
     expect(err.message).toMatch(/different parameters/);
     expect(await count(m.sandboxKey)).toBe(1);
   });
@@ -40,7 +45,9 @@ describe("Idempotency-Key", () => {
 
   it("concurrent requests with one key never both execute", async () => {
     const m = await newMerchant();
-    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => create(m.sandboxKey, "race", { amount: "7.25" }, i % 2)));
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => create(m.sandboxKey, "race", { amount: "7.25" }, i % 2)),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(new Set(replies.map((r) => r.json.id)).size).toBe(1);
     expect(replies.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(15);
@@ -66,19 +73,28 @@ describe("Idempotency-Key", () => {
 
   it("rejects a malformed key", async () => {
     const m = await newMerchant();
-    expectError(await create(m.sandboxKey, "x".repeat(256), { amount: "1" }), "invalid_request_error", 400, "Idempotency-Key");
+    expectError(
+      await create(m.sandboxKey, "x".repeat(256), { amount: "1" }),
+      "invalid_request_error",
+      400,
+      "Idempotency-Key",
+    );
   });
 
   it("expires after 24 hours: the key can then be reused, and the sweep deletes old records", async () => {
     const m = await newMerchant();
     const first = await create(m.sandboxKey, "day-old", { amount: "1" });
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '24 hours 1 minute' where merchant_id = ${m.id}`);
+    await getDb().execute(
+      sql`update idempotency_keys set created_at = now() - interval '24 hours 1 minute' where merchant_id = ${m.id}`,
+    );
     const second = await create(m.sandboxKey, "day-old", { amount: "2" });
     expect(second.status).toBe(200);
     expect(second.json.id).not.toBe(first.json.id);
 
     await create(m.sandboxKey, "other-old", { amount: "3" });
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where merchant_id = ${m.id} and key = 'other-old'`);
+    await getDb().execute(
+      sql`update idempotency_keys set created_at = now() - interval '25 hours' where merchant_id = ${m.id} and key = 'other-old'`,
+    );
     expect(await expireIdempotencyKeys(getDb())).toBeGreaterThanOrEqual(1);
     const left = await getDb().execute(sql`select key from idempotency_keys where merchant_id = ${m.id} order by key`);
     expect(left.rows.map((r) => r.key)).toEqual(["day-old"]);
@@ -106,7 +122,11 @@ describe("a handler's own 4xx (e.g. insufficient balance)", () => {
       POST(
         new Request("http://local/v1/payment-links", {
           method: "POST",
-          headers: { authorization: `Bearer ${m.sandboxKey}`, "content-type": "application/json", "idempotency-key": "k-422" },
+          headers: {
+            authorization: `Bearer ${m.sandboxKey}`,
+            "content-type": "application/json",
+            "idempotency-key": "k-422",
+          },
           body: JSON.stringify({ amount }),
         }),
         { params: Promise.resolve({}) },

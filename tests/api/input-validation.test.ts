@@ -6,16 +6,25 @@ beforeAll(async () => {
   m = await newMerchant();
 });
 
-const post = (body: Partial<Parameters<typeof api>[2]>) => api("POST", "/v1/payment-links", { key: m.sandboxKey, ...body });
+const post = (body: Partial<Parameters<typeof api>[2]>) =>
+  api("POST", "/v1/payment-links", { key: m.sandboxKey, ...body });
 
 describe("request body", () => {
   it("rejects a body that is not JSON", async () => {
-    const err = expectError(await post({ rawBody: "{amount:", headers: { "content-type": "application/json" } }), "invalid_request_error", 400);
+    const err = expectError(
+      await post({ rawBody: "{amount:", headers: { "content-type": "application/json" } }),
+      "invalid_request_error",
+      400,
+    );
     expect(err.message).toMatch(/not valid JSON/);
   });
 
   it("rejects a wrong content type", async () => {
-    const err = expectError(await post({ rawBody: "amount=5", headers: { "content-type": "application/x-www-form-urlencoded" } }), "invalid_request_error", 400);
+    const err = expectError(
+      await post({ rawBody: "amount=5", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      "invalid_request_error",
+      400,
+    );
     expect(err.message).toMatch(/Content-Type must be application\/json/);
   });
 
@@ -29,17 +38,28 @@ describe("request body", () => {
     ["null", "null", /not null/],
     ["a number", "42", /not a number/],
   ])("rejects %s as body", async (_what, raw, message) => {
-    const err = expectError(await post({ rawBody: raw, headers: { "content-type": "application/json" } }), "invalid_request_error", 400);
+    const err = expectError(
+      await post({ rawBody: raw, headers: { "content-type": "application/json" } }),
+      "invalid_request_error",
+      400,
+    );
     expect(err.message).toMatch(message);
   });
 
   it("accepts a charset parameter on the content type", async () => {
-    const reply = await post({ rawBody: '{"amount":"5"}', headers: { "content-type": "application/json; charset=utf-8" } });
+    const reply = await post({
+      rawBody: '{"amount":"5"}',
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
     expect(reply.status).toBe(200);
   });
 
   it("rejects an oversized body", async () => {
-    const err = expectError(await post({ body: { amount: "5", description: "x".repeat(70_000) } }), "invalid_request_error", 400);
+    const err = expectError(
+      await post({ body: { amount: "5", description: "x".repeat(70_000) } }),
+      "invalid_request_error",
+      400,
+    );
     expect(err.message).toMatch(/larger than/);
   });
 });
@@ -66,12 +86,22 @@ describe("field validation names the field in param", () => {
   });
 
   it("description longer than 500 characters", async () => {
-    const err = expectError(await post({ body: { amount: "1", description: "d".repeat(501) } }), "invalid_request_error", 400, "description");
+    const err = expectError(
+      await post({ body: { amount: "1", description: "d".repeat(501) } }),
+      "invalid_request_error",
+      400,
+      "description",
+    );
     expect(err.message).toMatch(/at most 500 characters/);
   });
 
   it("description of the wrong type", async () => {
-    const err = expectError(await post({ body: { amount: "1", description: 7 } }), "invalid_request_error", 400, "description");
+    const err = expectError(
+      await post({ body: { amount: "1", description: 7 } }),
+      "invalid_request_error",
+      400,
+      "description",
+    );
     expect(err.message).toMatch(/must be a string/);
   });
 
@@ -81,7 +111,12 @@ describe("field validation names the field in param", () => {
   });
 
   it("unknown query parameters on a list are refused", async () => {
-    const err = expectError(await api("GET", "/v1/payment-links?limit=5", { key: m.sandboxKey }), "invalid_request_error", 400, "limit");
+    const err = expectError(
+      await api("GET", "/v1/payment-links?limit=5", { key: m.sandboxKey }),
+      "invalid_request_error",
+      400,
+      "limit",
+    );
     expect(err.message).toMatch(/Unknown parameter/);
   });
 
@@ -100,7 +135,17 @@ describe("payment link shape (the pipeline's real route)", () => {
     const reply = await post({ body: { amount: "12.5", description: "Coffee beans" } });
     expect(reply.status).toBe(200);
     const link = reply.json;
-    expect(Object.keys(link).sort()).toEqual(["active", "amount", "created_at", "currency", "description", "expires_at", "id", "object", "url"]);
+    expect(Object.keys(link).sort()).toEqual([
+      "active",
+      "amount",
+      "created_at",
+      "currency",
+      "description",
+      "expires_at",
+      "id",
+      "object",
+      "url",
+    ]);
     expect(link.id).toMatch(/^pl_[0-9A-Za-z]{24}$/);
     expect(link.object).toBe("payment_link");
     expect(link.amount).toBe("12.500000");

@@ -9,7 +9,8 @@ describe("tenant and mode isolation", () => {
     const aLive = (await api("POST", "/v1/payment-links", { key: a.liveKey, body: { amount: "2" } })).json;
     const bSandbox = (await api("POST", "/v1/payment-links", { key: b.sandboxKey, body: { amount: "3" } })).json;
 
-    const ids = async (key: string) => (await api("GET", "/v1/payment-links", { key })).json.data.map((l: { id: string }) => l.id);
+    const ids = async (key: string) =>
+      (await api("GET", "/v1/payment-links", { key })).json.data.map((l: { id: string }) => l.id);
     expect(await ids(a.sandboxKey)).toEqual([aSandbox.id]);
     expect(await ids(a.liveKey)).toEqual([aLive.id]);
     expect(await ids(b.sandboxKey)).toEqual([bSandbox.id]);
@@ -33,8 +34,11 @@ describe("tenant and mode isolation", () => {
   it("lists newest first", async () => {
     const m = await newMerchant();
     const created: string[] = [];
-    for (const amount of ["1", "2", "3"]) created.push((await api("POST", "/v1/payment-links", { key: m.sandboxKey, body: { amount } })).json.id);
-    const listed = (await api("GET", "/v1/payment-links", { key: m.sandboxKey })).json.data.map((l: { id: string }) => l.id);
+    for (const amount of ["1", "2", "3"])
+      created.push((await api("POST", "/v1/payment-links", { key: m.sandboxKey, body: { amount } })).json.id);
+    const listed = (await api("GET", "/v1/payment-links", { key: m.sandboxKey })).json.data.map(
+      (l: { id: string }) => l.id,
+    );
     expect(listed).toEqual(created.reverse());
   });
 });

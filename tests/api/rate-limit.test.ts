@@ -11,7 +11,10 @@ async function storedHits(bucket: string): Promise<number> {
     await redis.quit();
     return n;
   }
-  const res = await getPool().query<{ n: number }>("select cardinality(hits) as n from rate_limit_buckets where bucket = $1", [bucket]);
+  const res = await getPool().query<{ n: number }>(
+    "select cardinality(hits) as n from rate_limit_buckets where bucket = $1",
+    [bucket],
+  );
   return res.rows[0]?.n ?? 0;
 }
 
@@ -20,10 +23,18 @@ describe("per-key rate limit over HTTP", () => {
     const m = await newMerchant();
     const replies = [];
     for (let i = 0; i < 60; i += 10) {
-      replies.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => api("GET", "/v1/payment-links", { key: m.sandboxKey, server: (i + j) % 2 })))));
+      replies.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, j) =>
+            api("GET", "/v1/payment-links", { key: m.sandboxKey, server: (i + j) % 2 }),
+          ),
+        )),
+      );
     }
     expect(replies.map((r) => r.status)).toEqual(Array(60).fill(200));
-    expect(replies.map((r) => Number(r.headers.get("ratelimit-remaining"))).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(replies.map((r) => Number(r.headers.get("ratelimit-remaining"))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i),
+    );
 
     for (const server of [0, 1]) {
       const limited = await api("GET", "/v1/payment-links", { key: m.sandboxKey, server });
@@ -34,7 +45,11 @@ describe("per-key rate limit over HTTP", () => {
       expect(err.message).toContain(`Retry after ${retryAfter} second`);
     }
     // POSTs count against the same window; other keys of the merchant do not.
-    expectError(await api("POST", "/v1/payment-links", { key: m.sandboxKey, body: { amount: "1" } }), "rate_limit_exceeded", 429);
+    expectError(
+      await api("POST", "/v1/payment-links", { key: m.sandboxKey, body: { amount: "1" } }),
+      "rate_limit_exceeded",
+      429,
+    );
     expect((await api("GET", "/v1/payment-links", { key: m.liveKey })).status).toBe(200);
     expect(await storedHits(`key:${m.sandboxKeyId}:default`)).toBe(60);
   });

@@ -5,12 +5,15 @@ import { apiRoute } from "@/lib/api/route";
 import { api, expectError, newMerchant, webUrls } from "../helpers/api";
 
 describe("routing", () => {
-  it.each(["/v1/nope", "/v1", "/v1/payment-links/extra/segments", "/v1/payments-links"])("unknown path %s → 404 not_found envelope", async (path) => {
-    for (const method of ["GET", "POST", "DELETE"]) {
-      const err = expectError(await api(method, path), "not_found", 404);
-      expect(err.message).toContain(path);
-    }
-  });
+  it.each(["/v1/nope", "/v1", "/v1/payment-links/extra/segments", "/v1/payments-links"])(
+    "unknown path %s → 404 not_found envelope",
+    async (path) => {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const err = expectError(await api(method, path), "not_found", 404);
+        expect(err.message).toContain(path);
+      }
+    },
+  );
 
   it.each(["PUT", "PATCH", "DELETE"])("%s on a known path → 405 with Allow and the envelope", async (method) => {
     const m = await newMerchant();
@@ -48,7 +51,10 @@ describe("unexpected exceptions", () => {
         },
       }),
     });
-    const res = await GET(new Request("http://local/v1/boom", { headers: { authorization: `Bearer ${m.sandboxKey}` } }), { params: Promise.resolve({}) });
+    const res = await GET(
+      new Request("http://local/v1/boom", { headers: { authorization: `Bearer ${m.sandboxKey}` } }),
+      { params: Promise.resolve({}) },
+    );
     const logged = stderr.mock.calls.map((c) => String(c[0])).join("");
     stderr.mockRestore();
     const body = await res.json();

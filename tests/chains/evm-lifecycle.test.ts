@@ -12,7 +12,15 @@ import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/san
 import { CursorMovedError } from "@/lib/watchers/chain-cursor";
 import { scanOnce } from "@/lib/watchers/scan-chain";
 import { scanTarget } from "@/lib/watchers/start-watchers";
-import { balanceOf, fundedWallet, paymentEvents, sandboxChain, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";
+import {
+  balanceOf,
+  fundedWallet,
+  paymentEvents,
+  sandboxChain,
+  startWatcherProcess,
+  waitForBalance,
+  watchPayment,
+} from "../helpers/chains";
 
 // End to end on the run's real anvil chains (0.5 s blocks, 4 confirmations required, confirming from 2),
 // watched by a real worker process: every transfer here is a signed transaction from a payer's wallet.
@@ -43,20 +51,32 @@ describe.each(["eth", "bnb", "polygon"] as const)("a payment on %s, paid from a 
 
     const seen = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
     expect(seen.statuses).toEqual(["awaiting_payment", "pending", "confirming", "confirmed"]);
-    expect(seen.confirmations.filter((c) => c >= 2 && c < 4).length, `confirmations seen: ${seen.confirmations}`).toBeGreaterThanOrEqual(1);
+    expect(
+      seen.confirmations.filter((c) => c >= 2 && c < 4).length,
+      `confirmations seen: ${seen.confirmations}`,
+    ).toBeGreaterThanOrEqual(1);
     expect(seen.last).toMatchObject({ status: "confirmed", tx_hash: txHash, amount_received: "12.345678" });
     expect(seen.last.confirmations).toBeGreaterThanOrEqual(4);
     expect(Date.parse(seen.last.confirmed_at)).toBeGreaterThan(Date.parse(payment.created_at));
 
     const events = await paymentEvents(m.sandboxKey, payment.id);
-    expect(events.map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "payment.awaiting_payment",
+      "payment.pending",
+      "payment.confirming",
+      "payment.confirmed",
+    ]);
     expect(events[1]!.data.object).toMatchObject({ status: "pending", tx_hash: txHash });
     expect(events[3]!.data.object).toMatchObject({ status: "confirmed", confirmations: seen.last.confirmations });
 
     expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "12.345678", reserved: "0.000000" });
     await new Promise((r) => setTimeout(r, 1_500)); // more blocks: nothing is credited again
     expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "12.345678", reserved: "0.000000" });
-    const [deposit] = await query<{ raw_amount: string; amount_units: string; status: string }>(getDb(), "select raw_amount::text, amount_units::text, status from deposits where payment_id = $1", [payment.id]);
+    const [deposit] = await query<{ raw_amount: string; amount_units: string; status: string }>(
+      getDb(),
+      "select raw_amount::text, amount_units::text, status from deposits where payment_id = $1",
+      [payment.id],
+    );
     expect(deposit).toEqual({ raw_amount: raw.toString(), amount_units: "12345678", status: "credited" });
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   });
@@ -71,7 +91,9 @@ describe("amounts that do not match", () => {
     const partial = await watchPayment(m.id, payment.id, (p) => p.amount_received === "4.000000");
     expect(partial.last).toMatchObject({ status: "awaiting_payment", tx_hash: null, confirmations: 0 });
     await new Promise((r) => setTimeout(r, 2_500)); // deep enough to be credited, were it complete
-    expect((await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json.status).toBe("awaiting_payment");
+    expect((await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json.status).toBe(
+      "awaiting_payment",
+    );
     expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "0.000000", reserved: "4.000000" });
 
     const second = await payer.send(payment.deposit_address, 6_000_000n);
@@ -102,7 +124,10 @@ describe("expiry and late payments", () => {
     await query(getDb(), "update payments set expires_at = now() + interval '1 second' where id = $1", [payment.id]);
     const expired = await watchPayment(m.id, payment.id, (p) => p.status === "expired");
     expect(expired.last).toMatchObject({ status: "expired", amount_received: "2.000000", tx_hash: null });
-    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+      "payment.awaiting_payment",
+      "payment.expired",
+    ]);
     // Money that arrived is never lost: the partial funds are credited once deep enough.
     await waitForBalance(m.sandboxKey, "bnb", { available: "2.000000", reserved: "0.000000" });
 
@@ -110,7 +135,10 @@ describe("expiry and late payments", () => {
     await waitForBalance(m.sandboxKey, "bnb", { available: "11.000000", reserved: "0.000000" });
     const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
     expect(after).toMatchObject({ status: "expired", amount_received: "11.000000" });
-    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+      "payment.awaiting_payment",
+      "payment.expired",
+    ]);
   });
 
   it("a payment with no network chosen expires by its job at expires_at", async () => {
@@ -121,9 +149,14 @@ describe("expiry and late payments", () => {
     expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("expired");
     expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("closed");
     // The job that calls it was enqueued with the payment, for the original expires_at (30 minutes out).
-    const [job] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [`expire_payment:${payment.id}`]);
+    const [job] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [
+      `expire_payment:${payment.id}`,
+    ]);
     expect(Math.abs(job!.run_at.getTime() - Date.parse(payment.expires_at))).toBeLessThan(1000);
-    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+      "payment.awaiting_payment",
+      "payment.expired",
+    ]);
   });
 });
 
@@ -133,8 +166,17 @@ describe("transfers that are not this payment's USDT", () => {
     const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
     const eth = await fundedWallet(m.sandboxKey, "eth", "1.000000");
     const other = await deploySandboxToken(eth.config.rpcUrl, "standard", 6);
-    const owner = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC), transport: http(eth.config.rpcUrl) });
-    const otherTx = await owner.writeContract({ chain: null, address: other, abi: TOKEN_ABI.standard, functionName: "mint", args: [payment.deposit_address, 3_000_000n] });
+    const owner = createWalletClient({
+      account: mnemonicToAccount(ANVIL_MNEMONIC),
+      transport: http(eth.config.rpcUrl),
+    });
+    const otherTx = await owner.writeContract({
+      chain: null,
+      address: other,
+      abi: TOKEN_ABI.standard,
+      functionName: "mint",
+      args: [payment.deposit_address, 3_000_000n],
+    });
     await eth.client.waitForTransactionReceipt({ hash: otherTx });
 
     const bnb = await fundedWallet(m.sandboxKey, "bnb", "3.000000");
@@ -142,7 +184,11 @@ describe("transfers that are not this payment's USDT", () => {
     await waitForBalance(m.sandboxKey, "bnb", { available: "3.000000", reserved: "0.000000" });
     const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
     expect(after).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000", tx_hash: null });
-    const deposits = await query<{ chain: string; kind: string; status: string }>(getDb(), "select chain, kind, status from deposits where payment_id = $1", [payment.id]);
+    const deposits = await query<{ chain: string; kind: string; status: string }>(
+      getDb(),
+      "select chain, kind, status from deposits where payment_id = $1",
+      [payment.id],
+    );
     expect(deposits).toEqual([{ chain: "bnb", kind: "wrong_network", status: "credited" }]);
   });
 });
@@ -162,7 +208,9 @@ describe("reorganizations", () => {
     const back = await watchPayment(m.id, payment.id, (p) => p.status === "awaiting_payment");
     expect(back.last).toMatchObject({ amount_received: "0.000000", tx_hash: null, confirmations: 0 });
     expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "0.000000", reserved: "0.000000" });
-    const [orphan] = await query<{ status: string }>(getDb(), "select status from deposits where payment_id = $1", [payment.id]);
+    const [orphan] = await query<{ status: string }>(getDb(), "select status from deposits where payment_id = $1", [
+      payment.id,
+    ]);
     expect(orphan!.status).toBe("orphaned");
     const types = (await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type);
     expect(types[0]).toBe("payment.awaiting_payment");
@@ -203,13 +251,22 @@ describe("workers that crash or run twice", () => {
     try {
       const m = await newMerchant();
       const chains = ["eth", "bnb", "polygon", "eth", "bnb", "polygon"] as const;
-      const payments = await Promise.all(chains.map((chain, i) => createPayment(m.sandboxKey, { amount: `${i + 1}.000000`, chain })));
+      const payments = await Promise.all(
+        chains.map((chain, i) => createPayment(m.sandboxKey, { amount: `${i + 1}.000000`, chain })),
+      );
       // Paid through the sandbox helper: a real transfer from a fresh sandbox payer wallet.
-      const simulated = await Promise.all(payments.map((p) => api("POST", `/v1/sandbox/payments/${p.id}/simulate`, { key: m.sandboxKey, body: {} })));
+      const simulated = await Promise.all(
+        payments.map((p) => api("POST", `/v1/sandbox/payments/${p.id}/simulate`, { key: m.sandboxKey, body: {} })),
+      );
       for (const s of simulated) expect(s.status, s.text).toBe(200);
       await Promise.all(payments.map((p) => watchPayment(m.id, p.id, (x) => x.status === "confirmed")));
       for (const p of payments) {
-        expect((await paymentEvents(m.sandboxKey, p.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+        expect((await paymentEvents(m.sandboxKey, p.id)).map((e) => e.type)).toEqual([
+          "payment.awaiting_payment",
+          "payment.pending",
+          "payment.confirming",
+          "payment.confirmed",
+        ]);
       }
       expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "5.000000", reserved: "0.000000" });
       expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "7.000000", reserved: "0.000000" });
@@ -231,7 +288,9 @@ describe("workers that crash or run twice", () => {
       let refused = 0;
       const race = async () => {
         for (let i = 0; i < 200; i++) {
-          const [row] = await query<{ status: string }>(getDb(), "select status from payments where id = $1", [payment.id]);
+          const [row] = await query<{ status: string }>(getDb(), "select status from payments where id = $1", [
+            payment.id,
+          ]);
           if (row!.status === "confirmed") return;
           await scanOnce(getDb(), target).catch((err) => {
             if (!(err instanceof CursorMovedError)) throw err;
@@ -243,7 +302,11 @@ describe("workers that crash or run twice", () => {
       await Promise.all([race(), race(), race(), race()]);
       expect(refused).toBeGreaterThan(0);
       expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "2.500000", reserved: "0.000000" });
-      const [count] = await query<{ n: string }>(getDb(), "select count(*)::text as n from deposits where payment_id = $1", [payment.id]);
+      const [count] = await query<{ n: string }>(
+        getDb(),
+        "select count(*)::text as n from deposits where payment_id = $1",
+        [payment.id],
+      );
       expect(count!.n).toBe("1");
       expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
     } finally {

@@ -41,11 +41,20 @@ describe.each(["tron", "solana"] as const)("a payment on %s (emulated), paid wit
     expect(seen.last).toMatchObject({ tx_hash: txHash, amount_received: "7.500000" });
     expect(seen.last.confirmations).toBeGreaterThanOrEqual(REQUIRED[chain]);
     expect(seen.confirmations.filter((c) => c > 2 && c < REQUIRED[chain]).length).toBeGreaterThanOrEqual(2); // rising while confirming
-    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+      "payment.awaiting_payment",
+      "payment.pending",
+      "payment.confirming",
+      "payment.confirmed",
+    ]);
     expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "7.500000", reserved: "0.000000" });
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "7.500000", reserved: "0.000000" });
-    const deposits = await query<{ tx_hash: string; status: string }>(getDb(), "select tx_hash, status from deposits where payment_id = $1", [payment.id]);
+    const deposits = await query<{ tx_hash: string; status: string }>(
+      getDb(),
+      "select tx_hash, status from deposits where payment_id = $1",
+      [payment.id],
+    );
     expect(deposits).toEqual([{ tx_hash: txHash, status: "credited" }]);
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   }, 60_000);
@@ -67,7 +76,12 @@ describe("tron and solana: amounts and time", () => {
         const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 30_000);
         expect(done.last).toMatchObject({ amount_received: "5.000000", tx_hash: second });
         // The mined blocks may carry it across every threshold in one scan: each transition still happens, in order.
-        expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.pending", "payment.confirming", "payment.confirmed"]);
+        expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+          "payment.awaiting_payment",
+          "payment.pending",
+          "payment.confirming",
+          "payment.confirmed",
+        ]);
         await waitForBalance(m.sandboxKey, chain, { available: "5.000000", reserved: "0.000000" });
       }),
     );
@@ -78,7 +92,9 @@ describe("tron and solana: amounts and time", () => {
       (["tron", "solana"] as const).map(async (chain) => {
         const m = await newMerchant();
         const payment = await createPayment(m, { amount: "4.000000", chain, expires_in: 60 });
-        await query(getDb(), "update payments set expires_at = now() + interval '1 second' where id = $1", [payment.id]);
+        await query(getDb(), "update payments set expires_at = now() + interval '1 second' where id = $1", [
+          payment.id,
+        ]);
         const expired = await watchPayment(m.id, payment.id, (p) => p.status === "expired", 20_000);
         expect(expired.last).toMatchObject({ amount_received: "0.000000", tx_hash: null });
 
@@ -89,7 +105,10 @@ describe("tron and solana: amounts and time", () => {
         await waitForBalance(m.sandboxKey, chain, { available: "4.000000", reserved: "0.000000" }, 20_000);
         const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
         expect(after.status).toBe("expired");
-        expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual(["payment.awaiting_payment", "payment.expired"]);
+        expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+          "payment.awaiting_payment",
+          "payment.expired",
+        ]);
       }),
     );
   });
@@ -101,7 +120,12 @@ describe("tron and solana: amounts and time", () => {
       const sim = await api("POST", `/v1/sandbox/payments/${payment.id}/simulate`, { key: m.sandboxKey, body: {} });
       expect(sim.status, sim.text).toBe(200);
       expect(sim.json).toMatchObject({ chain, to: payment.deposit_address, amount: "1.250000" });
-      await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming" || p.status === "confirmed", 20_000);
+      await watchPayment(
+        m.id,
+        payment.id,
+        (p) => p.status === "pending" || p.status === "confirming" || p.status === "confirmed",
+        20_000,
+      );
       const reorg = await api("POST", `/v1/sandbox/chains/${chain}/reorg`, { key: m.sandboxKey, body: { depth: 1 } });
       expect(reorg.status).toBe(400);
       expect(reorg.json.error.param).toBe("chain");

@@ -8,7 +8,11 @@ import { watchChain } from "@/lib/watchers/watch-chain";
 // A chain whose head grows by one block every call; no token transfers.
 function growingChain(): ChainAdapter {
   let head = 0;
-  const block = (n: number): BlockRef => ({ number: n, hash: `0x${n.toString(16).padStart(64, "0")}`, time: new Date(0) });
+  const block = (n: number): BlockRef => ({
+    number: n,
+    hash: `0x${n.toString(16).padStart(64, "0")}`,
+    time: new Date(0),
+  });
   return {
     chain: "polygon",
     family: "evm",

@@ -5,7 +5,12 @@ describe("events", () => {
   it("creating a payment records payment.awaiting_payment with the payment as it was, metadata included", async () => {
     const m = await newMerchant();
     const before = Math.floor(Date.now() / 1000);
-    const payment = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "10.000000", chain: "eth", metadata: { order: "A-1" } } })).json;
+    const payment = (
+      await api("POST", "/v1/payments", {
+        key: m.sandboxKey,
+        body: { amount: "10.000000", chain: "eth", metadata: { order: "A-1" } },
+      })
+    ).json;
     const list = (await api("GET", "/v1/events", { key: m.sandboxKey })).json;
     expect(list.object).toBe("list");
     expect(list.has_more).toBe(false);
@@ -34,16 +39,27 @@ describe("events", () => {
   it("lists newest first with paging and a type filter; isolated by merchant and mode", async () => {
     const m = await newMerchant();
     const other = await newMerchant();
-    for (let i = 0; i < 3; i++) await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: `${i + 1}.000000` } });
+    for (let i = 0; i < 3; i++)
+      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: `${i + 1}.000000` } });
     const page = (await api("GET", "/v1/events?limit=2", { key: m.sandboxKey })).json;
-    expect(page.data.map((e: { data: { object: { amount: string } } }) => e.data.object.amount)).toEqual(["3.000000", "2.000000"]);
+    expect(page.data.map((e: { data: { object: { amount: string } } }) => e.data.object.amount)).toEqual([
+      "3.000000",
+      "2.000000",
+    ]);
     expect(page.has_more).toBe(true);
     const rest = (await api("GET", `/v1/events?limit=2&starting_after=${page.data[1].id}`, { key: m.sandboxKey })).json;
     expect(rest.data).toHaveLength(1);
     expect(rest.has_more).toBe(false);
-    expect((await api("GET", "/v1/events?type=payment.awaiting_payment", { key: m.sandboxKey })).json.data).toHaveLength(3);
+    expect(
+      (await api("GET", "/v1/events?type=payment.awaiting_payment", { key: m.sandboxKey })).json.data,
+    ).toHaveLength(3);
     expect((await api("GET", "/v1/events?type=payment.confirmed", { key: m.sandboxKey })).json.data).toHaveLength(0);
-    expectError(await api("GET", "/v1/events?type=payment.paid", { key: m.sandboxKey }), "invalid_request_error", 400, "type");
+    expectError(
+      await api("GET", "/v1/events?type=payment.paid", { key: m.sandboxKey }),
+      "invalid_request_error",
+      400,
+      "type",
+    );
     expect((await api("GET", "/v1/events", { key: other.sandboxKey })).json.data).toEqual([]);
     expect((await api("GET", "/v1/events", { key: m.liveKey })).json.data).toEqual([]);
     expectError(await api("GET", `/v1/events/${page.data[0].id}`, { key: other.sandboxKey }), "not_found", 404, "id");

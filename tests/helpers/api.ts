@@ -33,7 +33,7 @@ export async function api(method: string, path: string, call: ApiCall = {}): Pro
   }
   const res = await fetch(`${webUrls()[call.server ?? 0]}${path}`, { method, headers, body });
   const text = await res.text();
-  let json: unknown ;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
@@ -54,7 +54,13 @@ export async function newMerchant(name = "Test merchant"): Promise<TestMerchant>
   const { merchant, keys } = await createMerchant(getDb(), { name, email: "owner@example.com" });
   const sandbox = keys.find((k) => k.mode === "sandbox")!;
   const live = keys.find((k) => k.mode === "live")!;
-  return { id: merchant.id, sandboxKey: sandbox.secret, liveKey: live.secret, sandboxKeyId: sandbox.id, liveKeyId: live.id };
+  return {
+    id: merchant.id,
+    sandboxKey: sandbox.secret,
+    liveKey: live.secret,
+    sandboxKeyId: sandbox.id,
+    liveKeyId: live.id,
+  };
 }
 
 export async function newKey(merchantId: string, mode: "sandbox" | "live", scopes?: Scope[]) {

@@ -29,11 +29,19 @@ export function startWatcherProcess(chains: Chain[]): Promise<SpawnedWorker> {
 export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: string) {
   const config = await sandboxChain(chain);
   const account = privateKeyToAccount(generatePrivateKey());
-  const faucet = await api("POST", "/v1/sandbox/faucet", { key: sandboxKey, body: { chain, address: account.address, amount: usdt } });
+  const faucet = await api("POST", "/v1/sandbox/faucet", {
+    key: sandboxKey,
+    body: { chain, address: account.address, amount: usdt },
+  });
   if (faucet.status !== 200) throw new Error(`faucet: ${faucet.text}`);
   const client = createPublicClient({ transport: http(config.rpcUrl), pollingInterval: 50, cacheTime: 0 });
   await client.waitForTransactionReceipt({ hash: faucet.json.tx_hash as Hex });
-  const viemChain = defineChain({ id: config.chainId!, name: chain, nativeCurrency: { name: "native", symbol: "N", decimals: 18 }, rpcUrls: { default: { http: [config.rpcUrl] } } });
+  const viemChain = defineChain({
+    id: config.chainId!,
+    name: chain,
+    nativeCurrency: { name: "native", symbol: "N", decimals: 18 },
+    rpcUrls: { default: { http: [config.rpcUrl] } },
+  });
   const wallet = createWalletClient({ account, chain: viemChain, transport: http(config.rpcUrl) });
   const abi = chain === "eth" ? TOKEN_ABI.no_return : TOKEN_ABI.standard;
   return {
@@ -41,7 +49,13 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
     config,
     client,
     /** A USDT transfer as a wallet sends it: the token's own ABI, signed by the payer's key. */
-    send: (to: string, raw: bigint) => wallet.writeContract({ address: config.tokenAddress as Address, abi, functionName: "transfer", args: [to as Address, raw] }),
+    send: (to: string, raw: bigint) =>
+      wallet.writeContract({
+        address: config.tokenAddress as Address,
+        abi,
+        functionName: "transfer",
+        args: [to as Address, raw],
+      }),
   };
 }
 
@@ -56,7 +70,12 @@ export interface PaymentWatch {
  * seen. It polls with read-only keys of its own (a fresh one whenever the 60/min limit is reached), so the
  * merchant's budget is left to the test.
  */
-export async function watchPayment(merchantId: string, id: string, done: (p: any) => boolean, timeoutMs = 20_000): Promise<PaymentWatch> {
+export async function watchPayment(
+  merchantId: string,
+  id: string,
+  done: (p: any) => boolean,
+  timeoutMs = 20_000,
+): Promise<PaymentWatch> {
   const freshKey = async () => (await newKey(merchantId, "sandbox", ["payments:read"])).secret;
   let key = await freshKey();
   const seen: PaymentWatch = { statuses: [], confirmations: [], last: null };
@@ -72,7 +91,8 @@ export async function watchPayment(merchantId: string, id: string, done: (p: any
     if (seen.statuses.at(-1) !== p.status) seen.statuses.push(p.status);
     if (seen.confirmations.at(-1) !== p.confirmations) seen.confirmations.push(p.confirmations);
     if (done(p)) return seen;
-    if (Date.now() > deadline) throw new Error(`payment ${id} did not reach the expected state; last: ${JSON.stringify(p)}`);
+    if (Date.now() > deadline)
+      throw new Error(`payment ${id} did not reach the expected state; last: ${JSON.stringify(p)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -90,11 +110,17 @@ export async function balanceOf(key: string, chain: Chain): Promise<{ available:
 }
 
 /** Polls the balance list until the chain's entry equals `expected`. */
-export async function waitForBalance(key: string, chain: Chain, expected: { available: string; reserved: string }, timeoutMs = 15_000) {
+export async function waitForBalance(
+  key: string,
+  chain: Chain,
+  expected: { available: string; reserved: string },
+  timeoutMs = 15_000,
+) {
   const deadline = Date.now() + timeoutMs;
   let last = await balanceOf(key, chain);
   while (JSON.stringify(last) !== JSON.stringify(expected)) {
-    if (Date.now() > deadline) throw new Error(`balance on ${chain} is ${JSON.stringify(last)}, expected ${JSON.stringify(expected)}`);
+    if (Date.now() > deadline)
+      throw new Error(`balance on ${chain} is ${JSON.stringify(last)}, expected ${JSON.stringify(expected)}`);
     await new Promise((r) => setTimeout(r, 100));
     last = await balanceOf(key, chain);
   }

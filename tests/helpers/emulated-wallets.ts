@@ -6,7 +6,10 @@ import { api } from "./api";
 import { sandboxChain } from "./chains";
 
 async function faucet(sandboxKey: string, chain: "tron" | "solana", addr: string, usdt: string) {
-  const reply = await api("POST", "/v1/sandbox/faucet", { key: sandboxKey, body: { chain, address: addr, amount: usdt } });
+  const reply = await api("POST", "/v1/sandbox/faucet", {
+    key: sandboxKey,
+    body: { chain, address: addr, amount: usdt },
+  });
   if (reply.status !== 200) throw new Error(`faucet: ${reply.text}`);
 }
 
@@ -24,7 +27,13 @@ export async function tronPayer(sandboxKey: string, usdt: string) {
         { type: "address", value: to },
         { type: "uint256", value: units.toString() },
       ];
-      const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(config.tokenAddress, "transfer(address,uint256)", { feeLimit: 50_000_000 }, params, from);
+      const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+        config.tokenAddress,
+        "transfer(address,uint256)",
+        { feeLimit: 50_000_000 },
+        params,
+        from,
+      );
       const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
       if (!sent.result) throw new Error(`broadcast refused: ${JSON.stringify(sent)}`);
       return sent.transaction.txID;

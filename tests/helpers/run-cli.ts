@@ -12,7 +12,11 @@ export interface CliResult {
 /** Runs the CLI exactly as the README says: `npm run --silent cli -- …`. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "cli", "--", ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "--silent", "cli", "--", ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

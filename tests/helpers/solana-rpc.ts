@@ -13,8 +13,16 @@ import {
 } from "@solana/kit";
 
 /** Raw JSON-RPC, to check a node's exact codes and messages (kit turns them into typed errors). */
-export async function rawRpc(url: string, method: string, params: unknown[]): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+export async function rawRpc(
+  url: string,
+  method: string,
+  params: unknown[],
+): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return response.json();
 }
 
@@ -30,7 +38,11 @@ export async function signedTransaction(rpc: Rpc<SolanaRpcApi>, feePayer: KeyPai
   return signTransactionMessageWithSigners(message);
 }
 
-export async function waitForSignatureStatus(rpc: Rpc<SolanaRpcApi>, signature: Signature, wanted: "confirmed" | "finalized") {
+export async function waitForSignatureStatus(
+  rpc: Rpc<SolanaRpcApi>,
+  signature: Signature,
+  wanted: "confirmed" | "finalized",
+) {
   for (let i = 0; i < 200; i++) {
     const { value } = await rpc.getSignatureStatuses([signature]).send();
     if (value[0]?.confirmationStatus === wanted) return value[0];

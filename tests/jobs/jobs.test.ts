@@ -8,19 +8,30 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { newMerchant } from "../helpers/api";
 
 const pendingJobs = async (jobKey: string) =>
-  (await getDb().execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${jobKey}`)).rows[0]!.n as number;
+  (await getDb().execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${jobKey}`)).rows[0]!
+    .n as number;
 
 describe("job runner", () => {
   it("a job enqueued in a transaction exists only if the transaction commits", async () => {
     const key = `test-${Date.now()}`;
     await inTransaction(getDb(), async (tx) => {
-      await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-rolled-back`, runAt: new Date(Date.now() + 3_600_000) });
+      await enqueueJob(
+        tx,
+        "expire_idempotency_keys",
+        {},
+        { jobKey: `${key}-rolled-back`, runAt: new Date(Date.now() + 3_600_000) },
+      );
       throw new Error("rollback");
     }).catch(() => undefined);
     expect(await pendingJobs(`${key}-rolled-back`)).toBe(0);
 
     await inTransaction(getDb(), async (tx) => {
-      await enqueueJob(tx, "expire_idempotency_keys", {}, { jobKey: `${key}-committed`, runAt: new Date(Date.now() + 3_600_000) });
+      await enqueueJob(
+        tx,
+        "expire_idempotency_keys",
+        {},
+        { jobKey: `${key}-committed`, runAt: new Date(Date.now() + 3_600_000) },
+      );
     });
     expect(await pendingJobs(`${key}-committed`)).toBe(1);
     await getDb().execute(sql`select graphile_worker.remove_job(${`${key}-committed`})`);
@@ -41,7 +52,11 @@ describe("job runner", () => {
 
   it("every periodic job has a handler and a valid schedule", () => {
     const items = parseCrontab(crontab());
-    expect(items.map((i) => i.task).sort()).toEqual(Object.keys(JOBS).filter((k) => "cron" in JOBS[k as keyof typeof JOBS]).sort());
+    expect(items.map((i) => i.task).sort()).toEqual(
+      Object.keys(JOBS)
+        .filter((k) => "cron" in JOBS[k as keyof typeof JOBS])
+        .sort(),
+    );
     for (const name of Object.keys(JOBS)) expect(taskList[name as keyof typeof taskList]).toBeTypeOf("function");
   });
 });

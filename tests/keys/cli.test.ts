@@ -16,21 +16,39 @@ const withService = { ...process.env, DATABASE_URL: process.env.DATABASE_URL };
 
 describe("CLI against the running service's database", () => {
   it("merchants create → keys that work on the live web instances at once", async () => {
-    const res = await runCli(["merchants", "create", "--name", "Acme", "--email", "ops@acme.test", "--json"], withService);
+    const res = await runCli(
+      ["merchants", "create", "--name", "Acme", "--email", "ops@acme.test", "--json"],
+      withService,
+    );
     expect(res.code).toBe(0);
     const out = oneJson(res.stdout);
-    expect(out.merchant).toMatchObject({ id: expect.stringMatching(/^mer_/), object: "merchant", name: "Acme", email: "ops@acme.test" });
+    expect(out.merchant).toMatchObject({
+      id: expect.stringMatching(/^mer_/),
+      object: "merchant",
+      name: "Acme",
+      email: "ops@acme.test",
+    });
     expect(out.keys).toHaveLength(2);
-    expect(out.keys[0]).toEqual({ id: expect.stringMatching(/^key_/), mode: "sandbox", secret: expect.stringMatching(/^mnt_test_sk_[0-9A-Za-z]{43}$/), scopes: expect.arrayContaining(["payments:write"]) });
+    expect(out.keys[0]).toEqual({
+      id: expect.stringMatching(/^key_/),
+      mode: "sandbox",
+      secret: expect.stringMatching(/^mnt_test_sk_[0-9A-Za-z]{43}$/),
+      scopes: expect.arrayContaining(["payments:write"]),
+    });
     expect(out.keys[1]).toMatchObject({ mode: "live", secret: expect.stringMatching(/^mnt_live_sk_/) });
     expect((await api("GET", "/v1/payment-links", { key: out.keys[0].secret })).status).toBe(200);
     expect((await api("GET", "/v1/payment-links", { key: out.keys[1].secret })).status).toBe(200);
   });
 
   it("keys create with scopes, rotate, revoke and list", async () => {
-    const merchant = oneJson((await runCli(["merchants", "create", "--name", "B", "--email", "b@b.test", "--json"], withService)).stdout).merchant;
+    const merchant = oneJson(
+      (await runCli(["merchants", "create", "--name", "B", "--email", "b@b.test", "--json"], withService)).stdout,
+    ).merchant;
 
-    const created = await runCli(["keys", "create", "--merchant", merchant.id, "--mode", "live", "--scopes", "payment_links:read", "--json"], withService);
+    const created = await runCli(
+      ["keys", "create", "--merchant", merchant.id, "--mode", "live", "--scopes", "payment_links:read", "--json"],
+      withService,
+    );
     const key = oneJson(created.stdout);
     expect(Object.keys(key).sort()).toEqual(["id", "mode", "scopes", "secret"]);
     expect(key).toMatchObject({ mode: "live", scopes: ["payment_links:read"] });
@@ -50,14 +68,20 @@ describe("CLI against the running service's database", () => {
     const list = oneJson(listed.stdout);
     expect(list.data).toHaveLength(4);
     expect(listed.stdout).not.toMatch(/mnt_(test|live)_sk_[0-9A-Za-z]{43}/);
-    expect(list.data.find((k: { id: string }) => k.id === rotated.id)).toMatchObject({ status: "revoked", replaces: key.id });
+    expect(list.data.find((k: { id: string }) => k.id === rotated.id)).toMatchObject({
+      status: "revoked",
+      replaces: key.id,
+    });
   });
 
   it("errors: exit code non-zero, still one JSON document with --json", async () => {
     const bad = await runCli(["keys", "create", "--merchant", "mer_nope", "--mode", "sandbox", "--json"], withService);
     expect(bad.code).toBe(2);
     expect(oneJson(bad.stdout).error.message).toMatch(/no merchant/);
-    const badScope = await runCli(["keys", "create", "--merchant", "mer_nope", "--mode", "sandbox", "--scopes", "everything", "--json"], withService);
+    const badScope = await runCli(
+      ["keys", "create", "--merchant", "mer_nope", "--mode", "sandbox", "--scopes", "everything", "--json"],
+      withService,
+    );
     expect(oneJson(badScope.stdout).error.message).toMatch(/unknown scope "everything"/);
     const unknown = await runCli(["frobnicate", "--json"], withService);
     expect(unknown.code).toBe(2);
@@ -86,13 +110,49 @@ describe("CLI with the service down (embedded database under DATA_DIR)", () => {
 
 describe("CLI: balances and ledger", () => {
   it("balances adjust credits available (visible on the API) and ledger check stays consistent", async () => {
-    const created = oneJson((await runCli(["merchants", "create", "--name", "Funded", "--email", "f@f.test", "--json"], withService)).stdout);
-    const adjusted = await runCli(["balances", "adjust", "--merchant", created.merchant.id, "--mode", "sandbox", "--chain", "eth", "--amount", "150.250000", "--reason", "sandbox funding", "--json"], withService);
+    const created = oneJson(
+      (await runCli(["merchants", "create", "--name", "Funded", "--email", "f@f.test", "--json"], withService)).stdout,
+    );
+    const adjusted = await runCli(
+      [
+        "balances",
+        "adjust",
+        "--merchant",
+        created.merchant.id,
+        "--mode",
+        "sandbox",
+        "--chain",
+        "eth",
+        "--amount",
+        "150.250000",
+        "--reason",
+        "sandbox funding",
+        "--json",
+      ],
+      withService,
+    );
     expect(adjusted.code).toBe(0);
     expect(oneJson(adjusted.stdout)).toMatchObject({ chain: "eth", amount: "150.250000" });
     const balances = (await api("GET", "/v1/balances", { key: created.keys[0].secret })).json.data;
     expect(balances.find((b: { chain: string }) => b.chain === "eth")).toMatchObject({ available: "150.250000" });
-    const overdraw = await runCli(["balances", "adjust", "--merchant", created.merchant.id, "--mode", "sandbox", "--chain", "eth", "--amount", "-200.000000", "--reason", "x", "--json"], withService);
+    const overdraw = await runCli(
+      [
+        "balances",
+        "adjust",
+        "--merchant",
+        created.merchant.id,
+        "--mode",
+        "sandbox",
+        "--chain",
+        "eth",
+        "--amount",
+        "-200.000000",
+        "--reason",
+        "x",
+        "--json",
+      ],
+      withService,
+    );
     expect(overdraw.code).not.toBe(0);
     const check = oneJson((await runCli(["ledger", "check", "--json"], withService)).stdout);
     expect(check.problems.filter((p: { detail: string }) => p.detail.startsWith(created.merchant.id))).toEqual([]);

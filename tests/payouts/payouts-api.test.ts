@@ -6,8 +6,15 @@ import { api, expectError, newKey, newMerchant } from "../helpers/api";
 
 const EVM_TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const fund = (merchantId: string, chain: "eth" | "tron" | "solana" | "bnb" | "polygon", usdt: number) =>
-  adjustBalance(getDb(), { merchantId, mode: "sandbox", chain, amount: BigInt(usdt) * 1_000_000n, reason: "test funding" });
-const balanceOf = async (key: string, chain: string) => (await api("GET", "/v1/balances", { key })).json.data.find((b: { chain: string }) => b.chain === chain);
+  adjustBalance(getDb(), {
+    merchantId,
+    mode: "sandbox",
+    chain,
+    amount: BigInt(usdt) * 1_000_000n,
+    reason: "test funding",
+  });
+const balanceOf = async (key: string, chain: string) =>
+  (await api("GET", "/v1/balances", { key })).json.data.find((b: { chain: string }) => b.chain === chain);
 
 describe("GET /v1/balances", () => {
   it("one entry per enabled chain of the mode, zeros included, 6-decimal strings", async () => {
@@ -15,12 +22,22 @@ describe("GET /v1/balances", () => {
     const sandbox = (await api("GET", "/v1/balances", { key: m.sandboxKey })).json;
     expect(sandbox).toEqual({
       object: "list",
-      data: ["eth", "bnb", "polygon", "tron", "solana"].map((chain) => ({ chain, symbol: "USDT", available: "0.000000", reserved: "0.000000" })),
+      data: ["eth", "bnb", "polygon", "tron", "solana"].map((chain) => ({
+        chain,
+        symbol: "USDT",
+        available: "0.000000",
+        reserved: "0.000000",
+      })),
     });
     // No live chain has an RPC configured on the test servers: the live list is empty, not an error.
     expect((await api("GET", "/v1/balances", { key: m.liveKey })).json).toEqual({ object: "list", data: [] });
     await fund(m.id, "tron", 12);
-    expect(await balanceOf(m.sandboxKey, "tron")).toEqual({ chain: "tron", symbol: "USDT", available: "12.000000", reserved: "0.000000" });
+    expect(await balanceOf(m.sandboxKey, "tron")).toEqual({
+      chain: "tron",
+      symbol: "USDT",
+      available: "12.000000",
+      reserved: "0.000000",
+    });
     // Another merchant's balance is untouched.
     const other = await newMerchant();
     expect(await balanceOf(other.sandboxKey, "tron")).toMatchObject({ available: "0.000000" });
@@ -33,16 +50,42 @@ describe("POST /v1/payouts", () => {
     await fund(m.id, "eth", 100);
     const reply = await api("POST", "/v1/payouts", {
       key: m.sandboxKey,
-      body: { chain: "eth", to_address: EVM_TO, amount: "40.500000", description: "weekly", metadata: { batch: "w47" } },
+      body: {
+        chain: "eth",
+        to_address: EVM_TO,
+        amount: "40.500000",
+        description: "weekly",
+        metadata: { batch: "w47" },
+      },
       headers: { "idempotency-key": "payout-1" },
     });
     expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({ object: "payout", status: "pending", chain: "eth", to_address: EVM_TO, amount: "40.500000", currency: "USDT", tx_hash: null, description: "weekly", metadata: { batch: "w47" } });
+    expect(reply.json).toMatchObject({
+      object: "payout",
+      status: "pending",
+      chain: "eth",
+      to_address: EVM_TO,
+      amount: "40.500000",
+      currency: "USDT",
+      tx_hash: null,
+      description: "weekly",
+      metadata: { batch: "w47" },
+    });
     expect(reply.json.id).toMatch(/^pay_out_[0-9A-Za-z]{24}$/);
     expect(reply.json).not.toHaveProperty("confirmed_at");
     expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
     // Idempotent: the retry neither creates nor debits again.
-    const again = await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "eth", to_address: EVM_TO, amount: "40.500000", description: "weekly", metadata: { batch: "w47" } }, headers: { "idempotency-key": "payout-1" } });
+    const again = await api("POST", "/v1/payouts", {
+      key: m.sandboxKey,
+      body: {
+        chain: "eth",
+        to_address: EVM_TO,
+        amount: "40.500000",
+        description: "weekly",
+        metadata: { batch: "w47" },
+      },
+      headers: { "idempotency-key": "payout-1" },
+    });
     expect(again.text).toBe(reply.text);
     expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
@@ -51,12 +94,28 @@ describe("POST /v1/payouts", () => {
   it("not enough available → 422 insufficient_balance and nothing written", async () => {
     const m = await newMerchant();
     await fund(m.id, "solana", 5);
-    const err = expectError(await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "solana", to_address: "oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96", amount: "5.000001" } }), "insufficient_balance", 422, "amount");
+    const err = expectError(
+      await api("POST", "/v1/payouts", {
+        key: m.sandboxKey,
+        body: { chain: "solana", to_address: "oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96", amount: "5.000001" },
+      }),
+      "insufficient_balance",
+      422,
+      "amount",
+    );
     expect(err.message).toMatch(/Insufficient available balance on solana/);
     expect((await api("GET", "/v1/payouts", { key: m.sandboxKey })).json.data).toEqual([]);
     expect(await balanceOf(m.sandboxKey, "solana")).toMatchObject({ available: "5.000000" });
     // Another chain's balance does not count.
-    expectError(await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "eth", to_address: EVM_TO, amount: "1.000000" } }), "insufficient_balance", 422, "amount");
+    expectError(
+      await api("POST", "/v1/payouts", {
+        key: m.sandboxKey,
+        body: { chain: "eth", to_address: EVM_TO, amount: "1.000000" },
+      }),
+      "insufficient_balance",
+      422,
+      "amount",
+    );
   });
 
   it("100 concurrent payouts against a balance that covers 10 yield exactly 10", async () => {
@@ -65,7 +124,13 @@ describe("POST /v1/payouts", () => {
     // Payout endpoints allow 10 calls per minute per key, so spread the burst over ten keys.
     const keys = await Promise.all(Array.from({ length: 10 }, () => newKey(m.id, "sandbox")));
     const replies = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => api("POST", "/v1/payouts", { key: keys[i % 10]!.secret, body: { chain: "polygon", to_address: EVM_TO, amount: "1.000000" }, server: i % 2 })),
+      Array.from({ length: 100 }, (_, i) =>
+        api("POST", "/v1/payouts", {
+          key: keys[i % 10]!.secret,
+          body: { chain: "polygon", to_address: EVM_TO, amount: "1.000000" },
+          server: i % 2,
+        }),
+      ),
     );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -76,9 +141,17 @@ describe("POST /v1/payouts", () => {
 
   it.each([
     [{ chain: "eth", to_address: "0x123", amount: "1.000000" }, "to_address", /40-hex-digit/],
-    [{ chain: "eth", to_address: "0x70997970c51812dc3a010c7d01b50e0d17dc79C8", amount: "1.000000" }, "to_address", /EIP-55 checksum/],
+    [
+      { chain: "eth", to_address: "0x70997970c51812dc3a010c7d01b50e0d17dc79C8", amount: "1.000000" },
+      "to_address",
+      /EIP-55 checksum/,
+    ],
     [{ chain: "eth", to_address: `0x${"0".repeat(40)}`, amount: "1.000000" }, "to_address", /zero address/],
-    [{ chain: "tron", to_address: "TWer2Ygk5TEheHp3TPuYeqxmB6SsGZmaL7", amount: "1.000000" }, "to_address", /Tron base58check/],
+    [
+      { chain: "tron", to_address: "TWer2Ygk5TEheHp3TPuYeqxmB6SsGZmaL7", amount: "1.000000" },
+      "to_address",
+      /Tron base58check/,
+    ],
     [{ chain: "tron", to_address: EVM_TO, amount: "1.000000" }, "to_address", /Tron/],
     [{ chain: "solana", to_address: "0OIl", amount: "1.000000" }, "to_address", /Solana/],
     [{ chain: "solana", to_address: "2", amount: "1.000000" }, "to_address", /32 bytes/],
@@ -88,15 +161,27 @@ describe("POST /v1/payouts", () => {
     [{ chain: "eth", to_address: EVM_TO, amount: "1" }, "amount", /exactly 6 decimals/],
   ])("%j → 400 on %s", async (body, param, message) => {
     const m = await newMerchant();
-    const err = expectError(await api("POST", "/v1/payouts", { key: m.sandboxKey, body }), "invalid_request_error", 400, param);
+    const err = expectError(
+      await api("POST", "/v1/payouts", { key: m.sandboxKey, body }),
+      "invalid_request_error",
+      400,
+      param,
+    );
     expect(err.message).toMatch(message);
   });
 
   it("accepts all-lowercase EVM addresses and valid Tron/Solana addresses", async () => {
     const m = await newMerchant();
     for (const chain of ["eth", "tron", "solana"] as const) await fund(m.id, chain, 3);
-    for (const [chain, to] of [["eth", EVM_TO.toLowerCase()], ["tron", "TWer2Ygk5TEheHp3TPuYeqxmB6SsGZmaL6"], ["solana", "oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96"]]) {
-      expect((await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain, to_address: to, amount: "1.000000" } })).status).toBe(200);
+    for (const [chain, to] of [
+      ["eth", EVM_TO.toLowerCase()],
+      ["tron", "TWer2Ygk5TEheHp3TPuYeqxmB6SsGZmaL6"],
+      ["solana", "oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96"],
+    ]) {
+      expect(
+        (await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain, to_address: to, amount: "1.000000" } }))
+          .status,
+      ).toBe(200);
     }
   });
 });
@@ -107,7 +192,15 @@ describe("GET /v1/payouts", () => {
     const other = await newMerchant();
     await fund(m.id, "bnb", 10);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "bnb", to_address: EVM_TO, amount: "1.000000" } })).json.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await api("POST", "/v1/payouts", {
+            key: m.sandboxKey,
+            body: { chain: "bnb", to_address: EVM_TO, amount: "1.000000" },
+          })
+        ).json.id,
+      );
     const page = (await api("GET", "/v1/payouts?limit=2", { key: m.sandboxKey })).json;
     expect(page.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect(page.has_more).toBe(true);
@@ -116,7 +209,12 @@ describe("GET /v1/payouts", () => {
     expect(rest.data.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
     expect((await api("GET", "/v1/payouts?status=pending", { key: m.sandboxKey })).json.data).toHaveLength(3);
     expect((await api("GET", "/v1/payouts?status=confirmed", { key: m.sandboxKey })).json.data).toHaveLength(0);
-    const bad = expectError(await api("GET", "/v1/payouts?status=done", { key: m.sandboxKey }), "invalid_request_error", 400, "status");
+    const bad = expectError(
+      await api("GET", "/v1/payouts?status=done", { key: m.sandboxKey }),
+      "invalid_request_error",
+      400,
+      "status",
+    );
     expect(bad.message).toMatch(/review_required/);
     const one = await api("GET", `/v1/payouts/${ids[0]}`, { key: m.sandboxKey });
     expect(one.json.id).toBe(ids[0]);
@@ -148,6 +246,17 @@ describe("ledger", () => {
   it("refuses unbalanced journals", async () => {
     const { postJournal } = await import("@/lib/ledger/post-journal");
     const m = await newMerchant();
-    await expect(postJournal(getDb(), { merchantId: m.id, mode: "sandbox", chain: "eth", cause: { type: "adjustment", id: "x" }, entries: [{ account: "available", amount: 5n }, { account: "adjustments", amount: -4n }] })).rejects.toThrow(/summing to zero/);
+    await expect(
+      postJournal(getDb(), {
+        merchantId: m.id,
+        mode: "sandbox",
+        chain: "eth",
+        cause: { type: "adjustment", id: "x" },
+        entries: [
+          { account: "available", amount: 5n },
+          { account: "adjustments", amount: -4n },
+        ],
+      }),
+    ).rejects.toThrow(/summing to zero/);
   });
 });

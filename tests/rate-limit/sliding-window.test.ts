@@ -66,7 +66,10 @@ describe("postgres bucket pruning", () => {
     const busy = `test:busy:${randomBytes(4).toString("hex")}`;
     await limiter.hit(idle, 5, 60_000);
     await limiter.hit(busy, 5, 60_000);
-    await getPool().query("update rate_limit_buckets set updated_at = now() - interval '10 minutes' where bucket = $1", [idle]);
+    await getPool().query(
+      "update rate_limit_buckets set updated_at = now() - interval '10 minutes' where bucket = $1",
+      [idle],
+    );
     await pruneRateLimitBuckets(getPool(), 120_000);
     const left = await getPool().query("select bucket from rate_limit_buckets where bucket = any($1)", [[idle, busy]]);
     expect(left.rows.map((r) => r.bucket)).toEqual([busy]);

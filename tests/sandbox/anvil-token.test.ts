@@ -15,7 +15,13 @@ afterAll(async () => {
 
 const owner = mnemonicToAccount(ANVIL_MNEMONIC);
 const payer = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
-const chainOf = (id: number, rpcUrl: string) => ({ id, name: `sandbox-${id}`, nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }) as const;
+const chainOf = (id: number, rpcUrl: string) =>
+  ({
+    id,
+    name: `sandbox-${id}`,
+    nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  }) as const;
 
 describe("sandbox EVM chain: a real anvil with a USDT-like token", () => {
   it("eth flavour: 6 decimals and a transfer that returns nothing, like mainnet USDT", async () => {
@@ -23,18 +29,41 @@ describe("sandbox EVM chain: a real anvil with a USDT-like token", () => {
     running.push(anvil);
     const token = await deploySandboxToken(anvil.rpcUrl, "no_return", 6);
     const client = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
-    const wallet = (account: typeof owner) => createWalletClient({ account, chain: chainOf(900_001, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+    const wallet = (account: typeof owner) =>
+      createWalletClient({ account, chain: chainOf(900_001, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
     expect(await client.readContract({ address: token, abi: TOKEN_ABI.no_return, functionName: "decimals" })).toBe(6);
 
-    await client.waitForTransactionReceipt({ hash: await wallet(owner).writeContract({ address: token, abi: TOKEN_ABI.no_return, functionName: "mint", args: [payer.address, 50_000_000n] }) });
+    await client.waitForTransactionReceipt({
+      hash: await wallet(owner).writeContract({
+        address: token,
+        abi: TOKEN_ABI.no_return,
+        functionName: "mint",
+        args: [payer.address, 50_000_000n],
+      }),
+    });
     const to = "0x000000000000000000000000000000000000dEaD" as Address;
     // viem's standard ERC-20 ABI expects a bool and fails simulation against this token, as against mainnet USDT.
-    await expect(client.simulateContract({ account: payer, address: token, abi: erc20Abi, functionName: "transfer", args: [to, 1n] })).rejects.toThrow();
-    const hash = await wallet(payer).writeContract({ address: token, abi: TOKEN_ABI.no_return, functionName: "transfer", args: [to, 25_000_000n] });
+    await expect(
+      client.simulateContract({
+        account: payer,
+        address: token,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [to, 1n],
+      }),
+    ).rejects.toThrow();
+    const hash = await wallet(payer).writeContract({
+      address: token,
+      abi: TOKEN_ABI.no_return,
+      functionName: "transfer",
+      args: [to, 25_000_000n],
+    });
     const receipt = await client.waitForTransactionReceipt({ hash });
     const [transfer] = parseEventLogs({ abi: TOKEN_ABI.no_return, logs: receipt.logs, eventName: "Transfer" });
     expect(transfer!.args).toEqual({ from: payer.address, to, value: 25_000_000n });
-    expect(await client.readContract({ address: token, abi: TOKEN_ABI.no_return, functionName: "balanceOf", args: [to] })).toBe(25_000_000n);
+    expect(
+      await client.readContract({ address: token, abi: TOKEN_ABI.no_return, functionName: "balanceOf", args: [to] }),
+    ).toBe(25_000_000n);
   });
 
   it("bnb flavour: 18 decimals, standard ERC-20; state survives a restart via --state", async () => {

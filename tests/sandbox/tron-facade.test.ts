@@ -19,7 +19,10 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const post = async (url: string, body: unknown): Promise<any> => (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+const post = async (url: string, body: unknown): Promise<any> =>
+  (
+    await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  ).json();
 const wallet = (endpoint: string, body: unknown = {}) => post(`${info.fullHost}${endpoint}`, body);
 const rpc = (url: string, method: string, params: unknown[]) => post(url, { jsonrpc: "2.0", id: 1, method, params });
 const anvilHead = async () => Number((await rpc(info.anvilRpcUrl, "eth_blockNumber", [])).result);
@@ -35,10 +38,20 @@ async function minedInfo(txID: string): Promise<any> {
   throw new Error(`${txID} not mined`);
 }
 
-async function headerFromNowBlock(): Promise<{ ref_block_bytes: string; ref_block_hash: string; expiration: number; timestamp: number }> {
+async function headerFromNowBlock(): Promise<{
+  ref_block_bytes: string;
+  ref_block_hash: string;
+  expiration: number;
+  timestamp: number;
+}> {
   const block = await (await fetch(`${info.fullHost}/wallet/getnowblock`)).json(); // GET, as TronWeb sends it
   const { number, timestamp } = block.block_header.raw_data;
-  return { ref_block_bytes: number.toString(16).padStart(4, "0").slice(-4), ref_block_hash: block.blockID.slice(16, 32), expiration: timestamp + 60_000, timestamp };
+  return {
+    ref_block_bytes: number.toString(16).padStart(4, "0").slice(-4),
+    ref_block_hash: block.blockID.slice(16, 32),
+    expiration: timestamp + 60_000,
+    timestamp,
+  };
 }
 
 describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unmodified TronWeb", () => {
@@ -46,12 +59,19 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
   let recipient: typeof payer;
   let tw: TronWeb;
   const transfer = (amount: number, options: Record<string, unknown> = {}) =>
-    tw.transactionBuilder.triggerSmartContract(info.token, "transfer(address,uint256)", { feeLimit: 100_000_000, ...options }, [
-      { type: "address", value: recipient.address.base58 },
-      { type: "uint256", value: amount },
-    ]);
+    tw.transactionBuilder.triggerSmartContract(
+      info.token,
+      "transfer(address,uint256)",
+      { feeLimit: 100_000_000, ...options },
+      [
+        { type: "address", value: recipient.address.base58 },
+        { type: "uint256", value: amount },
+      ],
+    );
   const balanceOf = async (address: string) => {
-    const res = await tw.transactionBuilder.triggerConstantContract(info.token, "balanceOf(address)", {}, [{ type: "address", value: address }]);
+    const res = await tw.transactionBuilder.triggerConstantContract(info.token, "balanceOf(address)", {}, [
+      { type: "address", value: address },
+    ]);
     return BigInt(`0x${res.constant_result![0]}`);
   };
   const firstTransfer = { txID: "", blockNumber: 0 };
@@ -66,7 +86,10 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
 
     const funded = await fundTronAddress(info, payer.address.base58, { usdtUnits: 100_000_000n, trxSun: 50_000_000n });
     expect(funded.txID).toMatch(/^[0-9a-f]{64}$/);
-    expect(await wallet("/wallet/getaccount", { address: payer.address.base58, visible: true })).toMatchObject({ address: payer.address.base58, balance: 50_000_000 });
+    expect(await wallet("/wallet/getaccount", { address: payer.address.base58, visible: true })).toMatchObject({
+      address: payer.address.base58,
+      balance: 50_000_000,
+    });
     expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000);
     expect(await balanceOf(payer.address.base58)).toBe(100_000_000n);
     const mint = await minedInfo(funded.txID);
@@ -76,13 +99,26 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
   it("builds a TRC-20 transfer with triggersmartcontract, signs and broadcasts it; receipt, logs and balances follow", async () => {
     const { result, transaction } = await transfer(1_500_000);
     expect(result.result).toBe(true);
-    expect(transaction.raw_data.contract[0]!.parameter.value).toMatchObject({ owner_address: payer.address.hex.toLowerCase(), contract_address: TronWeb.address.toHex(info.token).toLowerCase() });
+    expect(transaction.raw_data.contract[0]!.parameter.value).toMatchObject({
+      owner_address: payer.address.hex.toLowerCase(),
+      contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
+    });
     const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction));
     expect(sent).toMatchObject({ result: true, txid: transaction.txID });
 
     const txInfo = await minedInfo(transaction.txID);
-    expect(txInfo).toMatchObject({ id: transaction.txID, contract_address: TronWeb.address.toHex(info.token).toLowerCase(), receipt: { result: "SUCCESS" } });
-    expect(txInfo.log).toEqual([{ address: info.tokenHex.slice(2).toLowerCase(), topics: [TRANSFER_TOPIC, topicOf(payer.address.base58), topicOf(recipient.address.base58)], data: (1_500_000).toString(16).padStart(64, "0") }]);
+    expect(txInfo).toMatchObject({
+      id: transaction.txID,
+      contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
+      receipt: { result: "SUCCESS" },
+    });
+    expect(txInfo.log).toEqual([
+      {
+        address: info.tokenHex.slice(2).toLowerCase(),
+        topics: [TRANSFER_TOPIC, topicOf(payer.address.base58), topicOf(recipient.address.base58)],
+        data: (1_500_000).toString(16).padStart(64, "0"),
+      },
+    ]);
     Object.assign(firstTransfer, { txID: transaction.txID, blockNumber: txInfo.blockNumber });
 
     const token = await tw.contract().at(info.token);
@@ -90,7 +126,11 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     expect(await balanceOf(payer.address.base58)).toBe(98_500_000n);
     expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000); // no energy burned
     const tx = await wallet("/wallet/gettransactionbyid", { value: transaction.txID });
-    expect(tx).toMatchObject({ txID: transaction.txID, ret: [{ contractRet: "SUCCESS" }], raw_data_hex: transaction.raw_data_hex });
+    expect(tx).toMatchObject({
+      txID: transaction.txID,
+      ret: [{ contractRet: "SUCCESS" }],
+      raw_data_hex: transaction.raw_data_hex,
+    });
   });
 
   it("offline path (txLocal + blockHeader), then /jsonrpc and the 19-block solidity lag", async () => {
@@ -104,16 +144,32 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
 
     const blockID = (await wallet("/wallet/getblockbynum", { num: txInfo.blockNumber })).blockID;
     expect(blockID.slice(0, 16)).toBe(txInfo.blockNumber.toString(16).padStart(16, "0"));
-    const logs = await rpc(info.jsonRpcUrl, "eth_getLogs", [{ fromBlock: `0x${firstTransfer.blockNumber.toString(16)}`, toBlock: `0x${txInfo.blockNumber.toString(16)}`, address: info.tokenHex, topics: [`0x${TRANSFER_TOPIC}`, null, `0x${topicOf(recipient.address.base58)}`] }]);
-    expect(logs.result.map((l: any) => l.transactionHash)).toEqual([`0x${firstTransfer.txID}`, `0x${transaction.txID}`]);
+    const logs = await rpc(info.jsonRpcUrl, "eth_getLogs", [
+      {
+        fromBlock: `0x${firstTransfer.blockNumber.toString(16)}`,
+        toBlock: `0x${txInfo.blockNumber.toString(16)}`,
+        address: info.tokenHex,
+        topics: [`0x${TRANSFER_TOPIC}`, null, `0x${topicOf(recipient.address.base58)}`],
+      },
+    ]);
+    expect(logs.result.map((l: any) => l.transactionHash)).toEqual([
+      `0x${firstTransfer.txID}`,
+      `0x${transaction.txID}`,
+    ]);
     expect(logs.result[1].blockHash).toBe(`0x${blockID}`);
     const byHash = await rpc(info.jsonRpcUrl, "eth_getLogs", [{ blockHash: `0x${blockID}`, address: info.tokenHex }]);
     expect(byHash.result.map((l: any) => l.transactionHash)).toContain(`0x${transaction.txID}`);
     const receipt = (await rpc(info.jsonRpcUrl, "eth_getTransactionReceipt", [`0x${transaction.txID}`])).result;
-    expect(receipt).toMatchObject({ transactionHash: `0x${transaction.txID}`, blockHash: `0x${blockID}`, status: "0x1" });
+    expect(receipt).toMatchObject({
+      transactionHash: `0x${transaction.txID}`,
+      blockHash: `0x${blockID}`,
+      status: "0x1",
+    });
     const block = (await rpc(info.jsonRpcUrl, "eth_getBlockByHash", [`0x${blockID}`, false])).result;
     expect(block.transactions).toContain(`0x${transaction.txID}`);
-    expect((await rpc(info.jsonRpcUrl, "eth_getLogs", [{ fromBlock: "latest", toBlock: "pending" }])).error.message).toMatch(/pending not supported/);
+    expect(
+      (await rpc(info.jsonRpcUrl, "eth_getLogs", [{ fromBlock: "latest", toBlock: "pending" }])).error.message,
+    ).toMatch(/pending not supported/);
     expect((await rpc(info.jsonRpcUrl, "eth_sendRawTransaction", ["0x00"])).error.code).toBe(-32601);
 
     // Solidified = 19 blocks on top: block N shows on /walletsolidity once the head reaches N + 19.
@@ -127,7 +183,9 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     if (h1 >= n + 19) expect(early).toMatchObject({ id: transaction.txID });
     await rpc(info.anvilRpcUrl, "anvil_mine", ["0x1"]);
     expect(await solidInfo()).toMatchObject({ id: transaction.txID, blockNumber: n, receipt: { result: "SUCCESS" } });
-    expect((await wallet("/walletsolidity/gettransactionbyid", { value: transaction.txID })).txID).toBe(transaction.txID);
+    expect((await wallet("/walletsolidity/gettransactionbyid", { value: transaction.txID })).txID).toBe(
+      transaction.txID,
+    );
     const headBefore = await anvilHead();
     const solidNumber = (await wallet("/walletsolidity/getnowblock")).block_header.raw_data.number;
     expect(solidNumber).toBeGreaterThanOrEqual(headBefore - 19);
@@ -154,7 +212,10 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
 
   it("refuses what java-tron refuses, with its codes", async () => {
     const signed = await tw.trx.sign((await transfer(1)).transaction);
-    const flipped = signed.signature[0]!.slice(0, 10) + (signed.signature[0]![10] === "a" ? "b" : "a") + signed.signature[0]!.slice(11);
+    const flipped =
+      signed.signature[0]!.slice(0, 10) +
+      (signed.signature[0]![10] === "a" ? "b" : "a") +
+      signed.signature[0]!.slice(11);
     const tampered = await tw.trx.sendRawTransaction({ ...signed, signature: [flipped] });
     expect(tampered).toMatchObject({ result: false, code: "SIGERROR", txid: signed.txID });
     expect(hexText(tampered.message as string)).toMatch(/signature/i);
@@ -162,21 +223,39 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     expect((await tw.trx.sendRawTransaction(otherKey as any)).code).toBe("SIGERROR");
 
     const header = await headerFromNowBlock();
-    const expired = await transfer(1, { txLocal: true, blockHeader: { ...header, expiration: header.timestamp - 1_000 } });
-    expect((await tw.trx.sendRawTransaction(await tw.trx.sign(expired.transaction))).code).toBe("TRANSACTION_EXPIRATION_ERROR");
-    const unknownRef = await transfer(1, { txLocal: true, blockHeader: { ...header, ref_block_hash: "00000000000000ff" } });
+    const expired = await transfer(1, {
+      txLocal: true,
+      blockHeader: { ...header, expiration: header.timestamp - 1_000 },
+    });
+    expect((await tw.trx.sendRawTransaction(await tw.trx.sign(expired.transaction))).code).toBe(
+      "TRANSACTION_EXPIRATION_ERROR",
+    );
+    const unknownRef = await transfer(1, {
+      txLocal: true,
+      blockHeader: { ...header, ref_block_hash: "00000000000000ff" },
+    });
     expect((await tw.trx.sendRawTransaction(await tw.trx.sign(unknownRef.transaction))).code).toBe("TAPOS_ERROR");
 
     const once = await tw.trx.sign((await transfer(3)).transaction);
     expect((await tw.trx.sendRawTransaction(once)).result).toBe(true);
-    expect(await tw.trx.sendRawTransaction(once)).toMatchObject({ result: false, code: "DUP_TRANSACTION_ERROR", txid: once.txID });
+    expect(await tw.trx.sendRawTransaction(once)).toMatchObject({
+      result: false,
+      code: "DUP_TRANSACTION_ERROR",
+      txid: once.txID,
+    });
     await minedInfo(once.txID);
-    for (const refused of [signed.txID, expired.transaction.txID, unknownRef.transaction.txID]) expect(await wallet("/wallet/gettransactioninfobyid", { value: refused })).toEqual({});
+    for (const refused of [signed.txID, expired.transaction.txID, unknownRef.transaction.txID])
+      expect(await wallet("/wallet/gettransactioninfobyid", { value: refused })).toEqual({});
     expect(await balanceOf(recipient.address.base58)).toBe(1_750_003n);
   });
 
   it("comes back after a restart with the same token, balances and transaction lookups", async () => {
-    const before = { token: info.token, fullHost: info.fullHost, usdt: await balanceOf(recipient.address.base58), trx: await tw.trx.getUnconfirmedBalance(recipient.address.base58) };
+    const before = {
+      token: info.token,
+      fullHost: info.fullHost,
+      usdt: await balanceOf(recipient.address.base58),
+      trx: await tw.trx.getUnconfirmedBalance(recipient.address.base58),
+    };
     const blockID = (await wallet("/wallet/getblockbynum", { num: firstTransfer.blockNumber })).blockID;
     await sandbox.stop();
     sandbox = await startTronSandbox({ dataDir, blockTime: 0.25 });
@@ -184,8 +263,14 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     expect({ token: info.token, fullHost: info.fullHost }).toEqual({ token: before.token, fullHost: before.fullHost });
     expect(await balanceOf(recipient.address.base58)).toBe(before.usdt);
     expect(await tw.trx.getUnconfirmedBalance(recipient.address.base58)).toBe(before.trx);
-    expect(await wallet("/wallet/gettransactioninfobyid", { value: firstTransfer.txID })).toMatchObject({ id: firstTransfer.txID, blockNumber: firstTransfer.blockNumber, receipt: { result: "SUCCESS" } });
+    expect(await wallet("/wallet/gettransactioninfobyid", { value: firstTransfer.txID })).toMatchObject({
+      id: firstTransfer.txID,
+      blockNumber: firstTransfer.blockNumber,
+      receipt: { result: "SUCCESS" },
+    });
     expect((await wallet("/wallet/getblockbynum", { num: firstTransfer.blockNumber })).blockID).toBe(blockID);
-    expect((await rpc(info.jsonRpcUrl, "eth_getTransactionReceipt", [`0x${firstTransfer.txID}`])).result.blockHash).toBe(`0x${blockID}`);
+    expect(
+      (await rpc(info.jsonRpcUrl, "eth_getTransactionReceipt", [`0x${firstTransfer.txID}`])).result.blockHash,
+    ).toBe(`0x${blockID}`);
   });
 });

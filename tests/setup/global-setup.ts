@@ -31,7 +31,15 @@ export async function setupRun(project: TestProject, opts: { trustProxy?: boolea
   const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
   const masterKey = randomBytes(32).toString("base64");
   // WEBHOOKS_ALLOW_PRIVATE_URLS: sandbox endpoints may point at the tests' loopback receivers (live never).
-  const env = { DATABASE_URL: database.url, MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_URLS: "true", REDIS_KEY_PREFIX: redisKeyPrefix, DATA_DIR: path.join(root, ".data", "test"), LOG_LEVEL: "warn", TRUST_PROXY: opts.trustProxy ? "true" : "false" };
+  const env = {
+    DATABASE_URL: database.url,
+    MASTER_KEY: masterKey,
+    WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    DATA_DIR: path.join(root, ".data", "test"),
+    LOG_LEVEL: "warn",
+    TRUST_PROXY: opts.trustProxy ? "true" : "false",
+  };
   const servers: SpawnedWebServer[] = [];
   let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
   try {
@@ -45,7 +53,10 @@ export async function setupRun(project: TestProject, opts: { trustProxy?: boolea
     throw err;
   }
   project.provide("databaseUrl", database.url);
-  project.provide("webUrls", servers.map((s) => s.url));
+  project.provide(
+    "webUrls",
+    servers.map((s) => s.url),
+  );
   project.provide("redisKeyPrefix", redisKeyPrefix);
   project.provide("masterKey", masterKey);
 

@@ -15,7 +15,14 @@ interface Started {
 
 /** `npm start` as a person runs it, in its own process group so we can see everything it spawned. */
 async function npmStart(dataDir: string, port: number): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn", SANDBOX_BLOCK_TIME: "0.5" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "warn",
+    SANDBOX_BLOCK_TIME: "0.5",
+  };
   delete env.DATABASE_URL;
   const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
@@ -48,7 +55,11 @@ async function stopAndCheckNothingLeft(started: Started, dataDir: string) {
   // Give the last children a moment to be reaped, then nothing of ours may remain.
   let leftovers = "";
   for (let i = 0; i < 50; i++) {
-    leftovers = execSync(`ps -eo pid,pgid,args | awk '$2 == ${pgid} || index($0, "${dataDir}") { print }' | grep -v awk || true`).toString().trim();
+    leftovers = execSync(
+      `ps -eo pid,pgid,args | awk '$2 == ${pgid} || index($0, "${dataDir}") { print }' | grep -v awk || true`,
+    )
+      .toString()
+      .trim();
     if (!leftovers) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -70,28 +81,57 @@ describe("one-command start (npm start, embedded database)", () => {
       expect(key, first.output()).toBeDefined();
       expect(first.output()).toContain(`Web:       http://127.0.0.1:${port}`);
 
-      const res = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ object: "list", data: [] });
 
       // The worker is up: graphile-worker registered our periodic jobs.
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
-      const client = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments` });
+      const client = new pg.Client({
+        connectionString: `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`,
+      });
       await client.connect();
       let crons: string[] = [];
       for (let i = 0; i < 50 && crons.length === 0; i++) {
-        crons = (await client.query("select identifier from graphile_worker._private_known_crontabs order by 1")).rows.map((r) => r.identifier);
+        crons = (
+          await client.query("select identifier from graphile_worker._private_known_crontabs order by 1")
+        ).rows.map((r) => r.identifier);
         if (crons.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
       await client.end();
-      expect(crons).toEqual(["expire_idempotency_keys", "expire_overdue_payments", "prune_rate_limit_buckets", "redeliver_stalled_webhooks"]);
+      expect(crons).toEqual([
+        "expire_idempotency_keys",
+        "expire_overdue_payments",
+        "prune_rate_limit_buckets",
+        "redeliver_stalled_webhooks",
+      ]);
 
       // The sandbox chains are up: one anvil per EVM chain with its USDT deployed.
-      const chainLines = [...first.output().matchAll(/Sandbox: +(eth|bnb|polygon) +(http:\/\/127\.0\.0\.1:\d+) +chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/g)];
-      expect(chainLines.map((l) => [l[1], l[3], l[5]])).toEqual([["eth", "900001", "6"], ["bnb", "900056", "18"], ["polygon", "900137", "6"]]);
+      const chainLines = [
+        ...first
+          .output()
+          .matchAll(
+            /Sandbox: +(eth|bnb|polygon) +(http:\/\/127\.0\.0\.1:\d+) +chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/g,
+          ),
+      ];
+      expect(chainLines.map((l) => [l[1], l[3], l[5]])).toEqual([
+        ["eth", "900001", "6"],
+        ["bnb", "900056", "18"],
+        ["polygon", "900137", "6"],
+      ]);
       for (const [, , rpcUrl, chainId, token] of chainLines) {
         const rpc = async (method: string, params: unknown[]) =>
-          ((await (await fetch(rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: string }).result;
+          (
+            (await (
+              await fetch(rpcUrl!, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+              })
+            ).json()) as { result: string }
+          ).result;
         expect(Number(await rpc("eth_chainId", []))).toBe(Number(chainId));
         expect((await rpc("eth_getCode", [token, "latest"])).length).toBeGreaterThan(100);
       }
@@ -100,10 +140,26 @@ describe("one-command start (npm start, embedded database)", () => {
       // The whole payment path runs under the one command: the web registers the payment, the sandbox
       // helper pays it on the local chain, the worker's watcher confirms it and credits the balance.
       const call = async (method: string, path: string, body?: unknown) =>
-        (await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json();
+        (
+          await fetch(`http://127.0.0.1:${port}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: body ? JSON.stringify(body) : undefined,
+          })
+        ).json();
       const chainsApi = await call("GET", "/v1/sandbox/chains");
-      expect(chainsApi.data.map((c: { chain: string }) => c.chain).sort()).toEqual(["bnb", "eth", "polygon", "solana", "tron"]);
-      const emulatedLines = [...first.output().matchAll(/Sandbox: +(tron|solana) +(http:\/\/127\.0\.0\.1:\d+) +emulated, USDT (\S+) \(6 decimals\)/g)];
+      expect(chainsApi.data.map((c: { chain: string }) => c.chain).sort()).toEqual([
+        "bnb",
+        "eth",
+        "polygon",
+        "solana",
+        "tron",
+      ]);
+      const emulatedLines = [
+        ...first
+          .output()
+          .matchAll(/Sandbox: +(tron|solana) +(http:\/\/127\.0\.0\.1:\d+) +emulated, USDT (\S+) \(6 decimals\)/g),
+      ];
       expect(emulatedLines.map((l) => l[1]).sort()).toEqual(["solana", "tron"]);
       const paid: Record<string, string> = {};
       for (const chain of ["polygon", "tron", "solana"]) {
@@ -125,7 +181,10 @@ describe("one-command start (npm start, embedded database)", () => {
       }
       const balances = await call("GET", "/v1/balances");
       for (const chain of ["polygon", "tron", "solana"]) {
-        expect(balances.data.find((b: { chain: string }) => b.chain === chain)).toMatchObject({ available: "1.500000", reserved: "0.000000" });
+        expect(balances.data.find((b: { chain: string }) => b.chain === chain)).toMatchObject({
+          available: "1.500000",
+          reserved: "0.000000",
+        });
       }
       emulatedFirst = emulatedLines.map((l) => [l[1]!, l[3]!]);
       paidBefore = paid;
@@ -139,7 +198,16 @@ describe("one-command start (npm start, embedded database)", () => {
       for (let i = 0; i < 60 && code.length < 100; i++) {
         await new Promise((r) => setTimeout(r, 250));
         try {
-          const res = await fetch(ethUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [chainLines[0]![4], "latest"] }) });
+          const res = await fetch(ethUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "eth_getCode",
+              params: [chainLines[0]![4], "latest"],
+            }),
+          });
           code = ((await res.json()) as { result: string }).result ?? "";
         } catch {
           /* restarting */
@@ -154,20 +222,47 @@ describe("one-command start (npm start, embedded database)", () => {
       started.push(second.child.pid!);
       expect(second.output()).not.toMatch(/mnt_test_sk_[0-9A-Za-z]{43}/);
       expect(second.output()).toMatch(/New key: {3}npm run --silent cli -- keys create --merchant mer_/);
-      const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, { headers: { authorization: `Bearer ${key}` } });
+      const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(again.status).toBe(200);
       // Chain state survived the restart: the same token contracts, and the emulated chains still know the
       // transactions made before it.
       expect([...second.output().matchAll(/USDT (0x[0-9a-fA-F]{40})/g)].map((m) => m[1])).toEqual(firstChains);
-      const emulatedAgain = Object.fromEntries([...second.output().matchAll(/Sandbox: +(tron|solana) +(\S+) +emulated, USDT (\S+)/g)].map((l) => [l[1], { rpc: l[2]!, token: l[3] }]));
+      const emulatedAgain = Object.fromEntries(
+        [...second.output().matchAll(/Sandbox: +(tron|solana) +(\S+) +emulated, USDT (\S+)/g)].map((l) => [
+          l[1],
+          { rpc: l[2]!, token: l[3] },
+        ]),
+      );
       expect(emulatedAgain.tron!.token).toBe(Object.fromEntries(emulatedFirst).tron);
       expect(emulatedAgain.solana!.token).toBe(Object.fromEntries(emulatedFirst).solana);
-      const tronTx = await (await fetch(`${emulatedAgain.tron!.rpc}/wallet/gettransactioninfobyid`, { method: "POST", body: JSON.stringify({ value: paidBefore.tron }) })).json();
+      const tronTx = await (
+        await fetch(`${emulatedAgain.tron!.rpc}/wallet/gettransactioninfobyid`, {
+          method: "POST",
+          body: JSON.stringify({ value: paidBefore.tron }),
+        })
+      ).json();
       expect(tronTx).toMatchObject({ id: paidBefore.tron, receipt: { result: "SUCCESS" } });
-      const solanaTx = await (await fetch(emulatedAgain.solana!.rpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getTransaction", params: [paidBefore.solana, { encoding: "json", maxSupportedTransactionVersion: 0 }] }) })).json();
+      const solanaTx = await (
+        await fetch(emulatedAgain.solana!.rpc, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "getTransaction",
+            params: [paidBefore.solana, { encoding: "json", maxSupportedTransactionVersion: 0 }],
+          }),
+        })
+      ).json();
       expect(solanaTx.result.meta.err).toBeNull();
-      const balancesAgain = await (await fetch(`http://127.0.0.1:${port}/v1/balances`, { headers: { authorization: `Bearer ${key}` } })).json();
-      expect(balancesAgain.data.find((b: { chain: string }) => b.chain === "tron")).toMatchObject({ available: "1.500000" });
+      const balancesAgain = await (
+        await fetch(`http://127.0.0.1:${port}/v1/balances`, { headers: { authorization: `Bearer ${key}` } })
+      ).json();
+      expect(balancesAgain.data.find((b: { chain: string }) => b.chain === "tron")).toMatchObject({
+        available: "1.500000",
+      });
       await stopAndCheckNothingLeft(second, dataDir);
     } finally {
       // On failure, leave nothing running: the whole process group of each start.

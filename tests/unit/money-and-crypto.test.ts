@@ -48,7 +48,9 @@ describe("ids, keys and hashing", () => {
   });
 
   it("canonical JSON ignores key order and spacing", () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: "s" } })).toBe('{"a":{"c":"s","d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: "s" } })).toBe(
+      '{"a":{"c":"s","d":[1,{"x":1,"y":2}]},"b":1}',
+    );
     expect(canonicalJson({ a: 1 })).toBe(canonicalJson(JSON.parse('{ "a" : 1 }')));
   });
 

@@ -1,11 +1,20 @@
 import { address, createNoopSigner } from "@solana/kit";
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
 import { PublicKey } from "@solana/web3.js";
 import { UserRejectedRequestError } from "viem";
 import { describe, expect, it } from "vitest";
 import { displayAmount, toBaseUnits } from "@/components/checkout/wallet/amounts";
 import { classifyWalletError, walletErrorMessage, WalletPayError } from "@/components/checkout/wallet/errors";
-import { associatedTokenAddress, transferCheckedData, usdtPaymentInstructions } from "@/components/checkout/wallet/solana-instructions";
+import {
+  associatedTokenAddress,
+  transferCheckedData,
+  usdtPaymentInstructions,
+} from "@/components/checkout/wallet/solana-instructions";
 import { decodeTronMessage } from "@/components/checkout/wallet/tron-link";
 
 const USDT_MINT = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB";
@@ -45,22 +54,57 @@ describe("Solana instructions written by hand", () => {
   });
 
   it("derives the associated token account as @solana-program/token does", async () => {
-    const [expected] = await findAssociatedTokenPda({ owner: address(OWNER), mint: address(USDT_MINT), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const [expected] = await findAssociatedTokenPda({
+      owner: address(OWNER),
+      mint: address(USDT_MINT),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
     expect(associatedTokenAddress(new PublicKey(OWNER), new PublicKey(USDT_MINT)).toBase58()).toBe(expected);
   });
 
   it("builds the same accounts and data as the server's program client", async () => {
-    const [create, transfer] = usdtPaymentInstructions({ payer: new PublicKey(PAYER), depositOwner: new PublicKey(OWNER), mint: new PublicKey(USDT_MINT), amount: 12_500_000n, decimals: 6 });
+    const [create, transfer] = usdtPaymentInstructions({
+      payer: new PublicKey(PAYER),
+      depositOwner: new PublicKey(OWNER),
+      mint: new PublicKey(USDT_MINT),
+      amount: 12_500_000n,
+      decimals: 6,
+    });
     const payer = createNoopSigner(address(PAYER));
-    const [destination] = await findAssociatedTokenPda({ owner: address(OWNER), mint: address(USDT_MINT), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    const [source] = await findAssociatedTokenPda({ owner: address(PAYER), mint: address(USDT_MINT), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    const kitCreate = getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: address(OWNER), mint: address(USDT_MINT) });
-    const kitTransfer = getTransferCheckedInstruction({ source, mint: address(USDT_MINT), destination, authority: payer, amount: 12_500_000n, decimals: 6 });
+    const [destination] = await findAssociatedTokenPda({
+      owner: address(OWNER),
+      mint: address(USDT_MINT),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [source] = await findAssociatedTokenPda({
+      owner: address(PAYER),
+      mint: address(USDT_MINT),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const kitCreate = getCreateAssociatedTokenIdempotentInstruction({
+      payer,
+      ata: destination,
+      owner: address(OWNER),
+      mint: address(USDT_MINT),
+    });
+    const kitTransfer = getTransferCheckedInstruction({
+      source,
+      mint: address(USDT_MINT),
+      destination,
+      authority: payer,
+      amount: 12_500_000n,
+      decimals: 6,
+    });
     const roles = (role: number) => ({ isSigner: role >= 2, isWritable: role % 2 === 1 });
-    for (const [ours, theirs] of [[create!, kitCreate], [transfer!, kitTransfer]] as const) {
+    for (const [ours, theirs] of [
+      [create!, kitCreate],
+      [transfer!, kitTransfer],
+    ] as const) {
       expect(ours.programId.toBase58()).toBe(theirs.programAddress);
       expect([...ours.data]).toEqual([...theirs.data]);
-      expect(ours.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }))).toEqual(theirs.accounts.map((a) => ({ pubkey: a.address, ...roles(a.role) })));
+      expect(
+        ours.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
+      ).toEqual(theirs.accounts.map((a) => ({ pubkey: a.address, ...roles(a.role) })));
     }
   });
 });
@@ -75,16 +119,24 @@ describe("wallet errors in words", () => {
     expect(classifyWalletError(new UserRejectedRequestError(new Error("x")))).toBe("rejected");
     expect(classifyWalletError(new Error("Transaction failed", { cause: raw }))).toBe("rejected");
     expect(classifyWalletError("Confirmation declined by user")).toBe("rejected"); // TronLink
-    expect(walletErrorMessage(raw, ctx)).toBe("The payment was rejected in your wallet, so nothing was sent. You can try again.");
+    expect(walletErrorMessage(raw, ctx)).toBe(
+      "The payment was rejected in your wallet, so nothing was sent. You can try again.",
+    );
   });
 
   it("names the network, the fee coin, or the short reason", () => {
     expect(walletErrorMessage(new WalletPayError("wrong-network", "no switch"), ctx)).toBe(
       "Your wallet is not on BNB Smart Chain (chain ID 56). Select BNB Smart Chain (chain ID 56) in your wallet by hand, then try again.",
     );
-    expect(walletErrorMessage(new Error("insufficient funds for gas * price + value"), ctx)).toBe("Your wallet does not have enough USDT or BNB for this payment.");
-    expect(walletErrorMessage(new Error(`Something odd\n    at f (x.js:1:1)`), ctx)).toBe("The wallet could not send the payment: Something odd.");
-    expect(walletErrorMessage(Object.assign(new Error("x"), { name: "ProviderNotFoundError" }), ctx)).toMatch(/^No wallet was found/);
+    expect(walletErrorMessage(new Error("insufficient funds for gas * price + value"), ctx)).toBe(
+      "Your wallet does not have enough USDT or BNB for this payment.",
+    );
+    expect(walletErrorMessage(new Error(`Something odd\n    at f (x.js:1:1)`), ctx)).toBe(
+      "The wallet could not send the payment: Something odd.",
+    );
+    expect(walletErrorMessage(Object.assign(new Error("x"), { name: "ProviderNotFoundError" }), ctx)).toMatch(
+      /^No wallet was found/,
+    );
   });
 
   it("decodes Tron's hex messages", () => {

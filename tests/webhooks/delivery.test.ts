@@ -26,7 +26,12 @@ afterAll(async () => {
 
 async function merchantWithEndpoint(path: string, events: string[] = []) {
   const m = await newMerchant();
-  const { row, secret } = await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url(path), events: events as never }, { env: process.env });
+  const { row, secret } = await createWebhookEndpoint(
+    getDb(),
+    { merchantId: m.id, mode: "sandbox" },
+    { url: receiver.url(path), events: events as never },
+    { env: process.env },
+  );
   return { m, endpointId: row.id, secret };
 }
 
@@ -40,14 +45,29 @@ const attemptsOf = async (endpointId: string) =>
 describe("signed webhook delivery", () => {
   it("delivers the event body, signed with the endpoint secret, to matching endpoints only", async () => {
     const { m, secret } = await merchantWithEndpoint("/all");
-    const filtered = await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url("/confirmed-only"), events: ["payment.confirmed"] }, { env: process.env });
-    const payment = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "7.000000", chain: "eth", metadata: { order: "42" } } })).json;
+    const filtered = await createWebhookEndpoint(
+      getDb(),
+      { merchantId: m.id, mode: "sandbox" },
+      { url: receiver.url("/confirmed-only"), events: ["payment.confirmed"] },
+      { env: process.env },
+    );
+    const payment = (
+      await api("POST", "/v1/payments", {
+        key: m.sandboxKey,
+        body: { amount: "7.000000", chain: "eth", metadata: { order: "42" } },
+      })
+    ).json;
     const [hit] = await waitFor(() => receiver.at("/all").length > 0 && receiver.at("/all"));
     expect(hit!.headers["content-type"]).toBe("application/json");
     expect(verifySignature(hit!.headers["service-signature"] as string, hit!.body, secret)).toBe(true);
     expect(verifySignature(hit!.headers["service-signature"] as string, hit!.body, filtered.secret)).toBe(false);
     const event = JSON.parse(hit!.body);
-    expect(event).toMatchObject({ object: "event", type: "payment.awaiting_payment", livemode: false, data: { object: payment } });
+    expect(event).toMatchObject({
+      object: "event",
+      type: "payment.awaiting_payment",
+      livemode: false,
+      data: { object: payment },
+    });
     const stored = (await api("GET", `/v1/events/${event.id}`, { key: m.sandboxKey })).text;
     expect(hit!.body).toBe(stored);
     await new Promise((r) => setTimeout(r, 300));
@@ -63,9 +83,15 @@ describe("signed webhook delivery", () => {
     for (const h of hits) expect(verifySignature(h.headers["service-signature"] as string, h.body, secret)).toBe(true);
     await new Promise((r) => setTimeout(r, 200));
     const attempts = await attemptsOf(endpointId);
-    expect(attempts.map((a) => [a.attempt, a.status_code, a.success])).toEqual([[1, 500, false], [2, 503, false], [3, 404, false], [4, 200, true]]);
+    expect(attempts.map((a) => [a.attempt, a.status_code, a.success])).toEqual([
+      [1, 500, false],
+      [2, 503, false],
+      [3, 404, false],
+      [4, 200, true],
+    ]);
     // Spacing follows the (scaled) schedule: each wait at least its delay.
-    for (let i = 1; i < hits.length; i++) expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(retryDelayMs(i) - 20);
+    for (let i = 1; i < hits.length; i++)
+      expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(retryDelayMs(i) - 20);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at("/flaky")).toHaveLength(4);
   });
@@ -79,7 +105,11 @@ describe("signed webhook delivery", () => {
     expect(receiver.at("/down")).toHaveLength(6);
     const attempts = await attemptsOf(endpointId);
     expect(attempts).toHaveLength(6);
-    const [delivery] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    const [delivery] = await query<{ status: string; attempt_count: number }>(
+      getDb(),
+      "select status, attempt_count from webhook_deliveries where endpoint_id = $1",
+      [endpointId],
+    );
     expect(delivery).toEqual({ status: "failed", attempt_count: 6 });
   });
 
@@ -98,10 +128,20 @@ describe("signed webhook delivery", () => {
 
 describe("SSRF at send time", () => {
   it("refuses private targets when the switch is off", async () => {
-    const result = await sendWebhook({ url: receiver.url("/private"), body: "{}", secret: "whsec_x", allowPrivate: false });
+    const result = await sendWebhook({
+      url: receiver.url("/private"),
+      body: "{}",
+      secret: "whsec_x",
+      allowPrivate: false,
+    });
     expect(result.success).toBe(false);
     expect(result.error).toBe("refused: url must use https");
-    const tls = await sendWebhook({ url: `https://127.0.0.1:${receiver.port}/private`, body: "{}", secret: "whsec_x", allowPrivate: false });
+    const tls = await sendWebhook({
+      url: `https://127.0.0.1:${receiver.port}/private`,
+      body: "{}",
+      secret: "whsec_x",
+      allowPrivate: false,
+    });
     expect(tls.error).toMatch(/refused: .*127\.0\.0\.1, which is not a public address/);
     expect(receiver.at("/private")).toHaveLength(0);
   });
@@ -109,14 +149,26 @@ describe("SSRF at send time", () => {
   it("connects to the address it vetted: a DNS answer that changes after the check is never used", async () => {
     let lookups = 0;
     const resolve = async () => (lookups++ === 0 ? ["127.0.0.1"] : ["10.255.255.1"]);
-    const result = await sendWebhook({ url: `http://receiver.test:${receiver.port}/pinned`, body: '{"a":1}', secret: "whsec_x", allowPrivate: true, resolve });
+    const result = await sendWebhook({
+      url: `http://receiver.test:${receiver.port}/pinned`,
+      body: '{"a":1}',
+      secret: "whsec_x",
+      allowPrivate: true,
+      resolve,
+    });
     expect(result).toMatchObject({ success: true, statusCode: 200 });
     expect(lookups).toBe(1);
     expect(receiver.at("/pinned")[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
   });
 
   it("a name that resolves to a private address is refused before any connection", async () => {
-    const result = await sendWebhook({ url: `https://hooks.shop.test/x`, body: "{}", secret: "whsec_x", allowPrivate: false, resolve: async () => ["192.168.0.10"] });
+    const result = await sendWebhook({
+      url: `https://hooks.shop.test/x`,
+      body: "{}",
+      secret: "whsec_x",
+      allowPrivate: false,
+      resolve: async () => ["192.168.0.10"],
+    });
     expect(result).toMatchObject({ success: false, statusCode: null });
     expect(result.error).toMatch(/192\.168\.0\.10/);
   });
@@ -136,7 +188,9 @@ describe("a worker killed mid-delivery", () => {
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     try {
-      await new Promise<void>((resolve) => child.on("message", (msg: { type?: string }) => msg?.type === "ready" && resolve()));
+      await new Promise<void>((resolve) =>
+        child.on("message", (msg: { type?: string }) => msg?.type === "ready" && resolve()),
+      );
       await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "4.200000" } });
       await waitFor(() => receiver.at("/crash").length === 1, 20_000); // the child is now waiting on our receiver
       child.kill("SIGKILL");
@@ -144,7 +198,11 @@ describe("a worker killed mid-delivery", () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }
-    const [claimed] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    const [claimed] = await query<{ status: string; attempt_count: number }>(
+      getDb(),
+      "select status, attempt_count from webhook_deliveries where endpoint_id = $1",
+      [endpointId],
+    );
     expect(claimed).toEqual({ status: "pending", attempt_count: 1 }); // claimed, never recorded
 
     worker = await startWorker(getPool(), { concurrency: 10 });
@@ -153,7 +211,11 @@ describe("a worker killed mid-delivery", () => {
     const hits = await waitFor(() => receiver.at("/crash").length >= 2 && receiver.at("/crash"));
     expect(hits[1]!.body).toBe(hits[0]!.body);
     await new Promise((r) => setTimeout(r, 300));
-    const [after] = await query<{ status: string; attempt_count: number }>(getDb(), "select status, attempt_count from webhook_deliveries where endpoint_id = $1", [endpointId]);
+    const [after] = await query<{ status: string; attempt_count: number }>(
+      getDb(),
+      "select status, attempt_count from webhook_deliveries where endpoint_id = $1",
+      [endpointId],
+    );
     expect(after).toEqual({ status: "succeeded", attempt_count: 2 });
   }, 60_000);
 });
@@ -165,7 +227,10 @@ describe("the real retry schedule", () => {
       const { m } = await merchantWithEndpoint("/real-spacing");
       receiver.failFirst("/real-spacing", [500]);
       await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "5.000000" } });
-      const hits = await waitFor(() => receiver.at("/real-spacing").length >= 2 && receiver.at("/real-spacing"), 15_000);
+      const hits = await waitFor(
+        () => receiver.at("/real-spacing").length >= 2 && receiver.at("/real-spacing"),
+        15_000,
+      );
       const gap = hits[1]!.at - hits[0]!.at;
       expect(gap).toBeGreaterThanOrEqual(4_000);
       expect(gap).toBeLessThanOrEqual(6_000);
@@ -178,10 +243,19 @@ describe("the real retry schedule", () => {
 describe("isolation between endpoints", () => {
   it("a dead endpoint (never answers) does not delay deliveries to a healthy one", async () => {
     const { m } = await merchantWithEndpoint("/healthy");
-    await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url("/blackhole") }, { env: process.env });
+    await createWebhookEndpoint(
+      getDb(),
+      { merchantId: m.id, mode: "sandbox" },
+      { url: receiver.url("/blackhole") },
+      { env: process.env },
+    );
     receiver.hangFirst("/blackhole", 1000);
     const started = Date.now();
-    await Promise.all(Array.from({ length: 15 }, (_, i) => api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: `${i + 1}.000000` }, server: i % 2 })));
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: `${i + 1}.000000` }, server: i % 2 }),
+      ),
+    );
     await waitFor(() => receiver.at("/healthy").length >= 15, 9_000);
     // All 15 arrived well before the dead endpoint's first 10-second timeouts released any worker slot.
     expect(Date.now() - started).toBeLessThan(9_000);

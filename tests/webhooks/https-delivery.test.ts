@@ -16,15 +16,41 @@ const received: { body: string; signature: string }[] = [];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-tls-"));
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=hooks.receiver.test", "-addext", "subjectAltName=DNS:hooks.receiver.test", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "ignore" });
-  server = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert: fs.readFileSync(path.join(dir, "cert.pem")) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), signature: String(req.headers["service-signature"]) });
-      res.writeHead(204).end();
-    });
-  });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=hooks.receiver.test",
+      "-addext",
+      "subjectAltName=DNS:hooks.receiver.test",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  server = https.createServer(
+    { key: fs.readFileSync(path.join(dir, "key.pem")), cert: fs.readFileSync(path.join(dir, "cert.pem")) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        received.push({
+          body: Buffer.concat(chunks).toString("utf8"),
+          signature: String(req.headers["service-signature"]),
+        });
+        res.writeHead(204).end();
+      });
+    },
+  );
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   port = (server.address() as { port: number }).port;
   process.env.WEBHOOKS_CA_FILE = path.join(dir, "cert.pem");
@@ -42,7 +68,13 @@ const resolve = async () => ["127.0.0.1"];
 describe("HTTPS delivery", () => {
   it("signs and POSTs over TLS to the pinned address, verifying the certificate for the URL's host name", async () => {
     const body = JSON.stringify({ id: "evt_tls", object: "event" });
-    const result = await sendWebhook({ url: `https://hooks.receiver.test:${port}/hook`, body, secret: "whsec_tls", allowPrivate: true, resolve });
+    const result = await sendWebhook({
+      url: `https://hooks.receiver.test:${port}/hook`,
+      body,
+      secret: "whsec_tls",
+      allowPrivate: true,
+      resolve,
+    });
     expect(result).toMatchObject({ success: true, statusCode: 204, error: null });
     expect(received.at(-1)!.body).toBe(body);
     expect(verifySignature(received.at(-1)!.signature, body, "whsec_tls")).toBe(true);
@@ -50,7 +82,13 @@ describe("HTTPS delivery", () => {
 
   it("fails when the certificate does not match the host name", async () => {
     const before = received.length;
-    const result = await sendWebhook({ url: `https://other.receiver.test:${port}/hook`, body: "{}", secret: "whsec_tls", allowPrivate: true, resolve });
+    const result = await sendWebhook({
+      url: `https://other.receiver.test:${port}/hook`,
+      body: "{}",
+      secret: "whsec_tls",
+      allowPrivate: true,
+      resolve,
+    });
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/altnames|certificate|Hostname/i);
     expect(received.length).toBe(before);

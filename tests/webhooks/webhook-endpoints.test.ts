@@ -48,29 +48,52 @@ describe("POST /v1/webhooks: SSRF-safe URLs", () => {
     expect(err.message).toMatch(message);
   });
 
-  it.each(["https://8.8.8.8/hooks/usdt", "https://[2606:4700:4700::1111]/hook", "https://1.1.1.1:8443/path?x=1"])("accepts %s", async (url) => {
-    const m = await newMerchant();
-    const reply = await register(m.sandboxKey, { url });
-    expect(reply.status).toBe(200);
-  });
+  it.each(["https://8.8.8.8/hooks/usdt", "https://[2606:4700:4700::1111]/hook", "https://1.1.1.1:8443/path?x=1"])(
+    "accepts %s",
+    async (url) => {
+      const m = await newMerchant();
+      const reply = await register(m.sandboxKey, { url });
+      expect(reply.status).toBe(200);
+    },
+  );
 });
 
 describe("POST /v1/webhooks: the endpoint object", () => {
   it("returns spec 2.5 with the secret once; lists never show it; it is stored encrypted", async () => {
     const m = await newMerchant();
-    const created = (await register(m.sandboxKey, { url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"] })).json;
+    const created = (
+      await register(m.sandboxKey, { url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"] })
+    ).json;
     expect(Object.keys(created).sort()).toEqual(["active", "created_at", "events", "id", "object", "secret", "url"]);
-    expect(created).toMatchObject({ object: "webhook_endpoint", url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"], active: true });
+    expect(created).toMatchObject({
+      object: "webhook_endpoint",
+      url: "https://8.8.8.8/hooks",
+      events: ["payment.confirmed", "payout.failed"],
+      active: true,
+    });
     expect(created.id).toMatch(/^wh_[0-9A-Za-z]{24}$/);
     expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
 
     const list = await api("GET", "/v1/webhooks", { key: m.sandboxKey });
     expect(list.json.object).toBe("list");
     expect(list.json.has_more).toBe(false);
-    expect(list.json.data).toEqual([{ id: created.id, object: "webhook_endpoint", url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"], active: true, created_at: created.created_at }]);
+    expect(list.json.data).toEqual([
+      {
+        id: created.id,
+        object: "webhook_endpoint",
+        url: "https://8.8.8.8/hooks",
+        events: ["payment.confirmed", "payout.failed"],
+        active: true,
+        created_at: created.created_at,
+      },
+    ]);
     expect(list.text).not.toContain("whsec_");
 
-    const [stored] = await query<{ encrypted_secret: string }>(getDb(), "select encrypted_secret from webhook_endpoints where id = $1", [created.id]);
+    const [stored] = await query<{ encrypted_secret: string }>(
+      getDb(),
+      "select encrypted_secret from webhook_endpoints where id = $1",
+      [created.id],
+    );
     expect(stored!.encrypted_secret).not.toContain(created.secret.slice(6));
     expect(stored!.encrypted_secret).toMatch(/^v1\./);
   });
@@ -79,9 +102,19 @@ describe("POST /v1/webhooks: the endpoint object", () => {
     const m = await newMerchant();
     expect((await register(m.sandboxKey, { url: "https://8.8.8.8/a" })).json.events).toEqual([]);
     expect((await register(m.sandboxKey, { url: "https://8.8.8.8/b", events: [] })).json.events).toEqual([]);
-    const err = expectError(await register(m.sandboxKey, { url: "https://8.8.8.8/c", events: ["payment.confirmed", "payment.refunded"] }), "invalid_request_error", 400, "events.1");
+    const err = expectError(
+      await register(m.sandboxKey, { url: "https://8.8.8.8/c", events: ["payment.confirmed", "payment.refunded"] }),
+      "invalid_request_error",
+      400,
+      "events.1",
+    );
     expect(err.message).toMatch(/payout\.blocked/);
-    expectError(await register(m.sandboxKey, { url: "https://8.8.8.8/d", events: "payment.confirmed" }), "invalid_request_error", 400, "events");
+    expectError(
+      await register(m.sandboxKey, { url: "https://8.8.8.8/d", events: "payment.confirmed" }),
+      "invalid_request_error",
+      400,
+      "events",
+    );
     expectError(await register(m.sandboxKey, {}), "invalid_request_error", 400, "url");
   });
 
@@ -98,7 +131,12 @@ describe("POST /v1/webhooks: the endpoint object", () => {
     expect(rest.has_more).toBe(false);
     expect((await api("GET", "/v1/webhooks", { key: m.liveKey })).json.data).toEqual([]);
     expect((await api("GET", "/v1/webhooks", { key: other.sandboxKey })).json.data).toEqual([]);
-    expectError(await api("GET", `/v1/webhooks?starting_after=${ids[0]}`, { key: other.sandboxKey }), "invalid_request_error", 400, "starting_after");
+    expectError(
+      await api("GET", `/v1/webhooks?starting_after=${ids[0]}`, { key: other.sandboxKey }),
+      "invalid_request_error",
+      400,
+      "starting_after",
+    );
   });
 });
 
@@ -109,20 +147,47 @@ describe("host names are judged by every address they resolve to", () => {
   };
 
   it("a name resolving only to public addresses is accepted; one private address among them is refused", async () => {
-    const resolve = resolver({ "hooks.shop.test": ["52.10.20.30", "2600:1f18::1"], "rebind.shop.test": ["52.10.20.30", "10.0.0.7"] });
+    const resolve = resolver({
+      "hooks.shop.test": ["52.10.20.30", "2600:1f18::1"],
+      "rebind.shop.test": ["52.10.20.30", "10.0.0.7"],
+    });
     expect((await checkWebhookUrl("https://hooks.shop.test/x", { allowPrivate: false, resolve })).ok).toBe(true);
     const refused = await checkWebhookUrl("https://rebind.shop.test/x", { allowPrivate: false, resolve });
-    expect(refused).toEqual({ ok: false, message: "url host 'rebind.shop.test' resolves to 10.0.0.7, which is not a public address" });
+    expect(refused).toEqual({
+      ok: false,
+      message: "url host 'rebind.shop.test' resolves to 10.0.0.7, which is not a public address",
+    });
   });
 
   it("WEBHOOKS_ALLOW_PRIVATE_URLS=true lets sandbox endpoints use http and loopback; live endpoints never", async () => {
     const m = await newMerchant();
     const env = { ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "true" };
-    const local = await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: "http://127.0.0.1:4000/hook" }, { env });
+    const local = await createWebhookEndpoint(
+      getDb(),
+      { merchantId: m.id, mode: "sandbox" },
+      { url: "http://127.0.0.1:4000/hook" },
+      { env },
+    );
     expect(local.row.url).toBe("http://127.0.0.1:4000/hook");
-    await expect(createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "http://127.0.0.1:4000/hook" }, { env })).rejects.toMatchObject({ param: "url" });
-    await expect(createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "https://127.0.0.1/hook" }, { env })).rejects.toMatchObject({ param: "url" });
-    await expect(createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: "http://127.0.0.1:4000/hook" }, { env: {} as NodeJS.ProcessEnv })).rejects.toMatchObject({ param: "url" });
+    await expect(
+      createWebhookEndpoint(
+        getDb(),
+        { merchantId: m.id, mode: "live" },
+        { url: "http://127.0.0.1:4000/hook" },
+        { env },
+      ),
+    ).rejects.toMatchObject({ param: "url" });
+    await expect(
+      createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "https://127.0.0.1/hook" }, { env }),
+    ).rejects.toMatchObject({ param: "url" });
+    await expect(
+      createWebhookEndpoint(
+        getDb(),
+        { merchantId: m.id, mode: "sandbox" },
+        { url: "http://127.0.0.1:4000/hook" },
+        { env: {} as NodeJS.ProcessEnv },
+      ),
+    ).rejects.toMatchObject({ param: "url" });
   });
 });
 
@@ -131,7 +196,12 @@ describe("idempotent registration", () => {
     const m = await newMerchant();
     const headers = { "idempotency-key": "wh-1" };
     const a = await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: "https://8.8.8.8/x" }, headers });
-    const b = await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: "https://8.8.8.8/x" }, headers, server: 1 });
+    const b = await api("POST", "/v1/webhooks", {
+      key: m.sandboxKey,
+      body: { url: "https://8.8.8.8/x" },
+      headers,
+      server: 1,
+    });
     expect(b.text).toBe(a.text);
     expect((await api("GET", "/v1/webhooks", { key: m.sandboxKey })).json.data).toHaveLength(1);
   });

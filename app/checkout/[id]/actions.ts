@@ -26,13 +26,17 @@ export async function chooseNetwork(paymentId: string, form: FormData): Promise<
 /** Sandbox payments only: a real transfer from a fresh sandbox wallet, as POST /v1/sandbox/payments/:id/simulate does. */
 export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPayResult> {
   const payment = await loadPaymentForCheckout(getDb(), paymentId);
-  if (payment?.mode !== "sandbox") return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
+  if (payment?.mode !== "sandbox")
+    return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
   try {
     const sent = await simulatePayment(getDb(), payment, paymentId);
     return { ok: true, txHash: sent.tx_hash };
   } catch (err) {
     if (err instanceof ApiError) return { ok: false, message: err.message };
-    log.error("sandbox wallet payment failed", { payment: paymentId, error: err instanceof Error ? err.message : String(err) });
+    log.error("sandbox wallet payment failed", {
+      payment: paymentId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return { ok: false, message: "The sandbox wallet could not send the payment. Try again in a moment." };
   }
 }

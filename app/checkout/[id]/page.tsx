@@ -12,9 +12,14 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
 
-
 /** The hosted checkout of one payment (spec 4.6): public, scoped to that payment, server-rendered. */
-export default async function CheckoutPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function CheckoutPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ error?: string }>;
+}) {
   const [{ id }, { error }] = await Promise.all([params, searchParams]);
   const view = await loadCheckout(getDb(), id);
   if (!view) notFound();
@@ -33,7 +38,14 @@ export default async function CheckoutPage({ params, searchParams }: { params: P
           sandboxPay={sandbox ? payWithSandboxWallet.bind(null, view.paymentId) : undefined}
         />
       ) : open ? (
-        <NetworkPicker choices={view.choices} action={chooseNetwork.bind(null, view.paymentId)} error={networkChoiceError(error, "That choice could not be recorded. The payment may have expired; reload the page.")} />
+        <NetworkPicker
+          choices={view.choices}
+          action={chooseNetwork.bind(null, view.paymentId)}
+          error={networkChoiceError(
+            error,
+            "That choice could not be recorded. The payment may have expired; reload the page.",
+          )}
+        />
       ) : (
         <div className="px-5 py-5">
           <StatusScreen status={view.status} network={null} merchantName={view.merchantName} />

@@ -12,9 +12,14 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Pay", robots: { index: false, follow: false } };
 
-
 /** A payment link's public page (spec 2.2, 3.3): while active, the payer picks a network to start paying. */
-export default async function PayPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function PayPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ error?: string }>;
+}) {
   const [{ token }, { error }] = await Promise.all([params, searchParams]);
   const db = getDb();
   const page = await loadPaymentLinkPage(db, token);
@@ -24,12 +29,24 @@ export default async function PayPage({ params, searchParams }: { params: Promis
     <CheckoutShell merchantName={page.merchantName} sandbox={link.mode === "sandbox"}>
       <AmountSummary amount={formatAmount(link.amountUnits)} description={link.description} />
       {page.active ? (
-        <NetworkPicker choices={await availableNetworks(db, link.mode)} action={payLink.bind(null, token)} error={networkChoiceError(error, "The payment could not be started. The link may have just expired; reload the page.")} />
+        <NetworkPicker
+          choices={await availableNetworks(db, link.mode)}
+          action={payLink.bind(null, token)}
+          error={networkChoiceError(
+            error,
+            "The payment could not be started. The link may have just expired; reload the page.",
+          )}
+        />
       ) : (
         <div className="px-5 py-5">
-          <div role="status" className="min-h-[7.5rem] rounded-xl border border-slate-300 bg-slate-100 px-4 py-3 text-slate-900">
+          <div
+            role="status"
+            className="min-h-[7.5rem] rounded-xl border border-slate-300 bg-slate-100 px-4 py-3 text-slate-900"
+          >
             <p className="font-semibold">This payment link has expired</p>
-            <p className="mt-1 text-sm">Payment links are valid for 30 minutes. Ask {page.merchantName} for a new one.</p>
+            <p className="mt-1 text-sm">
+              Payment links are valid for 30 minutes. Ask {page.merchantName} for a new one.
+            </p>
           </div>
         </div>
       )}

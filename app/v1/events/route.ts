@@ -9,7 +9,10 @@ import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "events:read",
-    query: z.strictObject({ ...paginationQuery, type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` }).optional() }),
+    query: z.strictObject({
+      ...paginationQuery,
+      type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
+    }),
     handler: async ({ db, auth, query }) => {
       const page = await listEvents(db, auth, query);
       return { body: { object: "list", data: page.events, has_more: page.hasMore } };

@@ -13,12 +13,16 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     handler: async ({ db, auth }) => {
       const rows = await listPaymentLinks(db, auth);
       const now = new Date();
-      return { body: { object: "list", data: rows.map((row) => serializePaymentLink(row, config().publicBaseUrl, now)) } };
+      return {
+        body: { object: "list", data: rows.map((row) => serializePaymentLink(row, config().publicBaseUrl, now)) },
+      };
     },
   }),
   POST: apiRoute({
     scope: "payment_links:write",
     body: createPaymentLinkBody,
-    handler: async ({ db, auth, body }) => ({ body: serializePaymentLink(await createPaymentLink(db, auth, body), config().publicBaseUrl) }),
+    handler: async ({ db, auth, body }) => ({
+      body: serializePaymentLink(await createPaymentLink(db, auth, body), config().publicBaseUrl),
+    }),
   }),
 });

@@ -18,6 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",
     body: createPaymentBody,
-    handler: async ({ db, auth, body }) => ({ body: serializePayment(await createPayment(db, auth, body), config().publicBaseUrl) }),
+    handler: async ({ db, auth, body }) => ({
+      body: serializePayment(await createPayment(db, auth, body), config().publicBaseUrl),
+    }),
   }),
 });

@@ -7,7 +7,8 @@ import { parseAmount, USDT_DECIMALS } from "@/lib/money/amount";
  * RangeError for a malformed or zero amount, or when the token's decimals cannot hold it exactly.
  */
 export function toBaseUnits(amountDue: string, decimals: number): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) throw new RangeError(`token decimals must be an integer from 0 to 36; got ${decimals}`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+    throw new RangeError(`token decimals must be an integer from 0 to 36; got ${decimals}`);
   const parsed = parseAmount(amountDue, "exact");
   if (!parsed.ok) throw new RangeError(parsed.message);
   // fromUsdtUnits rounds down below 6 decimals; a payment must never be short, so refuse instead.

@@ -48,24 +48,41 @@ function chain(error: unknown): Node[] {
     const str = (v: unknown) => (typeof v === "string" ? v : "");
     // MetaMask puts the node's reason in data.message under "Internal JSON-RPC error" (-32603).
     const data = (typeof o.data === "object" && o.data ? o.data : {}) as Record<string, unknown>;
-    out.push({ name: str(o.name), code: o.code, text: [o.shortMessage, o.message, o.details, o.reason, data.message].map(str).join(" ") });
+    out.push({
+      name: str(o.name),
+      code: o.code,
+      text: [o.shortMessage, o.message, o.details, o.reason, data.message].map(str).join(" "),
+    });
     queue.push(o.cause, o.error, o.originalError, o.innerError, data.originalError, data.cause);
   }
   return out;
 }
 
-const REJECTED = /user rejected|user denied|rejected by (the )?user|denied by (the )?user|request rejected|user (cancell?ed|canceled|declined|aborted)|cancell?ed by (the )?user|confirmation declined|declined by (the )?user/i;
+const REJECTED =
+  /user rejected|user denied|rejected by (the )?user|denied by (the )?user|request rejected|user (cancell?ed|canceled|declined|aborted)|cancell?ed by (the )?user|confirmation declined|declined by (the )?user/i;
 const INSUFFICIENT =
   /insufficient (funds|balance|lamports)|not enough (funds|balance)|exceeds (the )?balance|amount exceeds balance|balance is not sufficient|no record of a prior credit|account resource insufficient|out_of_energy|bandwi?th_error|custom program error: 0x1\b|invalid account data for instruction|execution reverted|revert opcode executed/i;
 const REJECTED_NAMES = new Set(["UserRejectedRequestError", "WalletWindowClosedError"]);
-const WRONG_NETWORK_NAMES = new Set(["ChainMismatchError", "ConnectorChainMismatchError", "SwitchChainError", "SwitchChainNotSupportedError", "ChainNotConfiguredError"]);
-const NO_WALLET_NAMES = new Set(["ProviderNotFoundError", "ConnectorNotFoundError", "WalletNotReadyError", "WalletNotSelectedError"]);
+const WRONG_NETWORK_NAMES = new Set([
+  "ChainMismatchError",
+  "ConnectorChainMismatchError",
+  "SwitchChainError",
+  "SwitchChainNotSupportedError",
+  "ChainNotConfiguredError",
+]);
+const NO_WALLET_NAMES = new Set([
+  "ProviderNotFoundError",
+  "ConnectorNotFoundError",
+  "WalletNotReadyError",
+  "WalletNotSelectedError",
+]);
 
 export function classifyWalletError(error: unknown): WalletErrorKind {
   // What this module decided itself wins; then the most specific signal found anywhere in the chain.
   if (error instanceof WalletPayError) return error.kind;
   const nodes = chain(error);
-  if (nodes.some((n) => n.code === 4001 || n.code === "4001" || REJECTED_NAMES.has(n.name) || REJECTED.test(n.text))) return "rejected";
+  if (nodes.some((n) => n.code === 4001 || n.code === "4001" || REJECTED_NAMES.has(n.name) || REJECTED.test(n.text)))
+    return "rejected";
   if (nodes.some((n) => n.name === "InsufficientFundsError" || INSUFFICIENT.test(n.text))) return "insufficient-funds";
   if (nodes.some((n) => n.code === 4902 || WRONG_NETWORK_NAMES.has(n.name))) return "wrong-network";
   if (nodes.some((n) => NO_WALLET_NAMES.has(n.name))) return "no-wallet";
@@ -79,9 +96,18 @@ export function shortReason(error: unknown): string {
     if (typeof e === "string") text = e;
     else if (e && typeof e === "object") {
       const o = e as { shortMessage?: unknown; message?: unknown };
-      text = typeof o.shortMessage === "string" && o.shortMessage ? o.shortMessage : typeof o.message === "string" ? o.message : "";
+      text =
+        typeof o.shortMessage === "string" && o.shortMessage
+          ? o.shortMessage
+          : typeof o.message === "string"
+            ? o.message
+            : "";
     }
-    text = text.split("\n")[0]!.replace(/\s+(Details|Version|Request Arguments):.*$/s, "").trim().replace(/[.:]+$/, "");
+    text = text
+      .split("\n")[0]!
+      .replace(/\s+(Details|Version|Request Arguments):.*$/s, "")
+      .trim()
+      .replace(/[.:]+$/, "");
     if (text) return text.length > 160 ? `${text.slice(0, 157)}…` : text;
   }
   return "the wallet gave no reason";
@@ -91,7 +117,9 @@ export function shortReason(error: unknown): string {
 export function walletErrorMessage(error: unknown, ctx: ErrorContext, phase: "connect" | "send" = "send"): string {
   switch (classifyWalletError(error)) {
     case "rejected":
-      return phase === "connect" ? "The connection was rejected in your wallet. You can try again." : "The payment was rejected in your wallet, so nothing was sent. You can try again.";
+      return phase === "connect"
+        ? "The connection was rejected in your wallet. You can try again."
+        : "The payment was rejected in your wallet, so nothing was sent. You can try again.";
     case "wrong-network":
       return `Your wallet is not on ${ctx.network}. Select ${ctx.network} in your wallet by hand, then try again.`;
     case "insufficient-funds":
@@ -100,7 +128,10 @@ export function walletErrorMessage(error: unknown, ctx: ErrorContext, phase: "co
       return "No wallet was found in this browser. Install a wallet extension, or pay by scanning the QR code or copying the address.";
     case "other":
       // EIP-1193 -32002: a prompt from an earlier click is still open (often hidden behind the browser).
-      if (chain(error).some((n) => n.code === -32002)) return "Your wallet already has a request waiting. Open the wallet, answer it, then try again.";
-      return phase === "connect" ? `The wallet could not connect: ${shortReason(error)}.` : `The wallet could not send the payment: ${shortReason(error)}.`;
+      if (chain(error).some((n) => n.code === -32002))
+        return "Your wallet already has a request waiting. Open the wallet, answer it, then try again.";
+      return phase === "connect"
+        ? `The wallet could not connect: ${shortReason(error)}.`
+        : `The wallet could not send the payment: ${shortReason(error)}.`;
   }
 }

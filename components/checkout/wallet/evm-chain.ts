@@ -3,7 +3,9 @@ import { bsc, bscTestnet, mainnet, polygon, polygonAmoy, sepolia } from "viem/ch
 import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
 
 /** Public chains a live payment may be on: their public RPC and explorer, for a wallet that must add the chain. */
-const KNOWN: Record<number, Chain> = Object.fromEntries([mainnet, sepolia, bsc, bscTestnet, polygon, polygonAmoy].map((c) => [c.id, c]));
+const KNOWN: Record<number, Chain> = Object.fromEntries(
+  [mainnet, sepolia, bsc, bscTestnet, polygon, polygonAmoy].map((c) => [c.id, c]),
+);
 
 /**
  * The one chain of a payment, for wagmi and for the wallet (wallet_addEthereumChain when the wallet does
@@ -33,4 +35,15 @@ export function evmNetworkLabel(network: Pick<CheckoutNetwork, "chainId" | "name
  * `transfer` declared without outputs: mainnet USDT on Ethereum returns nothing, so a standard ERC-20
  * ABI (which expects a bool) breaks against it. The call data is the same for both kinds of token.
  */
-export const TRANSFER_ABI = [{ type: "function", name: "transfer", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] }] as const;
+export const TRANSFER_ABI = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;

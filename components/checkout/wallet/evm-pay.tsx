@@ -1,13 +1,31 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { getAddress } from "viem";
-import { createConfig, custom, http, injected, useConfig, useConnection, useConnectors, WagmiProvider, type Connector } from "wagmi";
+import {
+  createConfig,
+  custom,
+  http,
+  injected,
+  useConfig,
+  useConnection,
+  useConnectors,
+  WagmiProvider,
+  type Connector,
+} from "wagmi";
 import { connect, disconnect, switchChain, writeContract } from "wagmi/actions";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { checkoutChain, evmNetworkLabel, TRANSFER_ABI } from "./evm-chain";
 import type { WalletPayProps } from "./wallet-pay";
-import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton, WalletList } from "./wallet-ui";
+import {
+  ConnectedAs,
+  FlowMessages,
+  NoWallet,
+  PayNote,
+  useWalletFlow,
+  WalletActionButton,
+  WalletList,
+} from "./wallet-ui";
 
 const SWITCH_TIMEOUT_MS = 120_000;
 
@@ -17,7 +35,12 @@ const SWITCH_TIMEOUT_MS = 120_000;
  * switches network, builds, signs and sends; the page learns the outcome from the server.
  */
 export default function EvmPay(props: WalletPayProps) {
-  if (props.network.chainId === null) return <p className="text-sm text-slate-800">This network cannot be paid from a browser wallet here. Scan the QR code or copy the address instead.</p>;
+  if (props.network.chainId === null)
+    return (
+      <p className="text-sm text-slate-800">
+        This network cannot be paid from a browser wallet here. Scan the QR code or copy the address instead.
+      </p>
+    );
   return <EvmProvider {...props} />;
 }
 
@@ -31,7 +54,9 @@ function EvmProvider(props: WalletPayProps) {
       multiInjectedProviderDiscovery: true,
       // No persisted connection: each checkout starts disconnected and connects only on a click.
       storage: null,
-      transports: { [chain.id]: rpc ? http(rpc) : custom({ request: () => Promise.reject(new Error("no RPC for this chain")) }) },
+      transports: {
+        [chain.id]: rpc ? http(rpc) : custom({ request: () => Promise.reject(new Error("no RPC for this chain")) }),
+      },
     });
   });
   return (
@@ -93,7 +118,10 @@ function EvmWallet({ network, depositAddress, amountDue }: WalletPayProps) {
         try {
           await Promise.race([
             switchChain(config, { chainId, connector }),
-            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("the wallet did not switch")), SWITCH_TIMEOUT_MS))),
+            new Promise(
+              (_, reject) =>
+                (timer = setTimeout(() => reject(new Error("the wallet did not switch")), SWITCH_TIMEOUT_MS)),
+            ),
           ]);
         } catch (e) {
           throw new WalletPayError("wrong-network", "the wallet did not switch network", { cause: e });
@@ -117,7 +145,12 @@ function EvmWallet({ network, depositAddress, amountDue }: WalletPayProps) {
     <div className="space-y-3">
       {connected ? (
         <>
-          <ConnectedAs label="Paying from" account={address} disabled={flow.busy} onSwitch={sent ? undefined : () => void disconnect(config).then(flow.reset, flow.reset)} />
+          <ConnectedAs
+            label="Paying from"
+            account={address}
+            disabled={flow.busy}
+            onSwitch={sent ? undefined : () => void disconnect(config).then(flow.reset, flow.reset)}
+          />
           {!sent && (
             <WalletActionButton ref={sendRef} onClick={onSend} disabled={flow.busy} aria-describedby="wallet-pay-note">
               Send {displayAmount(amountDue)} USDT
@@ -129,7 +162,10 @@ function EvmWallet({ network, depositAddress, amountDue }: WalletPayProps) {
       ) : wallets.length === 0 ? (
         <NoWallet what="Ethereum-compatible browser wallet" />
       ) : (
-        <WalletList busy={flow.busy} wallets={wallets.map((c) => ({ key: c.uid, name: walletName(c), icon: c.icon, connect: () => onConnect(c) }))} />
+        <WalletList
+          busy={flow.busy}
+          wallets={wallets.map((c) => ({ key: c.uid, name: walletName(c), icon: c.icon, connect: () => onConnect(c) }))}
+        />
       )}
       <PayNote standard={network.standard} network={network.name} />
       <FlowMessages state={flow.state} />

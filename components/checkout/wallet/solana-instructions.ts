@@ -19,13 +19,18 @@ const U64_MAX = (1n << 64n) - 1n;
 
 /** The associated token account of `owner` for `mint` (seeds: owner, token program, mint). */
 export function associatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([owner.toBytes(), TOKEN_PROGRAM_ID.toBytes(), mint.toBytes()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
+  return PublicKey.findProgramAddressSync(
+    [owner.toBytes(), TOKEN_PROGRAM_ID.toBytes(), mint.toBytes()],
+    ASSOCIATED_TOKEN_PROGRAM_ID,
+  )[0];
 }
 
 /** TransferChecked's data: [12, amount as u64 little-endian, decimals as u8] (10 bytes). */
 export function transferCheckedData(amount: bigint, decimals: number): Uint8Array {
-  if (amount <= 0n || amount > U64_MAX) throw new RangeError(`amount must be between 1 and 2^64-1 base units; got ${amount}`);
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new RangeError(`decimals must be an integer from 0 to 255; got ${decimals}`);
+  if (amount <= 0n || amount > U64_MAX)
+    throw new RangeError(`amount must be between 1 and 2^64-1 base units; got ${amount}`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255)
+    throw new RangeError(`decimals must be an integer from 0 to 255; got ${decimals}`);
   const data = new Uint8Array(10);
   data[0] = TRANSFER_CHECKED;
   new DataView(data.buffer).setBigUint64(1, amount, true);
@@ -34,7 +39,12 @@ export function transferCheckedData(amount: bigint, decimals: number): Uint8Arra
 }
 
 /** Associated Token Account program CreateIdempotent: a no-op when the account already exists. */
-export function createAssociatedTokenAccountIdempotentInstruction(payer: PublicKey, ata: PublicKey, owner: PublicKey, mint: PublicKey): TransactionInstruction {
+export function createAssociatedTokenAccountIdempotentInstruction(
+  payer: PublicKey,
+  ata: PublicKey,
+  owner: PublicKey,
+  mint: PublicKey,
+): TransactionInstruction {
   return new TransactionInstruction({
     programId: ASSOCIATED_TOKEN_PROGRAM_ID,
     keys: [
@@ -49,7 +59,14 @@ export function createAssociatedTokenAccountIdempotentInstruction(payer: PublicK
   });
 }
 
-export function transferCheckedInstruction(source: PublicKey, mint: PublicKey, destination: PublicKey, owner: PublicKey, amount: bigint, decimals: number): TransactionInstruction {
+export function transferCheckedInstruction(
+  source: PublicKey,
+  mint: PublicKey,
+  destination: PublicKey,
+  owner: PublicKey,
+  amount: bigint,
+  decimals: number,
+): TransactionInstruction {
   return new TransactionInstruction({
     programId: TOKEN_PROGRAM_ID,
     keys: [
@@ -63,7 +80,13 @@ export function transferCheckedInstruction(source: PublicKey, mint: PublicKey, d
 }
 
 /** Both instructions of a payment of `amount` base units of `mint` from `payer` to `depositOwner`. */
-export function usdtPaymentInstructions(p: { payer: PublicKey; depositOwner: PublicKey; mint: PublicKey; amount: bigint; decimals: number }): TransactionInstruction[] {
+export function usdtPaymentInstructions(p: {
+  payer: PublicKey;
+  depositOwner: PublicKey;
+  mint: PublicKey;
+  amount: bigint;
+  decimals: number;
+}): TransactionInstruction[] {
   const destination = associatedTokenAddress(p.depositOwner, p.mint);
   const source = associatedTokenAddress(p.payer, p.mint);
   return [

@@ -1,13 +1,26 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { ConnectionProvider, useConnection, useWallet, WalletProvider } from "@solana/wallet-adapter-react";
-import { WalletReadyState, WalletSendTransactionError, type Adapter, type WalletName } from "@solana/wallet-adapter-base";
+import {
+  WalletReadyState,
+  WalletSendTransactionError,
+  type Adapter,
+  type WalletName,
+} from "@solana/wallet-adapter-base";
 import { PublicKey, Transaction } from "@solana/web3.js";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { usdtPaymentInstructions } from "./solana-instructions";
 import type { WalletPayProps } from "./wallet-pay";
-import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton, WalletList } from "./wallet-ui";
+import {
+  ConnectedAs,
+  FlowMessages,
+  NoWallet,
+  PayNote,
+  useWalletFlow,
+  WalletActionButton,
+  WalletList,
+} from "./wallet-ui";
 
 /** No adapters of our own: wallet-standard wallets (Phantom, Solflare, Backpack, …) are detected. */
 const NO_ADAPTERS: Adapter[] = [];
@@ -18,7 +31,12 @@ const ignore = () => {};
 export default function SolanaPay(props: WalletPayProps) {
   return (
     <ConnectionProvider endpoint={props.network.browserRpcUrl ?? PUBLIC_RPC} config={{ commitment: "confirmed" }}>
-      <WalletProvider wallets={NO_ADAPTERS} autoConnect={false} localStorageKey="checkout.solanaWallet" onError={ignore}>
+      <WalletProvider
+        wallets={NO_ADAPTERS}
+        autoConnect={false}
+        localStorageKey="checkout.solanaWallet"
+        onError={ignore}
+      >
         <SolanaWallet {...props} />
       </WalletProvider>
     </ConnectionProvider>
@@ -44,7 +62,9 @@ function SolanaWallet({ network, depositAddress, amountDue }: WalletPayProps) {
   const settled = useSettled();
   const [pending, setPending] = useState<WalletName | null>(null);
   const sendRef = useRef<HTMLButtonElement>(null);
-  const detected = wallets.filter((w) => w.readyState === WalletReadyState.Installed || w.readyState === WalletReadyState.Loadable);
+  const detected = wallets.filter(
+    (w) => w.readyState === WalletReadyState.Installed || w.readyState === WalletReadyState.Loadable,
+  );
 
   // Once connected (and the connect step is over, so the button is enabled), Send is the next thing to do.
   useEffect(() => {
@@ -71,14 +91,21 @@ function SolanaWallet({ network, depositAddress, amountDue }: WalletPayProps) {
       if (!publicKey) throw new WalletPayError("no-wallet", "the wallet disconnected");
       const mint = new PublicKey(network.tokenAddress);
       const amount = toBaseUnits(amountDue, network.decimals);
-      const instructions = usdtPaymentInstructions({ payer: publicKey, depositOwner: new PublicKey(depositAddress), mint, amount, decimals: network.decimals });
+      const instructions = usdtPaymentInstructions({
+        payer: publicKey,
+        depositOwner: new PublicKey(depositAddress),
+        mint,
+        amount,
+        decimals: network.decimals,
+      });
       const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash("confirmed");
       const tx = new Transaction({ feePayer: publicKey, blockhash, lastValidBlockHeight }).add(...instructions);
       try {
         return await sendTransaction(tx, connection);
       } catch (e) {
         // A wallet-standard wallet that does not serve this cluster fails with an empty send error.
-        if (e instanceof WalletSendTransactionError && !e.message && !e.error) throw new WalletPayError("wrong-network", "the wallet does not serve this Solana network", { cause: e });
+        if (e instanceof WalletSendTransactionError && !e.message && !e.error)
+          throw new WalletPayError("wrong-network", "the wallet does not serve this Solana network", { cause: e });
         throw e;
       }
     });
@@ -88,7 +115,12 @@ function SolanaWallet({ network, depositAddress, amountDue }: WalletPayProps) {
     <div className="space-y-3">
       {connected && publicKey ? (
         <>
-          <ConnectedAs label="Paying from" account={publicKey.toBase58()} disabled={flow.busy} onSwitch={sent ? undefined : () => void disconnect().then(flow.reset, flow.reset)} />
+          <ConnectedAs
+            label="Paying from"
+            account={publicKey.toBase58()}
+            disabled={flow.busy}
+            onSwitch={sent ? undefined : () => void disconnect().then(flow.reset, flow.reset)}
+          />
           {!sent && (
             <WalletActionButton ref={sendRef} onClick={onSend} disabled={flow.busy} aria-describedby="wallet-pay-note">
               Send {displayAmount(amountDue)} USDT
@@ -100,7 +132,15 @@ function SolanaWallet({ network, depositAddress, amountDue }: WalletPayProps) {
       ) : detected.length === 0 ? (
         <NoWallet what="Solana wallet" />
       ) : (
-        <WalletList busy={flow.busy} wallets={detected.map((w) => ({ key: w.adapter.name, name: w.adapter.name, icon: w.adapter.icon, connect: () => onConnect(w.adapter.name) }))} />
+        <WalletList
+          busy={flow.busy}
+          wallets={detected.map((w) => ({
+            key: w.adapter.name,
+            name: w.adapter.name,
+            icon: w.adapter.icon,
+            connect: () => onConnect(w.adapter.name),
+          }))}
+        />
       )}
       <PayNote standard={network.standard} network={network.name} />
       <FlowMessages state={flow.state} />

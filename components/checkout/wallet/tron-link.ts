@@ -25,12 +25,26 @@ export interface InjectedTronWeb {
   defaultAddress?: { base58?: string | false; hex?: string | false };
   fullNode?: { host?: string };
   transactionBuilder: {
-    triggerSmartContract(contract: string, selector: string, options: { feeLimit?: number }, parameters: TronParameter[], issuer: string): Promise<TriggerResult>;
-    triggerConstantContract?(contract: string, selector: string, options: Record<string, unknown>, parameters: TronParameter[], issuer: string): Promise<TriggerResult>;
+    triggerSmartContract(
+      contract: string,
+      selector: string,
+      options: { feeLimit?: number },
+      parameters: TronParameter[],
+      issuer: string,
+    ): Promise<TriggerResult>;
+    triggerConstantContract?(
+      contract: string,
+      selector: string,
+      options: Record<string, unknown>,
+      parameters: TronParameter[],
+      issuer: string,
+    ): Promise<TriggerResult>;
   };
   trx: {
     sign(transaction: TronTransaction): Promise<TronTransaction>;
-    sendRawTransaction(signed: TronTransaction): Promise<{ result?: boolean; txid?: string; code?: string; message?: string; transaction?: { txID?: string } }>;
+    sendRawTransaction(
+      signed: TronTransaction,
+    ): Promise<{ result?: boolean; txid?: string; code?: string; message?: string; transaction?: { txID?: string } }>;
   };
 }
 
@@ -45,7 +59,10 @@ interface TronWindow {
   tronWeb?: InjectedTronWeb | false;
 }
 
-export function injectedTron(w: unknown = typeof window === "undefined" ? undefined : window): { tronLink?: InjectedTronLink; tronWeb?: InjectedTronWeb } {
+export function injectedTron(w: unknown = typeof window === "undefined" ? undefined : window): {
+  tronLink?: InjectedTronLink;
+  tronWeb?: InjectedTronWeb;
+} {
   const tw = (w ?? {}) as TronWindow;
   const tronWeb = (tw.tronLink?.tronWeb || tw.tronWeb || undefined) as InjectedTronWeb | undefined;
   return { tronLink: tw.tronLink, tronWeb };
@@ -70,10 +87,27 @@ export async function connectTronLink(): Promise<string> {
   const { tronLink } = injectedTron();
   if (!tronLink && !injectedTron().tronWeb) throw new WalletPayError("no-wallet", "TronLink was not found");
   if (tronLink?.request) {
-    const answer = (await tronLink.request({ method: "tron_requestAccounts" })) as { code?: number | string; message?: string } | string | undefined;
+    const answer = (await tronLink.request({ method: "tron_requestAccounts" })) as
+      | { code?: number | string; message?: string }
+      | string
+      | undefined;
     const code = typeof answer === "object" && answer ? Number(answer.code) : undefined;
-    if (code === 4001) throw Object.assign(new Error(answer && typeof answer === "object" ? answer.message || "User rejected the request" : "User rejected the request"), { code: 4001 });
-    if (code !== 200) throw new WalletPayError("other", code === 4000 ? "TronLink is already showing a request; answer it first" : "TronLink is locked; unlock it and try again");
+    if (code === 4001)
+      throw Object.assign(
+        new Error(
+          answer && typeof answer === "object"
+            ? answer.message || "User rejected the request"
+            : "User rejected the request",
+        ),
+        { code: 4001 },
+      );
+    if (code !== 200)
+      throw new WalletPayError(
+        "other",
+        code === 4000
+          ? "TronLink is already showing a request; answer it first"
+          : "TronLink is locked; unlock it and try again",
+      );
   }
   const address = injectedTron().tronWeb?.defaultAddress?.base58;
   if (!address) throw new WalletPayError("other", "TronLink is locked or has no account; unlock it and try again");
@@ -85,26 +119,45 @@ export async function connectTronLink(): Promise<string> {
  * node, signed in TronLink, broadcast. A free dry run first, so a payer without enough USDT is told so
  * instead of paying the fee of a transfer that fails on chain. Returns the txID.
  */
-export async function sendTronUsdt(tronWeb: InjectedTronWeb, p: { token: string; to: string; rawAmount: bigint; from: string }): Promise<string> {
+export async function sendTronUsdt(
+  tronWeb: InjectedTronWeb,
+  p: { token: string; to: string; rawAmount: bigint; from: string },
+): Promise<string> {
   const selector = "transfer(address,uint256)";
   const parameters = [
     { type: "address", value: p.to },
     { type: "uint256", value: p.rawAmount.toString() },
   ];
   if (tronWeb.transactionBuilder.triggerConstantContract) {
-    const dryRun = await tronWeb.transactionBuilder.triggerConstantContract(p.token, selector, {}, parameters, p.from).catch((e: unknown) => {
-      if (/revert/i.test(e instanceof Error ? e.message : String(e))) throw new WalletPayError("insufficient-funds", "the token contract refused the transfer", { cause: e });
-      return null; // the dry run is only a courtesy; the wallet still decides
-    });
+    const dryRun = await tronWeb.transactionBuilder
+      .triggerConstantContract(p.token, selector, {}, parameters, p.from)
+      .catch((e: unknown) => {
+        if (/revert/i.test(e instanceof Error ? e.message : String(e)))
+          throw new WalletPayError("insufficient-funds", "the token contract refused the transfer", { cause: e });
+        return null; // the dry run is only a courtesy; the wallet still decides
+      });
     if (dryRun?.result?.result === false || /revert/i.test(decodeTronMessage(dryRun?.result?.message))) {
       throw new WalletPayError("insufficient-funds", "the token contract refused the transfer");
     }
   }
-  const built = await tronWeb.transactionBuilder.triggerSmartContract(p.token, selector, { feeLimit: FEE_LIMIT_SUN }, parameters, p.from);
-  if (!built.result?.result || !built.transaction) throw new Error(decodeTronMessage(built.result?.message) || "TronLink could not build the transfer");
+  const built = await tronWeb.transactionBuilder.triggerSmartContract(
+    p.token,
+    selector,
+    { feeLimit: FEE_LIMIT_SUN },
+    parameters,
+    p.from,
+  );
+  if (!built.result?.result || !built.transaction)
+    throw new Error(decodeTronMessage(built.result?.message) || "TronLink could not build the transfer");
   const signed = await tronWeb.trx.sign(built.transaction);
   const sent = await tronWeb.trx.sendRawTransaction(signed);
-  if (!sent.result) throw Object.assign(new Error([sent.code, decodeTronMessage(sent.message)].filter(Boolean).join(": ") || "the network refused the transfer"), { code: sent.code });
+  if (!sent.result)
+    throw Object.assign(
+      new Error(
+        [sent.code, decodeTronMessage(sent.message)].filter(Boolean).join(": ") || "the network refused the transfer",
+      ),
+      { code: sent.code },
+    );
   return sent.txid || sent.transaction?.txID || signed.txID;
 }
 

@@ -55,8 +55,14 @@ export default function TronPay({ network, depositAddress, amountDue }: WalletPa
       // The account may have changed in TronLink since connecting; send from the one it uses now.
       const from = tronWeb.defaultAddress?.base58 || account;
       if (from !== account) setAccount(from);
-      if (tronNodeMatches(tronWeb, network.browserRpcUrl) === false) throw new WalletPayError("wrong-network", "TronLink is on another network");
-      return sendTronUsdt(tronWeb, { token: network.tokenAddress, to: depositAddress, rawAmount: toBaseUnits(amountDue, network.decimals), from });
+      if (tronNodeMatches(tronWeb, network.browserRpcUrl) === false)
+        throw new WalletPayError("wrong-network", "TronLink is on another network");
+      return sendTronUsdt(tronWeb, {
+        token: network.tokenAddress,
+        to: depositAddress,
+        rawAmount: toBaseUnits(amountDue, network.decimals),
+        from,
+      });
     });
 
   const sent = flow.state.kind === "sent";
@@ -80,7 +86,11 @@ export default function TronPay({ network, depositAddress, amountDue }: WalletPa
       ) : (
         <NoWallet what="TronLink wallet" />
       )}
-      <PayNote standard={network.standard} network={network.name} extra={`TronLink may charge ${network.gas} for energy.`} />
+      <PayNote
+        standard={network.standard}
+        network={network.name}
+        extra={`TronLink may charge ${network.gas} for energy.`}
+      />
       <FlowMessages state={flow.state} />
     </div>
   );

@@ -28,7 +28,12 @@ export default function WalletPay(props: WalletPayProps) {
   useEffect(() => ref.current?.focus(), []);
   const owed = parseAmount(props.amountDue, "exact");
   return (
-    <section ref={ref} tabIndex={-1} aria-labelledby="wallet-pay-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 focus:outline-none">
+    <section
+      ref={ref}
+      tabIndex={-1}
+      aria-labelledby="wallet-pay-title"
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 focus:outline-none"
+    >
       <p id="wallet-pay-title" className="font-medium text-slate-900">
         Pay with a browser wallet
       </p>

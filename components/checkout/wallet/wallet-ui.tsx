@@ -4,7 +4,11 @@ import { shortAddress } from "./amounts";
 import { walletErrorMessage, type ErrorContext } from "./errors";
 
 /** Where a wallet payment stands: nothing yet, waiting for the wallet, failed (in words), or sent. */
-export type FlowState = { kind: "idle" } | { kind: "busy"; text: string } | { kind: "error"; text: string } | { kind: "sent"; txId: string };
+export type FlowState =
+  | { kind: "idle" }
+  | { kind: "busy"; text: string }
+  | { kind: "error"; text: string }
+  | { kind: "sent"; txId: string };
 
 /**
  * Runs one wallet step (connect or send) and keeps its state. `say` updates the progress line while the
@@ -15,7 +19,11 @@ export function useWalletFlow(ctx: ErrorContext) {
   const { network, gas } = ctx;
   const run = useCallback(
     // biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with its tx id
-    async (phase: "connect" | "send", text: string, step: (say: (text: string) => void) => Promise<string | undefined | void>) => {
+    async (
+      phase: "connect" | "send",
+      text: string,
+      step: (say: (text: string) => void) => Promise<string | undefined | void>,
+    ) => {
       setState({ kind: "busy", text });
       try {
         const txId = await step((next) => setState({ kind: "busy", text: next }));
@@ -31,28 +39,53 @@ export function useWalletFlow(ctx: ErrorContext) {
   return { state, run, reset, busy: state.kind === "busy" };
 }
 
-const BASE = "flex min-h-11 w-full items-center justify-center gap-2 rounded-xl px-4 py-3 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 disabled:cursor-not-allowed";
+const BASE =
+  "flex min-h-11 w-full items-center justify-center gap-2 rounded-xl px-4 py-3 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 disabled:cursor-not-allowed";
 const PRIMARY = `${BASE} bg-slate-900 text-white hover:bg-slate-800 disabled:bg-slate-700`;
 const SECONDARY = `${BASE} border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 disabled:text-slate-700`;
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary"; icon?: string; ref?: Ref<HTMLButtonElement> };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: "primary" | "secondary";
+  icon?: string;
+  ref?: Ref<HTMLButtonElement>;
+};
 
 export function WalletActionButton({ variant = "primary", icon, children, className, ref, ...rest }: ButtonProps) {
   return (
-    <button ref={ref} type="button" className={`${variant === "primary" ? PRIMARY : SECONDARY} ${className ?? ""}`} {...rest}>
+    <button
+      ref={ref}
+      type="button"
+      className={`${variant === "primary" ? PRIMARY : SECONDARY} ${className ?? ""}`}
+      {...rest}
+    >
       {/* biome-ignore lint/performance/noImgElement: wallet icons are data: URIs the wallet announces; decorative, the label names the wallet */}
-      {icon && /^data:image\//.test(icon) && <img src={icon} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded" />}
+      {icon && /^data:image\//.test(icon) && (
+        <img src={icon} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded" />
+      )}
       <span className="min-w-0 break-words">{children}</span>
     </button>
   );
 }
 
 /** The connected account, and a way to pick another wallet. */
-export function ConnectedAs({ label, account, onSwitch, disabled }: { label: string; account: string; onSwitch?: () => void; disabled?: boolean }) {
+export function ConnectedAs({
+  label,
+  account,
+  onSwitch,
+  disabled,
+}: {
+  label: string;
+  account: string;
+  onSwitch?: () => void;
+  disabled?: boolean;
+}) {
   return (
     <div className="flex min-h-11 items-center justify-between gap-3 text-sm">
       <p className="min-w-0 text-slate-700">
-        {label}: <span className="whitespace-nowrap font-mono text-slate-900" title={account}>{shortAddress(account)}</span>
+        {label}:{" "}
+        <span className="whitespace-nowrap font-mono text-slate-900" title={account}>
+          {shortAddress(account)}
+        </span>
       </p>
       {onSwitch && (
         <button
@@ -82,7 +115,9 @@ export function FlowMessages({ state }: { state: FlowState }) {
             <p className="font-medium text-slate-900">
               Transaction sent: <span className="break-all font-mono text-xs font-normal">{state.txId}</span>
             </p>
-            <p className="mt-1 text-slate-700">This page will update when the network sees it. Do not send the payment again.</p>
+            <p className="mt-1 text-slate-700">
+              This page will update when the network sees it. Do not send the payment again.
+            </p>
           </>
         )}
       </div>
@@ -97,13 +132,20 @@ export function FlowMessages({ state }: { state: FlowState }) {
 export function NoWallet({ what }: { what: string }) {
   return (
     <p className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-800">
-      No {what} was found in this browser. Install one and reload this page, or pay by scanning the QR code or copying the address above.
+      No {what} was found in this browser. Install one and reload this page, or pay by scanning the QR code or copying
+      the address above.
     </p>
   );
 }
 
 /** One "Connect <name>" button per wallet found in the browser. */
-export function WalletList({ wallets, busy }: { wallets: { key: string; name: string; icon?: string; connect: () => void }[]; busy: boolean }) {
+export function WalletList({
+  wallets,
+  busy,
+}: {
+  wallets: { key: string; name: string; icon?: string; connect: () => void }[];
+  busy: boolean;
+}) {
   return (
     <ul className="space-y-2" aria-label="Wallets found in this browser">
       {wallets.map((w) => (

@@ -10,7 +10,11 @@ export function createChainAdapter(config: ChainConfig): ChainAdapter {
     case "evm":
       return new EvmAdapter(config.chain, config);
     case "tron":
-      return new TronAdapter(config.chain, { fullHost: config.rpcUrl, jsonRpcUrl: config.extra.jsonRpcUrl ?? `${config.rpcUrl.replace(/\/+$/, "")}/jsonrpc`, tokenAddress: config.tokenAddress });
+      return new TronAdapter(config.chain, {
+        fullHost: config.rpcUrl,
+        jsonRpcUrl: config.extra.jsonRpcUrl ?? `${config.rpcUrl.replace(/\/+$/, "")}/jsonrpc`,
+        tokenAddress: config.tokenAddress,
+      });
     case "solana":
       return new SolanaAdapter(config.chain, config);
   }

@@ -1,4 +1,15 @@
-import { bytesToHex, createPublicClient, createWalletClient, defineChain, encodeFunctionData, http, numberToHex, type Address, type Hex, type PublicClient } from "viem";
+import {
+  bytesToHex,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  http,
+  numberToHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Chain } from "@/lib/chains/chains";
 import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
@@ -10,7 +21,18 @@ export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
  * `transfer` declared without outputs: mainnet USDT on Ethereum returns nothing, so a standard ERC-20
  * ABI (which expects a bool) breaks against it. Without outputs the call data is the same for both kinds.
  */
-const TRANSFER_ABI = [{ type: "function", name: "transfer", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "value", type: "uint256" }], outputs: [] }] as const;
+const TRANSFER_ABI = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
 
 interface RpcLog {
   transactionHash: Hex;
@@ -33,7 +55,10 @@ export class EvmAdapter implements ChainAdapter {
   ) {
     // cacheTime 0: viem would otherwise serve a cached block number for its polling interval, and
     // confirmations would be counted against a stale head. Concurrent calls go out as one JSON-RPC batch.
-    this.client = createPublicClient({ transport: http(cfg.rpcUrl, { batch: cfg.batch === false ? false : { wait: 0 }, retryCount: 1, timeout: 15_000 }), cacheTime: 0 });
+    this.client = createPublicClient({
+      transport: http(cfg.rpcUrl, { batch: cfg.batch === false ? false : { wait: 0 }, retryCount: 1, timeout: 15_000 }),
+      cacheTime: 0,
+    });
   }
 
   async head(): Promise<number> {
@@ -43,15 +68,33 @@ export class EvmAdapter implements ChainAdapter {
   async blocks(numbers: number[]): Promise<Map<number, BlockRef | null>> {
     const unique = [...new Set(numbers)];
     const headers = await Promise.all(
-      unique.map((n) => this.client.request({ method: "eth_getBlockByNumber", params: [numberToHex(n), false] }) as Promise<{ hash: Hex; timestamp: Hex } | null>),
+      unique.map(
+        (n) =>
+          this.client.request({ method: "eth_getBlockByNumber", params: [numberToHex(n), false] }) as Promise<{
+            hash: Hex;
+            timestamp: Hex;
+          } | null>,
+      ),
     );
-    return new Map(unique.map((n, i) => [n, headers[i] ? { number: n, hash: headers[i]!.hash, time: new Date(Number(headers[i]!.timestamp) * 1000) } : null]));
+    return new Map(
+      unique.map((n, i) => [
+        n,
+        headers[i] ? { number: n, hash: headers[i]!.hash, time: new Date(Number(headers[i]!.timestamp) * 1000) } : null,
+      ]),
+    );
   }
 
   async transfers(from: number, to: number): Promise<TokenTransfer[]> {
     const logs = (await this.client.request({
       method: "eth_getLogs",
-      params: [{ address: this.cfg.tokenAddress as Address, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
+      params: [
+        {
+          address: this.cfg.tokenAddress as Address,
+          topics: [TRANSFER_TOPIC],
+          fromBlock: numberToHex(from),
+          toBlock: numberToHex(to),
+        },
+      ],
     })) as RpcLog[];
     const transfers: TokenTransfer[] = [];
     for (const log of logs) {
@@ -73,8 +116,16 @@ export class EvmAdapter implements ChainAdapter {
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const account = privateKeyToAccount(bytesToHex(privateKey));
     const chainId = this.cfg.chainId ?? (await this.client.getChainId());
-    const chain = defineChain({ id: chainId, name: this.chain, nativeCurrency: { name: "native", symbol: "NATIVE", decimals: 18 }, rpcUrls: { default: { http: [this.cfg.rpcUrl] } } });
+    const chain = defineChain({
+      id: chainId,
+      name: this.chain,
+      nativeCurrency: { name: "native", symbol: "NATIVE", decimals: 18 },
+      rpcUrls: { default: { http: [this.cfg.rpcUrl] } },
+    });
     const wallet = createWalletClient({ account, chain, transport: http(this.cfg.rpcUrl) });
-    return wallet.sendTransaction({ to: this.cfg.tokenAddress as Address, data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: "transfer", args: [to as Address, rawAmount] }) });
+    return wallet.sendTransaction({
+      to: this.cfg.tokenAddress as Address,
+      data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: "transfer", args: [to as Address, rawAmount] }),
+    });
   }
 }

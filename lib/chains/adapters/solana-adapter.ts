@@ -13,7 +13,12 @@ import {
   type Address,
   type Signature,
 } from "@solana/kit";
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
 import type { Chain } from "@/lib/chains/chains";
 import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "./types";
 
@@ -24,9 +29,11 @@ const PARALLEL_CALLS = 8;
 
 async function mapConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /**
@@ -56,8 +63,20 @@ export class SolanaAdapter implements ChainAdapter {
 
   async blocks(numbers: number[]): Promise<Map<number, BlockRef | null>> {
     const unique = [...new Set(numbers)];
-    const times = await Promise.all(unique.map((n) => this.rpc.getBlockTime(BigInt(n)).send().catch(() => null)));
-    return new Map(unique.map((n, i) => [n, { number: n, hash: `slot:${n}`, time: times[i] === null ? new Date() : new Date(Number(times[i]) * 1000) }]));
+    const times = await Promise.all(
+      unique.map((n) =>
+        this.rpc
+          .getBlockTime(BigInt(n))
+          .send()
+          .catch(() => null),
+      ),
+    );
+    return new Map(
+      unique.map((n, i) => [
+        n,
+        { number: n, hash: `slot:${n}`, time: times[i] === null ? new Date() : new Date(Number(times[i]) * 1000) },
+      ]),
+    );
   }
 
   async transfers(_from: number, to: number, watched: WatchedAddress[] = []): Promise<TokenTransfer[]> {
@@ -84,7 +103,9 @@ export class SolanaAdapter implements ChainAdapter {
     // Newest first; page back until a recorded signature shows up (everything older is known).
     const signatures = [];
     for (let before: Signature | undefined; ; ) {
-      const page = await this.rpc.getSignaturesForAddress(ata, { ...COMMITMENT, limit: 100, ...(before ? { before } : {}) }).send();
+      const page = await this.rpc
+        .getSignaturesForAddress(ata, { ...COMMITMENT, limit: 100, ...(before ? { before } : {}) })
+        .send();
       signatures.push(...page);
       if (page.length < 100 || page.some((s) => w.recordedTx.has(s.signature))) break;
       before = page[page.length - 1]!.signature;
@@ -92,7 +113,9 @@ export class SolanaAdapter implements ChainAdapter {
     const fresh = signatures.filter((s) => s.err === null && Number(s.slot) <= upTo && !w.recordedTx.has(s.signature));
     const out: TokenTransfer[] = [];
     for (const s of fresh) {
-      const tx = await this.rpc.getTransaction(s.signature, { ...COMMITMENT, encoding: "json", maxSupportedTransactionVersion: 0 }).send();
+      const tx = await this.rpc
+        .getTransaction(s.signature, { ...COMMITMENT, encoding: "json", maxSupportedTransactionVersion: 0 })
+        .send();
       if (!tx?.meta || tx.meta.err) continue;
       const pre = tx.meta.preTokenBalances ?? [];
       for (const post of tx.meta.postTokenBalances ?? []) {
@@ -101,7 +124,15 @@ export class SolanaAdapter implements ChainAdapter {
         const delta = BigInt(post.uiTokenAmount.amount) - BigInt(before?.uiTokenAmount.amount ?? "0");
         if (delta <= 0n) continue;
         const payer = pre.find((p) => p.mint === this.cfg.tokenAddress && p.owner !== w.key);
-        out.push({ txHash: s.signature, logIndex: post.accountIndex, blockNumber: Number(s.slot), blockHash: `slot:${Number(s.slot)}`, from: payer?.owner ?? null, toKey: w.key, rawAmount: delta });
+        out.push({
+          txHash: s.signature,
+          logIndex: post.accountIndex,
+          blockNumber: Number(s.slot),
+          blockHash: `slot:${Number(s.slot)}`,
+          from: payer?.owner ?? null,
+          toKey: w.key,
+          rawAmount: delta,
+        });
       }
     }
     return out;
@@ -110,7 +141,11 @@ export class SolanaAdapter implements ChainAdapter {
   private async ata(owner: string): Promise<Address> {
     let ata = this.atas.get(owner);
     if (!ata) {
-      [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(this.cfg.tokenAddress), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      [ata] = await findAssociatedTokenPda({
+        owner: address(owner),
+        mint: address(this.cfg.tokenAddress),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      });
       this.atas.set(owner, ata);
     }
     return ata;
@@ -128,14 +163,31 @@ export class SolanaAdapter implements ChainAdapter {
       (m) =>
         appendTransactionMessageInstructions(
           [
-            getCreateAssociatedTokenIdempotentInstruction({ payer: signer, ata: destination, owner: address(to), mint }),
-            getTransferCheckedInstruction({ source, mint, destination, authority: signer, amount: rawAmount, decimals: this.cfg.decimals }),
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: signer,
+              ata: destination,
+              owner: address(to),
+              mint,
+            }),
+            getTransferCheckedInstruction({
+              source,
+              mint,
+              destination,
+              authority: signer,
+              amount: rawAmount,
+              decimals: this.cfg.decimals,
+            }),
           ],
           m,
         ),
     );
     const signed = await signTransactionMessageWithSigners(message);
-    await this.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", preflightCommitment: "confirmed" }).send();
+    await this.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), {
+        encoding: "base64",
+        preflightCommitment: "confirmed",
+      })
+      .send();
     return getSignatureFromTransaction(signed) as Signature as string;
   }
 }

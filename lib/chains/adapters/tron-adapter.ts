@@ -22,7 +22,12 @@ export class TronAdapter implements ChainAdapter {
     readonly chain: Chain,
     private readonly cfg: { fullHost: string; jsonRpcUrl: string; tokenAddress: string },
   ) {
-    this.logs = new EvmAdapter(chain, { rpcUrl: cfg.jsonRpcUrl, tokenAddress: tronToEvmHex(cfg.tokenAddress), chainId: null, batch: false });
+    this.logs = new EvmAdapter(chain, {
+      rpcUrl: cfg.jsonRpcUrl,
+      tokenAddress: tronToEvmHex(cfg.tokenAddress),
+      chainId: null,
+      batch: false,
+    });
   }
 
   head(): Promise<number> {
@@ -49,7 +54,13 @@ export class TronAdapter implements ChainAdapter {
       { type: "address", value: to },
       { type: "uint256", value: rawAmount.toString() },
     ];
-    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(this.cfg.tokenAddress, "transfer(address,uint256)", { feeLimit: 100_000_000 }, parameters, owner);
+    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+      this.cfg.tokenAddress,
+      "transfer(address,uint256)",
+      { feeLimit: 100_000_000 },
+      parameters,
+      owner,
+    );
     const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
     if (!sent.result) throw new Error(`Tron refused the transfer: ${JSON.stringify(sent)}`);
     return sent.transaction.txID;

@@ -10,6 +10,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "payment_links:read",
     query: z.strictObject({}),
-    handler: async ({ db, auth, params }) => ({ body: serializePaymentLink(await getPaymentLink(db, auth, params.id!), config().publicBaseUrl) }),
+    handler: async ({ db, auth, params }) => ({
+      body: serializePaymentLink(await getPaymentLink(db, auth, params.id!), config().publicBaseUrl),
+    }),
   }),
 });

@@ -9,6 +9,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "payments:read",
     query: z.strictObject({}),
-    handler: async ({ db, auth, params }) => ({ body: serializePayment(await getPayment(db, auth, params.id!), config().publicBaseUrl) }),
+    handler: async ({ db, auth, params }) => ({
+      body: serializePayment(await getPayment(db, auth, params.id!), config().publicBaseUrl),
+    }),
   }),
 });

@@ -4,5 +4,10 @@ import { apiRoute } from "@/lib/api/route";
 import { listSandboxChains } from "@/lib/sandbox/list-sandbox-chains";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
-  GET: apiRoute({ scope: "payments:read", sandboxOnly: true, query: z.strictObject({}), handler: async ({ db }) => ({ body: await listSandboxChains(db) }) }),
+  GET: apiRoute({
+    scope: "payments:read",
+    sandboxOnly: true,
+    query: z.strictObject({}),
+    handler: async ({ db }) => ({ body: await listSandboxChains(db) }),
+  }),
 });

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
+import {
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+} from "@/lib/webhooks/manage-webhook-endpoint";
 import { updateWebhookBody } from "@/lib/webhooks/schemas";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
 
@@ -10,12 +14,16 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "webhooks:read",
     query: z.strictObject({}),
-    handler: async ({ db, auth, params }) => ({ body: serializeWebhookEndpoint(await getWebhookEndpoint(db, auth, params.id!)) }),
+    handler: async ({ db, auth, params }) => ({
+      body: serializeWebhookEndpoint(await getWebhookEndpoint(db, auth, params.id!)),
+    }),
   }),
   POST: apiRoute({
     scope: "webhooks:write",
     body: updateWebhookBody,
-    handler: async ({ db, auth, params, body }) => ({ body: serializeWebhookEndpoint(await updateWebhookEndpoint(db, auth, params.id!, body)) }),
+    handler: async ({ db, auth, params, body }) => ({
+      body: serializeWebhookEndpoint(await updateWebhookEndpoint(db, auth, params.id!, body)),
+    }),
   }),
   DELETE: apiRoute({
     scope: "webhooks:write",

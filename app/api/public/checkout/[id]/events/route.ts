@@ -4,13 +4,21 @@ import { loadCheckoutStatus, streamCheckoutStatus } from "@/lib/checkout/stream-
 
 export const dynamic = "force-dynamic";
 
-const HEADERS = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" };
+const HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-store",
+  "X-Accel-Buffering": "no",
+};
 
 /** Server-sent events: the public checkout's status, pushed as it changes (lib/checkout/stream-status.ts). */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await ctx.params;
   const db = getDb();
-  if (!(await loadCheckoutStatus(db, id))) return Response.json({ error: { type: "not_found", message: "No such checkout." } }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!(await loadCheckoutStatus(db, id)))
+    return Response.json(
+      { error: { type: "not_found", message: "No such checkout." } },
+      { status: 404, headers: { "Cache-Control": "no-store" } },
+    );
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {

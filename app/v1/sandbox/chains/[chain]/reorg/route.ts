@@ -4,5 +4,10 @@ import { reorgSandboxChain } from "@/lib/sandbox/control-sandbox-chain";
 import { reorgBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
-  POST: apiRoute({ scope: "payments:write", sandboxOnly: true, body: reorgBody, handler: async ({ db, params, body }) => ({ body: await reorgSandboxChain(db, params.chain!, body.depth) }) }),
+  POST: apiRoute({
+    scope: "payments:write",
+    sandboxOnly: true,
+    body: reorgBody,
+    handler: async ({ db, params, body }) => ({ body: await reorgSandboxChain(db, params.chain!, body.depth) }),
+  }),
 });
