@@ -18,10 +18,10 @@ export function useWalletFlow(ctx: ErrorContext) {
   const [state, setState] = useState<FlowState>({ kind: "idle" });
   const { network, gas } = ctx;
   const run = useCallback(
-    // biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with its tx id
     async (
       phase: "connect" | "send",
       text: string,
+      // biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with its tx id
       step: (say: (text: string) => void) => Promise<string | undefined | void>,
     ) => {
       setState({ kind: "busy", text });
@@ -58,8 +58,8 @@ export function WalletActionButton({ variant = "primary", icon, children, classN
       className={`${variant === "primary" ? PRIMARY : SECONDARY} ${className ?? ""}`}
       {...rest}
     >
-      {/* biome-ignore lint/performance/noImgElement: wallet icons are data: URIs the wallet announces; decorative, the label names the wallet */}
       {icon && /^data:image\//.test(icon) && (
+        // biome-ignore lint/performance/noImgElement: wallet icons are data: URIs the wallet announces; decorative
         <img src={icon} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded" />
       )}
       <span className="min-w-0 break-words">{children}</span>
