@@ -35,11 +35,19 @@ function runVitest(config: string, args: string[]): { status: number; totals: To
       numFailedTests: number;
       numPendingTests: number;
       numTodoTests: number;
+      testResults: { status: string; assertionResults: { status: string }[] }[];
     };
+    // A file whose setup failed reports its tests as skipped, not failed: count them as failed so a
+    // browser that cannot start (say) never reads as "0 failed".
+    const brokenFiles = result.testResults.filter(
+      (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+    );
+    const unrun = brokenFiles.reduce((n, f) => n + Math.max(1, f.assertionResults.length), 0);
+    const unrunSkipped = brokenFiles.reduce((n, f) => n + f.assertionResults.length, 0);
     totals = {
       passed: result.numPassedTests,
-      failed: result.numFailedTests,
-      skipped: result.numPendingTests + result.numTodoTests,
+      failed: result.numFailedTests + unrun,
+      skipped: result.numPendingTests + result.numTodoTests - unrunSkipped,
     };
     fs.rmSync(report, { force: true });
   } catch {
@@ -65,4 +73,4 @@ const sum = runs.reduce(
   { passed: 0, failed: 0, skipped: 0 },
 );
 console.log(`tests: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
-process.exit(runs.some((r) => r.status !== 0 || r.totals === null) ? 1 : 0);
+process.exit(sum.failed > 0 || runs.some((r) => r.status !== 0 || r.totals === null) ? 1 : 0);
