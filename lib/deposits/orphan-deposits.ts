@@ -3,8 +3,12 @@ import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
 import { movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
+import { PAYMENT_LIFECYCLE } from "@/lib/payments/payment-lifecycle";
+import { afterOrphanedDeposit, completingDeposit } from "@/lib/payments/payment-rules";
 import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
+
+const REVERSAL = PAYMENT_LIFECYCLE.transition("pending", "deposit_orphaned");
 
 /**
  * Reverses deposits whose blocks a reorganization removed, before they were credited, in the caller's
@@ -32,7 +36,8 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
     cause: { type: "deposit" as const, id: d.id },
     units: BigInt(d.amount_units),
   }));
-  await postJournals(tx, movementJournals(scope, reversals, "reserved", "chain_deposits"));
+  const { from, to } = REVERSAL.ledger!;
+  await postJournals(tx, movementJournals(scope, reversals, from, to));
   const lost = new Map<string, bigint>();
   for (const d of orphaned)
     if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
@@ -41,32 +46,20 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
   for (const payment of payments.values()) {
     const received = payment.amountReceivedUnits - lost.get(payment.id)!;
     if (payment.status !== "pending" && payment.status !== "confirming") {
-      batch.apply(payment, { amountReceivedUnits: received });
+      batch.update(payment, { amountReceivedUnits: received });
       continue;
     }
-    const completing = await completingDeposit(tx, payment.id, payment.amountUnits);
-    if (completing) {
-      batch.apply(payment, {
-        amountReceivedUnits: received,
-        txHash: completing.tx_hash,
-        txBlockNumber: Number(completing.block_number),
-      });
-    } else if (payment.expiresAt.getTime() > Date.now()) {
-      batch.apply(payment, {
-        status: "awaiting_payment",
-        amountReceivedUnits: received,
-        txHash: null,
-        txBlockNumber: null,
-        confirmations: 0,
-      });
+    const completing = completingDeposit(await remainingDeposits(tx, payment.id), payment.amountUnits);
+    const trigger = afterOrphanedDeposit(payment, completing !== null, Date.now());
+    if (trigger) {
+      const unpaid = { amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0 };
+      const closedAt = trigger === "deposit_orphaned_after_expiry" ? new Date() : undefined;
+      batch.transition(payment, trigger, { ...unpaid, closedAt });
     } else {
-      batch.apply(payment, {
-        status: "failed",
+      batch.update(payment, {
         amountReceivedUnits: received,
-        txHash: null,
-        txBlockNumber: null,
-        confirmations: 0,
-        closedAt: new Date(),
+        txHash: completing!.txHash,
+        txBlockNumber: completing!.blockNumber,
       });
     }
     log.warn("a reorganization removed a payment's deposit", {
@@ -79,22 +72,20 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
   return orphaned.length;
 }
 
-/** The remaining deposit (in chain order) at which the running total reaches the amount, if any. */
-async function completingDeposit(
+/** The payment's deposits still on the chain, in chain order. */
+async function remainingDeposits(
   tx: Db,
   paymentId: string,
-  amount: bigint,
-): Promise<{ tx_hash: string; block_number: string } | null> {
+): Promise<{ txHash: string; blockNumber: number; amountUnits: bigint }[]> {
   const rows = await query<{ tx_hash: string; block_number: string; amount_units: string }>(
     tx,
     `select tx_hash, block_number::text, amount_units::text from deposits
      where payment_id = $1 and kind = 'payment' and status <> 'orphaned' order by block_number, log_index`,
     [paymentId],
   );
-  let total = 0n;
-  for (const row of rows) {
-    total += BigInt(row.amount_units);
-    if (total >= amount) return row;
-  }
-  return null;
+  return rows.map((r) => ({
+    txHash: r.tx_hash,
+    blockNumber: Number(r.block_number),
+    amountUnits: BigInt(r.amount_units),
+  }));
 }

@@ -7,7 +7,8 @@ import { postJournals } from "@/lib/ledger/post-journal";
 import { movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
 import { MAX_AMOUNT_UNITS } from "@/lib/money/amount";
-import { EXPIRED } from "@/lib/payments/expire-payment";
+import { expireInBatch } from "@/lib/payments/expire-payment";
+import { completesPayment, confirmationsAt, expiredBy } from "@/lib/payments/payment-rules";
 import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { MatchedTransfer } from "./match-transfers";
 import type { WatchScope } from "./watch-scope";
@@ -96,21 +97,18 @@ export async function recordDeposits(
     if (deposit.kind !== "payment") continue;
     let payment = batch.current(payments.get(deposit.payment_id)!);
     const chainTime = Math.min(deposit.block_time.getTime(), Date.now());
-    if (payment.status === "awaiting_payment" && payment.expiresAt.getTime() <= chainTime)
-      payment = batch.apply(payment, EXPIRED());
+    if (expiredBy(payment, chainTime)) payment = expireInBatch(batch, payment);
     const received = payment.amountReceivedUnits + BigInt(deposit.amount_units);
-    const completes = payment.status === "awaiting_payment" && received >= payment.amountUnits;
-    batch.apply(payment, {
-      amountReceivedUnits: received,
-      ...(completes
-        ? {
-            status: "pending",
-            txHash: deposit.tx_hash,
-            txBlockNumber: Number(deposit.block_number),
-            confirmations: head.number - Number(deposit.block_number) + 1,
-          }
-        : {}),
-    });
+    if (completesPayment(payment, received)) {
+      batch.transition(payment, "funds_detected", {
+        amountReceivedUnits: received,
+        txHash: deposit.tx_hash,
+        txBlockNumber: Number(deposit.block_number),
+        confirmations: confirmationsAt(Number(deposit.block_number), head.number),
+      });
+    } else {
+      batch.update(payment, { amountReceivedUnits: received });
+    }
   }
   await batch.flush(tx);
   return inserted.length;

@@ -3,9 +3,13 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
 import { movementJournals } from "./deposit-journals";
-import { PAYMENT_COLUMNS, toPaymentRow } from "@/lib/payments/payment-row";
+import { PAYMENT_LIFECYCLE } from "@/lib/payments/payment-lifecycle";
+import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "@/lib/payments/payment-row";
+import { settlementTriggers } from "@/lib/payments/payment-rules";
 import { PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
+
+const CONFIRMATION = PAYMENT_LIFECYCLE.transition("confirming", "confirmations_complete");
 
 /**
  * Moves the in-flight payments of this chain along with the head, in the scan's transaction: keeps
@@ -33,8 +37,12 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
   ).map(toPaymentRow);
   if (crossing.length === 0) return;
   const batch = new PaymentBatch();
-  for (const payment of crossing) if (payment.status === "pending") batch.apply(payment, { status: "confirming" });
-  const confirmed = crossing.filter((p) => p.confirmations >= required);
+  const confirmed: PaymentRow[] = [];
+  for (const payment of crossing) {
+    const triggers = settlementTriggers(payment.status, payment.confirmations, scope.confirmations);
+    if (triggers[0] === "threshold_reached") batch.transition(payment, "threshold_reached");
+    if (triggers.includes("confirmations_complete")) confirmed.push(batch.current(payment));
+  }
   if (confirmed.length) {
     const credited = await query<{ payment_id: string; total: string }>(
       tx,
@@ -50,9 +58,11 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
       cause: { type: "payment" as const, id: p.id },
       units: totals.get(p.id) ?? 0n,
     }));
-    await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
+    const { from, to } = CONFIRMATION.ledger!;
+    await postJournals(tx, movementJournals(scope, credits, from, to));
     const now = new Date();
-    for (const payment of confirmed) batch.apply(payment, { status: "confirmed", confirmedAt: now, closedAt: now });
+    for (const payment of confirmed)
+      batch.transition(payment, "confirmations_complete", { confirmedAt: now, closedAt: now });
   }
   await batch.flush(tx);
 }

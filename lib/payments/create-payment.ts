@@ -9,13 +9,18 @@ import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
 import { watchKey } from "@/lib/chains/watch-key";
 import { scheduleExpiry } from "./expire-payment";
 import { serializePayment } from "./serialize-payment";
+import { PAYMENT_LIFECYCLE } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
 
+/** The intent is payable as it is stored: its row is born in `awaiting_payment`, never in `intent_created`. */
+const CREATED = PAYMENT_LIFECYCLE.transition("intent_created", "created");
+
 /**
  * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event (and, for one with
- * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its single-use deposit address is
- * allocated now; without one, chain and address wait for the payer's choice (selectPaymentChain).
+ * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its
+ * single-use deposit address is allocated now; without one, chain and address wait for the payer's choice
+ * (selectPaymentChain).
  */
 export async function createPayment(
   db: Db,
@@ -29,11 +34,12 @@ export async function createPayment(
   const [row] = await query(
     db,
     `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description, metadata, payment_link_id, created_at, expires_at, watch_key)
-     values ($1, $2, $3, 'awaiting_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning ${PAYMENT_COLUMNS}`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning ${PAYMENT_COLUMNS}`,
     [
       newId("pay_"),
       owner.merchantId,
       owner.mode,
+      CREATED.to,
       input.chain ?? null,
       input.amount.toString(),
       deposit?.address ?? null,
@@ -50,7 +56,7 @@ export async function createPayment(
   await recordEvent(db, {
     merchantId: owner.merchantId,
     mode: owner.mode,
-    type: "payment.awaiting_payment",
+    type: CREATED.event,
     object: serializePayment(payment, config().publicBaseUrl),
   });
   // With a chain, its watcher expires the payment on chain time (the overdue sweep covers a stalled

@@ -3,8 +3,9 @@ import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import type { Mode } from "@/lib/keys/api-key-format";
 import type { Chain } from "@/lib/chains/chains";
+import { PAYMENT_LIFECYCLE } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
-import { lockPayments, PaymentBatch, updatePayment } from "./update-payment";
+import { lockPayments, PaymentBatch, transitionPayment } from "./update-payment";
 
 /**
  * How long past `expires_at` a payment on a chain whose watcher has not yet read that far waits before it
@@ -22,8 +23,10 @@ export async function scheduleExpiry(
   await enqueueJob(db, "expire_payment", { paymentId: payment.id }, { runAt, jobKey: `expire_payment:${payment.id}` });
 }
 
-/** The change that expires a payment (awaiting_payment → expired). */
-export const EXPIRED = () => ({ status: "expired" as const, closedAt: new Date() });
+/** Expires a payment still awaiting payment (awaiting_payment → expired) in the batch. */
+export function expireInBatch(batch: PaymentBatch, payment: PaymentRow): PaymentRow {
+  return batch.transition(payment, "expiry", { closedAt: new Date() });
+}
 
 /**
  * Called by a chain watcher in its scan transaction once it has read the chain up to `chainTime`: every
@@ -52,7 +55,8 @@ export async function expireDuePayments(
 async function expireLocked(tx: Db, ids: string[]): Promise<number> {
   const locked = await lockPayments(tx, ids);
   const batch = new PaymentBatch();
-  for (const payment of locked.values()) if (payment.status === "awaiting_payment") batch.apply(payment, EXPIRED());
+  for (const payment of locked.values())
+    if (PAYMENT_LIFECYCLE.allows(payment.status, "expiry")) expireInBatch(batch, payment);
   await batch.flush(tx);
   return locked.size;
 }
@@ -110,7 +114,7 @@ export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Da
         return "rescheduled";
       }
     }
-    await updatePayment(tx, payment, EXPIRED());
+    await transitionPayment(tx, payment, "expiry", { closedAt: new Date() });
     return "expired";
   });
 }

@@ -2,12 +2,12 @@ import { config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { recordEvents, type EventInput } from "@/lib/events/record-event";
-import type { EventType } from "@/lib/webhooks/event-types";
-import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow, type PaymentStatus } from "./payment-row";
+import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "./payment-lifecycle";
+import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { serializePayment } from "./serialize-payment";
 
-export interface PaymentChange {
-  status?: PaymentStatus;
+/** Fields a writer may change on a payment; the status changes only through a lifecycle transition. */
+export interface PaymentFields {
   amountReceivedUnits?: bigint;
   txHash?: string | null;
   txBlockNumber?: number | null;
@@ -19,28 +19,37 @@ export interface PaymentChange {
 /**
  * Changes to payments the caller has locked (select … for update) in its transaction, collected in
  * memory and written together: a chain scan may move hundreds of payments, and each costs no round trip
- * of its own. A new status queues that status's event (spec 3.1: every transition has one) with the
- * payment as it is right after that change; flush() writes the rows, then the events, in order.
+ * of its own. A status changes only by `transition`, which takes the transition from PAYMENT_LIFECYCLE
+ * (throwing on one that is not there) and queues its event with the payment as it is right after the
+ * change; flush() writes the rows, then the events, in order.
  */
 export class PaymentBatch {
   private readonly rows = new Map<string, PaymentRow>();
   private readonly dirty = new Set<string>();
   private readonly events: EventInput[] = [];
 
-  apply(payment: PaymentRow, change: PaymentChange): PaymentRow {
+  /** Changes fields of the payment, not its status. */
+  update(payment: PaymentRow, fields: PaymentFields): PaymentRow {
     const current = this.rows.get(payment.id) ?? payment;
-    const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as PaymentChange;
-    const next: PaymentRow = { ...current, ...defined };
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as PaymentFields;
+    const next: PaymentRow = { ...current, ...defined, status: current.status };
     this.rows.set(next.id, next);
     this.dirty.add(next.id);
-    if (defined.status && defined.status !== current.status) {
-      this.events.push({
-        merchantId: next.merchantId,
-        mode: next.mode,
-        type: `payment.${defined.status}` as EventType,
-        object: serializePayment(next, config().publicBaseUrl),
-      });
-    }
+    return next;
+  }
+
+  /** Moves the payment by `trigger` (throws IllegalTransitionError if its status allows none), with `fields`. */
+  transition(payment: PaymentRow, trigger: PaymentTrigger, fields: PaymentFields = {}): PaymentRow {
+    const current = this.rows.get(payment.id) ?? payment;
+    const step = PAYMENT_LIFECYCLE.transition(current.status, trigger);
+    const next: PaymentRow = { ...this.update(current, fields), status: step.to };
+    this.rows.set(next.id, next);
+    this.events.push({
+      merchantId: next.merchantId,
+      mode: next.mode,
+      type: step.event,
+      object: serializePayment(next, config().publicBaseUrl),
+    });
     return next;
   }
 
@@ -76,10 +85,15 @@ export class PaymentBatch {
   }
 }
 
-/** One change to one locked payment, written at once with its event (if the status changes). */
-export async function updatePayment(tx: Db, payment: PaymentRow, change: PaymentChange): Promise<PaymentRow> {
+/** One transition of one locked payment, written at once with its event. */
+export async function transitionPayment(
+  tx: Db,
+  payment: PaymentRow,
+  trigger: PaymentTrigger,
+  fields: PaymentFields = {},
+): Promise<PaymentRow> {
   const batch = new PaymentBatch();
-  const updated = batch.apply(payment, change);
+  const updated = batch.transition(payment, trigger, fields);
   await batch.flush(tx);
   return updated;
 }
