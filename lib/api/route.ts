@@ -31,7 +31,8 @@ type Schema = z.ZodType | undefined;
 type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface ApiRouteDefinition<B extends Schema, Q extends Schema> {
-  scope: Scope;
+  /** The scope the key needs; with several, it needs every one. */
+  scope: Scope | Scope[];
   /** Sandbox test helpers: to a live key the route does not exist (404, as for an unknown path). */
   sandboxOnly?: boolean;
   rateLimit?: RateLimitClass;
@@ -60,10 +61,11 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const auth = await authenticateApiKey(db, req.headers.get("authorization"));
       if (def.sandboxOnly && auth.mode !== "sandbox") throw unknownPathError(req);
       rateHeaders = await enforceKeyRateLimit(auth, def.rateLimit ?? "default");
-      if (!hasScope(auth.scopes, def.scope)) {
+      const missing = [def.scope].flat().find((scope) => !hasScope(auth.scopes, scope));
+      if (missing) {
         throw new ApiError(
           "forbidden",
-          `This API key does not have the '${def.scope}' permission required for this request.`,
+          `This API key does not have the '${missing}' permission required for this request.`,
         );
       }
       const url = new URL(req.url);

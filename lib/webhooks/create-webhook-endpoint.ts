@@ -11,6 +11,9 @@ import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow
 
 export const WEBHOOK_SECRET_PURPOSE = "webhook-secret";
 
+/** Endpoints per merchant and mode (deleted ones do not count): each event fans out to all of them. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
 /**
  * Registers an endpoint after checking its URL (https, public host: every resolved address public).
  * Returns the row and the signing secret, which exists in clear only in this response.
@@ -26,6 +29,7 @@ export async function createWebhookEndpoint(
     resolve: opts.resolve,
   });
   if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+  await requireEndpointRoom(db, owner);
   // 43 base62 characters ≈ 256 bits (the floor is 192).
   const secret = `whsec_${randomBase62(43)}`;
   const [row] = await query(
@@ -42,4 +46,22 @@ export async function createWebhookEndpoint(
     ],
   );
   return { row: toWebhookEndpointRow(row!), secret };
+}
+
+/** Refuses a 17th endpoint; concurrent creates of one merchant and mode queue on a lock, so none slips past. */
+async function requireEndpointRoom(db: Db, owner: { merchantId: string; mode: Mode }): Promise<void> {
+  await query(db, "select pg_advisory_xact_lock(hashtextextended($1, 0))", [
+    `webhook_endpoints:${owner.merchantId}:${owner.mode}`,
+  ]);
+  const [row] = await query<{ n: number }>(
+    db,
+    "select count(*)::int as n from webhook_endpoints where merchant_id = $1 and mode = $2 and deleted_at is null",
+    [owner.merchantId, owner.mode],
+  );
+  if (row!.n >= MAX_WEBHOOK_ENDPOINTS) {
+    throw new ApiError(
+      "invalid_request_error",
+      `You have ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints in ${owner.mode} mode, the most allowed; delete one first.`,
+    );
+  }
 }

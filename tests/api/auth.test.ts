@@ -65,6 +65,20 @@ describe("authentication", () => {
 });
 
 describe("scopes", () => {
+  it("an event's delivery attempts need webhooks:read as well as events:read", async () => {
+    const m = await newMerchant();
+    const payment = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } });
+    const events = (await api("GET", "/v1/events", { key: m.sandboxKey })).json.data;
+    const event = events.find((e: { data: { object: { id: string } } }) => e.data.object.id === payment.json.id);
+    const eventsOnly = await newKey(m.id, "sandbox", ["events:read"]);
+    const both = await newKey(m.id, "sandbox", ["events:read", "webhooks:read"]);
+    const path = `/v1/events/${event.id}/attempts`;
+    expect((await api("GET", `/v1/events/${event.id}`, { key: eventsOnly.secret })).status).toBe(200);
+    const denied = expectError(await api("GET", path, { key: eventsOnly.secret }), "forbidden", 403);
+    expect(denied.message).toContain("webhooks:read");
+    expect((await api("GET", path, { key: both.secret })).status).toBe(200);
+  });
+
   it("403 forbidden when the key lacks the scope; write implies read", async () => {
     const m = await newMerchant();
     const readOnly = await newKey(m.id, "sandbox", ["payment_links:read"]);

@@ -7,7 +7,8 @@ import { listAttempts } from "@/lib/webhooks/list-attempts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
-    scope: "events:read",
+    // Attempts show endpoint URLs and receivers' responses: webhook configuration, not just events.
+    scope: ["events:read", "webhooks:read"],
     query: z.strictObject(paginationQuery),
     handler: async ({ db, auth, params, query }) => {
       await getEvent(db, auth, params.id!); // 404 unless it is the caller's
