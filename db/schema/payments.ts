@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Metadata } from "@/lib/api/metadata";
+import type { Chain } from "@/lib/chains/chains";
 import { merchants } from "./merchants";
 
 export const PAYMENT_STATUSES = [
@@ -25,12 +27,12 @@ export const payments = pgTable(
       .references(() => merchants.id),
     mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
-    chain: text("chain"),
+    chain: text("chain").$type<Chain>(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
     depositAddress: text("deposit_address"),
     derivationIndex: bigint("derivation_index", { mode: "number" }),
     description: text("description"),
-    metadata: jsonb("metadata").notNull().default({}),
+    metadata: jsonb("metadata").$type<Metadata>().notNull().default({}),
     /** The deposit address as the chain watcher sees it (lowercase hex for EVM and Tron, base58 for Solana). */
     watchKey: text("watch_key"),
     /** Sum of the (not orphaned) deposits to this payment on its chain, in USDT base units. */

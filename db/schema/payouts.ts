@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Metadata } from "@/lib/api/metadata";
+import type { Chain } from "@/lib/chains/chains";
+import type { PayoutStatus } from "@/lib/payouts/schemas";
 import { merchants } from "./merchants";
 
 /** Payouts: withdrawals of available balance to an on-chain address (USDT base units). */
@@ -11,12 +14,12 @@ export const payouts = pgTable(
       .notNull()
       .references(() => merchants.id),
     mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
-    status: text("status").notNull(),
-    chain: text("chain").notNull(),
+    status: text("status").$type<PayoutStatus>().notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
     toAddress: text("to_address").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
     description: text("description"),
-    metadata: jsonb("metadata").notNull().default({}),
+    metadata: jsonb("metadata").$type<Metadata>().notNull().default({}),
     txHash: text("tx_hash"),
     confirmations: integer("confirmations"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),

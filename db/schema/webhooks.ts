@@ -1,4 +1,5 @@
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { EventType } from "@/lib/webhooks/event-types";
 import { merchants } from "./merchants";
 
 /** Webhook endpoints. The signing secret is needed to sign, so it is stored encrypted, not hashed. */
@@ -11,7 +12,7 @@ export const webhookEndpoints = pgTable(
       .references(() => merchants.id),
     mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
     url: text("url").notNull(),
-    events: text("events").array().notNull(),
+    events: text("events").array().$type<EventType[]>().notNull(),
     active: boolean("active").notNull().default(true),
     encryptedSecret: text("encrypted_secret").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),

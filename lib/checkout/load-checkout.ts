@@ -3,7 +3,7 @@ import { enabledChains, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
-import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "@/lib/payments/payment-row";
+import { paymentRow, type PaymentRow } from "@/lib/payments/payment-row";
 import { checkoutStatus, type CheckoutStatus } from "./checkout-status";
 import { NETWORK } from "./networks";
 import { paymentUri } from "./payment-uri";
@@ -64,9 +64,7 @@ export async function availableNetworks(db: Db, mode: Mode): Promise<CheckoutNet
   return configs.filter((c): c is ChainConfig => c !== null).map((c) => checkoutNetwork(c));
 }
 
-const PAYMENT_WITH_MERCHANT = `select ${PAYMENT_COLUMNS.split(", ")
-  .map((c) => `p.${c}`)
-  .join(", ")}, m.name as merchant_name
+const PAYMENT_WITH_MERCHANT = `select ${paymentRow.prefixed("p")}, m.name as merchant_name
   from payments p join merchants m on m.id = p.merchant_id where p.id = $1`;
 
 export async function loadPaymentForCheckout(
@@ -75,7 +73,7 @@ export async function loadPaymentForCheckout(
 ): Promise<(PaymentRow & { merchantName: string }) | null> {
   if (!/^pay_[0-9A-Za-z]{1,64}$/.test(paymentId)) return null;
   const [row] = await query(db, PAYMENT_WITH_MERCHANT, [paymentId]);
-  return row ? { ...toPaymentRow(row), merchantName: row.merchant_name as string } : null;
+  return row ? { ...paymentRow.map(row), merchantName: row.merchant_name as string } : null;
 }
 
 /** Everything the public /checkout/<id> page renders, or null for an unknown id. */

@@ -2,7 +2,7 @@ import { ApiError } from "@/lib/api/errors";
 import { isChain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { PAYMENT_LINK_COLUMNS, toPaymentLinkRow, type PaymentLinkRow } from "@/lib/payment-links/payment-link-row";
+import { paymentLinkRow, type PaymentLinkRow } from "@/lib/payment-links/payment-link-row";
 import { createPayment } from "@/lib/payments/create-payment";
 
 export interface LinkPage {
@@ -11,9 +11,7 @@ export interface LinkPage {
   active: boolean;
 }
 
-const LINK_WITH_MERCHANT = `select ${PAYMENT_LINK_COLUMNS.split(", ")
-  .map((c) => `l.${c}`)
-  .join(", ")}, m.name as merchant_name
+const LINK_WITH_MERCHANT = `select ${paymentLinkRow.prefixed("l")}, m.name as merchant_name
   from payment_links l join merchants m on m.id = l.merchant_id where l.token = $1`;
 
 /** The link behind a public /pay/<token>, with its merchant's display name; null for an unknown token. */
@@ -21,7 +19,7 @@ export async function loadPaymentLinkPage(db: Db, token: string, now = new Date(
   if (!/^[0-9A-Za-z]{16,64}$/.test(token)) return null;
   const [row] = await query(db, LINK_WITH_MERCHANT, [token]);
   if (!row) return null;
-  const link = toPaymentLinkRow(row);
+  const link = paymentLinkRow.map(row);
   return {
     link,
     merchantName: row.merchant_name as string,

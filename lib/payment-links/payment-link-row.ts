@@ -1,31 +1,10 @@
-import type { Mode } from "@/lib/keys/api-key-format";
+import { paymentLinks } from "@/db/schema/payment-links";
+import { rowMapper } from "@/lib/db/row-mapper";
 
-/** A payment_links row as the hot-path SQL returns it (bigint columns arrive as strings from pg). */
-export interface PaymentLinkRow {
-  id: string;
-  merchantId: string;
-  mode: Mode;
-  token: string;
-  amountUnits: bigint;
-  description: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-  deactivatedAt: Date | null;
-}
+/** A payment_links row, typed by the schema. */
+export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
 
-export const PAYMENT_LINK_COLUMNS =
-  "id, merchant_id, mode, token, amount_units, description, created_at, expires_at, deactivated_at";
-
-export function toPaymentLinkRow(r: Record<string, unknown>): PaymentLinkRow {
-  return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    mode: r.mode as Mode,
-    token: r.token as string,
-    amountUnits: BigInt(r.amount_units as string),
-    description: (r.description as string | null) ?? null,
-    createdAt: r.created_at as Date,
-    expiresAt: r.expires_at as Date,
-    deactivatedAt: (r.deactivated_at as Date | null) ?? null,
-  };
-}
+/** Select list and mapper derived from the table: every column, so none can be forgotten. */
+export const paymentLinkRow = rowMapper(paymentLinks);
+export const PAYMENT_LINK_COLUMNS = paymentLinkRow.columns;
+export const toPaymentLinkRow = paymentLinkRow.map;

@@ -1,31 +1,13 @@
-import type { Mode } from "@/lib/keys/api-key-format";
-import type { EventType } from "./event-types";
+import { webhookEndpoints } from "@/db/schema/webhooks";
+import { rowMapper } from "@/lib/db/row-mapper";
 
-export interface WebhookEndpointRow {
-  id: string;
-  merchantId: string;
-  mode: Mode;
-  url: string;
-  events: EventType[];
-  active: boolean;
-  encryptedSecret: string;
-  createdAt: Date;
-}
+/** A webhook_endpoints row, typed by the schema (events narrowed there). */
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
-export const WEBHOOK_ENDPOINT_COLUMNS = "id, merchant_id, mode, url, events, active, encrypted_secret, created_at";
-
-export function toWebhookEndpointRow(r: Record<string, unknown>): WebhookEndpointRow {
-  return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    mode: r.mode as Mode,
-    url: r.url as string,
-    events: r.events as EventType[],
-    active: r.active as boolean,
-    encryptedSecret: r.encrypted_secret as string,
-    createdAt: r.created_at as Date,
-  };
-}
+/** Select list and mapper derived from the table: every column, so none can be forgotten. */
+export const webhookEndpointRow = rowMapper(webhookEndpoints);
+export const WEBHOOK_ENDPOINT_COLUMNS = webhookEndpointRow.columns;
+export const toWebhookEndpointRow = webhookEndpointRow.map;
 
 /** Spec 2.5. The secret is added only to the creation response, by the caller. */
 export function serializeWebhookEndpoint(row: WebhookEndpointRow) {
