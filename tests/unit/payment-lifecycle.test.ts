@@ -24,6 +24,9 @@ const payment = (status: PaymentStatus): PaymentRow => ({
   expiresAt: new Date(1_800_000),
   confirmedAt: null,
   closedAt: null,
+  derivationIndex: 1,
+  watchKey: null,
+  updatedAt: new Date(0),
 });
 
 const TRIGGERS = [...new Set(PAYMENT_LIFECYCLE.transitions.map((t) => t.trigger))] as PaymentTrigger[];
