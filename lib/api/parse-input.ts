@@ -2,14 +2,46 @@ import type { z } from "zod";
 import { ApiError, invalidRequest } from "./errors";
 
 const MAX_BODY_BYTES = 64 * 1024;
+const tooLarge = () => invalidRequest(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+
+/**
+ * The body as UTF-8 text, reading no more than MAX_BODY_BYTES: a larger body is refused as soon as its
+ * declared length or its bytes pass the limit, without waiting for (or buffering) the rest. Invalid UTF-8
+ * and a leading byte-order mark are refused rather than silently repaired (docs/API.md#requests).
+ */
+async function readBodyText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = Buffer.concat(chunks);
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    throw invalidRequest("Request body starts with a byte-order mark; send JSON in UTF-8 without one.");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidRequest("Request body is not valid UTF-8.");
+  }
+}
 
 /**
  * Reads a POST body as a JSON object. An empty body counts as `{}` (so body-less POSTs such as replay
  * need no Content-Type); anything else must be `application/json`, valid JSON, and an object.
  */
 export async function readJsonBody(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw invalidRequest(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const text = await readBodyText(req);
   if (text.trim() === "") return {};
   const contentType = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
