@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type autocannon from "autocannon";
+import { resetConfig } from "@/lib/config/env";
 import { closeDb, getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { migrateDatabase } from "@/lib/db/migrate";
@@ -28,6 +29,7 @@ const database = await createTestDatabase(root);
 await migrateDatabase(database.url);
 process.env.DATABASE_URL = database.url;
 process.env.MASTER_KEY ??= randomBytes(32).toString("base64");
+resetConfig(); // in-process getDb() and masterKey() read the two lines above
 const server = await spawnWebServer(root, {
   DATABASE_URL: database.url,
   MASTER_KEY: process.env.MASTER_KEY,

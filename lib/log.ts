@@ -1,8 +1,10 @@
+import { type AppConfig, config } from "@/lib/config/env";
+
 /**
  * Minimal structured logger: one JSON line per entry on stderr. Callers pass facts, never secrets; keys
  * named like secrets are redacted as a second line of defence.
  */
-type Level = "debug" | "info" | "warn" | "error";
+type Level = AppConfig["logLevel"];
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_KEY = /secret|password|authorization|api_?key|token|seed/i;
 
@@ -13,8 +15,7 @@ function redact(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
-  const threshold = (process.env.LOG_LEVEL as Level) in ORDER ? (process.env.LOG_LEVEL as Level) : "info";
-  if (ORDER[level] < ORDER[threshold]) return;
+  if (ORDER[level] < ORDER[config().logLevel]) return;
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...redact(fields) })}\n`);
 }
 

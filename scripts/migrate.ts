@@ -1,8 +1,8 @@
 // `npm run migrate`: applies migrations to DATABASE_URL (or the embedded database) and exits.
-import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { startupConfig } from "./lib/startup-config";
 
-const database = await bootstrapDatabase({ dataDir: config().dataDir });
+const database = await bootstrapDatabase({ dataDir: startupConfig().dataDir });
 console.log("migrations applied");
 await database.stop();
 process.exit(0);

@@ -2,7 +2,6 @@
 // behind a Tron API facade) and solana (LiteSVM behind a JSON-RPC facade) — registers each in the
 // database (so web and worker processes find them) and restarts an EVM anvil that dies. Reports the chains
 // over IPC; stops them on SIGTERM or when the parent goes away.
-import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { registerSandboxChain, type SandboxChainRegistration } from "@/lib/chains/register-sandbox-chain";
@@ -12,14 +11,14 @@ import { evmRegistration, solanaRegistration, tronRegistration } from "@/sandbox
 import { readSolanaSandboxSecret, startSolanaSandbox } from "@/sandbox/solana/solana-sandbox";
 import { startTronSandbox } from "@/sandbox/tron/tron-sandbox";
 import { onShutdown } from "./lib/shutdown";
+import { startupConfig } from "./lib/startup-config";
 
-const { dataDir } = config();
-const blockTime = Number(process.env.SANDBOX_BLOCK_TIME || 1);
+const { dataDir, databaseUrl, sandboxBlockTimeS: blockTime } = startupConfig();
 const running = new Map<EvmSandboxChain, RunningAnvil>();
 const stoppers: (() => Promise<void>)[] = [];
 let stopping = false;
 // The tables may not exist yet on a first start: migrations are idempotent and serialized by a lock.
-const migrated = migrateDatabase(process.env.DATABASE_URL!);
+const migrated = migrateDatabase(databaseUrl!);
 
 async function register(reg: SandboxChainRegistration): Promise<SandboxChainRegistration> {
   await migrated;

@@ -2,11 +2,11 @@
 // worker. Reports the URL over IPC; stops the server on SIGTERM or when the parent goes away.
 import fs from "node:fs";
 import path from "node:path";
-import { config } from "@/lib/config/env";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { onShutdown } from "./lib/shutdown";
+import { startupConfig } from "./lib/startup-config";
 
-const { dataDir } = config();
+const { dataDir } = startupConfig();
 fs.mkdirSync(dataDir, { recursive: true });
 const logFile = fs.createWriteStream(path.join(dataDir, "postgres.log"), { flags: "a" });
 const database = await startEmbeddedDatabase(dataDir, (line) => logFile.write(`${line}\n`));

@@ -1,13 +1,13 @@
 // Web-only entry point (scale-out): `DATABASE_URL=… npm run start:web`. Needs `npm run build` first.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb } from "@/lib/db/client";
 import { startWebServer } from "@/lib/server/web-server";
 import { onShutdown } from "./lib/shutdown";
+import { startupConfig } from "./lib/startup-config";
 
-const cfg = config();
+const cfg = startupConfig();
 const dir = process.cwd();
 if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
   console.error("No production build found: run `npm run build` first (npm start does this for you).");

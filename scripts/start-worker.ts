@@ -1,19 +1,19 @@
 // Worker-only entry point (scale-out): `DATABASE_URL=… npm run start:worker`. Any number may run.
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
 // WORKER_ROLES=jobs or =watchers runs one of the two (dedicated watcher instances, for example).
-import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getPool } from "@/lib/db/client";
 import { startWorker } from "@/lib/jobs/worker";
 import { startChainWatchers } from "@/lib/watchers/start-watchers";
 import { onShutdown } from "./lib/shutdown";
+import { startupConfig } from "./lib/startup-config";
 
-const cfg = config();
-const roles = new Set((process.env.WORKER_ROLES || "jobs,watchers").split(",").map((r) => r.trim()));
+const cfg = startupConfig();
+const roles = cfg.workerRoles;
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
-const runner = roles.has("jobs") ? await startWorker(getPool()) : null;
-const watchers = roles.has("watchers") ? startChainWatchers(database.url) : null;
-console.log(`[worker] running ${[...roles].join(" and ")}`);
+const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
+const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
+console.log(`[worker] running ${roles.join(" and ")}`);
 process.send?.({ type: "ready" });
 
 onShutdown(async () => {

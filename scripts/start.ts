@@ -1,16 +1,17 @@
 // `npm start`: database (embedded unless DATABASE_URL), migrations, build, web and worker; prints how to
 // reach it. Ctrl-C / SIGTERM stops everything it started.
 import path from "node:path";
-import { config } from "@/lib/config/env";
+import { resetConfig } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
 import { walletSeed } from "@/lib/wallets/wallet-seed";
 import { ensureNextBuild } from "./lib/ensure-build";
 import { SupervisedProcess } from "./lib/supervisor";
+import { startupConfig } from "./lib/startup-config";
 
 const root = process.cwd();
-const cfg = config();
+const cfg = startupConfig();
 const children: SupervisedProcess[] = [];
 let dbProcess: SupervisedProcess | null = null;
 let shuttingDown = false;
@@ -29,18 +30,19 @@ process.on("SIGTERM", () => void shutdown(0));
 
 try {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, NEXT_TELEMETRY_DISABLED: "1" };
-  if (!process.env.DATABASE_URL) {
+  if (!cfg.databaseUrl) {
     dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env);
     env.DATABASE_URL = (await dbProcess.ready).url;
     env.EMBEDDED_DATABASE = "1";
+    // Process plumbing: this process (bootstrap, getDb, the master key) reads the embedded server's URL too.
     process.env.DATABASE_URL = env.DATABASE_URL;
     process.env.EMBEDDED_DATABASE = "1";
+    resetConfig();
   }
   // Sandbox chains start while the database migrates and the app builds.
-  const chainsProcess =
-    process.env.SANDBOX_CHAINS === "off"
-      ? null
-      : new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env);
+  const chainsProcess = cfg.sandboxChains
+    ? new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env)
+    : null;
   if (chainsProcess) children.push(chainsProcess);
   await bootstrapDatabase({ dataDir: cfg.dataDir });
   const demo = await ensureDemoMerchant(getDb());
@@ -53,10 +55,7 @@ try {
   children.push(web, worker);
   const [, , chains] = await Promise.all([web.ready, worker.ready, chainsProcess?.ready]);
 
-  const dbLine =
-    process.env.DATABASE_URL && !dbProcess
-      ? "DATABASE_URL"
-      : `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}`;
+  const dbLine = dbProcess ? `embedded PostgreSQL in ${path.join(cfg.dataDir, "postgres")}` : "DATABASE_URL";
   const lines = [
     "",
     "USDT Payments is running",

@@ -1,7 +1,8 @@
+import { type AppConfig, config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
-import { CHAIN_FAMILY, enabledChains, LIVE_RPC_ENV, type Chain, type ChainFamily } from "./chains";
+import { CHAIN_FAMILY, enabledChains, type Chain, type ChainFamily } from "./chains";
 
 /** Everything a watcher and the sandbox helpers need to know about one chain in one mode. */
 export interface ChainConfig {
@@ -66,36 +67,28 @@ export const LIVE_DEFAULTS: Record<
 /** A payment is `confirming` from its second confirmation (one block built on the transfer's block). */
 const THRESHOLD = 2;
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 function confirmations(required: number) {
   return { threshold: Math.min(THRESHOLD, required), required };
 }
 
 /** Live configuration from the environment (`<CHAIN>_RPC_URL`, `<CHAIN>_USDT_CONTRACT`, `<CHAIN>_CONFIRMATIONS`). */
-export function liveChainConfig(chain: Chain, env: NodeJS.ProcessEnv = process.env): ChainConfig | null {
-  if (!enabledChains("live", env).includes(chain)) return null;
-  const prefix = LIVE_RPC_ENV[chain].replace(/_RPC_URL$/, "");
+export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainConfig | null {
+  if (!enabledChains("live", cfg).includes(chain)) return null;
+  const set = cfg.chains[chain];
   const defaults = LIVE_DEFAULTS[chain];
   return {
     mode: "live",
     chain,
     family: CHAIN_FAMILY[chain],
-    rpcUrl: env[LIVE_RPC_ENV[chain]]!,
+    rpcUrl: set.rpcUrl!,
     // Without TRON_JSONRPC_URL, Tron's /jsonrpc is on the HTTP API's host (lib/chains/adapters/create-adapter.ts).
-    extra: chain === "tron" && env.TRON_JSONRPC_URL ? { jsonRpcUrl: env.TRON_JSONRPC_URL } : {},
+    extra: chain === "tron" && cfg.tronJsonRpcUrl ? { jsonRpcUrl: cfg.tronJsonRpcUrl } : {},
     chainId: defaults.chainId,
-    tokenAddress: env[`${prefix}_USDT_CONTRACT`] || defaults.token,
-    decimals: positiveInt(env, `${prefix}_USDT_DECIMALS`, defaults.decimals),
+    tokenAddress: set.usdtContract ?? defaults.token,
+    decimals: set.usdtDecimals ?? defaults.decimals,
     blockTimeMs: defaults.blockTimeMs,
     emulated: false,
-    confirmations: confirmations(positiveInt(env, `${prefix}_CONFIRMATIONS`, defaults.required)),
+    confirmations: confirmations(set.confirmations ?? defaults.required),
   };
 }
 
@@ -130,9 +123,9 @@ async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
  * 4). The emulated chains keep their own finality, which is what their facades report: tron 19 blocks
  * (solidified, /walletsolidity), solana 32 slots (finalized).
  */
-export function sandboxConfirmations(chain: Chain, env: NodeJS.ProcessEnv = process.env) {
+export function sandboxConfirmations(chain: Chain, cfg: AppConfig = config()) {
   if (CHAIN_FAMILY[chain] !== "evm") return confirmations(LIVE_DEFAULTS[chain].required);
-  return confirmations(positiveInt(env, "SANDBOX_CONFIRMATIONS", 4));
+  return confirmations(cfg.sandboxConfirmations);
 }
 
 export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}): Promise<ChainConfig[]> {

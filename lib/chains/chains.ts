@@ -1,9 +1,10 @@
+import { type AppConfig, config } from "@/lib/config/env";
 import type { Mode } from "@/lib/keys/api-key-format";
+import { CHAINS, type Chain } from "./chain-list";
 
-/** The spec's chain values and the key family each derives deposit addresses in. */
-export const CHAINS = ["eth", "bnb", "polygon", "tron", "solana"] as const;
-export type Chain = (typeof CHAINS)[number];
+export { CHAINS, type Chain } from "./chain-list";
 
+/** The key family each chain derives deposit addresses in. */
 export type ChainFamily = "evm" | "tron" | "solana";
 export const CHAIN_FAMILY: Record<Chain, ChainFamily> = {
   eth: "evm",
@@ -11,15 +12,6 @@ export const CHAIN_FAMILY: Record<Chain, ChainFamily> = {
   polygon: "evm",
   tron: "tron",
   solana: "solana",
-};
-
-/** Environment variable naming each chain's live RPC endpoint; a live chain is enabled when it is set. */
-export const LIVE_RPC_ENV: Record<Chain, string> = {
-  eth: "ETH_RPC_URL",
-  bnb: "BNB_RPC_URL",
-  polygon: "POLYGON_RPC_URL",
-  tron: "TRON_RPC_URL",
-  solana: "SOLANA_RPC_URL",
 };
 
 export function isChain(value: unknown): value is Chain {
@@ -30,8 +22,8 @@ export function isChain(value: unknown): value is Chain {
  * Sandbox: all five (local chains). Live: those with an RPC configured, and only when the operator has
  * configured the live wallet seed (without it no deposit address can be derived).
  */
-export function enabledChains(mode: Mode, env: NodeJS.ProcessEnv = process.env): Chain[] {
+export function enabledChains(mode: Mode, cfg: AppConfig = config()): Chain[] {
   if (mode === "sandbox") return [...CHAINS];
-  if (!env.LIVE_SEED_MNEMONIC && !env.LIVE_SEED_FILE) return [];
-  return CHAINS.filter((chain) => Boolean(env[LIVE_RPC_ENV[chain]]));
+  if (!cfg.liveSeedMnemonic && !cfg.liveSeedFile) return [];
+  return CHAINS.filter((chain) => Boolean(cfg.chains[chain].rpcUrl));
 }

@@ -1,5 +1,6 @@
 import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
 import { enabledChains, type Chain } from "@/lib/chains/chains";
+import { type AppConfig, config as appConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
@@ -37,15 +38,11 @@ export interface CheckoutView {
   choices: CheckoutNetwork[];
 }
 
-export function checkoutNetwork(config: ChainConfig, env: NodeJS.ProcessEnv = process.env): CheckoutNetwork {
+export function checkoutNetwork(config: ChainConfig, cfg: AppConfig = appConfig()): CheckoutNetwork {
   // Live RPC URLs often carry provider keys, so only Solana's public endpoint goes to browsers (its wallet
   // adapter needs a recent blockhash); EVM and Tron wallets use their own nodes.
   const browserRpcUrl =
-    config.mode === "sandbox"
-      ? config.rpcUrl
-      : config.chain === "solana"
-        ? env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com"
-        : null;
+    config.mode === "sandbox" ? config.rpcUrl : config.chain === "solana" ? cfg.solanaPublicRpcUrl : null;
   return {
     chain: config.chain,
     family: config.family,

@@ -1,49 +1,45 @@
-import path from "node:path";
+import { envSchema, type AppConfig } from "./env-schema";
+
+export type { AppConfig } from "./env-schema";
+export { CONFIG_VARIABLES } from "./env-schema";
 
 /**
- * Process configuration, read from the environment once. Every knob an operator can turn is here and in
- * the README's configuration table; nothing else reads process.env for settings.
+ * Process configuration, read from the environment once. Every knob an operator can turn is in
+ * env-schema.ts (per-chain ones in chain-env.ts) and in the README's configuration table, which
+ * tests/unit/config-readme.test.ts keeps in step.
+ *
+ * Nothing else reads process.env for settings. What still touches process.env, and why:
+ * - lib/db/bootstrap.ts and scripts/start.ts write DATABASE_URL / EMBEDDED_DATABASE once the database is
+ *   up, for their child processes (which inherit the environment), then call resetConfig();
+ * - scripts that start child processes pass process.env on to them (spawn-web, spawn-worker,
+ *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
+ * - scripts/lib/spawn-web.ts reads WEB_EXEC_ARGV, a harness knob for profiling the spawned web server;
+ * - bench/ (BENCH_* knobs) and the test setup under tests/ and e2e/.
  */
-export interface AppConfig {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  publicBaseUrl: string;
-  redisUrl: string | undefined;
-  trustProxy: boolean;
-  logLevel: "debug" | "info" | "warn" | "error";
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration (see the README's Configuration table):\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
 }
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-export function loadConfig(): AppConfig {
-  const port = intFromEnv("PORT", 3000);
-  const host = process.env.HOST || "127.0.0.1";
-  const publicBaseUrl = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
-  const level = process.env.LOG_LEVEL ?? "info";
-  return {
-    port,
-    host,
-    dataDir: path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || ".data"),
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    publicBaseUrl,
-    redisUrl: process.env.REDIS_URL || undefined,
-    trustProxy: process.env.TRUST_PROXY === "true",
-    logLevel: (["debug", "info", "warn", "error"].includes(level) ? level : "info") as AppConfig["logLevel"],
-  };
+/** Parses `env`; throws one ConfigError naming every bad variable (`PORT must be a positive integer, got "abc"`). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`));
 }
 
 let cached: AppConfig | undefined;
 
-/** The configuration of this process (memoized; tests that change env call loadConfig directly). */
+/** The configuration of this process, parsed on first use. */
 export function config(): AppConfig {
   cached ??= loadConfig();
   return cached;
+}
+
+/** Forgets the parsed configuration: for code that has just changed process.env (bootstrap, tests). */
+export function resetConfig(): void {
+  cached = undefined;
 }

@@ -1,3 +1,4 @@
+import { config, resetConfig } from "@/lib/config/env";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
 import { migrateDatabase } from "./migrate";
 
@@ -10,14 +11,17 @@ export async function bootstrapDatabase(opts: {
   dataDir: string;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const external = process.env.DATABASE_URL;
+  const external = config().databaseUrl;
   const database: EmbeddedDatabase = external
     ? { url: external, owned: false, stop: async () => {} }
     : await startEmbeddedDatabase(opts.dataDir, opts.log);
-  process.env.DATABASE_URL = database.url;
-  // Tells later code (and child processes) that DATABASE_URL points at our own embedded server.
-  if (!external || process.env.EMBEDDED_DATABASE === "1")
-    process.env.EMBEDDED_DATABASE = external ? process.env.EMBEDDED_DATABASE : "1";
+  if (!external) {
+    // Process plumbing, not settings: child processes inherit these, and this process re-reads them.
+    // EMBEDDED_DATABASE tells both that DATABASE_URL points at our own embedded server.
+    process.env.DATABASE_URL = database.url;
+    process.env.EMBEDDED_DATABASE = "1";
+    resetConfig();
+  }
   await migrateDatabase(database.url);
   return database;
 }

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { config } from "@/lib/config/env";
 
 /**
  * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one
@@ -17,7 +18,7 @@ interface DbHandle {
 // Route handlers are bundled by Next while scripts run under tsx: keep one pool per process on globalThis.
 const registry = globalThis as unknown as { __usdtDb?: DbHandle };
 
-export function createPool(url: string, max = Number(process.env.DATABASE_POOL_SIZE || 10)): pg.Pool {
+export function createPool(url: string, max = config().databasePoolSize): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
@@ -25,7 +26,7 @@ export function createPool(url: string, max = Number(process.env.DATABASE_POOL_S
 }
 
 export function getDbHandle(): DbHandle {
-  const url = process.env.DATABASE_URL;
+  const url = config().databaseUrl;
   if (!url) throw new Error("DATABASE_URL is not set (the start scripts set it after starting the database)");
   if (!registry.__usdtDb || registry.__usdtDb.url !== url) {
     const pool = createPool(url);

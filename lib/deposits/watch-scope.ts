@@ -1,4 +1,5 @@
 import type { Chain } from "@/lib/chains/chains";
+import { type AppConfig, config } from "@/lib/config/env";
 import type { Mode } from "@/lib/keys/api-key-format";
 
 /** The chain a watcher reads, in one mode, with what it needs to turn transfers into payment progress. */
@@ -13,10 +14,6 @@ export interface WatchScope {
 }
 
 /** LATE_PAYMENT_WINDOW_DAYS (default 7): how long expired and paid addresses keep being watched. */
-export function lateWindowMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LATE_PAYMENT_WINDOW_DAYS;
-  const days = raw === undefined || raw === "" ? 7 : Number(raw);
-  if (!Number.isFinite(days) || days < 0)
-    throw new Error(`LATE_PAYMENT_WINDOW_DAYS must be a number of days, got "${raw}"`);
-  return days * 86_400_000;
+export function lateWindowMs(cfg: AppConfig = config()): number {
+  return cfg.latePaymentWindowDays * 86_400_000;
 }

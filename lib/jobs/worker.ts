@@ -2,6 +2,7 @@ import { Logger, parseCrontab, run, type Runner } from "graphile-worker";
 import type pg from "pg";
 import { crontab } from "@/jobs/definitions";
 import { taskList } from "@/jobs/task-list";
+import { config } from "@/lib/config/env";
 import { log } from "@/lib/log";
 
 const logger = new Logger((scope) => (level, message, meta) => {
@@ -18,7 +19,7 @@ export function startWorker(pool: pg.Pool, opts: { concurrency?: number } = {}):
     taskList,
     parsedCronItems: parseCrontab(crontab()),
     // Deliveries spend most of their time waiting on receivers, so a worker runs many at once.
-    concurrency: opts.concurrency ?? Number(process.env.WORKER_CONCURRENCY || 20),
+    concurrency: opts.concurrency ?? config().workerConcurrency,
     noHandleSignals: true,
     // Scheduled retries are found by polling: 500 ms keeps them within the ±1 s of their schedule.
     pollInterval: 500,

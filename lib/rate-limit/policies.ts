@@ -1,3 +1,4 @@
+import { config } from "@/lib/config/env";
 import { getPool } from "@/lib/db/client";
 import { PostgresRateLimiter } from "./postgres-limiter";
 import { RedisRateLimiter } from "./redis-limiter";
@@ -14,9 +15,8 @@ const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };
 
 /** Redis when REDIS_URL is set, Postgres otherwise: either way shared by every web instance. */
 export function getRateLimiter(): RateLimiter {
-  registry.__usdtLimiter ??= process.env.REDIS_URL
-    ? new RedisRateLimiter(process.env.REDIS_URL)
-    : new PostgresRateLimiter(getPool());
+  const { redisUrl } = config();
+  registry.__usdtLimiter ??= redisUrl ? new RedisRateLimiter(redisUrl) : new PostgresRateLimiter(getPool());
   return registry.__usdtLimiter;
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { config } from "@/lib/config/env";
 import type { RateLimiter, RateLimitResult } from "./types";
 
 // Same algorithm as the Postgres limiter, as one Lua script so it is atomic in Redis.
@@ -21,7 +22,7 @@ return {0, count, tonumber(oldest[2])}`;
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
   // Lets several installations (or test runs) share one Redis without sharing counters.
-  private readonly prefix = process.env.REDIS_KEY_PREFIX ?? "usdt:";
+  private readonly prefix = config().redisKeyPrefix;
 
   constructor(url: string) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sandboxChainConfigs } from "@/lib/chains/chain-config";
+import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 
 const origin = (url: string) => {
@@ -18,10 +19,7 @@ const origin = (url: string) => {
  */
 async function walletOrigins(): Promise<string[]> {
   const sandbox = await sandboxChainConfigs(getDb()).catch(() => []);
-  const urls = [
-    ...sandbox.map((c) => c.rpcUrl),
-    process.env.SOLANA_PUBLIC_RPC_URL || "https://api.mainnet-beta.solana.com",
-  ];
+  const urls = [...sandbox.map((c) => c.rpcUrl), config().solanaPublicRpcUrl];
   return [...new Set(urls.map(origin).filter((o): o is string => o !== null))];
 }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
+import { type AppConfig, config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
@@ -14,8 +15,8 @@ const registry = globalThis as unknown as { __usdtSeeds?: Map<Mode, Uint8Array> 
  * The operator's live mnemonic: LIVE_SEED_MNEMONIC, or the file named by LIVE_SEED_FILE. It is never
  * written to the database or logs. Returns null when not configured (live chains are then disabled).
  */
-export function liveMnemonic(env: NodeJS.ProcessEnv = process.env): string | null {
-  const raw = env.LIVE_SEED_MNEMONIC || (env.LIVE_SEED_FILE ? fs.readFileSync(env.LIVE_SEED_FILE, "utf8") : "");
+export function liveMnemonic(cfg: AppConfig = config()): string | null {
+  const raw = cfg.liveSeedMnemonic || (cfg.liveSeedFile ? fs.readFileSync(cfg.liveSeedFile, "utf8") : "");
   const mnemonic = raw.trim().split(/\s+/).join(" ");
   if (!mnemonic) return null;
   if (!validateMnemonic(mnemonic, wordlist))

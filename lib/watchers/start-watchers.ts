@@ -2,6 +2,7 @@ import type pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
 import { enabledChains, type Chain } from "@/lib/chains/chains";
+import { type AppConfig, config as appConfig } from "@/lib/config/env";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { createPool, type Db } from "@/lib/db/client";
 import { runAsLeader } from "@/lib/db/advisory-lock";
@@ -12,14 +13,14 @@ import type { ScanResult, ScanTarget } from "./scan-chain";
 import { watchChain } from "./watch-chain";
 
 /** Scan parameters per mode: sandbox chains are young and local (read from genesis, big steps). */
-export function scanTarget(config: ChainConfig, env: NodeJS.ProcessEnv = process.env): ScanTarget {
+export function scanTarget(config: ChainConfig, cfg: AppConfig = appConfig()): ScanTarget {
   const adapter = createChainAdapter(config);
   return {
     mode: config.mode,
     chain: config.chain,
     decimals: config.decimals,
     confirmations: config.confirmations,
-    lateWindowMs: lateWindowMs(env),
+    lateWindowMs: lateWindowMs(cfg),
     adapter,
     // An address-scanning adapter (Solana) finds transfers by account, not by range: any range will do.
     maxBlocksPerScan: adapter.scansAddresses ? Number.MAX_SAFE_INTEGER : config.mode === "sandbox" ? 500 : 50,
@@ -48,10 +49,10 @@ export function startChainWatchers(
   opts: { onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void; retryMs?: number } = {},
 ): WatcherHandle {
   // WATCH_CHAINS=eth,tron limits this process to some chains (dedicated watcher instances); default all.
-  const only = process.env.WATCH_CHAINS ? new Set(process.env.WATCH_CHAINS.split(",").map((c) => c.trim())) : null;
+  const only = appConfig().watchChains;
   const targets = (["sandbox", "live"] as const).flatMap((mode) =>
     enabledChains(mode)
-      .filter((c) => !only || only.has(c))
+      .filter((c) => !only || only.includes(c))
       .map((chain) => ({ mode, chain })),
   );
   // Leadership connections are held for as long as a loop leads: they get a pool of their own, and the

@@ -1,5 +1,6 @@
 import dns from "node:dns/promises";
 import net from "node:net";
+import { type AppConfig, config } from "@/lib/config/env";
 import type { Mode } from "@/lib/keys/api-key-format";
 import { isPublicAddress } from "./public-address";
 
@@ -9,8 +10,8 @@ export const systemResolver: Resolver = async (hostname) =>
   (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** The documented sandbox switch: sandbox endpoints may use http and private/loopback hosts. Live never. */
-export function privateUrlsAllowed(mode: Mode, env: NodeJS.ProcessEnv = process.env): boolean {
-  return mode === "sandbox" && env.WEBHOOKS_ALLOW_PRIVATE_URLS === "true";
+export function privateUrlsAllowed(mode: Mode, cfg: AppConfig = config()): boolean {
+  return mode === "sandbox" && cfg.webhooksAllowPrivateUrls;
 }
 
 export interface CheckedUrl {

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
+import type { AppConfig } from "@/lib/config/env";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
@@ -22,10 +23,10 @@ export async function createWebhookEndpoint(
   db: Db,
   owner: { merchantId: string; mode: Mode },
   input: CreateWebhookInput,
-  opts: { resolve?: Resolver; env?: NodeJS.ProcessEnv } = {},
+  opts: { resolve?: Resolver; config?: AppConfig } = {},
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   const checked = await checkWebhookUrl(input.url, {
-    allowPrivate: privateUrlsAllowed(owner.mode, opts.env),
+    allowPrivate: privateUrlsAllowed(owner.mode, opts.config),
     resolve: opts.resolve,
   });
   if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });

@@ -1,3 +1,4 @@
+import { type AppConfig, config } from "@/lib/config/env";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
@@ -15,9 +16,8 @@ export const RETRY_DELAYS_S = [5, 10, 20, 40, 80] as const;
 export const ATTEMPT_LEASE_MS = 2 * 60_000;
 
 /** WEBHOOK_RETRY_SCALE shrinks the schedule for test suites (e.g. 0.01); production leaves it at 1. */
-export function retryDelayMs(attempt: number, env: NodeJS.ProcessEnv = process.env): number {
-  const scale = Number(env.WEBHOOK_RETRY_SCALE || 1);
-  return Math.round(RETRY_DELAYS_S[attempt - 1]! * 1000 * (Number.isFinite(scale) && scale > 0 ? scale : 1));
+export function retryDelayMs(attempt: number, cfg: AppConfig = config()): number {
+  return Math.round(RETRY_DELAYS_S[attempt - 1]! * 1000 * cfg.webhookRetryScale);
 }
 
 /**

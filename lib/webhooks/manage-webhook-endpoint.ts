@@ -1,4 +1,5 @@
 import { ApiError, notFound } from "@/lib/api/errors";
+import type { AppConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
@@ -30,12 +31,12 @@ export async function updateWebhookEndpoint(
   owner: Owner,
   id: string,
   input: UpdateWebhookInput,
-  opts: { env?: NodeJS.ProcessEnv } = {},
+  opts: { config?: AppConfig } = {},
 ): Promise<WebhookEndpointRow> {
   const current = await getWebhookEndpoint(db, owner, id, { forUpdate: true });
   let url = current.url;
   if (input.url !== undefined) {
-    const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.env) });
+    const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.config) });
     if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
     url = checked.value.url.toString();
   }

@@ -4,6 +4,7 @@ import https from "node:https";
 import tls from "node:tls";
 import net from "node:net";
 import type { LookupFunction } from "node:net";
+import { type AppConfig, config } from "@/lib/config/env";
 import { checkWebhookUrl, type Resolver } from "./check-webhook-url";
 import { signPayload } from "./sign-payload";
 
@@ -17,8 +18,8 @@ let extraCa: { file: string; ca: string[] } | undefined;
  * WEBHOOKS_CA_FILE: extra PEM certificates to trust for webhook TLS, in addition to the system roots
  * (receivers behind a private CA in development). Read once per file path.
  */
-function trustedCas(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
-  const file = env.WEBHOOKS_CA_FILE;
+function trustedCas(cfg: AppConfig = config()): string[] | undefined {
+  const file = cfg.webhooksCaFile;
   if (!file) return undefined;
   if (extraCa?.file !== file) extraCa = { file, ca: [...tls.rootCertificates, fs.readFileSync(file, "utf8")] };
   return extraCa.ca;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { resetConfig } from "@/lib/config/env";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createTestDatabase } from "./test-database";
 import { startTestChains } from "./sandbox-chains";
@@ -44,6 +45,7 @@ export async function setupRun(project: TestProject, opts: { trustProxy?: boolea
   let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
   try {
     process.env.MASTER_KEY = masterKey; // the solana mint authority is registered encrypted under it
+    resetConfig();
     chains = await startTestChains(database.url);
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
   } catch (err) {

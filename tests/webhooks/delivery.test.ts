@@ -1,5 +1,6 @@
 import type { Runner } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/lib/config/env";
 import { getDb, getPool } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { startWorker } from "@/lib/jobs/worker";
@@ -12,6 +13,7 @@ import { startReceiver, verifySignature, waitFor } from "../helpers/webhook-rece
 // This file's worker delivers to a loopback receiver (the sandbox switch) on a fast clock (×0.02).
 process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
 process.env.WEBHOOK_RETRY_SCALE = "0.02";
+resetConfig();
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let worker: Runner;
@@ -30,7 +32,6 @@ async function merchantWithEndpoint(path: string, events: string[] = []) {
     getDb(),
     { merchantId: m.id, mode: "sandbox" },
     { url: receiver.url(path), events: events as never },
-    { env: process.env },
   );
   return { m, endpointId: row.id, secret };
 }
@@ -49,7 +50,6 @@ describe("signed webhook delivery", () => {
       getDb(),
       { merchantId: m.id, mode: "sandbox" },
       { url: receiver.url("/confirmed-only"), events: ["payment.confirmed"] },
-      { env: process.env },
     );
     const payment = (
       await api("POST", "/v1/payments", {
@@ -223,6 +223,7 @@ describe("a worker killed mid-delivery", () => {
 describe("the real retry schedule", () => {
   it("waits 5 s (±1 s) before the first retry", async () => {
     process.env.WEBHOOK_RETRY_SCALE = "1";
+    resetConfig();
     try {
       const { m } = await merchantWithEndpoint("/real-spacing");
       receiver.failFirst("/real-spacing", [500]);
@@ -236,6 +237,7 @@ describe("the real retry schedule", () => {
       expect(gap).toBeLessThanOrEqual(6_000);
     } finally {
       process.env.WEBHOOK_RETRY_SCALE = "0.02";
+      resetConfig();
     }
   }, 30_000);
 });
@@ -243,12 +245,7 @@ describe("the real retry schedule", () => {
 describe("isolation between endpoints", () => {
   it("a dead endpoint (never answers) does not delay deliveries to a healthy one", async () => {
     const { m } = await merchantWithEndpoint("/healthy");
-    await createWebhookEndpoint(
-      getDb(),
-      { merchantId: m.id, mode: "sandbox" },
-      { url: receiver.url("/blackhole") },
-      { env: process.env },
-    );
+    await createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "sandbox" }, { url: receiver.url("/blackhole") });
     receiver.hangFirst("/blackhole", 1000);
     const started = Date.now();
     await Promise.all(

@@ -4,6 +4,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/lib/config/env";
 import { sendWebhook } from "@/lib/webhooks/send-webhook";
 import { verifySignature } from "../helpers/webhook-receiver";
 
@@ -54,10 +55,12 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   port = (server.address() as { port: number }).port;
   process.env.WEBHOOKS_CA_FILE = path.join(dir, "cert.pem");
+  resetConfig();
 });
 
 afterAll(async () => {
   delete process.env.WEBHOOKS_CA_FILE;
+  resetConfig();
   server?.closeAllConnections();
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { checkWebhookUrl } from "@/lib/webhooks/check-webhook-url";
@@ -161,12 +162,12 @@ describe("host names are judged by every address they resolve to", () => {
 
   it("WEBHOOKS_ALLOW_PRIVATE_URLS=true lets sandbox endpoints use http and loopback; live endpoints never", async () => {
     const m = await newMerchant();
-    const env = { ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "true" };
+    const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "true" });
     const local = await createWebhookEndpoint(
       getDb(),
       { merchantId: m.id, mode: "sandbox" },
       { url: "http://127.0.0.1:4000/hook" },
-      { env },
+      { config },
     );
     expect(local.row.url).toBe("http://127.0.0.1:4000/hook");
     await expect(
@@ -174,18 +175,18 @@ describe("host names are judged by every address they resolve to", () => {
         getDb(),
         { merchantId: m.id, mode: "live" },
         { url: "http://127.0.0.1:4000/hook" },
-        { env },
+        { config },
       ),
     ).rejects.toMatchObject({ param: "url" });
     await expect(
-      createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "https://127.0.0.1/hook" }, { env }),
+      createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "https://127.0.0.1/hook" }, { config }),
     ).rejects.toMatchObject({ param: "url" });
     await expect(
       createWebhookEndpoint(
         getDb(),
         { merchantId: m.id, mode: "sandbox" },
         { url: "http://127.0.0.1:4000/hook" },
-        { env: {} as NodeJS.ProcessEnv },
+        { config: loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "false" }) },
       ),
     ).rejects.toMatchObject({ param: "url" });
   });

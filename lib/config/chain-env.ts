@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { CHAINS, type Chain } from "@/lib/chains/chain-list";
+import { absoluteUrl, positiveInt, text } from "./env-fields";
+
+/** What the operator set for one live chain; unset fields take the chain's defaults (lib/chains/chain-config.ts). */
+export interface LiveChainEnv {
+  /** The chain is enabled live when this is set (and the live seed is configured). */
+  rpcUrl: string | undefined;
+  confirmations: number | undefined;
+  usdtContract: string | undefined;
+  usdtDecimals: number | undefined;
+}
+
+/** The variables every chain has, as `<CHAIN>_<SUFFIX>` (ETH_RPC_URL, BNB_CONFIRMATIONS, …). */
+const PER_CHAIN = {
+  RPC_URL: absoluteUrl(undefined),
+  CONFIRMATIONS: positiveInt(undefined),
+  USDT_CONTRACT: text(undefined),
+  USDT_DECIMALS: positiveInt(undefined),
+};
+type Suffix = keyof typeof PER_CHAIN;
+
+export function chainVariable(chain: Chain, suffix: Suffix): string {
+  return `${chain.toUpperCase()}_${suffix}`;
+}
+
+const shape = Object.fromEntries(
+  CHAINS.flatMap((chain) =>
+    (Object.keys(PER_CHAIN) as Suffix[]).map((suffix) => [chainVariable(chain, suffix), PER_CHAIN[suffix]]),
+  ),
+);
+
+/** Every chain's variables, parsed from one list of chains into `{ chains: { eth: {...}, … } }`. */
+export const chainEnvSchema = z.object(shape).transform((vars) => {
+  const read = <T>(chain: Chain, suffix: Suffix) => vars[chainVariable(chain, suffix)] as T | undefined;
+  const chains = Object.fromEntries(
+    CHAINS.map((chain): [Chain, LiveChainEnv] => [
+      chain,
+      {
+        rpcUrl: read<string>(chain, "RPC_URL"),
+        confirmations: read<number>(chain, "CONFIRMATIONS"),
+        usdtContract: read<string>(chain, "USDT_CONTRACT"),
+        usdtDecimals: read<number>(chain, "USDT_DECIMALS"),
+      },
+    ]),
+  ) as Record<Chain, LiveChainEnv>;
+  return { chains };
+});
+
+export const CHAIN_VARIABLES: readonly string[] = Object.keys(shape);

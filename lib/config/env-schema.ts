@@ -1,0 +1,125 @@
+import path from "node:path";
+import { z } from "zod";
+import { CHAINS, type Chain } from "@/lib/chains/chain-list";
+import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv } from "./chain-env";
+import {
+  absoluteUrl,
+  flag,
+  listOf,
+  masterKeyBytes,
+  nonNegativeNumber,
+  oneOf,
+  positiveInt,
+  positiveNumber,
+  text,
+} from "./env-fields";
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export const WORKER_ROLES = ["jobs", "watchers"] as const;
+
+/** The variables every process shares, named as the operator sets them (README, "Configuration"). */
+const shape = {
+  PORT: positiveInt(3000),
+  HOST: text("127.0.0.1"),
+  PUBLIC_BASE_URL: absoluteUrl(undefined),
+  TRUST_PROXY: flag(false),
+  DATA_DIR: text(".data"),
+  DATABASE_URL: text(undefined),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  // Internal: `npm start` sets it for its children when DATABASE_URL points at its embedded server.
+  EMBEDDED_DATABASE: oneOf(["1"], undefined),
+  REDIS_URL: text(undefined),
+  // May be set to "" (no prefix), so only unset means the default.
+  REDIS_KEY_PREFIX: z.string().default("usdt:"),
+  LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
+  MASTER_KEY: masterKeyBytes(),
+  LIVE_SEED_MNEMONIC: text(undefined),
+  LIVE_SEED_FILE: text(undefined),
+  TRON_JSONRPC_URL: absoluteUrl(undefined),
+  SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
+  SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
+  SANDBOX_BLOCK_TIME: positiveNumber(1),
+  SANDBOX_CONFIRMATIONS: positiveInt(4),
+  LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
+  WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
+  WORKER_CONCURRENCY: positiveInt(20),
+  WATCH_CHAINS: listOf(CHAINS, null),
+  WEBHOOK_RETRY_SCALE: positiveNumber(1),
+  WEBHOOKS_CA_FILE: text(undefined),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
+};
+
+/** The configuration of a process, typed and with defaults applied. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Without a trailing slash. */
+  publicBaseUrl: string;
+  trustProxy: boolean;
+  /** Absolute. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** DATABASE_URL is the embedded server `npm start` runs (so MASTER_KEY may come from DATA_DIR). */
+  embeddedDatabase: boolean;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  masterKey: Buffer | undefined;
+  liveSeedMnemonic: string | undefined;
+  liveSeedFile: string | undefined;
+  chains: Record<Chain, LiveChainEnv>;
+  tronJsonRpcUrl: string | undefined;
+  solanaPublicRpcUrl: string;
+  sandboxChains: boolean;
+  sandboxBlockTimeS: number;
+  sandboxConfirmations: number;
+  latePaymentWindowDays: number;
+  workerRoles: (typeof WORKER_ROLES)[number][];
+  workerConcurrency: number;
+  /** Null: every enabled chain. */
+  watchChains: Chain[] | null;
+  webhookRetryScale: number;
+  webhooksCaFile: string | undefined;
+  webhooksAllowPrivateUrls: boolean;
+}
+
+/** The whole environment, every variable parsed at once so that all problems are reported together. */
+export const envSchema = z
+  .object(shape)
+  .and(chainEnvSchema)
+  .transform(
+    (env): AppConfig => ({
+      port: env.PORT,
+      host: env.HOST,
+      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+      trustProxy: env.TRUST_PROXY,
+      // The hint stops Next's bundler from tracing files for a path only known at run time.
+      dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR),
+      databaseUrl: env.DATABASE_URL,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
+      embeddedDatabase: env.EMBEDDED_DATABASE === "1",
+      redisUrl: env.REDIS_URL,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX,
+      logLevel: env.LOG_LEVEL,
+      masterKey: env.MASTER_KEY,
+      liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
+      liveSeedFile: env.LIVE_SEED_FILE,
+      chains: env.chains,
+      tronJsonRpcUrl: env.TRON_JSONRPC_URL,
+      solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
+      sandboxChains: env.SANDBOX_CHAINS === "on",
+      sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
+      sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
+      latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
+      workerRoles: env.WORKER_ROLES,
+      workerConcurrency: env.WORKER_CONCURRENCY,
+      watchChains: env.WATCH_CHAINS,
+      webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
+      webhooksCaFile: env.WEBHOOKS_CA_FILE,
+      webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    }),
+  );
+
+/** Every variable the schema reads, per-chain ones spelled out (ETH_RPC_URL, …, SOLANA_USDT_DECIMALS). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(shape), ...CHAIN_VARIABLES];

@@ -1,0 +1,126 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { liveChainConfig, sandboxConfirmations } from "@/lib/chains/chain-config";
+import { enabledChains } from "@/lib/chains/chains";
+import { ConfigError, loadConfig } from "@/lib/config/env";
+
+/** The problems loadConfig reports for `env`, or [] when it parses. */
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe("loadConfig", () => {
+  it("applies the documented defaults to an empty environment", () => {
+    const cfg = loadConfig({});
+    expect(cfg).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      publicBaseUrl: "http://localhost:3000",
+      trustProxy: false,
+      dataDir: path.resolve(".data"),
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      embeddedDatabase: false,
+      redisKeyPrefix: "usdt:",
+      logLevel: "info",
+      masterKey: undefined,
+      solanaPublicRpcUrl: "https://api.mainnet-beta.solana.com",
+      sandboxChains: true,
+      sandboxBlockTimeS: 1,
+      sandboxConfirmations: 4,
+      latePaymentWindowDays: 7,
+      workerRoles: ["jobs", "watchers"],
+      workerConcurrency: 20,
+      watchChains: null,
+      webhookRetryScale: 1,
+      webhooksAllowPrivateUrls: false,
+    });
+    expect(cfg.chains.eth).toEqual({
+      rpcUrl: undefined,
+      confirmations: undefined,
+      usdtContract: undefined,
+      usdtDecimals: undefined,
+    });
+    expect(enabledChains("live", cfg)).toEqual([]);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ PORT: "", LOG_LEVEL: "" })).toMatchObject({ port: 3000, logLevel: "info" });
+  });
+
+  it("names a bad MASTER_KEY without echoing it", () => {
+    const [problem] = problems({ MASTER_KEY: "c2hvcnQ=" });
+    expect(problem).toMatch(/^MASTER_KEY must be 32 bytes, base64 or hex/);
+    expect(problem).not.toContain("c2hvcnQ=");
+  });
+
+  it("accepts a MASTER_KEY of 32 bytes in base64 or hex", () => {
+    const bytes = Buffer.alloc(32, 7);
+    expect(loadConfig({ MASTER_KEY: bytes.toString("base64") }).masterKey).toEqual(bytes);
+    expect(loadConfig({ MASTER_KEY: bytes.toString("hex") }).masterKey).toEqual(bytes);
+  });
+
+  it("names a bad PORT with the value it got", () => {
+    expect(problems({ PORT: "abc" })).toEqual(['PORT must be a positive integer, got "abc"']);
+  });
+
+  it("names a bad <CHAIN>_CONFIRMATIONS", () => {
+    expect(problems({ BNB_CONFIRMATIONS: "0" })).toEqual(['BNB_CONFIRMATIONS must be a positive integer, got "0"']);
+  });
+
+  it("reports every bad variable in one error", () => {
+    const err = (() => {
+      try {
+        loadConfig({ PORT: "-1", LOG_LEVEL: "loud", WATCH_CHAINS: "eth,doge", TRUST_PROXY: "yes" });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.message).toContain('PORT must be a positive integer, got "-1"');
+    expect(err!.message).toContain('LOG_LEVEL must be one of debug, info, warn, error, got "loud"');
+    expect(err!.message).toContain("WATCH_CHAINS must be a comma-separated list of eth, bnb, polygon, tron, solana");
+    expect(err!.message).toContain('TRUST_PROXY must be true or false, got "yes"');
+  });
+
+  it("parses every chain's variables from the one list of chains", () => {
+    const cfg = loadConfig({
+      LIVE_SEED_MNEMONIC: "(checked when used)",
+      TRON_RPC_URL: "https://tron.example/",
+      TRON_CONFIRMATIONS: "25",
+      TRON_JSONRPC_URL: "https://tron.example/rpc",
+      SOLANA_RPC_URL: "https://solana.example",
+      SOLANA_USDT_CONTRACT: "Mint111",
+      SOLANA_USDT_DECIMALS: "9",
+      SANDBOX_CONFIRMATIONS: "2",
+    });
+    expect(enabledChains("live", cfg)).toEqual(["tron", "solana"]);
+    expect(liveChainConfig("tron", cfg)).toMatchObject({
+      rpcUrl: "https://tron.example/",
+      extra: { jsonRpcUrl: "https://tron.example/rpc" },
+      confirmations: { threshold: 2, required: 25 },
+      decimals: 6,
+    });
+    expect(liveChainConfig("solana", cfg)).toMatchObject({ tokenAddress: "Mint111", decimals: 9 });
+    expect(liveChainConfig("eth", cfg)).toBeNull();
+    expect(sandboxConfirmations("eth", cfg)).toEqual({ threshold: 2, required: 2 });
+  });
+
+  it("does not echo RPC URLs, which often carry provider keys", () => {
+    expect(problems({ ETH_RPC_URL: "not a url secret-key" })).toEqual([
+      "ETH_RPC_URL must be an absolute URL (http://… or https://…)",
+    ]);
+  });
+
+  it("strips the public base URL's trailing slashes and lists worker roles once each", () => {
+    const cfg = loadConfig({ PUBLIC_BASE_URL: "https://pay.example.com//", WORKER_ROLES: "jobs, jobs" });
+    expect(cfg.publicBaseUrl).toBe("https://pay.example.com");
+    expect(cfg.workerRoles).toEqual(["jobs"]);
+  });
+});
