@@ -1,22 +1,24 @@
 import { type AppConfig, config } from "@/lib/config/env";
+import { redactText, redactValue } from "@/lib/log-redaction";
 
 /**
- * Minimal structured logger: one JSON line per entry on stderr. Callers pass facts, never secrets; keys
- * named like secrets are redacted as a second line of defence.
+ * Minimal structured logger: one JSON line per entry on stderr. Callers pass facts, never secrets; as a
+ * second line of defence every line goes through lib/log-redaction.ts (secret-named keys, URL credentials).
  */
 type Level = AppConfig["logLevel"];
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const SECRET_KEY = /secret|password|authorization|api_?key|token|seed/i;
 
 function redact(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(fields)) out[k] = redactValue(k, v);
   return out;
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
   if (ORDER[level] < ORDER[config().logLevel]) return;
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...redact(fields) })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level, msg: redactText(msg), ...redact(fields) })}\n`,
+  );
 }
 
 export const log = {
