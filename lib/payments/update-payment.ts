@@ -2,7 +2,7 @@ import { config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { recordEvents, type EventInput } from "@/lib/events/record-event";
-import type { EventType } from "@/lib/webhooks/event-types";
+import type { EventType } from "@/lib/events/event-types";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow, type PaymentStatus } from "./payment-row";
 import { serializePayment } from "./serialize-payment";
 

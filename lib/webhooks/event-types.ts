@@ -1,13 +1,3 @@
-/** Spec 6.1: the nine event types. */
-export const EVENT_TYPES = [
-  "payment.awaiting_payment",
-  "payment.pending",
-  "payment.confirming",
-  "payment.confirmed",
-  "payment.expired",
-  "payment.failed",
-  "payout.confirmed",
-  "payout.failed",
-  "payout.blocked",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+// The event types live in lib/events/event-types.ts; this re-export serves webhook-endpoint-row.ts until
+// that file's rewrite imports them from there.
+export type { EventType } from "@/lib/events/event-types";

@@ -8,7 +8,7 @@ import { masterKey } from "@/lib/secrets/master-key";
 import { privateUrlsAllowed } from "./check-webhook-url";
 import { WEBHOOK_SECRET_PURPOSE } from "./create-webhook-endpoint";
 import { newId } from "@/lib/crypto/random";
-import { matchingEndpoints } from "./fan-out-event";
+import { matchingEndpoints } from "@/lib/events/fan-out-event";
 import { sendWebhook } from "./send-webhook";
 
 export interface ReplayResult {
