@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { sweepStalledDeliveries } from "@/lib/webhooks/deliver-webhook";
+import { sweepStalledDeliveries } from "@/lib/webhooks/redeliver-stalled";
 import { defineJob } from "../define-job";
 
 export const redeliverStalledWebhooksJob = defineJob({

@@ -1,0 +1,8 @@
+/** Up to 5 retries after 5, 10, 20, 40 and 80 s (6 attempts at most). */
+export const RETRY_DELAYS_S = [5, 10, 20, 40, 80] as const;
+
+/** WEBHOOK_RETRY_SCALE shrinks the schedule for test suites (e.g. 0.01); production leaves it at 1. */
+export function retryDelayMs(attempt: number, env: NodeJS.ProcessEnv = process.env): number {
+  const scale = Number(env.WEBHOOK_RETRY_SCALE || 1);
+  return Math.round(RETRY_DELAYS_S[attempt - 1]! * 1000 * (Number.isFinite(scale) && scale > 0 ? scale : 1));
+}
