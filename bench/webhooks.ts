@@ -11,7 +11,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { createPayment } from "@/lib/payments/create-payment";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { RETRY_DELAYS_S } from "@/lib/webhooks/deliver-webhook";
+import { RETRY_DELAYS_S } from "@/lib/webhooks/retry-schedule";
 import { createTestDatabase } from "@/tests/setup/test-database";
 
 const root = path.resolve(import.meta.dirname, "..");

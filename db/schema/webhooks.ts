@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import type { EventType } from "@/lib/webhooks/event-types";
+import type { EventType } from "@/lib/events/event-types";
 import { merchants } from "./merchants";
 
 /** Webhook endpoints. The signing secret is needed to sign, so it is stored encrypted, not hashed. */

@@ -1,5 +1,6 @@
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/db/client";
+import { sleep } from "@/lib/util/sleep";
 import { checkoutStatus, FINAL_STATUSES, type CheckoutStatus } from "./checkout-status";
 import { loadPaymentForCheckout } from "./load-checkout";
 
@@ -32,16 +33,6 @@ export async function* streamCheckoutStatus(
       yield status;
     }
     if (FINAL_STATUSES.includes(status.status)) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, opts.intervalMs ?? 1_000);
-      opts.signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await sleep(opts.intervalMs ?? 1_000, opts.signal);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { sleep } from "@/lib/util/sleep";
 
 /** Maps a lock name to the signed 64-bit key Postgres advisory locks take. */
 export function advisoryKey(name: string): bigint {
@@ -103,16 +104,4 @@ export async function runAsLeader(
     }
     if (!opts.stop.aborted) await sleep(retryMs, opts.stop);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { keysetPage } from "@/lib/db/keyset-page";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
-import type { EventType } from "@/lib/webhooks/event-types";
+import type { EventType } from "./event-types";
 import type { EventObject } from "./record-event";
 
 type Owner = { merchantId: string; mode: Mode };

@@ -2,8 +2,8 @@ import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/keys/api-key-format";
-import type { EventType } from "@/lib/webhooks/event-types";
-import { fanOutEvents } from "@/lib/webhooks/fan-out-event";
+import type { EventType } from "./event-types";
+import { fanOutEvents } from "./fan-out-event";
 
 export interface EventObject {
   id: string;

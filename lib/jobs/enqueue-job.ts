@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { JobName } from "@/jobs/definitions";
+import type { JobName, JobPayload } from "./registry";
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -11,12 +11,13 @@ export interface EnqueueOptions {
 
 /**
  * Adds a job with graphile-worker's SQL API on `db`, which is usually the caller's transaction: the job
- * exists if and only if the state change that caused it commits.
+ * exists if and only if the state change that caused it commits. The payload is typed by the job's schema
+ * here and validated against it when the job runs (task-list.ts).
  */
-export async function enqueueJob(
+export async function enqueueJob<Name extends JobName>(
   db: Db,
-  name: JobName,
-  payload: Record<string, unknown> = {},
+  name: Name,
+  payload: JobPayload<Name>,
   opts: EnqueueOptions = {},
 ): Promise<string> {
   const [row] = await query<{ id: string }>(

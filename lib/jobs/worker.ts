@@ -1,9 +1,8 @@
 import { Logger, parseCrontab, run, type Runner } from "graphile-worker";
 import type pg from "pg";
-import { crontab } from "@/jobs/definitions";
-import { taskList } from "@/jobs/task-list";
 import { config } from "@/lib/config/env";
 import { log } from "@/lib/log";
+import { crontab, taskList } from "./task-list";
 
 const logger = new Logger((scope) => (level, message, meta) => {
   const fields = { scope: scope.label, task: scope.taskIdentifier, job: scope.jobId, ...(meta ?? {}) };

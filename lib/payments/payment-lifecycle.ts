@@ -1,5 +1,5 @@
 import { defineLifecycle } from "@/lib/lifecycle/define-lifecycle";
-import type { EventType } from "@/lib/webhooks/event-types";
+import type { EventType } from "@/lib/events/event-types";
 import type { PaymentStatus } from "./payment-row";
 
 /**

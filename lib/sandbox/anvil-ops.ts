@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiError } from "@/lib/api/errors";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { EvmAdapter } from "@/lib/chains/adapters/evm-adapter";
+import { sleep } from "@/lib/util/sleep";
 import type { SandboxChainOps } from "./sandbox-chain-ops";
 
 /** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
@@ -58,7 +59,7 @@ export class AnvilOps implements SandboxChainOps {
         return await this.rpc<Hex>("eth_sendTransaction", [mint]);
       } catch (err) {
         if (attempt >= 20 || !/underpriced|nonce too low|already known/i.test(String(err))) throw err;
-        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+        await sleep(10 + Math.random() * 40);
       }
     }
   }

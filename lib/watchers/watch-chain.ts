@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { sleep } from "@/lib/util/sleep";
 import { CursorMovedError } from "./chain-cursor";
 import { ChainMovedError, scanOnce, type ScanResult, type ScanTarget } from "./scan-chain";
 
@@ -51,17 +52,4 @@ export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal
       await sleep(delay, signal);
     }
   }
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/pagination";
-import { EVENT_TYPES } from "./event-types";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 
 export const createWebhookBody = z.strictObject({
   url: z

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "components", "lib", "db/schema", "jobs", "public"];
+const SOURCES = ["app", "components", "lib", "db/schema", "public"];
 const FILES = ["next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
 
 function hashTree(root: string): string {

@@ -17,7 +17,7 @@ import { paymentLinkRow, type PaymentLinkRow } from "@/lib/payment-links/payment
 import { paymentRow, type PaymentRow, type PaymentStatus } from "@/lib/payments/payment-row";
 import { payoutRow, type PayoutRow } from "@/lib/payouts/payout-row";
 import type { PayoutStatus } from "@/lib/payouts/schemas";
-import type { EventType } from "@/lib/webhooks/event-types";
+import type { EventType } from "@/lib/events/event-types";
 import { webhookEndpointRow, type WebhookEndpointRow } from "@/lib/webhooks/webhook-endpoint-row";
 
 const unique = () => randomBytes(6).toString("hex");

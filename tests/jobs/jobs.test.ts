@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { parseCrontab, runOnce } from "graphile-worker";
 import { describe, expect, it } from "vitest";
-import { crontab, JOBS } from "@/jobs/definitions";
-import { taskList } from "@/jobs/task-list";
 import { getDb, getPool, inTransaction } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { JOBS } from "@/lib/jobs/registry";
+import { crontab, taskList } from "@/lib/jobs/task-list";
 import { newMerchant } from "../helpers/api";
 
 const pendingJobs = async (jobKey: string) =>
@@ -50,13 +50,16 @@ describe("job runner", () => {
     expect(left.rows.map((r) => r.key)).toEqual(["fresh"]);
   });
 
-  it("every periodic job has a handler and a valid schedule", () => {
+  it("every job has one name, a task, and a valid schedule when periodic", () => {
+    const names = JOBS.map((job) => job.name);
+    expect(new Set(names).size).toBe(names.length);
     const items = parseCrontab(crontab());
     expect(items.map((i) => i.task).sort()).toEqual(
-      Object.keys(JOBS)
-        .filter((k) => "cron" in JOBS[k as keyof typeof JOBS])
+      JOBS.filter((job) => job.cron)
+        .map((job) => job.name)
         .sort(),
     );
-    for (const name of Object.keys(JOBS)) expect(taskList[name as keyof typeof taskList]).toBeTypeOf("function");
+    expect(Object.keys(taskList).sort()).toEqual([...names].sort());
+    for (const name of names) expect(taskList[name]).toBeTypeOf("function");
   });
 });

@@ -3,7 +3,7 @@ import { IllegalTransitionError } from "@/lib/lifecycle/define-lifecycle";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "@/lib/payments/payment-lifecycle";
 import type { PaymentRow, PaymentStatus } from "@/lib/payments/payment-row";
 import { PaymentBatch } from "@/lib/payments/update-payment";
-import { EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 
 const payment = (status: PaymentStatus): PaymentRow => ({
   id: "pay_test",

@@ -5,7 +5,8 @@ import { getDb, getPool } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { startWorker } from "@/lib/jobs/worker";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { MAX_IN_FLIGHT_PER_ENDPOINT, retryDelayMs } from "@/lib/webhooks/deliver-webhook";
+import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver-webhook";
+import { retryDelayMs } from "@/lib/webhooks/retry-schedule";
 import { sendWebhook } from "@/lib/webhooks/send-webhook";
 import { api, newMerchant } from "../helpers/api";
 import { startReceiver, verifySignature, waitFor } from "../helpers/webhook-receiver";
@@ -178,7 +179,7 @@ describe("a worker killed mid-delivery", () => {
   it("loses nothing: the stalled delivery is swept, claimed again and delivered", async () => {
     const { fork } = await import("node:child_process");
     const path = await import("node:path");
-    const { sweepStalledDeliveries } = await import("@/lib/webhooks/deliver-webhook");
+    const { sweepStalledDeliveries } = await import("@/lib/webhooks/redeliver-stalled");
     await worker.stop(); // only the child worker may take the job
     const { m, endpointId } = await merchantWithEndpoint("/crash");
     receiver.hangFirst("/crash", 1);

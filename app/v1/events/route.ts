@@ -3,7 +3,7 @@ import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
 import { listEvents } from "@/lib/events/list-events";
 import { paginationQuery } from "@/lib/api/pagination";
-import { EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 
 // Beyond the spec (Stripe-standard): the merchant can read what was (or would have been) delivered.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

@@ -1,4 +1,4 @@
-/** Spec 6.1: the nine event types. */
+/** The nine event types (the events a payment or payout emits, and what endpoints may filter on). */
 export const EVENT_TYPES = [
   "payment.awaiting_payment",
   "payment.pending",

@@ -1,0 +1,90 @@
+import { inTransaction, type Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { RETRY_DELAYS_S, retryDelayMs } from "./retry-schedule";
+import type { AttemptResult } from "./send-webhook";
+
+export type DeliveryOutcome = "succeeded" | "retry_scheduled" | "failed" | "skipped" | "in_flight";
+
+/** A finished attempt of a delivery: its number and what happened. */
+export interface FinishedAttempt {
+  deliveryId: string;
+  number: number;
+  result: AttemptResult;
+}
+
+/** Appends attempt rows, in one statement however many. */
+export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await query(
+    db,
+    `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, success)
+     select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::bool[])`,
+    [
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.number),
+      attempts.map((a) => a.result.startedAt),
+      attempts.map((a) => a.result.durationMs),
+      attempts.map((a) => a.result.statusCode),
+      attempts.map((a) => a.result.error),
+      attempts.map((a) => a.result.responseBody),
+      attempts.map((a) => a.result.success),
+    ],
+  );
+}
+
+/** Settles deliveries as delivered; one settled already (by a replay, say) keeps its first delivery time. */
+export async function markDelivered(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await query(
+    db,
+    "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1) and status <> 'succeeded'",
+    [ids],
+  );
+}
+
+/** Ends deliveries with no further attempt. */
+export async function markFailed(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await query(
+    db,
+    "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)",
+    [ids],
+  );
+}
+
+/**
+ * Records finished attempts of claimed deliveries in one transaction and settles or reschedules each: a
+ * success is delivered, a failure with retries left gets its next attempt (a job at now + the schedule's
+ * delay, also written to next_attempt_at for the stalled sweep), the last failure ends the delivery.
+ */
+export async function recordAttempts(
+  db: Db,
+  attempts: FinishedAttempt[],
+): Promise<{ id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[]> {
+  return inTransaction(db, async (tx) => {
+    await insertAttempts(tx, attempts);
+    const delivered = attempts.filter((a) => a.result.success).map((a) => a.deliveryId);
+    await markDelivered(tx, delivered);
+    const result: { id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[] = [];
+    const failed: string[] = [];
+    for (const { deliveryId, number, result: attempt } of attempts) {
+      if (attempt.success) {
+        result.push({ id: deliveryId, outcome: "succeeded", attempt });
+      } else if (number <= RETRY_DELAYS_S.length) {
+        const runAt = new Date(Date.now() + retryDelayMs(number));
+        await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [
+          deliveryId,
+          runAt,
+        ]);
+        await enqueueJob(tx, "deliver_webhook", { deliveryId }, { runAt });
+        result.push({ id: deliveryId, outcome: "retry_scheduled", attempt });
+      } else {
+        failed.push(deliveryId);
+        result.push({ id: deliveryId, outcome: "failed", attempt });
+      }
+    }
+    await markFailed(tx, failed);
+    return result;
+  });
+}
