@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -9,7 +10,7 @@ export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     key: text("key").notNull(),
     requestHash: text("request_hash").notNull(),
     method: text("method").notNull(),

@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { bigint, boolean, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -21,7 +22,7 @@ export const sandboxChains = pgTable("sandbox_chains", {
 export const chainCursors = pgTable(
   "chain_cursors",
   {
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
     blockNumber: bigint("block_number", { mode: "number" }).notNull(),
     blockHash: text("block_hash"),
@@ -35,7 +36,7 @@ export const chainCursors = pgTable(
 export const chainBlocks = pgTable(
   "chain_blocks",
   {
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
     number: bigint("number", { mode: "number" }).notNull(),
     hash: text("hash").notNull(),

@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -15,7 +16,7 @@ export const deposits = pgTable(
     id: text("id").primaryKey(),
     paymentId: text("payment_id").notNull(),
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
     kind: text("kind", { enum: ["payment", "wrong_network"] }).notNull(),
     status: text("status", { enum: ["pending", "credited", "orphaned"] }).notNull(),

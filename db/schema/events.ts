@@ -1,15 +1,16 @@
+import { MODES } from "@/lib/modes/mode";
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Events, written in the same transaction as the state change that causes them. `body` is the exact JSON
- * text of the event object (spec 2.6) as it was at that moment: every delivery and retry sends these bytes.
+ * text of the event object (docs/API.md#the-event-object) as it was at that moment: every delivery and retry sends these bytes.
  */
 export const events = pgTable(
   "events",
   {
     id: text("id").primaryKey(),
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     type: text("type").notNull(),
     objectId: text("object_id").notNull(),
     body: text("body").notNull(),

@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
@@ -13,7 +14,7 @@ export const ledgerEntries = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     journalId: text("journal_id").notNull(),
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
     account: text("account").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
@@ -41,7 +42,7 @@ export const balances = pgTable(
   "balances",
   {
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
     availableUnits: bigint("available_units", { mode: "bigint" }).notNull().default(sql`0`),
     reservedUnits: bigint("reserved_units", { mode: "bigint" }).notNull().default(sql`0`),

@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -20,7 +21,7 @@ export const apiKeys = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     secretHash: text("secret_hash").notNull(),
     displayPrefix: text("display_prefix").notNull(),
     last4: text("last4").notNull(),

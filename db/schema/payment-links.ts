@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { merchants } from "./merchants";
@@ -10,7 +11,7 @@ export const paymentLinks = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     token: text("token").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
     description: text("description"),

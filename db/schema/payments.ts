@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/api/metadata";
@@ -25,7 +26,7 @@ export const payments = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
     chain: text("chain").$type<Chain>(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),

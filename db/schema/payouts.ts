@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/api/metadata";
@@ -13,7 +14,7 @@ export const payouts = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     status: text("status").$type<PayoutStatus>().notNull(),
     chain: text("chain").$type<Chain>().notNull(),
     toAddress: text("to_address").notNull(),

@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** One event to one endpoint: its state across attempts. Created in the event's transaction. */
@@ -8,7 +9,7 @@ export const webhookDeliveries = pgTable(
     eventId: text("event_id").notNull(),
     endpointId: text("endpoint_id").notNull(),
     merchantId: text("merchant_id").notNull(),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 }),

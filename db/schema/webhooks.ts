@@ -1,3 +1,4 @@
+import { MODES } from "@/lib/modes/mode";
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { EventType } from "@/lib/events/event-types";
 import { merchants } from "./merchants";
@@ -10,7 +11,7 @@ export const webhookEndpoints = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
     url: text("url").notNull(),
     events: text("events").array().$type<EventType[]>().notNull(),
     active: boolean("active").notNull().default(true),

@@ -1,4 +1,4 @@
-/** The spec's error types (part 7) and the one status each maps to. Types are stable across releases. */
+/** The API's error types (docs/API.md#errors) and the one status each maps to. Types are stable across releases. */
 export const ERROR_STATUS = {
   invalid_request_error: 400,
   chain_disabled: 400,
@@ -20,7 +20,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** The one error class every layer throws; the /v1 pipeline turns it into the spec's envelope. */
+/** The one error class every layer throws; the /v1 pipeline turns it into the error envelope. */
 export class ApiError extends Error {
   readonly type: ErrorType;
   readonly status: number;

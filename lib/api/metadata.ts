@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Metadata limits (spec: "not shown"; Stripe's, so merchants' habits carry over). */
+/** Metadata limits (docs/API.md#metadata: Stripe's, so merchants' habits carry over). */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
 
 export type Metadata = Record<string, string | number | boolean>;

@@ -6,7 +6,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 
 /**
- * A route file's exports: the methods it implements, and for every other method a 405 in the spec's
+ * A route file's exports: the methods it implements, and for every other method a 405 in the API's
  * envelope (type invalid_request_error, status 405) with an Allow header.
  */
 export function apiMethods(implemented: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {

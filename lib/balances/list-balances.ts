@@ -1,7 +1,7 @@
 import { enabledChains } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { formatAmount } from "@/lib/money/amount";
 
 /**

@@ -1,5 +1,5 @@
 import { type AppConfig, config } from "@/lib/config/env";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { CHAINS, type Chain } from "./chain-list";
 
 export { CHAINS, type Chain } from "./chain-list";

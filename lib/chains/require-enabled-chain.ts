@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { enabledChains, type Chain } from "./chains";
 
 /** 400 chain_disabled (param "chain") unless the chain is enabled for the key's mode. */

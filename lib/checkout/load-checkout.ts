@@ -3,7 +3,7 @@ import { enabledChains, type Chain } from "@/lib/chains/chains";
 import { type AppConfig, config as appConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { paymentRow, type PaymentRow } from "@/lib/payments/payment-row";
 import { checkoutStatus, type CheckoutStatus } from "./checkout-status";
 import { NETWORK } from "./networks";

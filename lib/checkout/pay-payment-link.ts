@@ -29,7 +29,7 @@ export async function loadPaymentLinkPage(db: Db, token: string, now = new Date(
 
 /**
  * The payer picked a network on an active link's page: a normal payment for the link's amount and
- * description, on that network, linked to the link (spec 3.3: same events and webhooks as any payment).
+ * description, on that network, linked to the link (same events and webhooks as any payment).
  */
 export async function payPaymentLink(db: Db, token: string, chain: string): Promise<string> {
   return inTransaction(db, async (tx) => {

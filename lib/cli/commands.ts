@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { merchants } from "@/db/schema";
 import type { Db } from "@/lib/db/client";
-import { MODES, type Mode } from "@/lib/keys/api-key-format";
+import { MODES, type Mode } from "@/lib/modes/mode";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { listApiKeys } from "@/lib/keys/list-api-keys";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";

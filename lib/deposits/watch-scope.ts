@@ -1,6 +1,6 @@
 import type { Chain } from "@/lib/chains/chains";
 import { type AppConfig, config } from "@/lib/config/env";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 
 /** The chain a watcher reads, in one mode, with what it needs to turn transfers into payment progress. */
 export interface WatchScope {

@@ -1,7 +1,7 @@
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 
 export interface MatchingEndpoint {

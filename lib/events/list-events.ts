@@ -2,7 +2,7 @@ import { notFound } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { keysetPage } from "@/lib/db/keyset-page";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import type { EventType } from "./event-types";
 import type { EventObject } from "./record-event";
 

@@ -1,8 +1,7 @@
 import { randomBase62 } from "@/lib/crypto/random";
 import { sha256Hex } from "@/lib/crypto/hash";
 
-export type Mode = "sandbox" | "live";
-export const MODES: readonly Mode[] = ["sandbox", "live"];
+import type { Mode } from "@/lib/modes/mode";
 
 export const KEY_PREFIX: Record<Mode, string> = { sandbox: "mnt_test_sk_", live: "mnt_live_sk_" };
 

@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
 import { safeEqual, sha256Hex } from "@/lib/crypto/hash";
 import { ApiError } from "@/lib/api/errors";
-import { KEY_PATTERN, type Mode } from "./api-key-format";
+import type { Mode } from "@/lib/modes/mode";
+import { KEY_PATTERN } from "./api-key-format";
 
 export interface AuthContext {
   keyId: string;

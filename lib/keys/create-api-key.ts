@@ -1,7 +1,8 @@
 import { apiKeys } from "@/db/schema";
 import type { Db } from "@/lib/db/client";
 import { newId } from "@/lib/crypto/random";
-import { generateKeySecret, type Mode } from "./api-key-format";
+import type { Mode } from "@/lib/modes/mode";
+import { generateKeySecret } from "./api-key-format";
 import { ALL_SCOPES, type Scope } from "./scopes";
 
 export interface CreatedApiKey {

@@ -1,7 +1,7 @@
 import { newId } from "@/lib/crypto/random";
 import type { Chain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/db/client";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { postJournal } from "./post-journal";
 
 /**

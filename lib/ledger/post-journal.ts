@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 
 export type MerchantAccount = "available" | "reserved" | "payouts_in_flight";
 export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments";

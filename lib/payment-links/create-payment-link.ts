@@ -1,11 +1,11 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { newId, randomBase62 } from "@/lib/crypto/random";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYMENT_LINK_COLUMNS, toPaymentLinkRow, type PaymentLinkRow } from "./payment-link-row";
 import type { CreatePaymentLinkInput } from "./schemas";
 
-/** Spec 3.3: fixed 30 minutes, not extendable. */
+/** A link is active for a fixed 30 minutes, not extendable (docs/API.md#payment-links). */
 export const LINK_LIFETIME_MS = 30 * 60 * 1000;
 
 export async function createPaymentLink(

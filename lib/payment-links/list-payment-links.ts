@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYMENT_LINK_COLUMNS, toPaymentLinkRow, type PaymentLinkRow } from "./payment-link-row";
 
-/** Every link of the merchant in this mode, newest first (id breaks ties); the spec defines no paging. */
+/** Every link of the merchant in this mode, newest first (id breaks ties); unpaginated (docs/API.md#list-payment-links). */
 export async function listPaymentLinks(db: Db, owner: { merchantId: string; mode: Mode }): Promise<PaymentLinkRow[]> {
   const rows = await query(
     db,

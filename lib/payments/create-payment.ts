@@ -2,7 +2,7 @@ import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { config } from "@/lib/config/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";

@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import type { Chain } from "@/lib/chains/chains";
 import { PAYMENT_LIFECYCLE } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";

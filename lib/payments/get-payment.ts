@@ -1,7 +1,7 @@
 import { notFound } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
 /** One payment of this merchant and mode; anything else (other tenant, other mode, unknown) is 404. */

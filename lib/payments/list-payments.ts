@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { keysetPage } from "@/lib/db/keyset-page";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
 export async function listPayments(

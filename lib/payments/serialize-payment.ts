@@ -6,7 +6,7 @@ export function checkoutUrl(baseUrl: string, paymentId: string): string {
 }
 
 /**
- * Spec 2.1, used by the API, events and the dashboard alike. `chain` and `deposit_address` are null until
+ * The payment object (docs/API.md#the-payment-object), used by the API, events and the dashboard alike. `chain` and `deposit_address` are null until
  * chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed payment;
  * `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain.
  */
@@ -18,7 +18,7 @@ export function serializePayment(row: PaymentRow, baseUrl: string) {
     chain: row.chain,
     amount: formatAmount(row.amountUnits),
     currency: "USDT" as const,
-    // Not in the spec's table: what has arrived so far, so under- and overpayments are visible.
+    // An addition to the object (docs/API.md#the-payment-object): what has arrived so far, so under- and overpayments are visible.
     amount_received: formatAmount(row.amountReceivedUnits),
     deposit_address: row.depositAddress,
     ...(row.description !== null ? { description: row.description } : {}),
@@ -32,7 +32,7 @@ export function serializePayment(row: PaymentRow, baseUrl: string) {
   };
 }
 
-/** List items carry only the spec's subset of the same object. */
+/** List items carry only the documented subset of the same object. */
 export function serializePaymentListItem(row: PaymentRow) {
   const { id, object, status, chain, amount, currency, created_at } = serializePayment(row, "");
   return { id, object, status, chain, amount, currency, created_at };

@@ -3,7 +3,7 @@ import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { InsufficientFundsError, postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money/amount";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";

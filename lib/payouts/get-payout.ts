@@ -1,7 +1,7 @@
 import { notFound } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
 
 export async function getPayout(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<PayoutRow> {

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { keysetPage } from "@/lib/db/keyset-page";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
 import type { PayoutStatus } from "./schemas";
 

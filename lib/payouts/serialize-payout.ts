@@ -1,7 +1,7 @@
 import { formatAmount } from "@/lib/money/amount";
 import type { PayoutRow } from "./payout-row";
 
-/** Spec 2.3: `confirmations` once on-chain, `confirmed_at` when confirmed, `description` when supplied. */
+/** The payout object (docs/API.md#the-payout-object): `confirmations` once on-chain, `confirmed_at` when confirmed, `description` when supplied. */
 export function serializePayout(row: PayoutRow) {
   return {
     id: row.id,

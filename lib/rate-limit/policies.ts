@@ -4,7 +4,7 @@ import { PostgresRateLimiter } from "./postgres-limiter";
 import { RedisRateLimiter } from "./redis-limiter";
 import type { RateLimiter } from "./types";
 
-/** Spec part 8: a sliding 60-second window. */
+/** A sliding 60-second window (docs/API.md#rate-limits). */
 export const WINDOW_MS = 60_000;
 
 /** Per-API-key limits by route class, and per-client-IP for the public hosted pages. */

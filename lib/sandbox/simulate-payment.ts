@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import type { Db } from "@/lib/db/client";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { formatAmount } from "@/lib/money/amount";
 import { getPayment } from "@/lib/payments/get-payment";
 import { FAUCET_MAX_UNITS } from "./fund-sandbox-address";

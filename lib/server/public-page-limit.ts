@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
 import { setStaticPageHeaders } from "./page-security";
 
-/** The hosted pages (and their data endpoints) share one 30/min budget per client IP (spec 4.6, 8). */
+/** The hosted pages (and their data endpoints) share one 30/min budget per client IP (docs/CHECKOUT.md). */
 const PUBLIC_PREFIXES = ["/checkout/", "/pay/", "/api/public/"];
 
 export function isPublicPagePath(pathname: string): boolean {

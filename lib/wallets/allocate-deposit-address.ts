@@ -1,7 +1,7 @@
 import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { deriveAddress } from "./derive-address";
 import { walletSeed } from "./wallet-seed";
 

@@ -4,7 +4,7 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { type AppConfig, config } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { decryptSecret, encryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
 

@@ -7,7 +7,7 @@ import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { createPool, type Db } from "@/lib/db/client";
 import { runAsLeader } from "@/lib/db/advisory-lock";
 import { lateWindowMs } from "@/lib/deposits/watch-scope";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { log } from "@/lib/log";
 import type { ScanResult, ScanTarget } from "./scan-chain";
 import { watchChain } from "./watch-chain";

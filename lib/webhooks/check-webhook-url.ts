@@ -1,7 +1,7 @@
 import dns from "node:dns/promises";
 import net from "node:net";
 import { type AppConfig, config } from "@/lib/config/env";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { isPublicAddress } from "./public-address";
 
 export type Resolver = (hostname: string) => Promise<string[]>;

@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 
 /** How long a claimed attempt may take before the sweeper treats its worker as dead. */
 export const ATTEMPT_LEASE_MS = 2 * 60_000;

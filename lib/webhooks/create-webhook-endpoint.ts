@@ -3,7 +3,7 @@ import type { AppConfig } from "@/lib/config/env";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { encryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
 import { checkWebhookUrl, privateUrlsAllowed, type Resolver } from "./check-webhook-url";

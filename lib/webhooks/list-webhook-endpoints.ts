@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { keysetPage } from "@/lib/db/keyset-page";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow } from "./webhook-endpoint-row";
 
 export async function listWebhookEndpoints(

@@ -2,7 +2,7 @@ import { ApiError, notFound } from "@/lib/api/errors";
 import type { AppConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { checkWebhookUrl, privateUrlsAllowed } from "./check-webhook-url";
 import type { UpdateWebhookInput } from "./schemas";
 import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow } from "./webhook-endpoint-row";

@@ -3,7 +3,7 @@ import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { type MatchingEndpoint, matchingEndpoints } from "@/lib/events/fan-out-event";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { getPayment } from "@/lib/payments/get-payment";
 import { type FinishedAttempt, insertAttempts, markDelivered } from "./record-attempts";
 import { sendToEndpoint } from "./send-to-endpoint";

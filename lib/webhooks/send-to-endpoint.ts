@@ -1,4 +1,4 @@
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { decryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
 import { privateUrlsAllowed, type Resolver } from "./check-webhook-url";

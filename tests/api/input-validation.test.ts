@@ -130,7 +130,7 @@ describe("field validation names the field in param", () => {
 });
 
 describe("payment link shape (the pipeline's real route)", () => {
-  it("creates a link exactly as spec 2.2 says", async () => {
+  it("creates a link exactly as docs/API.md documents it", async () => {
     const before = Date.now();
     const reply = await post({ body: { amount: "12.5", description: "Coffee beans" } });
     expect(reply.status).toBe(200);

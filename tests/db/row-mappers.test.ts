@@ -11,7 +11,7 @@ import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { RowMapper } from "@/lib/db/row-mapper";
-import type { Mode } from "@/lib/keys/api-key-format";
+import type { Mode } from "@/lib/modes/mode";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { paymentLinkRow, type PaymentLinkRow } from "@/lib/payment-links/payment-link-row";
 import { paymentRow, type PaymentRow, type PaymentStatus } from "@/lib/payments/payment-row";

@@ -67,7 +67,7 @@ export async function newKey(merchantId: string, mode: "sandbox" | "live", scope
   return createApiKey(getDb(), { merchantId, mode, scopes });
 }
 
-/** Asserts the spec's error envelope and returns it. */
+/** Asserts the API's error envelope and returns it. */
 export function expectError(reply: ApiReply, type: string, status: number, param: string | null = null) {
   const err = reply.json?.error;
   if (!err || err.type !== type || err.status !== status || reply.status !== status || err.param !== param) {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 const create = (body: unknown, key = m.sandboxKey) => api("POST", "/v1/payments", { key, body });
 
 describe("POST /v1/payments", () => {
-  it("creates a payment exactly as spec 2.1 says", async () => {
+  it("creates a payment exactly as docs/API.md documents it", async () => {
     const reply = await create({
       amount: "25.000000",
       chain: "eth",

@@ -45,7 +45,7 @@ describe("GET /v1/balances", () => {
 });
 
 describe("POST /v1/payouts", () => {
-  it("debits available in the same transaction and returns a pending payout (spec 2.3)", async () => {
+  it("debits available in the same transaction and returns a pending payout (docs/API.md#the-payout-object)", async () => {
     const m = await newMerchant();
     await fund(m.id, "eth", 100);
     const reply = await api("POST", "/v1/payouts", {

@@ -19,7 +19,7 @@ const register = async (m: TestMerchant, path: string, events: string[] = []) =>
 
 describe("POST /v1/payments/:id/replay", () => {
   it.each([0, 1, 3])(
-    "re-sends the current-status event to %i active endpoints and answers exactly the spec's shape",
+    "re-sends the current-status event to %i active endpoints and answers exactly the documented shape",
     async (count) => {
       const m = await newMerchant();
       const endpoints = [];

@@ -60,7 +60,7 @@ describe("POST /v1/webhooks: SSRF-safe URLs", () => {
 });
 
 describe("POST /v1/webhooks: the endpoint object", () => {
-  it("returns spec 2.5 with the secret once; lists never show it; it is stored encrypted", async () => {
+  it("returns the webhook endpoint object with the secret once; lists never show it; it is stored encrypted", async () => {
     const m = await newMerchant();
     const created = (
       await register(m.sandboxKey, { url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"] })

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
 
-/** The hosted checkout of one payment (spec 4.6): public, scoped to that payment, server-rendered. */
+/** The hosted checkout of one payment (docs/CHECKOUT.md): public, scoped to that payment, server-rendered. */
 export default async function CheckoutPage({
   params,
   searchParams,

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Pay", robots: { index: false, follow: false } };
 
-/** A payment link's public page (spec 2.2, 3.3): while active, the payer picks a network to start paying. */
+/** A payment link's public page (docs/CHECKOUT.md): while active, the payer picks a network to start paying. */
 export default async function PayPage({
   params,
   searchParams,

@@ -5,7 +5,7 @@ import { listEvents } from "@/lib/events/list-events";
 import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 
-// Beyond the spec (Stripe-standard): the merchant can read what was (or would have been) delivered.
+// An addition (Stripe-standard, docs/API-DECISIONS.md): the merchant can read what was (or would have been) delivered.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "events:read",

@@ -5,7 +5,7 @@ import { listPayouts } from "@/lib/payouts/list-payouts";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
 import { serializePayout } from "@/lib/payouts/serialize-payout";
 
-// Payout endpoints share their own 10/min window per key (spec part 8).
+// Payout endpoints share their own 10/min window per key (docs/API.md#rate-limits).
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "payouts:read",

@@ -5,7 +5,7 @@ import { config } from "@/lib/config/env";
 import { getPaymentLink } from "@/lib/payment-links/get-payment-link";
 import { serializePaymentLink } from "@/lib/payment-links/serialize-payment-link";
 
-// Retrieval of a single link is "not shown" in the spec; provided because merchants and the dashboard need it.
+// Retrieval of a single link is an addition (docs/API-DECISIONS.md), provided because merchants and the dashboard need it.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "payment_links:read",

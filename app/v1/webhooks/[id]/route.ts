@@ -9,7 +9,7 @@ import {
 import { updateWebhookBody } from "@/lib/webhooks/schemas";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
 
-// Retrieve, update (POST, as Stripe does) and delete: the spec says these exist but does not show them.
+// Retrieve, update (POST, as Stripe does) and delete: docs/API.md#webhook-endpoints.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "webhooks:read",

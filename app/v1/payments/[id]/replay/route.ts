@@ -3,7 +3,7 @@ import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
 import { replayPaymentEvent } from "@/lib/webhooks/replay-payment-event";
 
-// Spec 4.1: no body; its own 10/min window per key.
+// docs/API.md#replay-a-payments-webhook: no body; its own 10/min window per key.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",
