@@ -225,6 +225,29 @@ describe("reorganizations", () => {
   });
 });
 
+describe("reorganizations after expiry", () => {
+  it("a reorg that removes the completing transfer after expires_at fails the payment and reverses the funds", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "2.000000", chain: "polygon" });
+    const payer = await fundedWallet(m.sandboxKey, "polygon", "2.000000");
+    await new Promise((r) => setTimeout(r, 2_000)); // the faucet's mint is now deeper than the reorg
+    await payer.send(payment.deposit_address, 2_000_000n);
+    await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
+    // The time to pay runs out while the transfer waits for its confirmations.
+    await query(getDb(), "update payments set expires_at = now() - interval '1 second' where id = $1", [payment.id]);
+    const reorg = await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: { depth: 3 } });
+    expect(reorg.status, reorg.text).toBe(200);
+
+    const failed = await watchPayment(m.id, payment.id, (p) => p.status === "failed");
+    expect(failed.last).toMatchObject({ amount_received: "0.000000", tx_hash: null, confirmations: 0 });
+    expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "0.000000", reserved: "0.000000" });
+    const types = (await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type);
+    expect(types.at(-1)).toBe("payment.failed");
+    expect(types).not.toContain("payment.expired");
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+});
+
 describe("workers that crash or run twice", () => {
   it("a watcher killed mid-way loses nothing: its successor backfills and credits exactly once", async () => {
     const m = await newMerchant();
