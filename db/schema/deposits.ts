@@ -3,10 +3,14 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
- * Every token transfer seen to a deposit address, once each (per chain, transaction and log index /
- * instruction). `raw_amount` is exactly what the chain moved (its own decimals); `amount_units` is that in
+ * Every token transfer seen to a deposit address, once each: a transfer is identified by its chain,
+ * transaction and `position` within the transaction (lib/chains/adapters/types.ts), which stays the same
+ * when a reorganization mines the transaction again in another block, unlike `log_index` (the position in
+ * the block, kept for chain order). A re-mined transfer revives its orphaned row instead of adding one.
+ * `position` is null only on legacy duplicates the migration could not key (docs/CHAINS.md). `raw_amount` is exactly what the chain moved (its own decimals); `amount_units` is that in
  * USDT base units (6 decimals, rounded down). `pending` amounts sit in `reserved`; `credited` ones moved to
- * `available`; `orphaned` ones were removed by a reorganization before being credited, and reversed.
+ * `available`; `orphaned` ones were removed by a reorganization and reversed (a credited one through a
+ * `reorg_reversals` row).
  * `kind`: `payment` (on the payment's chain) or `wrong_network` (to the same address on another chain of
  * the family; credited to that chain's balance, not counted toward the payment).
  */
@@ -22,6 +26,7 @@ export const deposits = pgTable(
     status: text("status", { enum: ["pending", "credited", "orphaned"] }).notNull(),
     txHash: text("tx_hash").notNull(),
     logIndex: integer("log_index").notNull(),
+    position: integer("position"),
     blockNumber: bigint("block_number", { mode: "number" }).notNull(),
     blockHash: text("block_hash").notNull(),
     blockTime: timestamp("block_time", { withTimezone: true, precision: 3 }).notNull(),
@@ -34,9 +39,7 @@ export const deposits = pgTable(
     orphanedAt: timestamp("orphaned_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
-    uniqueIndex("deposits_transfer_key")
-      .on(t.mode, t.chain, t.txHash, t.logIndex)
-      .where(sql`${t.status} <> 'orphaned'`),
+    uniqueIndex("deposits_transfer_key").on(t.mode, t.chain, t.txHash, t.position),
     index("deposits_payment_idx").on(t.paymentId, t.blockNumber, t.logIndex),
     index("deposits_uncredited_idx").on(t.mode, t.chain, t.blockNumber).where(sql`${t.status} = 'pending'`),
     check("deposits_amount_nonnegative", sql`${t.amountUnits} >= 0`),

@@ -9,3 +9,4 @@ export * from "./events";
 export * from "./webhook-deliveries";
 export * from "./chains";
 export * from "./deposits";
+export * from "./reorg-reversals";

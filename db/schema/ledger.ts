@@ -6,7 +6,9 @@ import { bigint, bigserial, check, index, pgTable, primaryKey, text, timestamp }
  * The append-only double-entry journal. Every movement of money is one journal (`journal_id`) of two or
  * more entries whose amounts (signed USDT base units) sum to zero, each referencing its cause.
  * Accounts: `available`, `reserved`, `payouts_in_flight` (the merchant's) and the external
- * counterparts `chain_deposits`, `chain_withdrawals`, `adjustments`.
+ * counterparts `chain_deposits`, `chain_withdrawals`, `adjustments`, `reorg_receivables` (what a merchant owes
+ * the operator after a deep reorganization reversed a credit its available balance could not cover: its
+ * entries sum to minus the open `reorg_reversals.receivable_units`).
  */
 export const ledgerEntries = pgTable(
   "ledger_entries",
@@ -28,7 +30,7 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_journal_idx").on(t.journalId),
     check(
       "ledger_entries_account_check",
-      sql`${t.account} in ('available','reserved','payouts_in_flight','chain_deposits','chain_withdrawals','adjustments')`,
+      sql`${t.account} in ('available','reserved','payouts_in_flight','chain_deposits','chain_withdrawals','adjustments','reorg_receivables')`,
     ),
     check("ledger_entries_nonzero", sql`${t.amountUnits} <> 0`),
   ],

@@ -10,6 +10,7 @@ import { parseScopes } from "@/lib/keys/scopes";
 import { isChain } from "@/lib/chains/chains";
 import { adjustBalance } from "@/lib/ledger/adjust-balance";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { listReorgReversals } from "@/lib/deposits/list-reorg-reversals";
 import { formatAmount } from "@/lib/money/amount";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
@@ -125,6 +126,24 @@ Object.assign(COMMANDS, {
   },
 });
 
+// Deep reorganizations: the operator's record of reversed credits (lib/deposits/reverse-credited-deposits.ts).
+Object.assign(COMMANDS, {
+  async "reorgs list"(db: Db, flags: Flags): Promise<CommandResult> {
+    const merchantId = typeof flags.merchant === "string" ? flags.merchant.trim() : undefined;
+    if (merchantId) await requireMerchant(db, merchantId);
+    const rows = await listReorgReversals(db, { merchantId, openOnly: flags.open === true });
+    return {
+      json: { object: "list", data: rows },
+      text: rows.length
+        ? rows.map(
+            (r) =>
+              `${r.id}  ${r.detected_at}  ${r.merchant} ${r.chain} (${r.mode})  ${r.amount} USDT: ${r.taken_from_available} from available, ${r.receivable} receivable  ${r.settled_at ? `settled ${r.settled_at}` : "OPEN"}  payment ${r.payment} tx ${r.tx_hash}`,
+          )
+        : ["no reorg reversals"],
+    };
+  },
+});
+
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
   merchants list
@@ -133,4 +152,5 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   keys revoke --key key_…
   keys list --merchant mer_…
   balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
-  ledger check`;
+  ledger check
+  reorgs list [--merchant mer_…] [--open]`;

@@ -26,8 +26,10 @@ interface InsertedDeposit {
 }
 
 /**
- * Records transfers to deposit addresses, in the scan's transaction, each exactly once (a transfer already
- * recorded is skipped by the unique key), and applies them in chain order:
+ * Records transfers to deposit addresses, in the scan's transaction, each exactly once: a transfer is its
+ * chain, transaction and position in the transaction, so one already recorded is skipped even at another
+ * log index, and one whose deposit a reorganization orphaned (the transaction was mined again in another
+ * block) revives that deposit at its new block rather than adding a second. Applied in chain order:
  * - the amount goes to the merchant's `reserved` balance (journal: chain_deposits → reserved);
  * - on the payment's chain it adds to `amount_received`; when that reaches the amount of a payment still
  *   awaiting payment, the payment becomes `pending` with this transfer's `tx_hash`;
@@ -41,9 +43,11 @@ export async function recordDeposits(
   blocks: Map<number, BlockRef | null>,
   head: BlockRef,
 ): Promise<number> {
-  if (matched.length === 0) return 0;
-  const payments = await lockPayments(tx, [...new Set(matched.map((m) => m.paymentId))]);
-  const rows = matched.map((m) => {
+  // One row per transfer: the revival below may touch a row only once per statement.
+  const transfers = [...new Map(matched.map((m) => [`${m.txHash}\0${m.position}`, m])).values()];
+  if (transfers.length === 0) return 0;
+  const payments = await lockPayments(tx, [...new Set(transfers.map((m) => m.paymentId))]);
+  const rows = transfers.map((m) => {
     const payment = payments.get(m.paymentId)!;
     let units = toUsdtUnits(m.rawAmount, scope.decimals);
     if (units > MAX_AMOUNT_UNITS) {
@@ -63,6 +67,7 @@ export async function recordDeposits(
       kind,
       m.txHash,
       m.logIndex,
+      m.position,
       m.blockNumber,
       m.blockHash,
       time.toISOString(),
@@ -75,14 +80,17 @@ export async function recordDeposits(
   const column = (i: number) => rows.map((r) => r[i]);
   const inserted = await query<InsertedDeposit>(
     tx,
-    `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
-     select d.id, d.payment_id, d.merchant_id, $1, $2, d.kind, 'pending', d.tx_hash, d.log_index, d.block_number, d.block_hash, d.block_time, d.from_address, d.to_address, d.raw_amount, d.amount_units
-     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::numeric[], $15::bigint[])
-       as d(id, payment_id, merchant_id, kind, tx_hash, log_index, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+    `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+     select d.id, d.payment_id, d.merchant_id, $1, $2, d.kind, 'pending', d.tx_hash, d.log_index, d.position, d.block_number, d.block_hash, d.block_time, d.from_address, d.to_address, d.raw_amount, d.amount_units
+     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[], $12::timestamptz[], $13::text[], $14::text[], $15::numeric[], $16::bigint[])
+       as d(id, payment_id, merchant_id, kind, tx_hash, log_index, position, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
      order by d.block_number, d.log_index
-     on conflict (mode, chain, tx_hash, log_index) where status <> 'orphaned' do nothing
+     on conflict (mode, chain, tx_hash, position) do update set status = 'pending', log_index = excluded.log_index,
+       block_number = excluded.block_number, block_hash = excluded.block_hash, block_time = excluded.block_time,
+       raw_amount = excluded.raw_amount, amount_units = excluded.amount_units, orphaned_at = null, credited_at = null
+       where deposits.status = 'orphaned'
      returning id, payment_id, merchant_id, kind, amount_units::text, block_number::text, log_index, block_time, tx_hash`,
-    [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(column)],
+    [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(column)],
   );
   const reserve = inserted.map((d) => ({
     merchantId: d.merchant_id,

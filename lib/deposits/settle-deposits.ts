@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
 import { movementJournals } from "./deposit-journals";
+import { depositCreditJournals } from "./settle-receivables";
 import { PAYMENT_LIFECYCLE } from "@/lib/payments/payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "@/lib/payments/payment-row";
 import { settlementTriggers } from "@/lib/payments/payment-rules";
@@ -69,8 +70,9 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
 
 /**
  * Credits deposits that are deep enough and belong to no payment still in progress: transfers to a
- * payment that is already confirmed (an extra transfer), expired (partial or late funds) or failed, and
- * transfers on the wrong network. Each is its own journal (reserved → available), exactly once.
+ * payment that is already confirmed (an extra transfer, or its own transfer mined again after a deep
+ * reorganization reversed it), expired (partial or late funds) or failed, and transfers on the wrong
+ * network. Each is its own journal (reserved → available, settling a reorg receivable first), exactly once.
  */
 export async function creditSettledDeposits(tx: Db, scope: WatchScope, head: BlockRef): Promise<number> {
   const credited = await query<{ id: string; merchant_id: string; amount_units: string }>(
@@ -82,11 +84,6 @@ export async function creditSettledDeposits(tx: Db, scope: WatchScope, head: Blo
      returning d.id, d.merchant_id, d.amount_units::text`,
     [scope.mode, scope.chain, head.number - scope.confirmations.required + 1],
   );
-  const credits = credited.map((d) => ({
-    merchantId: d.merchant_id,
-    cause: { type: "deposit" as const, id: d.id },
-    units: BigInt(d.amount_units),
-  }));
-  await postJournals(tx, movementJournals(scope, credits, "reserved", "available"));
+  await postJournals(tx, await depositCreditJournals(tx, scope, credited));
   return credited.length;
 }

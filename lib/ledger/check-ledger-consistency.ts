@@ -2,13 +2,14 @@ import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 
 export interface LedgerInconsistency {
-  kind: "unbalanced_journal" | "balance_mismatch";
+  kind: "unbalanced_journal" | "balance_mismatch" | "receivable_mismatch";
   detail: string;
 }
 
 /**
  * Proves the maintained balances equal what the journal says: every journal sums to zero, and every
- * balances row equals the sum of its account's entries (and no entries exist without a row).
+ * balances row equals the sum of its account's entries (and no entries exist without a row), and what the
+ * `reorg_receivables` entries say merchants owe equals the open reorg reversals' receivables.
  */
 export async function checkLedgerConsistency(db: Db, merchantId?: string): Promise<LedgerInconsistency[]> {
   const problems: LedgerInconsistency[] = [];
@@ -43,6 +44,21 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
     problems.push({
       kind: "balance_mismatch",
       detail: `${m.merchant_id}/${m.mode}/${m.chain}: stored ${m.stored}, journal ${m.derived}`,
+    });
+  const receivables = await query<{ merchant_id: string; mode: string; chain: string; owed: string; open: string }>(
+    db,
+    `with owed as (select merchant_id, mode, chain, -sum(amount_units) as units from ledger_entries
+                   where account = 'reorg_receivables' and ($1::text is null or merchant_id = $1) group by 1, 2, 3),
+          open as (select merchant_id, mode, chain, sum(receivable_units) as units from reorg_reversals
+                   where settled_at is null and ($1::text is null or merchant_id = $1) group by 1, 2, 3)
+     select merchant_id, mode, chain, coalesce(o.units, 0)::text as owed, coalesce(r.units, 0)::text as open
+     from owed o full join open r using (merchant_id, mode, chain) where coalesce(o.units, 0) <> coalesce(r.units, 0)`,
+    [merchantId ?? null],
+  );
+  for (const r of receivables)
+    problems.push({
+      kind: "receivable_mismatch",
+      detail: `${r.merchant_id}/${r.mode}/${r.chain}: reorg_receivables entries ${r.owed}, open reversals ${r.open}`,
     });
   return problems;
 }

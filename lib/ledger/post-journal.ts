@@ -5,7 +5,7 @@ import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/modes/mode";
 
 export type MerchantAccount = "available" | "reserved" | "payouts_in_flight";
-export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments";
+export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments" | "reorg_receivables";
 
 export interface Journal {
   merchantId: string;

@@ -1,7 +1,9 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { orphanDeposits } from "@/lib/deposits/orphan-deposits";
+import { reverseCreditedDeposits } from "@/lib/deposits/reverse-credited-deposits";
 import { log } from "@/lib/log";
+import { formatAmount } from "@/lib/money/amount";
 import { moveCursor, type Cursor } from "./chain-cursor";
 import type { ScanTarget } from "./scan-chain";
 
@@ -10,8 +12,9 @@ import type { ScanTarget } from "./scan-chain";
  * (the common ancestor), orphans the uncredited deposits whose blocks are gone (reversing what they
  * reserved and what they did to their payments) and moves the cursor back to the ancestor, in one
  * transaction; the next scans read the new branch. Deposits in blocks that survived are kept as they are.
- * A credited deposit removed by a reorg deeper than the required confirmations cannot be undone safely:
- * it is logged as an error for the operator.
+ * A credited deposit removed by a reorg deeper than the required confirmations is reversed in the same
+ * transaction into the merchant's available balance and, for what that cannot cover, a receivable
+ * (lib/deposits/reverse-credited-deposits.ts); each reversal is an error-level alert for the operator.
  */
 export async function rollBackReorg(
   db: Db,
@@ -42,33 +45,42 @@ export async function rollBackReorg(
   );
   const current = await adapter.blocks(candidates.map((d) => Number(d.block_number)));
   const gone = candidates.filter((d) => current.get(Number(d.block_number))?.hash !== d.block_hash);
-  for (const d of gone.filter((d) => d.status === "credited")) {
-    log.error("a reorganization deeper than the required confirmations removed a credited deposit", {
-      deposit: d.id,
-      chain: target.chain,
-      mode: target.mode,
-      tx: d.tx_hash,
-    });
-  }
-  const orphaned = await inTransaction(db, async (tx) => {
+  const { orphaned, reversals } = await inTransaction(db, async (tx) => {
     await moveCursor(tx, target, cursor.number, { number: ancestor, hash: common?.hash ?? null, time: null });
     await query(tx, "delete from chain_blocks where mode = $1 and chain = $2 and number > $3", [
       target.mode,
       target.chain,
       ancestor,
     ]);
-    return orphanDeposits(
-      tx,
-      target,
-      gone.filter((d) => d.status === "pending").map((d) => d.id),
-    );
+    const pending = gone.filter((d) => d.status === "pending").map((d) => d.id);
+    const credited = gone.filter((d) => d.status === "credited").map((d) => d.id);
+    return {
+      orphaned: await orphanDeposits(tx, target, pending),
+      reversals: await reverseCreditedDeposits(tx, target, credited, ancestor),
+    };
   });
+  for (const r of reversals) {
+    log.error("a reorganization deeper than the required confirmations removed a credited deposit: reversed", {
+      reversal: r.id,
+      deposit: r.depositId,
+      payment: r.paymentId,
+      merchant: r.merchantId,
+      chain: target.chain,
+      mode: target.mode,
+      tx: r.txHash,
+      block: r.blockNumber,
+      amount: formatAmount(r.amountUnits),
+      taken_from_available: formatAmount(r.takenFromAvailableUnits),
+      receivable: formatAmount(r.receivableUnits),
+    });
+  }
   log.warn("chain reorganization: rolled back", {
     chain: target.chain,
     mode: target.mode,
     from: cursor.number,
     to: ancestor,
     orphaned,
+    reversed: reversals.length,
   });
-  return { ancestor, orphaned };
+  return { ancestor, orphaned: orphaned + reversals.length };
 }

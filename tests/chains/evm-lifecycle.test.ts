@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
@@ -10,7 +10,9 @@ import { createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { CursorMovedError } from "@/lib/watchers/chain-cursor";
-import { scanOnce } from "@/lib/watchers/scan-chain";
+import { ChainMovedError, scanOnce } from "@/lib/watchers/scan-chain";
+import { adjustBalance } from "@/lib/ledger/adjust-balance";
+import { runCli } from "../helpers/run-cli";
 import { scanTarget } from "@/lib/watchers/start-watchers";
 import {
   balanceOf,
@@ -246,6 +248,123 @@ describe("reorganizations after expiry", () => {
     expect(types).not.toContain("payment.expired");
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   });
+});
+
+describe("reorganizations deeper than the required confirmations", () => {
+  it("reverse a confirmed payment's credit into available and a receivable, with an alert and a record; the same transaction mined again credits once and settles it", async () => {
+    const m = await newMerchant();
+    const payment = await createPayment(m.sandboxKey, { amount: "5.000000", chain: "eth" });
+    const payer = await fundedWallet(m.sandboxKey, "eth", "5.000000");
+    const signed = await payer.sign(payment.deposit_address, 5_000_000n);
+    await new Promise((r) => setTimeout(r, 2_000)); // the faucet's mint is now deeper than the reorg
+    // Scanned in this process (the worker stopped) to see the watcher's alert on its stderr.
+    await worker.stop();
+    const alerts: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((line) => {
+      if (String(line).includes('"level":"error"')) alerts.push(String(line));
+      return true;
+    });
+    try {
+      const target = scanTarget((await sandboxChain("eth"))!);
+      const scanUntil = async (done: () => Promise<boolean>) => {
+        for (let i = 0; i < 300 && !(await done()); i++) {
+          await scanOnce(getDb(), target).catch((err) => {
+            if (!(err instanceof CursorMovedError || err instanceof ChainMovedError)) throw err;
+          });
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(await done()).toBe(true);
+      };
+      const paymentNow = async () => (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+      const deposits = () =>
+        query<{ id: string; status: string; block_number: string }>(
+          getDb(),
+          "select id, status, block_number::text from deposits where payment_id = $1",
+          [payment.id],
+        );
+      const reversals = () =>
+        query<{
+          amount: string;
+          taken: string;
+          receivable: string;
+          block: string;
+          settled_at: Date | null;
+          settled_block: string | null;
+        }>(
+          getDb(),
+          `select amount_units::text as amount, taken_from_available_units::text as taken, receivable_units::text as receivable,
+                  block_number::text as block, settled_at, settled_block_number::text as settled_block
+           from reorg_reversals where payment_id = $1`,
+          [payment.id],
+        );
+
+      const txHash = await payer.client.sendRawTransaction({ serializedTransaction: signed });
+      await scanUntil(async () => (await paymentNow()).status === "confirmed");
+      const mined = await payer.client.getTransactionReceipt({ hash: txHash });
+      // The merchant has since spent 3 of the 5 (a debit standing in for a payout): 2 are left to take back.
+      await adjustBalance(getDb(), {
+        merchantId: m.id,
+        mode: "sandbox",
+        chain: "eth",
+        amount: -3_000_000n,
+        reason: "spent",
+      });
+      expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "2.000000", reserved: "0.000000" });
+
+      const head = await payer.client.getBlockNumber();
+      const depth = Number(head - mined.blockNumber) + 2; // deeper than the 4 confirmations, past the transfer
+      expect(depth).toBeGreaterThan(4);
+      const reorg = await api("POST", "/v1/sandbox/chains/eth/reorg", { key: m.sandboxKey, body: { depth } });
+      expect(reorg.status, reorg.text).toBe(200);
+      expect(await payer.client.getTransactionReceipt({ hash: txHash }).catch(() => null)).toBeNull();
+      await scanUntil(async () => (await reversals()).length > 0);
+
+      const [reversal] = await reversals();
+      expect(reversal).toMatchObject({ amount: "5000000", taken: "2000000", receivable: "3000000", settled_at: null });
+      expect(reversal!.block).toBe(mined.blockNumber.toString());
+      expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "0.000000", reserved: "0.000000" });
+      expect((await deposits()).map((d) => d.status)).toEqual(["orphaned"]);
+      expect(await paymentNow()).toMatchObject({ status: "confirmed", tx_hash: txHash, amount_received: "0.000000" });
+      expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+        "payment.awaiting_payment",
+        "payment.pending",
+        "payment.confirming",
+        "payment.confirmed",
+      ]);
+      const alert = alerts.map((a) => JSON.parse(a)).find((a) => a.payment === payment.id);
+      expect(alert).toMatchObject({ level: "error", merchant: m.id, amount: "5.000000", receivable: "3.000000" });
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+      const listed = await runCli(["reorgs", "list", "--merchant", m.id, "--open", "--json"], process.env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).data).toEqual([
+        expect.objectContaining({
+          payment: payment.id,
+          amount: "5.000000",
+          taken_from_available: "2.000000",
+          receivable: "3.000000",
+          settled_at: null,
+        }),
+      ]);
+
+      // The same signed transaction mined again, in another block: one deposit, credited once.
+      expect(await payer.client.sendRawTransaction({ serializedTransaction: signed })).toBe(txHash);
+      await scanUntil(async () => (await reversals())[0]!.settled_at !== null);
+      const remined = await payer.client.getTransactionReceipt({ hash: txHash });
+      expect(await deposits()).toEqual([
+        expect.objectContaining({ status: "credited", block_number: remined.blockNumber.toString() }),
+      ]);
+      expect((await reversals())[0]!.settled_block).toBe(remined.blockNumber.toString());
+      expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "2.000000", reserved: "0.000000" });
+      expect(await paymentNow()).toMatchObject({ status: "confirmed", amount_received: "5.000000" });
+      await scanUntil(async () => Number(await payer.client.getBlockNumber()) > Number(remined.blockNumber) + 6);
+      expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "2.000000", reserved: "0.000000" });
+      expect(await deposits()).toHaveLength(1);
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    } finally {
+      stderr.mockRestore();
+      worker = await startWatcherProcess(EVM);
+    }
+  }, 90_000);
 });
 
 describe("workers that crash or run twice", () => {

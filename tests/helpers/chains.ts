@@ -1,5 +1,13 @@
 import path from "node:path";
-import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  http,
+  type Address,
+  type Hex,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
@@ -56,6 +64,14 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
         functionName: "transfer",
         args: [to as Address, raw],
       }),
+    /** The same transfer signed but not sent: the raw transaction can be broadcast (again) at will. */
+    sign: async (to: string, raw: bigint): Promise<Hex> =>
+      wallet.signTransaction(
+        await wallet.prepareTransactionRequest({
+          to: config.tokenAddress as Address,
+          data: encodeFunctionData({ abi, functionName: "transfer", args: [to as Address, raw] }),
+        }),
+      ),
   };
 }
 

@@ -97,12 +97,21 @@ export class EvmAdapter implements ChainAdapter {
       ],
     })) as RpcLog[];
     const transfers: TokenTransfer[] = [];
-    for (const log of logs) {
+    // A transaction's logs all sit in one block, which the range holds whole: counting its Transfer logs
+    // in log order gives each its rank within the transaction, unchanged if the transaction is re-mined.
+    const seenInTx = new Map<string, number>();
+    for (const log of [...logs].sort(
+      (a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex),
+    )) {
+      if (log.removed) continue;
+      const position = seenInTx.get(log.transactionHash) ?? 0;
+      seenInTx.set(log.transactionHash, position + 1);
       // A standard Transfer has both addresses indexed; anything else with this topic is not a token move.
-      if (log.removed || log.topics.length !== 3) continue;
+      if (log.topics.length !== 3) continue;
       transfers.push({
         txHash: log.transactionHash,
         logIndex: Number(log.logIndex),
+        position,
         blockNumber: Number(log.blockNumber),
         blockHash: log.blockHash,
         from: `0x${log.topics[1]!.slice(26)}`,

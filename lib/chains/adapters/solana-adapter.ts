@@ -127,6 +127,7 @@ export class SolanaAdapter implements ChainAdapter {
         out.push({
           txHash: s.signature,
           logIndex: post.accountIndex,
+          position: post.accountIndex,
           blockNumber: Number(s.slot),
           blockHash: `slot:${Number(s.slot)}`,
           from: payer?.owner ?? null,

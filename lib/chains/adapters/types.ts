@@ -9,8 +9,15 @@ export interface BlockRef {
 /** One movement of the USDT token, as read from the chain. */
 export interface TokenTransfer {
   txHash: string;
-  /** Position within the transaction's block (EVM/Tron log index; Solana instruction index). */
+  /** Position within the block, for chain order (EVM/Tron: the log index; Solana: as `position`). */
   logIndex: number;
+  /**
+   * Position within the transaction, the same wherever the transaction is mined (a reorganization may
+   * include it again in another block, at another log index): with the chain and `txHash`, the transfer's
+   * identity. EVM/Tron: the rank of the log among the token's Transfer logs of the transaction; Solana:
+   * the index of the recipient's token account in the transaction.
+   */
+  position: number;
   blockNumber: number;
   blockHash: string;
   from: string | null;
