@@ -1,5 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PAYMENTS_PER_LINK } from "@/lib/checkout/link-payments";
+import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
@@ -8,8 +10,8 @@ import { startWatcherProcess } from "@/tests/helpers/chains";
 import { launchBrowser, newPayer, recorded, site, snapshot, waitForStatus, type Payer } from "./helpers/browser";
 import { getPayment } from "./helpers/checkout";
 
-// A payment link's public page: the payer picks a network, a payment linked to the link is created and
-// its checkout opens; expired and unknown links say so.
+// A payment link's public page: the payer picks a network, a payment linked to the link is created (or its
+// open one on that network reused) and its checkout opens; expired, full and unknown links say so.
 const MERCHANT = "Tidewater Ceramics";
 
 let browser: Browser;
@@ -81,6 +83,53 @@ describe("payment links", () => {
     // The link stays open for the next payer: a second visit shows the picker again.
     await page.goto(site(link.path));
     expect(await page.getByRole("button", { name: /^Polygon/ }).count()).toBe(1);
+  });
+
+  it("choosing a network again, by the same payer or another, opens the same payment", async () => {
+    const link = await createLink({ amount: "4.250000" });
+    const choose = async (page: Payer["page"]) => {
+      await page.goto(site(link.path));
+      await page.getByRole("button", { name: /^Tron/ }).click();
+      await page.waitForURL(/\/checkout\/pay_[0-9A-Za-z]+$/, { timeout: 15_000 });
+      expect(await waitForStatus(page, ["awaiting_payment"])).toContain("Send 4.25 USDT on Tron");
+      return {
+        id: new URL(page.url()).pathname.split("/").pop()!,
+        address: await page.getByTestId("deposit-address").innerText(),
+      };
+    };
+    const first = await choose(payer.page);
+    expect(await choose(payer.page)).toEqual(first);
+    const other = await newPayer(browser);
+    try {
+      expect(await choose(other.page)).toEqual(first);
+    } finally {
+      await other.context.close();
+    }
+    const [row] = await query<{ n: number }>(
+      getDb(),
+      "select count(*)::int as n from payments where payment_link_id = $1",
+      [link.id],
+    );
+    expect(row!.n).toBe(1);
+  });
+
+  it("a link that has started all its payments says it cannot take more", async () => {
+    const { page } = payer;
+    const link = await createLink({ amount: "1.000000" });
+    const token = link.path.split("/").pop()!;
+    for (let i = 0; i < MAX_PAYMENTS_PER_LINK; i++) {
+      const id = await payPaymentLink(getDb(), token, "polygon");
+      // Too little time left to hand to a payer: the next choice needs a new payment.
+      await query(getDb(), "update payments set expires_at = now() + interval '1 minute' where id = $1", [id]);
+    }
+    await page.goto(site(link.path));
+    await page.getByRole("button", { name: /^Polygon/ }).click();
+    await page.waitForURL(/\?error=full$/, { timeout: 15_000 });
+    const status = page.getByRole("status");
+    expect(await status.innerText()).toContain("This payment link cannot take more payments now");
+    expect(await status.innerText()).toContain(`Ask ${MERCHANT} for a new one`);
+    expect(await page.locator('button[name="chain"]').count()).toBe(0);
+    await snapshot(page, "payment-link-full");
   });
 
   it("an expired link says so and offers no network", async () => {

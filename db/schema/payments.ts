@@ -58,6 +58,8 @@ export const payments = pgTable(
     index("payments_watch_key_idx").on(t.mode, t.watchKey).where(sql`${t.watchKey} is not null`),
     index("payments_in_flight_idx").on(t.mode, t.chain, t.status).where(sql`${t.status} in ('pending','confirming')`),
     index("payments_awaiting_expiry_idx").on(t.mode, t.chain, t.expiresAt).where(sql`${t.status} = 'awaiting_payment'`),
+    // A payment link's payments (reuse per network and the per-link cap, lib/checkout/link-payments.ts).
+    index("payments_payment_link_idx").on(t.paymentLinkId, t.chain).where(sql`${t.paymentLinkId} is not null`),
     check("payments_amount_positive", sql`${t.amountUnits} > 0`),
     check(
       "payments_status_check",

@@ -15,6 +15,13 @@ class HandlerRejection extends Error {
   }
 }
 
+/** A handler's answer. `sensitive`: the body holds a secret, stored only encrypted (see idempotency.ts). */
+export interface WriteResult {
+  status?: number;
+  body: unknown;
+  sensitive?: boolean;
+}
+
 /**
  * Runs a POST handler in one transaction with its idempotency record: the handler's writes, the jobs it
  * enqueues and the stored response commit together or not at all.
@@ -27,7 +34,7 @@ export async function executeWrite(
   auth: AuthContext,
   idempotency: IdempotentRequest | null,
   requestId: string,
-  run: (tx: Db) => Promise<{ status?: number; body: unknown }>,
+  run: (tx: Db) => Promise<WriteResult>,
 ): Promise<StoredResponse> {
   try {
     return await inTransaction(db, async (tx) => {
@@ -35,7 +42,7 @@ export async function executeWrite(
         const stored = await claimIdempotencyKey(tx, auth, idempotency);
         if (stored) return stored;
       }
-      let result: { status?: number; body: unknown };
+      let result: WriteResult;
       try {
         result = await run(tx);
       } catch (err) {
@@ -43,7 +50,9 @@ export async function executeWrite(
         throw err;
       }
       const response = { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
-      if (idempotency) await storeIdempotentResponse(tx, auth, idempotency.key, response);
+      if (idempotency) {
+        await storeIdempotentResponse(tx, auth, idempotency.key, { ...response, sensitive: result.sensitive });
+      }
       return { ...response, replayed: false };
     });
   } catch (err) {

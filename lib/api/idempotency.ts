@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
 import type { AuthContext } from "@/lib/keys/authenticate-api-key";
+import { decryptSecret, encryptSecret } from "@/lib/secrets/encryption";
+import { masterKey } from "@/lib/secrets/master-key";
 import { ApiError, invalidRequest } from "./errors";
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -11,6 +13,16 @@ export interface IdempotentRequest {
   method: string;
   path: string;
   hash: string;
+}
+
+/**
+ * A response to store. `sensitive`: the body holds a secret shown once (a webhook signing secret), so it is
+ * stored encrypted and decrypted only to replay it.
+ */
+export interface ResponseToStore {
+  status: number;
+  bodyText: string;
+  sensitive?: boolean;
 }
 
 export interface StoredResponse {
@@ -89,7 +101,11 @@ export async function claimIdempotencyKey(
       { param: "Idempotency-Key" },
     );
   }
-  return { status: existing.response_status, bodyText: existing.response_body, replayed: true };
+  return {
+    status: existing.response_status,
+    bodyText: openBody(auth, req.key, existing.response_body),
+    replayed: true,
+  };
 }
 
 /** Stores the response of the request that claimed the key (same transaction as its writes). */
@@ -97,13 +113,25 @@ export async function storeIdempotentResponse(
   tx: Db,
   auth: AuthContext,
   key: string,
-  response: { status: number; bodyText: string },
+  response: ResponseToStore,
 ): Promise<void> {
+  const body = response.sensitive
+    ? encryptSecret(masterKey(), Buffer.from(response.bodyText), bodyPurpose(auth, key))
+    : response.bodyText;
   await execute(
     tx,
     "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3",
-    [auth.merchantId, auth.mode, key, response.status, response.bodyText],
+    [auth.merchantId, auth.mode, key, response.status, body],
   );
+}
+
+// Bound to the record, so a sealed body copied to another merchant's or key's record does not decrypt.
+const bodyPurpose = (auth: AuthContext, key: string) => `idempotent-response:${auth.merchantId}:${auth.mode}:${key}`;
+
+/** A stored body as sent: JSON text never starts with "v1.", a sealed body always does. */
+function openBody(auth: AuthContext, key: string, stored: string): string {
+  if (!stored.startsWith("v1.")) return stored;
+  return decryptSecret(masterKey(), stored, bodyPurpose(auth, key)).toString("utf8");
 }
 
 /** Periodic sweep: deletes records older than the lifetime, in bounded batches. */

@@ -25,6 +25,8 @@ export interface HandlerContext<Body, Query> {
 export interface HandlerResult {
   status?: number;
   body: unknown;
+  /** The body holds a secret shown once: its stored idempotent copy is encrypted (lib/api/idempotency.ts). */
+  sensitive?: boolean;
 }
 
 type Schema = z.ZodType | undefined;

@@ -144,3 +144,32 @@ describe("a handler's own 4xx (e.g. insufficient balance)", () => {
     expect(await count(m.sandboxKey)).toBe(0);
   });
 });
+
+describe("a response that holds a secret (webhook endpoint creation)", () => {
+  it("is stored only encrypted, and a replay returns the same secret", async () => {
+    const m = await newMerchant();
+    const register = (server: number) =>
+      api("POST", "/v1/webhooks", {
+        key: m.sandboxKey,
+        server,
+        body: { url: "https://8.8.8.8/hooks" },
+        headers: { "idempotency-key": "hook-1" },
+      });
+    const first = await register(0);
+    expect(first.status).toBe(200);
+    const secret = first.json.secret as string;
+    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
+
+    const rows = await getDb().execute(
+      sql`select response_body from idempotency_keys where merchant_id = ${m.id} and key = 'hook-1'`,
+    );
+    const stored = String(rows.rows[0]!.response_body);
+    expect(stored).not.toContain(secret.slice("whsec_".length));
+    expect(stored).not.toContain(first.json.id);
+
+    const again = await register(1);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect((await api("GET", "/v1/webhooks", { key: m.sandboxKey })).json.data).toHaveLength(1);
+  });
+});

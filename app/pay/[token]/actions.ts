@@ -1,15 +1,20 @@
 "use server";
 import { redirect } from "next/navigation";
 import { ApiError } from "@/lib/api/errors";
+import { LinkPaymentLimitError } from "@/lib/checkout/link-payments";
 import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
 import { getDb } from "@/lib/db/client";
 
-/** The payer picked a network on a link's page: a payment is created for it, then its checkout opens. */
+/**
+ * The payer picked a network on a link's page: the link's open payment on it, or a new one, opens in
+ * checkout. Refusals come back to the link's page as `?error=` codes it explains.
+ */
 export async function payLink(token: string, form: FormData): Promise<void> {
   let paymentId: string;
   try {
     paymentId = await payPaymentLink(getDb(), token, String(form.get("chain") ?? ""));
   } catch (err) {
+    if (err instanceof LinkPaymentLimitError) redirect(`/pay/${encodeURIComponent(token)}?error=full`);
     if (!(err instanceof ApiError)) throw err;
     redirect(`/pay/${encodeURIComponent(token)}?error=${err.type === "chain_disabled" ? "unavailable" : "invalid"}`);
   }

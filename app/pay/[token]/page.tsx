@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { AmountSummary, CheckoutShell } from "@/components/checkout/checkout-shell";
 import { NetworkPicker, networkChoiceError } from "@/components/checkout/network-picker";
@@ -12,7 +13,10 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Pay", robots: { index: false, follow: false } };
 
-/** A payment link's public page (docs/CHECKOUT.md): while active, the payer picks a network to start paying. */
+/**
+ * A payment link's public page (docs/CHECKOUT.md): while active, the payer picks a network to start (or
+ * return to) paying; an expired or full link says so instead.
+ */
 export default async function PayPage({
   params,
   searchParams,
@@ -28,7 +32,15 @@ export default async function PayPage({
   return (
     <CheckoutShell merchantName={page.merchantName} sandbox={link.mode === "sandbox"}>
       <AmountSummary amount={formatAmount(link.amountUnits)} description={link.description} />
-      {page.active ? (
+      {!page.active ? (
+        <LinkNotice title="This payment link has expired">
+          Payment links are valid for 30 minutes. Ask {page.merchantName} for a new one.
+        </LinkNotice>
+      ) : error === "full" ? (
+        <LinkNotice title="This payment link cannot take more payments now">
+          It has reached its limit of payments. Ask {page.merchantName} for a new one.
+        </LinkNotice>
+      ) : (
         <NetworkPicker
           choices={await availableNetworks(db, link.mode)}
           action={payLink.bind(null, token)}
@@ -37,19 +49,22 @@ export default async function PayPage({
             "The payment could not be started. The link may have just expired; reload the page.",
           )}
         />
-      ) : (
-        <div className="px-5 py-5">
-          <div
-            role="status"
-            className="min-h-[7.5rem] rounded-xl border border-slate-300 bg-slate-100 px-4 py-3 text-slate-900"
-          >
-            <p className="font-semibold">This payment link has expired</p>
-            <p className="mt-1 text-sm">
-              Payment links are valid for 30 minutes. Ask {page.merchantName} for a new one.
-            </p>
-          </div>
-        </div>
       )}
     </CheckoutShell>
+  );
+}
+
+/** Why the link offers no network choice, in place of the picker. */
+function LinkNotice({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="px-5 py-5">
+      <div
+        role="status"
+        className="min-h-[7.5rem] rounded-xl border border-slate-300 bg-slate-100 px-4 py-3 text-slate-900"
+      >
+        <p className="font-semibold">{title}</p>
+        <p className="mt-1 text-sm">{children}</p>
+      </div>
+    </div>
   );
 }

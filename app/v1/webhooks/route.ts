@@ -19,7 +19,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     body: createWebhookBody,
     handler: async ({ db, auth, body }) => {
       const { row, secret } = await createWebhookEndpoint(db, auth, body);
-      return { body: { ...serializeWebhookEndpoint(row), secret } };
+      // The secret is shown once: an idempotent replay stores it only encrypted.
+      return { body: { ...serializeWebhookEndpoint(row), secret }, sensitive: true };
     },
   }),
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_payment_link_idx" ON "payments" USING btree ("payment_link_id","chain") WHERE "payments"."payment_link_id" is not null;
