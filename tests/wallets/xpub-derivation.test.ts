@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config/env";
 import { accountXpub, deriveAddress, deriveAddressFromXpub } from "@/lib/wallets/derive-address";
 import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
+import { runCli } from "../helpers/run-cli";
 
 const HARDHAT = "test test test test test test test test test test test junk";
 
@@ -58,4 +59,26 @@ describe("live EVM and Tron addresses from the account xpub (the web process hol
     // The EVM xpub given for Tron is wrong too.
     expect(liveXpubMismatches(loadConfig({ ...env, LIVE_TRON_XPUB: accountXpub(seed, "evm") }))).toHaveLength(1);
   });
+});
+
+describe("npm run cli -- wallets xpub", () => {
+  it("prints the seed's xpubs where the seed is, with no database, ready for the web's environment", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, LIVE_SEED_MNEMONIC: HARDHAT };
+    delete env.DATABASE_URL;
+    const seed = mnemonicToSeedSync(HARDHAT);
+    const json = await runCli(["wallets", "xpub", "--json"], env);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      LIVE_EVM_XPUB: accountXpub(seed, "evm"),
+      LIVE_TRON_XPUB: accountXpub(seed, "tron"),
+    });
+    const text = await runCli(["wallets", "xpub"], env);
+    expect(text.stdout).toBe(
+      `LIVE_EVM_XPUB=${accountXpub(seed, "evm")}\nLIVE_TRON_XPUB=${accountXpub(seed, "tron")}\n`,
+    );
+    delete env.LIVE_SEED_MNEMONIC;
+    const none = await runCli(["wallets", "xpub"], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no live seed configured");
+  }, 60_000);
 });
