@@ -12,7 +12,12 @@ import { startupConfig } from "./lib/startup-config";
 const cfg = startupConfig();
 // The worker holds the live seed (it signs); xpubs configured beside it that are not the seed's would have a
 // web process hand payers addresses nobody controls, so it refuses to start (docs/SECURITY.md, "Key custody").
-const custodyProblems = liveXpubMismatches(cfg);
+let custodyProblems: string[];
+try {
+  custodyProblems = liveXpubMismatches(cfg);
+} catch (err) {
+  custodyProblems = [err instanceof Error ? err.message : String(err)]; // an invalid live mnemonic
+}
 if (custodyProblems.length) {
   for (const problem of custodyProblems) console.error(`[worker] refusing to start: ${problem}`);
   process.exit(1);

@@ -45,4 +45,14 @@ describe("the worker (signer) and the xpubs the web derives live addresses from"
     expect(run.out).not.toContain(mnemonic.split(" ")[0]! + " " + mnemonic.split(" ")[1]);
     expect(run.out).not.toMatch(/^\s+at /m);
   }, 40_000);
+
+  it("an invalid live mnemonic is named, without echoing it or a stack trace", async () => {
+    const run = await startWorker({ LIVE_SEED_MNEMONIC: "correct horse battery staple" });
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toContain(
+      "[worker] refusing to start: the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is not a valid",
+    );
+    expect(run.out).not.toContain("horse battery");
+    expect(run.out).not.toMatch(/^\s+at /m);
+  }, 40_000);
 });
