@@ -1,9 +1,9 @@
 // Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts).
 import { parseArgs } from "node:util";
-import { COMMANDS, USAGE, UsageError, type Flags } from "@/lib/cli/commands";
+import { COMMANDS, USAGE, UsageError, WITHOUT_DATABASE, type Flags } from "@/lib/cli/commands";
 import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
-import { closeDb, getDb } from "@/lib/db/client";
+import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
 
 const { values, positionals } = parseArgs({
@@ -46,8 +46,10 @@ if (values.help || !command) {
 let database: Awaited<ReturnType<typeof bootstrapDatabase>> | undefined;
 let exitCode = 0;
 try {
-  database = await bootstrapDatabase({ dataDir: config().dataDir });
-  const result = await command(getDb(), values as Flags);
+  const needsDatabase = !WITHOUT_DATABASE.has(name);
+  if (needsDatabase) database = await bootstrapDatabase({ dataDir: config().dataDir });
+  // A command without a database never touches its `db` argument.
+  const result = await command(needsDatabase ? getDb() : (null as unknown as Db), values as Flags);
   process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text.join("\n")}\n`);
 } catch (err) {
   const known = err instanceof UsageError || err instanceof KeyNotFoundError;

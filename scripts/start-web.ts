@@ -9,6 +9,12 @@ import { startupConfig } from "./lib/startup-config";
 
 const cfg = startupConfig();
 const dir = process.cwd();
+if (cfg.liveSeedMnemonic || cfg.liveSeedFile) {
+  // Allowed (it works), but the public-facing process then holds the root of every live deposit address.
+  console.warn(
+    '[web] warning: the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is set in the web process; give it LIVE_EVM_XPUB and LIVE_TRON_XPUB instead and keep the seed on the worker (docs/SECURITY.md, "Key custody").',
+  );
+}
 if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
   console.error("No production build found: run `npm run build` first (npm start does this for you).");
   process.exit(1);

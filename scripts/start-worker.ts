@@ -4,11 +4,24 @@
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getPool } from "@/lib/db/client";
 import { startWorker } from "@/lib/jobs/worker";
+import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
 import { startChainWatchers } from "@/lib/watchers/start-watchers";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 
 const cfg = startupConfig();
+// The worker holds the live seed (it signs); xpubs configured beside it that are not the seed's would have a
+// web process hand payers addresses nobody controls, so it refuses to start (docs/SECURITY.md, "Key custody").
+let custodyProblems: string[];
+try {
+  custodyProblems = liveXpubMismatches(cfg);
+} catch (err) {
+  custodyProblems = [err instanceof Error ? err.message : String(err)]; // an invalid live mnemonic
+}
+if (custodyProblems.length) {
+  for (const problem of custodyProblems) console.error(`[worker] refusing to start: ${problem}`);
+  process.exit(1);
+}
 const roles = cfg.workerRoles;
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;

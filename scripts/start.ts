@@ -5,6 +5,7 @@ import { resetConfig } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { liveXpubMismatches, liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
 import { walletSeed } from "@/lib/wallets/wallet-seed";
 import { ensureNextBuild } from "./lib/ensure-build";
 import { SupervisedProcess } from "./lib/supervisor";
@@ -28,7 +29,20 @@ async function shutdown(code: number) {
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
+/**
+ * The web child's environment: without the live seed, which only the worker (the signer) holds; with the
+ * seed's account xpubs instead, from which it derives live EVM and Tron addresses (docs/SECURITY.md).
+ */
+function webEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { LIVE_SEED_MNEMONIC: _mnemonic, LIVE_SEED_FILE: _file, ...rest } = env;
+  const xpubs = liveXpubsOfSeed(cfg);
+  if (!xpubs) return rest;
+  return { ...rest, LIVE_EVM_XPUB: env.LIVE_EVM_XPUB || xpubs.evm, LIVE_TRON_XPUB: env.LIVE_TRON_XPUB || xpubs.tron };
+}
+
 try {
+  const custodyProblems = liveXpubMismatches(cfg);
+  if (custodyProblems.length) throw new Error(custodyProblems.join("\n"));
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, NEXT_TELEMETRY_DISABLED: "1" };
   if (!cfg.databaseUrl) {
     dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env);
@@ -50,7 +64,7 @@ try {
   await closeDb();
   ensureNextBuild(root);
 
-  const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), env);
+  const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), webEnv(env));
   const worker = new SupervisedProcess("worker", path.join(root, "scripts/start-worker.ts"), env);
   children.push(web, worker);
   const [, , chains] = await Promise.all([web.ready, worker.ready, chainsProcess?.ready]);

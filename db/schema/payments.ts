@@ -1,6 +1,17 @@
 import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/api/metadata";
 import type { Chain } from "@/lib/chains/chains";
 import { merchants } from "./merchants";
@@ -66,7 +77,14 @@ export const payments = pgTable(
       sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`,
     ),
     check("payments_chain_check", sql`${t.chain} is null or ${t.chain} in ('eth','bnb','polygon','tron','solana')`),
-    check("payments_address_with_chain", sql`(${t.chain} is null) = (${t.depositAddress} is null)`),
+    // An intent_created payment may have its chain but not yet its address (an empty Solana address pool).
+    check(
+      "payments_address_with_chain",
+      sql`${t.status} = 'intent_created' or (${t.chain} is null) = (${t.depositAddress} is null)`,
+    ),
+    index("payments_waiting_for_address_idx")
+      .on(t.mode, t.chain, t.createdAt)
+      .where(sql`${t.status} = 'intent_created'`),
   ],
 );
 
@@ -76,3 +94,26 @@ export const walletSeeds = pgTable("wallet_seeds", {
   encryptedMnemonic: text("encrypted_mnemonic").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
+
+/**
+ * Live Solana deposit addresses derived ahead by the process that holds the seed (their hardened derivation
+ * needs it), so the web process, which has no seed, takes one per payment (docs/SECURITY.md, "Key custody").
+ * `payment_id` and `allocated_at` are set together when a payment takes the address.
+ */
+export const solanaAddressPool = pgTable(
+  "solana_address_pool",
+  {
+    mode: text("mode", { enum: MODES }).notNull(),
+    derivationIndex: bigint("derivation_index", { mode: "number" }).notNull(),
+    address: text("address").notNull(),
+    paymentId: text("payment_id"),
+    allocatedAt: timestamp("allocated_at", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mode, t.derivationIndex] }),
+    uniqueIndex("solana_address_pool_address_key").on(t.mode, t.address),
+    index("solana_address_pool_free_idx").on(t.mode, t.derivationIndex).where(sql`${t.allocatedAt} is null`),
+    check("solana_address_pool_allocation", sql`(${t.paymentId} is null) = (${t.allocatedAt} is null)`),
+  ],
+);

@@ -19,11 +19,18 @@ export function isChain(value: unknown): value is Chain {
 }
 
 /**
- * Sandbox: all five (local chains). Live: those with an RPC configured, and only when the operator has
- * configured the live wallet seed (without it no deposit address can be derived).
+ * Sandbox: all five (local chains). Live: those with an RPC configured whose deposit addresses this process
+ * can hand out (docs/SECURITY.md, "Key custody"): EVM chains with LIVE_EVM_XPUB or the live seed, Tron with
+ * LIVE_TRON_XPUB or the seed, Solana with the seed or either xpub (the web takes Solana addresses from the
+ * pool the seed holder fills).
  */
 export function enabledChains(mode: Mode, cfg: AppConfig = config()): Chain[] {
   if (mode === "sandbox") return [...CHAINS];
-  if (!cfg.liveSeedMnemonic && !cfg.liveSeedFile) return [];
-  return CHAINS.filter((chain) => Boolean(cfg.chains[chain].rpcUrl));
+  const seed = Boolean(cfg.liveSeedMnemonic || cfg.liveSeedFile);
+  const canAllocate: Record<ChainFamily, boolean> = {
+    evm: seed || Boolean(cfg.liveXpubs.evm),
+    tron: seed || Boolean(cfg.liveXpubs.tron),
+    solana: seed || Boolean(cfg.liveXpubs.evm || cfg.liveXpubs.tron),
+  };
+  return CHAINS.filter((chain) => Boolean(cfg.chains[chain].rpcUrl) && canAllocate[CHAIN_FAMILY[chain]]);
 }

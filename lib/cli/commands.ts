@@ -14,6 +14,7 @@ import { listReorgReversals } from "@/lib/deposits/list-reorg-reversals";
 import { formatAmount } from "@/lib/money/amount";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
+import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
 
 export class UsageError extends Error {}
 
@@ -144,6 +145,17 @@ Object.assign(COMMANDS, {
   },
 });
 
+// Run where the live seed is (the signer): prints the account xpubs the web process gets instead of the
+// seed (docs/SECURITY.md, "Key custody"), as lines ready for its environment file.
+Object.assign(COMMANDS, {
+  async "wallets xpub"(): Promise<CommandResult> {
+    const xpubs = liveXpubsOfSeed();
+    if (!xpubs) throw new UsageError("no live seed configured: set LIVE_SEED_MNEMONIC or LIVE_SEED_FILE");
+    const vars = { LIVE_EVM_XPUB: xpubs.evm, LIVE_TRON_XPUB: xpubs.tron };
+    return { json: vars, text: Object.entries(vars).map(([name, value]) => `${name}=${value}`) };
+  },
+});
+
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
   merchants list
@@ -153,4 +165,8 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   keys list --merchant mer_…
   balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
   ledger check
-  reorgs list [--merchant mer_…] [--open]`;
+  reorgs list [--merchant mer_…] [--open]
+  wallets xpub          (where the live seed is; needs no database)`;
+
+/** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
+export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

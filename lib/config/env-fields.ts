@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HDKey } from "@scure/bip32";
 
 /**
  * Builders for one environment variable each. Unset and empty mean "use the default"; anything else must
@@ -76,6 +77,26 @@ export const masterKeyBytes = () =>
     (raw) => {
       const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
       return key.length === 32 ? key : undefined;
+    },
+    { echo: false },
+  );
+
+/**
+ * An account-level (depth 4, m/44'/c'/0'/0) BIP-32 extended public key, as `npm run cli -- wallets xpub`
+ * prints it. An extended private key is refused and never echoed.
+ */
+export const accountXpub = () =>
+  variable(
+    undefined,
+    "an account-level extended public key (xpub…, from `npm run --silent cli -- wallets xpub`)",
+    (raw) => {
+      if (!raw.startsWith("xpub")) return undefined;
+      try {
+        const node = HDKey.fromExtendedKey(raw);
+        return node.depth === 4 && !node.privateKey ? raw : undefined;
+      } catch {
+        return undefined;
+      }
     },
     { echo: false },
   );

@@ -4,6 +4,7 @@ import { CHAINS, type Chain } from "@/lib/chains/chain-list";
 import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv } from "./chain-env";
 import {
   absoluteUrl,
+  accountXpub,
   flag,
   listOf,
   masterKeyBytes,
@@ -35,6 +36,8 @@ const shape = {
   MASTER_KEY: masterKeyBytes(),
   LIVE_SEED_MNEMONIC: text(undefined),
   LIVE_SEED_FILE: text(undefined),
+  LIVE_EVM_XPUB: accountXpub(),
+  LIVE_TRON_XPUB: accountXpub(),
   TRON_JSONRPC_URL: absoluteUrl(undefined),
   SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
@@ -68,6 +71,8 @@ export interface AppConfig {
   masterKey: Buffer | undefined;
   liveSeedMnemonic: string | undefined;
   liveSeedFile: string | undefined;
+  /** Account-level xpubs the live EVM / Tron deposit addresses derive from without the seed (docs/SECURITY.md). */
+  liveXpubs: { evm: string | undefined; tron: string | undefined };
   chains: Record<Chain, LiveChainEnv>;
   tronJsonRpcUrl: string | undefined;
   solanaPublicRpcUrl: string;
@@ -105,6 +110,7 @@ export const envSchema = z
       masterKey: env.MASTER_KEY,
       liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
       liveSeedFile: env.LIVE_SEED_FILE,
+      liveXpubs: { evm: env.LIVE_EVM_XPUB, tron: env.LIVE_TRON_XPUB },
       chains: env.chains,
       tronJsonRpcUrl: env.TRON_JSONRPC_URL,
       solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,

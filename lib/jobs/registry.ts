@@ -5,6 +5,7 @@ import { expireIdempotencyKeysJob } from "./definitions/expire-idempotency-keys"
 import { expireOverduePaymentsJob } from "./definitions/expire-overdue-payments";
 import { expirePaymentJob } from "./definitions/expire-payment";
 import { pruneRateLimitBucketsJob } from "./definitions/prune-rate-limit-buckets";
+import { refillSolanaAddressPoolJob } from "./definitions/refill-solana-address-pool";
 import { redeliverStalledWebhooksJob } from "./definitions/redeliver-stalled-webhooks";
 
 /**
@@ -22,6 +23,7 @@ export const JOBS = [
   expireOverduePaymentsJob,
   expireIdempotencyKeysJob,
   pruneRateLimitBucketsJob,
+  refillSolanaAddressPoolJob,
 ] as const;
 
 type RegisteredJob = (typeof JOBS)[number];

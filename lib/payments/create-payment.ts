@@ -13,14 +13,15 @@ import { PAYMENT_LIFECYCLE } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { DEFAULT_EXPIRES_IN, type CreatePaymentInput } from "./schemas";
 
-/** The intent is payable as it is stored: its row is born in `awaiting_payment`, never in `intent_created`. */
+/** The intent is normally payable as it is stored: its row is born in `awaiting_payment`. */
 const CREATED = PAYMENT_LIFECYCLE.transition("intent_created", "created");
 
 /**
  * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event (and, for one with
  * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its
  * single-use deposit address is allocated now; without one, chain and address wait for the payer's choice
- * (selectPaymentChain).
+ * (selectPaymentChain). The exception: a live Solana payment finding the address pool empty is stored in
+ * `intent_created`, with no event, until the pool's refill job gives it an address (allocateWaitingPayments).
  */
 export async function createPayment(
   db: Db,
@@ -28,7 +29,9 @@ export async function createPayment(
   input: CreatePaymentInput & { paymentLinkId?: string },
 ): Promise<PaymentRow> {
   if (input.chain) requireEnabledChain(owner.mode, input.chain);
-  const deposit = input.chain ? await allocateDepositAddress(db, owner.mode, input.chain) : null;
+  const id = newId("pay_");
+  const deposit = input.chain ? await allocateDepositAddress(db, owner.mode, input.chain, id) : null;
+  const waitsForAddress = Boolean(input.chain) && !deposit;
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN) * 1000);
   const [row] = await query(
@@ -36,10 +39,10 @@ export async function createPayment(
     `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description, metadata, payment_link_id, created_at, expires_at, watch_key)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning ${PAYMENT_COLUMNS}`,
     [
-      newId("pay_"),
+      id,
       owner.merchantId,
       owner.mode,
-      CREATED.to,
+      waitsForAddress ? CREATED.from : CREATED.to,
       input.chain ?? null,
       input.amount.toString(),
       deposit?.address ?? null,
@@ -53,6 +56,7 @@ export async function createPayment(
     ],
   );
   const payment = toPaymentRow(row!);
+  if (waitsForAddress) return payment;
   await recordEvent(db, {
     merchantId: owner.merchantId,
     mode: owner.mode,

@@ -7,9 +7,10 @@ import type { PaymentStatus } from "./payment-row";
  * transition records `payment.<to>`; deposits themselves are reserved (chain_deposits → reserved) when
  * recorded, whatever the status, so only confirmation and a reorg's reversal move money with a transition.
  *
- * `intent_created` is the intent before it is payable. Creating a payment makes it payable in the creating
- * transaction (the deposit address is allocated there, or the network is left to the payer's choice), so
- * no payment is ever stored in it: the status exists for allocation that cannot be done at once.
+ * `intent_created` is the intent before it is payable. Creating a payment normally makes it payable in the
+ * creating transaction (the deposit address is allocated there, or the network is left to the payer's
+ * choice). Only a live Solana payment that finds the address pool empty is stored in it, until the pool's
+ * refill gives it an address (lib/payments/allocate-waiting-payments.ts).
  */
 export type PaymentTrigger =
   /** The intent is accepted and payable (address allocated, or the network left to the payer). */

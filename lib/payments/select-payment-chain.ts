@@ -3,7 +3,9 @@ import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import type { Chain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { allocateDepositAddress } from "@/lib/wallets/allocate-deposit-address";
+import { REFILL_JOB_KEY } from "@/lib/wallets/solana-address-pool";
 import { watchKey } from "@/lib/chains/watch-key";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
@@ -13,6 +15,24 @@ import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
  * wins and the other gets the winner's result if it chose the same chain, or a clear error otherwise.
  */
 export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain): Promise<PaymentRow> {
+  try {
+    return await choose(db, paymentId, chain);
+  } catch (err) {
+    if (err instanceof NoAddressReady)
+      await enqueueJob(db, "refill_solana_address_pool", {}, { jobKey: REFILL_JOB_KEY });
+    throw err;
+  }
+}
+
+class NoAddressReady extends ApiError {
+  constructor(chain: Chain) {
+    super("chain_disabled", `No '${chain}' deposit address is ready right now; try again in a minute.`, {
+      param: "chain",
+    });
+  }
+}
+
+async function choose(db: Db, paymentId: string, chain: Chain): Promise<PaymentRow> {
   return inTransaction(db, async (tx) => {
     const [locked] = await query(tx, `select ${PAYMENT_COLUMNS} from payments where id = $1 for update`, [paymentId]);
     if (!locked) throw new ApiError("not_found", `No such payment: '${paymentId}'`, { param: "id" });
@@ -29,7 +49,10 @@ export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain
       throw new ApiError("invalid_request_error", "This payment can no longer be paid.", { param: "id" });
     }
     requireEnabledChain(payment.mode, chain);
-    const deposit = await allocateDepositAddress(tx, payment.mode, chain);
+    const deposit = await allocateDepositAddress(tx, payment.mode, chain, paymentId);
+    // Only a live Solana choice can find no address (an empty pool): the payment stays as it was, so the
+    // payer may choose again once the refill (enqueued below, outside this rolled-back transaction) has run.
+    if (!deposit) throw new NoAddressReady(chain);
     const [row] = await query(
       tx,
       `update payments set chain = $2, deposit_address = $3, derivation_index = $4, watch_key = $5, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,

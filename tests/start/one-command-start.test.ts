@@ -106,6 +106,7 @@ describe("one-command start (npm start, embedded database)", () => {
         "expire_overdue_payments",
         "prune_rate_limit_buckets",
         "redeliver_stalled_webhooks",
+        "refill_solana_address_pool",
       ]);
 
       // The sandbox chains are up: one anvil per EVM chain with its USDT deployed.

@@ -1,0 +1,126 @@
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english.js";
+import { describe, expect, it } from "vitest";
+import { freePort } from "@/lib/db/embedded";
+import { accountXpub, deriveAddress } from "@/lib/wallets/derive-address";
+import { runCli } from "../helpers/run-cli";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const NOWHERE = "http://127.0.0.1:9"; // live RPCs: enabled, never reached (no watchers run here)
+
+/** The environment a process of ours was started with, as Linux shows it. */
+function environOf(pid: number): Record<string, string> {
+  const raw = fs.readFileSync(`/proc/${pid}/environ`, "utf8");
+  return Object.fromEntries(
+    raw
+      .split("\0")
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
+}
+
+function pidOf(pgid: number, script: string): number {
+  const lines = execSync("ps -eo pid,pgid,args").toString().split("\n");
+  const line = lines.find((l) => {
+    const [, group] = l.trim().split(/\s+/);
+    return Number(group) === pgid && l.includes(script);
+  });
+  if (!line) throw new Error(`no ${script} process in group ${pgid}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+describe("key custody under npm start (web and worker on one machine)", () => {
+  it("the web process never has the live seed, yet hands out the seed's live addresses", async () => {
+    const mnemonic = generateMnemonic(wordlist, 256);
+    const seed = mnemonicToSeedSync(mnemonic);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-custody-"));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "warn",
+      SANDBOX_CHAINS: "off",
+      WORKER_ROLES: "jobs",
+      LIVE_SEED_MNEMONIC: mnemonic,
+      ETH_RPC_URL: NOWHERE,
+      TRON_RPC_URL: NOWHERE,
+      SOLANA_RPC_URL: NOWHERE,
+    };
+    delete env.DATABASE_URL;
+    delete env.MASTER_KEY;
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout!.on("data", (d) => (out += d));
+      child.stderr!.on("data", (d) => (out += d));
+      for (let i = 0; i < 900 && !out.includes("Press Ctrl-C to stop."); i++) {
+        if (child.exitCode !== null) throw new Error(`npm start exited:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(out).toContain("Press Ctrl-C to stop.");
+
+      const web = environOf(pidOf(child.pid!, "scripts/start-web.ts"));
+      const worker = environOf(pidOf(child.pid!, "scripts/start-worker.ts"));
+      expect(worker.LIVE_SEED_MNEMONIC).toBe(mnemonic); // so reading environments does show it where it is
+      expect(Object.keys(web).filter((name) => name.startsWith("LIVE_SEED"))).toEqual([]);
+      expect(Object.values(web).some((value) => value.includes(mnemonic.split(" ").slice(0, 3).join(" ")))).toBe(false);
+      expect(web.LIVE_EVM_XPUB).toBe(accountXpub(seed, "evm"));
+      expect(web.LIVE_TRON_XPUB).toBe(accountXpub(seed, "tron"));
+      expect(out).not.toContain(mnemonic.split(" ").slice(0, 3).join(" "));
+
+      // A live key, and payments through the web: its addresses are the seed's.
+      const merchant = /Merchant: +(mer_\w+)/.exec(out)![1]!;
+      const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
+      const databaseUrl = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`;
+      const created = await runCli(["keys", "create", "--merchant", merchant, "--mode", "live", "--json"], {
+        ...env,
+        DATABASE_URL: databaseUrl,
+        EMBEDDED_DATABASE: "1",
+      });
+      expect(created.code, created.stderr).toBe(0);
+      const key = JSON.parse(created.stdout).secret as string;
+      const call = async (method: string, url: string, body?: unknown) =>
+        (
+          await fetch(`http://127.0.0.1:${port}${url}`, {
+            method,
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: body ? JSON.stringify(body) : undefined,
+          })
+        ).json();
+      const eth = await call("POST", "/v1/payments", { amount: "5.000000", chain: "eth" });
+      expect(eth).toMatchObject({ status: "awaiting_payment", deposit_address: deriveAddress(seed, "evm", 0).address });
+      const tron = await call("POST", "/v1/payments", { amount: "5.000000", chain: "tron" });
+      expect(tron.deposit_address).toBe(deriveAddress(seed, "tron", 0).address);
+
+      // Solana: from the pool the worker fills (empty at first: the payment waits, then becomes payable).
+      let solana = await call("POST", "/v1/payments", { amount: "5.000000", chain: "solana" });
+      expect(["intent_created", "awaiting_payment"]).toContain(solana.status);
+      for (let i = 0; i < 30 && solana.status !== "awaiting_payment"; i++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        solana = await call("GET", `/v1/payments/${solana.id}`);
+      }
+      expect(solana.status).toBe("awaiting_payment");
+      const solanaAddresses = Array.from({ length: 600 }, (_, i) => deriveAddress(seed, "solana", i).address);
+      expect(solanaAddresses).toContain(solana.deposit_address);
+    } finally {
+      if (child?.pid && child.exitCode === null) {
+        const exited = new Promise((r) => child!.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+        try {
+          process.kill(-child.pid, "SIGKILL"); // whatever did not stop in time
+        } catch {
+          /* all gone */
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
