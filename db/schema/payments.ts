@@ -77,10 +77,11 @@ export const payments = pgTable(
       sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`,
     ),
     check("payments_chain_check", sql`${t.chain} is null or ${t.chain} in ('eth','bnb','polygon','tron','solana')`),
-    // An intent_created payment may have its chain but not yet its address (an empty Solana address pool).
+    // An intent_created payment may have its chain but not yet its address (an empty Solana address pool),
+    // and it keeps no address when it expires that way.
     check(
       "payments_address_with_chain",
-      sql`${t.status} = 'intent_created' or (${t.chain} is null) = (${t.depositAddress} is null)`,
+      sql`(${t.chain} is null) = (${t.depositAddress} is null) or (${t.status} in ('intent_created','expired') and ${t.depositAddress} is null)`,
     ),
     index("payments_waiting_for_address_idx")
       .on(t.mode, t.chain, t.createdAt)

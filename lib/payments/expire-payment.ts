@@ -64,13 +64,15 @@ async function expireLocked(tx: Db, ids: string[]): Promise<number> {
 /**
  * The `expire_overdue_payments` sweep (every minute): payments on a chain whose watcher has not expired
  * them WATCHER_GRACE_MS after `expires_at` (the watcher is down, far behind, or the chain is not running)
- * expire now. Bounded per run; the next run continues.
+ * expire now, and so do payments that never got an address (intent_created). Bounded per run.
  */
 export async function expireOverduePayments(db: Db, now = new Date(), limit = 500): Promise<number> {
   return inTransaction(db, async (tx) => {
     const due = await query<{ id: string }>(
       tx,
-      "select id from payments where status = 'awaiting_payment' and expires_at <= $1 order by expires_at limit $2",
+      `(select id from payments where status = 'awaiting_payment' and expires_at <= $1 order by expires_at limit $2)
+       union all
+       (select id from payments where status = 'intent_created' and expires_at <= $1 limit $2)`,
       [new Date(now.getTime() - WATCHER_GRACE_MS), limit],
     );
     return expireLocked(

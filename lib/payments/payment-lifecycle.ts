@@ -43,6 +43,8 @@ export const PAYMENT_LIFECYCLE = defineLifecycle<PaymentStatus, PaymentTrigger, 
       event: "payment.awaiting_payment",
       ledger: null,
     },
+    // A payment still waiting for its address (an empty live Solana pool) expires like any other.
+    { from: "intent_created", trigger: "expiry", to: "expired", event: "payment.expired", ledger: null },
     { from: "awaiting_payment", trigger: "funds_detected", to: "pending", event: "payment.pending", ledger: null },
     { from: "pending", trigger: "threshold_reached", to: "confirming", event: "payment.confirming", ledger: null },
     {

@@ -34,4 +34,24 @@ describe("the overdue-payment sweep (a chain's watcher is down or behind)", () =
       "payment.expired",
     ]);
   });
+
+  it("expires a payment that never got its address (intent_created, an empty live Solana pool)", async () => {
+    const m = await newMerchant();
+    const payment = (
+      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "2.000000", chain: "solana" } })
+    ).json;
+    const expired = await inTransaction(getDb(), async (tx) => {
+      await query(
+        tx,
+        `update payments set status = 'intent_created', deposit_address = null, watch_key = null,
+           created_at = '2001-01-01T00:00:00Z', expires_at = '2001-01-01T00:30:00Z' where id = $1`,
+        [payment.id],
+      );
+      return expireOverduePayments(tx, new Date(Date.parse("2001-01-01T00:30:00Z") + WATCHER_GRACE_MS));
+    });
+    expect(expired).toBe(1);
+    const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+    expect(after.status).toBe("expired");
+    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type).at(-1)).toBe("payment.expired");
+  });
 });

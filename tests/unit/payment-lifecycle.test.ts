@@ -42,6 +42,7 @@ describe("the payment lifecycle table", () => {
         "confirming -deposit_orphaned-> awaiting_payment",
         "confirming -deposit_orphaned_after_expiry-> failed",
         "intent_created -created-> awaiting_payment",
+        "intent_created -expiry-> expired",
         "pending -deposit_orphaned-> awaiting_payment",
         "pending -deposit_orphaned_after_expiry-> failed",
         "pending -threshold_reached-> confirming",

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" DROP CONSTRAINT "payments_address_with_chain";--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_address_with_chain" CHECK (("payments"."chain" is null) = ("payments"."deposit_address" is null) or ("payments"."status" in ('intent_created','expired') and "payments"."deposit_address" is null));
