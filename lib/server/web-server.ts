@@ -96,7 +96,9 @@ export async function startWebServer(opts: {
   server.keepAliveTimeout = 65_000;
   // Requests Node never hands to the handler above still get the envelope (not Node's bare 400).
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (err.code === "ECONNRESET" || !socket.writable) socket.destroy();
+    // As Node's own handler: never write over a response already under way on this connection.
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) socket.destroy();
     else writeRawEnvelope(socket, err.code === "HPE_INVALID_METHOD" ? 405 : 400, newRequestId());
   });
   server.on("connect", (_req, socket) => writeRawEnvelope(socket, 405, newRequestId()));
