@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWebServer } from "@/scripts/lib/spawn-web";
+import { getDb } from "@/lib/db/client";
+import { expirePaymentIfDue } from "@/lib/payments/expire-payment";
 import { STREAMS_PER_CLIENT } from "@/lib/server/stream-slots";
 import { api, newMerchant } from "../helpers/api";
 import {
@@ -164,8 +166,17 @@ describe("open live-status streams", () => {
   });
 
   it("frees the slot when the stream ends by itself", async () => {
-    // An unknown checkout's stream answers at once and ends: the slots never pile up.
+    // A final payment's stream says its status and "end", and closes: the slots never pile up.
+    const m = await newMerchant("Edge Shop, expired");
+    const expired = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } })).json.id;
+    expect(await expirePaymentIfDue(getDb(), expired, new Date(Date.now() + 86_400_000))).toBe("expired");
     const ip = freshIpv4();
+    for (let i = 0; i < STREAMS_PER_CLIENT + 3; i++) {
+      const reply = await rawRequest(web.url, `/api/public/checkout/${expired}/events`, { ip });
+      expect(reply.status).toBe(200);
+      expect(reply.text).toContain("event: end");
+    }
+    // So does an unknown checkout's, which answers 404 at once.
     for (let i = 0; i < STREAMS_PER_CLIENT + 3; i++) {
       const reply = await rawRequest(web.url, "/api/public/checkout/pay_unknown/events", { ip });
       expect(reply.status).toBe(404);
