@@ -67,7 +67,9 @@ export async function startWebServer(opts: {
           const clientKey = ipLimitKey(ip);
           if (!(await admitPublicPageRequest(clientKey, res))) return;
           await applyPageSecurity(req, res);
-          if (method === "GET" && isStatusStreamPath(pathname) && !admitStatusStream(clientKey, res)) return;
+          // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
+          const streaming = (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
+          if (streaming && !admitStatusStream(clientKey, res)) return;
         }
         await handle(req, res);
       } catch (err) {

@@ -151,6 +151,9 @@ describe("open live-status streams", () => {
     const refused = await openStream(web.url, streamPath(), ip);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // A HEAD runs the same handler, so it needs a slot too.
+    const head = await openStream(web.url, streamPath(), ip, "HEAD");
+    expect(head.status).toBe(429);
     // Another client is not affected.
     const other = await openStream(web.url, streamPath(), freshIpv4());
     expect(other.status).toBe(200);

@@ -67,10 +67,17 @@ export function rawRequest(base: string, rawPath: string, opts: { ip?: string; m
 }
 
 /** Opens a live-status stream and resolves once its headers arrived; `close()` hangs up abruptly. */
-export function openStream(base: string, rawPath: string, ip: string) {
+export function openStream(base: string, rawPath: string, ip: string, method = "GET") {
   const url = new URL(base);
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; close(): void }>((resolve, reject) => {
-    const req = http.get({ host: url.hostname, port: url.port, path: rawPath, headers: { "x-forwarded-for": ip } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method,
+      path: rawPath,
+      headers: { "x-forwarded-for": ip },
+    });
+    req.end();
     req.on("response", (res) => {
       res.resume();
       resolve({ status: res.statusCode!, headers: res.headers, close: () => req.destroy() });
