@@ -1,3 +1,5 @@
+import { requestMethod } from "./respond";
+
 /** The API's error types (docs/API.md#errors) and the one status each maps to. Types are stable across releases. */
 export const ERROR_STATUS = {
   invalid_request_error: 400,
@@ -51,4 +53,6 @@ export const invalidRequest = (message: string, param: string | null = null) =>
 
 /** An unknown /v1 path (also what a live key sees of the sandbox-only test helpers). */
 export const unknownPathError = (req: Request) =>
-  new ApiError("not_found", `Unrecognized request URL (${req.method} ${new URL(req.url).pathname}).`, { param: null });
+  new ApiError("not_found", `Unrecognized request URL (${requestMethod(req)} ${new URL(req.url).pathname}).`, {
+    param: null,
+  });

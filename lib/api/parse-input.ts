@@ -73,6 +73,46 @@ export function readQuery(url: URL): Record<string, string> {
   return out;
 }
 
+// NUL and the other C0 controls, DEL, and UTF-16 surrogates that are not part of a pair (JSON's "\ud800").
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const NUL_OR_LONE_SURROGATE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Control characters spelled out, so a `param` naming a key that holds one stays readable. */
+const visible = (key: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  key.replace(/[\u0000-\u001f\u007f\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/**
+ * Refuses any string, key or value, holding a NUL or a lone surrogate, wherever it sits in a body or query
+ * (no field stores them, PostgreSQL cannot, and they hide text from people reading it): 400 naming the
+ * field as a dotted path (`description`, `metadata.order_id`; a bad key is named with the character
+ * spelled `\u0000`). Runs before the schema, so every field of every route is covered.
+ */
+export function refuseUnsafeText(input: unknown, path: string[] = []): void {
+  const fail = (at: string[]) => {
+    const param = at.join(".");
+    throw invalidRequest(`Invalid ${param}: text must not contain NUL characters or unpaired surrogates.`, param);
+  };
+  if (typeof input === "string") {
+    if (NUL_OR_LONE_SURROGATE.test(input)) fail(path);
+  } else if (input && typeof input === "object") {
+    for (const [key, value] of Object.entries(input)) {
+      if (NUL_OR_LONE_SURROGATE.test(key)) fail([...path, visible(key)]);
+      refuseUnsafeText(value, [...path, key]);
+    }
+  }
+}
+
+/**
+ * A path parameter (an id, a chain) that no object can have: control characters (NUL included) or lone
+ * surrogates. The caller answers 404 naming the parameter, as for any id that does not exist.
+ */
+export function isImpossiblePathParam(value: string): boolean {
+  return UNSAFE_TEXT.test(value);
+}
+
 /** Validates with a zod schema; the first problem becomes a 400 naming the field as a dotted path. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

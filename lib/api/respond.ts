@@ -12,6 +12,17 @@ export function requestIdOf(req: Request): string {
   return given && /^req_[0-9A-Za-z]{20}$/.test(given) ? given : newRequestId();
 }
 
+/** Set by the web server only (a client's copy is removed): the real method of a request routed as GET. */
+export const ORIGINAL_METHOD_HEADER = "x-original-method";
+
+/**
+ * The request's real method. A method Next does not route (TRACE, PROPFIND, PURGE…) reaches the route as
+ * GET with the original in a header only the web server sets (lib/server/web-server.ts).
+ */
+export function requestMethod(req: Request): string {
+  return (req.headers.get(ORIGINAL_METHOD_HEADER) ?? req.method).slice(0, 20);
+}
+
 export function jsonResponse(
   status: number,
   bodyText: string,

@@ -7,7 +7,7 @@ import { log } from "@/lib/log";
 import { ApiError, unknownPathError } from "./errors";
 import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency";
-import { readJsonBody, readQuery, validate } from "./parse-input";
+import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
 import { enforceKeyRateLimit } from "./rate-limit";
 import { jsonResponse, requestIdOf } from "./respond";
 import type { RateLimitClass } from "@/lib/rate-limit/policies";
@@ -71,8 +71,10 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
         );
       }
       const url = new URL(req.url);
-      const params = Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, String(v)]));
-      const query = (def.query ? validate(def.query, readQuery(url)) : undefined) as Out<Q>;
+      const params = await readPathParams(routeCtx);
+      const rawQuery = readQuery(url);
+      refuseUnsafeText(rawQuery);
+      const query = (def.query ? validate(def.query, rawQuery) : undefined) as Out<Q>;
 
       if (req.method === "GET") {
         const result = await def.handler({ db, auth, body: undefined as Out<B>, query, params, requestId });
@@ -81,6 +83,7 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
 
       // Writes (POST, DELETE) run in one transaction; bodies and Idempotency-Key belong to POST (docs/API.md#idempotency).
       const rawBody = req.method === "POST" ? await readJsonBody(req) : {};
+      refuseUnsafeText(rawBody);
       const key = req.method === "POST" ? readIdempotencyKey(req) : null;
       const body = (def.body ? validate(def.body, rawBody) : undefined) as Out<B>;
       const idempotency = key
@@ -100,6 +103,16 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       return errorResponse(err, requestId, req, rateHeaders);
     }
   };
+}
+
+/** The route's path parameters; one no object could have (a NUL, say) is a 404 naming it. */
+async function readPathParams(routeCtx: { params: Promise<Record<string, string | string[]>> } | undefined) {
+  const params = Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, String(v)]));
+  for (const [name, value] of Object.entries(params)) {
+    if (isImpossiblePathParam(value))
+      throw new ApiError("not_found", `No object has this ${name}: it contains control characters.`, { param: name });
+  }
+  return params;
 }
 
 export function errorResponse(

@@ -2,16 +2,22 @@ import type { ServerResponse } from "node:http";
 import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
 import { setStaticPageHeaders } from "./page-security";
 
-/** The hosted pages (and their data endpoints) share one 30/min budget per client IP (docs/CHECKOUT.md). */
-const PUBLIC_PREFIXES = ["/checkout/", "/pay/", "/api/public/"];
+/**
+ * The hosted pages (and their data endpoints) share one 30/min budget per client IP (docs/CHECKOUT.md).
+ * `pathname` is the server's decoded, normalised path (lib/server/request-path.ts), never the raw one.
+ */
+const PUBLIC_AREAS = ["/checkout", "/pay", "/api/public"];
 
 export function isPublicPagePath(pathname: string): boolean {
-  return PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+  return PUBLIC_AREAS.some((area) => pathname === area || pathname.startsWith(`${area}/`));
 }
 
-/** Returns true when the request may proceed; otherwise it has written a readable 429 page. */
-export async function admitPublicPageRequest(ip: string, res: ServerResponse): Promise<boolean> {
-  const result = await getRateLimiter().hit(`ip:${ip}:public_pages`, LIMITS.public_pages, WINDOW_MS);
+/**
+ * Returns true when the request may proceed; otherwise it has written a readable 429 page. `clientKey`
+ * is the client's limit key (lib/server/client-ip.ts: an IPv6 client's /64).
+ */
+export async function admitPublicPageRequest(clientKey: string, res: ServerResponse): Promise<boolean> {
+  const result = await getRateLimiter().hit(`ip:${clientKey}:public_pages`, LIMITS.public_pages, WINDOW_MS);
   if (result.allowed) return true;
   const wait = retryAfterSeconds(result.retryAfterMs);
   res.statusCode = 429;

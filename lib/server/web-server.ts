@@ -1,10 +1,20 @@
 import http from "node:http";
 import next from "next";
-import { newRequestId } from "@/lib/api/respond";
+import { newRequestId, ORIGINAL_METHOD_HEADER } from "@/lib/api/respond";
 import { log } from "@/lib/log";
-import { clientIp } from "./client-ip";
+import { clientIp, ipLimitKey } from "./client-ip";
 import { admitPublicPageRequest, isPublicPagePath } from "./public-page-limit";
 import { applyPageSecurity } from "./page-security";
+import {
+  isApiRawPath,
+  redirectToCanonical,
+  refusePageMethod,
+  refusePath,
+  ROUTED_METHODS,
+  writeRawEnvelope,
+} from "./edge-responses";
+import { decideRequestPath } from "./request-path";
+import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
 
 export interface WebServer {
   url: string;
@@ -13,8 +23,9 @@ export interface WebServer {
 
 /**
  * The HTTP front of the app: Next's request handler behind a thin node server that owns what Next does
- * not give route handlers: a trusted request id and client IP, the headers every response carries, and
- * the per-IP limit of the public pages.
+ * not give route handlers: a trusted request id and client IP, the headers every response carries, one
+ * normalised path that every decision uses (lib/server/request-path.ts), the per-IP limit and security
+ * headers of the public pages, and the cap on open status streams.
  */
 export async function startWebServer(opts: {
   dir: string;
@@ -32,14 +43,33 @@ export async function startWebServer(opts: {
     // Overwrite whatever the client sent: downstream code trusts these two headers.
     req.headers["x-request-id"] = requestId;
     req.headers["x-client-ip"] = ip;
+    delete req.headers[ORIGINAL_METHOD_HEADER];
     res.setHeader("X-API-Version", "1");
     res.setHeader("Request-Id", requestId);
     void (async () => {
       try {
-        const pathname = (req.url ?? "/").split("?")[0]!;
+        const rawUrl = req.url ?? "/";
+        const decision = decideRequestPath(rawUrl);
+        if (decision.kind === "refuse") return refusePath(res, isApiRawPath(rawUrl), decision.reason, requestId);
+        if (decision.kind === "redirect") return redirectToCanonical(res, decision.location);
+        const { pathname } = decision;
+        req.url = decision.forward;
+        const api = pathname === "/v1" || pathname.startsWith("/v1/");
+        const method = req.method ?? "GET";
+        if (!(ROUTED_METHODS as readonly string[]).includes(method) || (api && method === "OPTIONS")) {
+          if (!api) return refusePageMethod(res, method);
+          // Routed as GET so the route's method table answers (405 with its Allow, or 404 if unknown);
+          // OPTIONS too, since Next's automatic answer would list methods the route does not take.
+          req.headers[ORIGINAL_METHOD_HEADER] = method;
+          req.method = "GET";
+        }
         if (isPublicPagePath(pathname)) {
-          if (!(await admitPublicPageRequest(ip, res))) return;
+          const clientKey = ipLimitKey(ip);
+          if (!(await admitPublicPageRequest(clientKey, res))) return;
           await applyPageSecurity(req, res);
+          // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
+          const streaming = (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
+          if (streaming && !admitStatusStream(clientKey, res)) return;
         }
         await handle(req, res);
       } catch (err) {
@@ -66,6 +96,14 @@ export async function startWebServer(opts: {
     })();
   });
   server.keepAliveTimeout = 65_000;
+  // Requests Node never hands to the handler above still get the envelope (not Node's bare 400).
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    // As Node's own handler: never write over a response already under way on this connection.
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) socket.destroy();
+    else writeRawEnvelope(socket, err.code === "HPE_INVALID_METHOD" ? 405 : 400, newRequestId());
+  });
+  server.on("connect", (_req, socket) => writeRawEnvelope(socket, 405, newRequestId()));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -2,14 +2,14 @@ import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
 import { getEvent } from "@/lib/events/list-events";
-import { paginationQuery } from "@/lib/api/pagination";
+import { attemptPaginationQuery } from "@/lib/api/pagination";
 import { listAttempts } from "@/lib/webhooks/list-attempts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     // Attempts show endpoint URLs and receivers' responses: webhook configuration, not just events.
     scope: ["events:read", "webhooks:read"],
-    query: z.strictObject(paginationQuery),
+    query: z.strictObject(attemptPaginationQuery),
     handler: async ({ db, auth, params, query }) => {
       await getEvent(db, auth, params.id!); // 404 unless it is the caller's
       const page = await listAttempts(db, auth, { eventId: params.id }, query);

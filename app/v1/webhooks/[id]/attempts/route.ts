@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { paginationQuery } from "@/lib/api/pagination";
+import { attemptPaginationQuery } from "@/lib/api/pagination";
 import { listAttempts } from "@/lib/webhooks/list-attempts";
 import { getWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     scope: "webhooks:read",
-    query: z.strictObject(paginationQuery),
+    query: z.strictObject(attemptPaginationQuery),
     handler: async ({ db, auth, params, query }) => {
       await getWebhookEndpoint(db, auth, params.id!); // 404 unless it is the caller's
       const page = await listAttempts(db, auth, { endpointId: params.id }, query);
