@@ -1,0 +1,147 @@
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { getPool } from "@/lib/db/client";
+import { type SpawnedWebServer, spawnWebServer } from "@/scripts/lib/spawn-web";
+import { newMerchant, type TestMerchant } from "../helpers/api";
+
+// Web servers of this file's own, with a small database pool, so that a few slow requests would exhaust it.
+const root = path.resolve(import.meta.dirname, "../..");
+const baseEnv = () => ({
+  DATABASE_URL: inject("databaseUrl"),
+  MASTER_KEY: inject("masterKey"),
+  REDIS_KEY_PREFIX: inject("redisKeyPrefix"),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+  DATA_DIR: path.join(root, ".data", "test"),
+  LOG_LEVEL: "error",
+});
+
+/** A receiver that answers every webhook 200, after holding it this long. */
+const HOLD_MS = 8_000;
+let slowReceiver: http.Server;
+let slowUrl: string;
+const servers: SpawnedWebServer[] = [];
+
+beforeAll(async () => {
+  slowReceiver = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => setTimeout(() => res.writeHead(200).end("ok"), HOLD_MS));
+  });
+  await new Promise<void>((r) => slowReceiver.listen(0, "127.0.0.1", () => r()));
+  slowUrl = `http://127.0.0.1:${(slowReceiver.address() as { port: number }).port}/slow`;
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  slowReceiver.closeAllConnections();
+  await new Promise((r) => slowReceiver.close(r));
+});
+
+async function call(base: string, method: string, urlPath: string, key?: string, body?: unknown, headers = {}) {
+  const started = performance.now();
+  const res = await fetch(`${base}${urlPath}`, {
+    method,
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* a page */
+  }
+  return { status: res.status, headers: res.headers, json, ms: performance.now() - started };
+}
+
+const newPayment = async (base: string, m: TestMerchant) =>
+  (await call(base, "POST", "/v1/payments", m.sandboxKey, { amount: "2.000000", chain: "eth" })).json as {
+    id: string;
+  };
+
+describe("network calls run outside database transactions", () => {
+  it("a dozen replays to a slow receiver (more than the pool) leave other merchants' API and checkout fast", async () => {
+    const web = await spawnWebServer(root, { ...baseEnv(), DATABASE_POOL_SIZE: "4" });
+    servers.push(web);
+    // Two merchants (the replay limit is 10 a minute per key), six payments each, all replayed at once.
+    const senders = [await newMerchant(), await newMerchant()];
+    const payments: { m: TestMerchant; id: string }[] = [];
+    for (const m of senders) {
+      const endpoint = await call(web.url, "POST", "/v1/webhooks", m.sandboxKey, { url: slowUrl });
+      expect(endpoint.status).toBe(200);
+      for (let i = 0; i < 6; i++) payments.push({ m, id: (await newPayment(web.url, m)).id });
+    }
+    const bystander = await newMerchant();
+    const bystanderPayment = await newPayment(web.url, bystander);
+
+    const replays = payments.map((p) => call(web.url, "POST", `/v1/payments/${p.id}/replay`, p.m.sandboxKey));
+    await new Promise((r) => setTimeout(r, 1_500)); // every replay is now waiting on the receiver
+    const list = await call(web.url, "GET", "/v1/payments", bystander.sandboxKey);
+    const checkout = await call(web.url, "GET", `/checkout/${bystanderPayment.id}`);
+    expect(list.status).toBe(200);
+    expect(checkout.status).toBe(200);
+    expect(list.ms, "GET /v1/payments while the replays wait").toBeLessThan(1_000);
+    expect(checkout.ms, "the checkout page while the replays wait").toBeLessThan(1_000);
+
+    const replies = await Promise.all(replays);
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.json.deliveries).toEqual([expect.objectContaining({ success: true, statusCode: 200 })]);
+    }
+  }, 90_000);
+
+  it("when no connection is free in time the API answers the envelope; a cut-off write can be retried", async () => {
+    const web = await spawnWebServer(root, {
+      ...baseEnv(),
+      DATABASE_POOL_SIZE: "1",
+      DATABASE_ACQUIRE_TIMEOUT_MS: "1000",
+      DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+    });
+    servers.push(web);
+    const m = await newMerchant();
+    const other = await newMerchant();
+    // Hold the lock an endpoint creation takes (create-webhook-endpoint.ts), so the server's one connection
+    // waits inside that request's transaction.
+    const lock = await getPool().connect();
+    const lockName = `webhook_endpoints:${m.id}:sandbox`;
+    try {
+      await lock.query("select pg_advisory_lock(hashtextextended($1, 0))", [lockName]);
+      const idempotency = { "idempotency-key": "cut-off-create" };
+      const stuck = call(web.url, "POST", "/v1/webhooks", m.sandboxKey, { url: slowUrl }, idempotency);
+      await new Promise((r) => setTimeout(r, 500));
+
+      const starved = await call(web.url, "GET", "/v1/payments", other.sandboxKey);
+      expect(starved.ms, "answered within the acquire timeout, not after the lock").toBeLessThan(2_500);
+      expect(starved.status).toBe(500);
+      expect(starved.json.error).toMatchObject({ type: "internal_server_error", status: 500, param: null });
+      expect(starved.json.error.message).toMatch(/busy/);
+      expect(starved.headers.get("retry-after")).toBe("1");
+      expect(starved.headers.get("x-api-version")).toBe("1");
+
+      const cut = await stuck; // its statement ran past the statement timeout
+      expect(cut.status).toBe(500);
+      expect(cut.json.error.type).toBe("internal_server_error");
+    } finally {
+      await lock.query("select pg_advisory_unlock(hashtextextended($1, 0))", [lockName]);
+      lock.release();
+    }
+    expect((await call(web.url, "GET", "/v1/payments", other.sandboxKey)).status).toBe(200);
+    // Nothing was stored for the failed attempt and its key is free: the retry creates the endpoint.
+    const retried = await call(
+      web.url,
+      "POST",
+      "/v1/webhooks",
+      m.sandboxKey,
+      { url: slowUrl },
+      {
+        "idempotency-key": "cut-off-create",
+      },
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect((await call(web.url, "GET", "/v1/webhooks", m.sandboxKey)).json.data).toHaveLength(1);
+  }, 60_000);
+});
