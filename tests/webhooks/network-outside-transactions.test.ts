@@ -1,9 +1,11 @@
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { getPool } from "@/lib/db/client";
+import { IN_PROGRESS_TTL_MINUTES } from "@/lib/api/idempotency";
+import { getDb, getPool } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
 import { type SpawnedWebServer, spawnWebServer } from "@/scripts/lib/spawn-web";
-import { newMerchant, type TestMerchant } from "../helpers/api";
+import { api, expectError, newMerchant, type TestMerchant } from "../helpers/api";
 
 // Web servers of this file's own, with a small database pool, so that a few slow requests would exhaust it.
 const root = path.resolve(import.meta.dirname, "../..");
@@ -21,9 +23,11 @@ const HOLD_MS = 8_000;
 let slowReceiver: http.Server;
 let slowUrl: string;
 const servers: SpawnedWebServer[] = [];
+const slowHits = new Map<string, number>();
 
 beforeAll(async () => {
   slowReceiver = http.createServer((req, res) => {
+    slowHits.set(req.url ?? "/", (slowHits.get(req.url ?? "/") ?? 0) + 1);
     req.resume();
     req.on("end", () => setTimeout(() => res.writeHead(200).end("ok"), HOLD_MS));
   });
@@ -144,4 +148,52 @@ describe("network calls run outside database transactions", () => {
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect((await call(web.url, "GET", "/v1/webhooks", m.sandboxKey)).json.data).toHaveLength(1);
   }, 60_000);
+
+  it("a retry with the key while the replay is sending gets 409 and sends nothing; afterwards the stored answer", async () => {
+    const m = await newMerchant();
+    const hook = slowUrl.replace("/slow", "/slow-idempotent");
+    expect((await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: hook } })).status).toBe(200);
+    const payment = (
+      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.500000", chain: "eth" } })
+    ).json;
+    const replay = () =>
+      api("POST", `/v1/payments/${payment.id}/replay`, {
+        key: m.sandboxKey,
+        headers: { "idempotency-key": "replay-once" },
+        server: 1,
+      });
+    const first = replay();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const during = await replay();
+    expect(expectError(during, "idempotency_conflict", 409, "Idempotency-Key").message).toMatch(
+      /still being processed/,
+    );
+    const done = await first;
+    expect(done.status).toBe(200);
+    const after = await replay();
+    expect(after.text).toBe(done.text);
+    expect(after.headers.get("idempotent-replayed")).toBe("true");
+    expect(slowHits.get("/slow-idempotent"), "sent once").toBe(1);
+  }, 30_000);
+
+  it(`a claim left in progress by a crashed request is taken over after ${IN_PROGRESS_TTL_MINUTES} minutes, not before`, async () => {
+    const m = await newMerchant();
+    const body = { url: slowUrl };
+    const claimLeft = (key: string, minutesAgo: number) =>
+      query(
+        getDb(),
+        `insert into idempotency_keys (merchant_id, mode, key, request_hash, method, path, created_at)
+         values ($1, 'sandbox', $2, 'x', 'POST', '/v1/webhooks', now() - make_interval(mins => $3))`,
+        [m.id, key, minutesAgo],
+      );
+    await claimLeft("fresh-claim", 1);
+    await claimLeft("stale-claim", IN_PROGRESS_TTL_MINUTES + 1);
+    const create = (key: string) =>
+      api("POST", "/v1/webhooks", { key: m.sandboxKey, body, headers: { "idempotency-key": key } });
+    expectError(await create("fresh-claim"), "idempotency_conflict", 409, "Idempotency-Key");
+    const takenOver = await create("stale-claim");
+    expect(takenOver.status).toBe(200);
+    expect(takenOver.headers.get("idempotent-replayed")).toBeNull();
+    expect((await create("stale-claim")).headers.get("idempotent-replayed")).toBe("true");
+  });
 });
