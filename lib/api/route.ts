@@ -90,7 +90,8 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
         return jsonResponse(result.status ?? 200, JSON.stringify(result.body), requestId, rateHeaders);
       }
 
-      // Writes (POST, DELETE) run in one transaction; bodies and Idempotency-Key belong to POST (docs/API.md#idempotency).
+      // Writes (POST, DELETE) run in one transaction, or as phases around their network calls; bodies and
+      // Idempotency-Key belong to POST (docs/API.md#idempotency).
       const rawBody = req.method === "POST" ? await readJsonBody(req) : {};
       const key = req.method === "POST" ? readIdempotencyKey(req) : null;
       const body = (def.body ? validate(def.body, rawBody) : undefined) as Out<B>;
