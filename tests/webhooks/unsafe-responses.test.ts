@@ -65,37 +65,43 @@ describe("receivers answering bytes a text column cannot hold (NUL, invalid UTF-
     ).json;
     const [event] = await query<{ id: string }>(getDb(), "select id from events where object_id = $1", [payment.id]);
 
-    // (Another test file's worker may claim the event's job first: either way, four attempts get recorded.)
+    // Another test file's worker (fast retry clock) may claim the event's job first, and retry the failure:
+    // either way every endpoint's first attempt gets recorded, and a success is never sent again.
     await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
-    let recorded = await attempts(event!.id);
-    for (let waited = 0; recorded.some((r) => r.attempt === null) && waited < 10_000; waited += 100) {
+    const firstAttempts = async () => (await attempts(event!.id)).filter((r) => r.attempt === 1);
+    let recorded = await firstAttempts();
+    for (let waited = 0; recorded.length < 4 && waited < 10_000; waited += 100) {
       await new Promise((r) => setTimeout(r, 100));
-      recorded = await attempts(event!.id);
+      recorded = await firstAttempts();
     }
     expect(recorded).toHaveLength(4);
-    for (const row of recorded) {
-      expect(row.attempt).toBe(1);
-      expect(row.response_body).not.toContain("\0");
-      expect(Buffer.from(row.response_body, "utf8").toString("utf8")).toBe(row.response_body);
-    }
+    const safe = (text: string) => !text.includes("\0") && Buffer.from(text, "utf8").toString("utf8") === text;
+    for (const row of recorded) expect(safe(row.response_body), row.response_body).toBe(true);
     const byPath = (path: string) => recorded.find((r) => r.url === `${base}${path}`)!;
     expect(byPath("/nul-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
     expect(byPath("/nul-ok").response_body).toBe("ok\uFFFD\uFFFD\uFFFD\uFFFD done");
     expect(byPath("/gzip-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
     expect(byPath("/plain-ok")).toMatchObject({ success: true, response_body: "fine", status: "succeeded" });
-    expect(byPath("/nul-fail")).toMatchObject({ success: false, status_code: 500, status: "pending" });
+    expect(byPath("/nul-fail")).toMatchObject({ success: false, status_code: 500 });
+    expect(byPath("/nul-fail").status).not.toBe("succeeded");
     expect(byPath("/nul-fail").response_body).toBe("bad\uFFFD\uFFFDgateway");
 
     // Nothing left to send for the event: the successes are settled, the failure waits for its retry.
     expect(await deliverWebhooks(getDb(), { eventId: event!.id })).toEqual([]);
-    for (const path of Object.keys(ANSWERS)) expect(hits.get(path), path).toBe(1);
+    const succeeded = ["/nul-ok", "/gzip-ok", "/plain-ok"];
+    for (const path of succeeded) expect(hits.get(path), path).toBe(1);
 
     // A replay to the same receivers is answered and recorded per endpoint too.
     const replay = await api("POST", `/v1/payments/${payment.id}/replay`, { key: m.sandboxKey });
     expect(replay.status).toBe(200);
     expect(replay.json.deliveries.map((d: { success: boolean }) => d.success)).toEqual([true, true, false, true]);
     const afterReplay = await attempts(event!.id);
-    expect(afterReplay.filter((r) => r.attempt === 2)).toHaveLength(4);
-    expect(afterReplay.every((r) => !r.response_body.includes("\0"))).toBe(true);
+    for (const path of succeeded)
+      expect(
+        afterReplay.filter((r) => r.url === `${base}${path}`),
+        path,
+      ).toHaveLength(2);
+    expect(afterReplay.filter((r) => r.url === `${base}/nul-fail`).length).toBeGreaterThanOrEqual(2);
+    for (const row of afterReplay) expect(safe(row.response_body), row.response_body).toBe(true);
   });
 });
