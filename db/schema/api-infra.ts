@@ -15,7 +15,10 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     method: text("method").notNull(),
     path: text("path").notNull(),
-    /** Null only inside the transaction that is executing the request; never visible to others. */
+    /**
+     * Null while the claiming request executes: inside its transaction, or committed "in progress" by a POST
+     * that calls out over the network between two transactions (lib/api/execute-phased-write.ts).
+     */
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),

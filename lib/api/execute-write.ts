@@ -16,10 +16,13 @@ class HandlerRejection extends Error {
 }
 
 /** A handler's answer. `sensitive`: the body holds a secret, stored only encrypted (see idempotency.ts). */
-export interface WriteResult {
-  status?: number;
-  body: unknown;
-  sensitive?: boolean;
+export type WriteResult = { status?: number; body: unknown; sensitive?: boolean };
+
+/** The stored form of a handler's 4xx, or null for anything else (a fault: nothing is stored for it). */
+export function rejectionResponse(err: unknown, requestId: string): { status: number; bodyText: string } | null {
+  const error = err instanceof HandlerRejection ? err.error : err;
+  if (!(error instanceof ApiError) || error.status >= 500) return null;
+  return { status: error.status, bodyText: JSON.stringify(error.toBody(requestId)) };
 }
 
 /**
@@ -36,28 +39,44 @@ export async function executeWrite(
   requestId: string,
   run: (tx: Db) => Promise<WriteResult>,
 ): Promise<StoredResponse> {
+  const stored = await executeClaimed(db, auth, idempotency, requestId, async (tx) => {
+    const result = await run(tx);
+    const response = { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
+    if (idempotency)
+      await storeIdempotentResponse(tx, auth, idempotency.key, { ...response, sensitive: result.sensitive });
+    return { ...response, replayed: false };
+  });
+  return stored!;
+}
+
+/**
+ * The claim transaction both write shapes share: claims the key, runs `run` (which returns the response,
+ * or null to leave the key claimed "in progress": see execute-phased-write.ts), commits. A response already
+ * stored for the key is returned instead; a 4xx from `run` rolls back and becomes the stored answer.
+ */
+export async function executeClaimed(
+  db: Db,
+  auth: AuthContext,
+  idempotency: IdempotentRequest | null,
+  requestId: string,
+  run: (tx: Db) => Promise<StoredResponse | null>,
+): Promise<StoredResponse | null> {
   try {
     return await inTransaction(db, async (tx) => {
       if (idempotency) {
         const stored = await claimIdempotencyKey(tx, auth, idempotency);
         if (stored) return stored;
       }
-      let result: WriteResult;
       try {
-        result = await run(tx);
+        return await run(tx);
       } catch (err) {
         if (err instanceof ApiError && err.status < 500) throw new HandlerRejection(err);
         throw err;
       }
-      const response = { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
-      if (idempotency) {
-        await storeIdempotentResponse(tx, auth, idempotency.key, { ...response, sensitive: result.sensitive });
-      }
-      return { ...response, replayed: false };
     });
   } catch (err) {
-    if (!(err instanceof HandlerRejection)) throw err;
-    const response = { status: err.error.status, bodyText: JSON.stringify(err.error.toBody(requestId)) };
+    const response = rejectionResponse(err, requestId);
+    if (!(err instanceof HandlerRejection) || !response) throw err;
     if (!idempotency) return { ...response, replayed: false };
     return inTransaction(
       db,

@@ -6,6 +6,13 @@ import { masterKey } from "@/lib/secrets/master-key";
 import { ApiError, invalidRequest } from "./errors";
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
+/**
+ * A key claimed by a request that does network work between two transactions (execute-phased-write.ts)
+ * is "in progress" (no response yet) while it runs. If the process dies in between, the claim is taken
+ * over after this long: far above the longest such request (10 s webhook sends, a sandbox transfer's
+ * receipt waits), so a request still running is never executed twice.
+ */
+export const IN_PROGRESS_TTL_MINUTES = 10;
 const MAX_KEY_LENGTH = 255;
 
 export interface IdempotentRequest {
@@ -40,7 +47,8 @@ export function readIdempotencyKey(req: Request): string | null {
   return key;
 }
 
-// Insert the claim; a record past its lifetime is taken over as if absent, in the same statement.
+// Insert the claim; a record past its lifetime (or an in-progress claim left by a crashed request) is taken
+// over as if absent, in the same statement.
 const CLAIM = `
 insert into idempotency_keys as k (merchant_id, mode, key, request_hash, method, path, response_status, response_body)
 values ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -48,6 +56,7 @@ on conflict (merchant_id, mode, key) do update
   set request_hash = excluded.request_hash, method = excluded.method, path = excluded.path,
       response_status = excluded.response_status, response_body = excluded.response_body, created_at = now()
   where k.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+     or (k.response_status is null and k.created_at < now() - make_interval(mins => ${IN_PROGRESS_TTL_MINUTES}))
 returning key`;
 
 interface StoredRow {
@@ -132,6 +141,15 @@ const bodyPurpose = (auth: AuthContext, key: string) => `idempotent-response:${a
 function openBody(auth: AuthContext, key: string, stored: string): string {
   if (!stored.startsWith("v1.")) return stored;
   return decryptSecret(masterKey(), stored, bodyPurpose(auth, key)).toString("utf8");
+}
+
+/** Gives up an in-progress claim whose request failed (a fault, nothing stored), so a retry runs it again. */
+export async function releaseIdempotencyKey(db: Db, auth: AuthContext, key: string): Promise<void> {
+  await execute(
+    db,
+    "delete from idempotency_keys where merchant_id = $1 and mode = $2 and key = $3 and response_status is null",
+    [auth.merchantId, auth.mode, key],
+  );
 }
 
 /** Periodic sweep: deletes records older than the lifetime, in bounded batches. */

@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import { getDb, type Db } from "@/lib/db/client";
+import { getDb, isPoolExhausted, isStatementTimeout, type Db } from "@/lib/db/client";
 import { canonicalJson, sha256Hex } from "@/lib/crypto/hash";
 import { authenticateApiKey, type AuthContext } from "@/lib/keys/authenticate-api-key";
 import { hasScope, type Scope } from "@/lib/keys/scopes";
 import { log } from "@/lib/log";
 import { ApiError, unknownPathError } from "./errors";
+import { executePhasedWrite } from "./execute-phased-write";
 import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
@@ -32,7 +33,17 @@ export interface HandlerResult {
 type Schema = z.ZodType | undefined;
 type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface ApiRouteDefinition<B extends Schema, Q extends Schema> {
+/**
+ * A POST that makes network calls (execute-phased-write.ts): `prepare` and `record` get a transaction as
+ * `ctx.db`, `send` gets the pool and must not hold a connection across a network call.
+ */
+export interface PhasedHandler<Body, Query, Prepared, Sent> {
+  prepare: (ctx: HandlerContext<Body, Query>) => Promise<Prepared>;
+  send: (ctx: HandlerContext<Body, Query>, prepared: Prepared) => Promise<Sent>;
+  record: (ctx: HandlerContext<Body, Query>, prepared: Prepared, sent: Sent) => Promise<HandlerResult>;
+}
+
+export interface ApiRouteDefinition<B extends Schema, Q extends Schema, P = unknown, S = unknown> {
   /** The scope the key needs; with several, it needs every one. */
   scope: Scope | Scope[];
   /** Sandbox test helpers: to a live key the route does not exist (404, as for an unknown path). */
@@ -40,7 +51,9 @@ export interface ApiRouteDefinition<B extends Schema, Q extends Schema> {
   rateLimit?: RateLimitClass;
   body?: B;
   query?: Q;
-  handler: (ctx: HandlerContext<Out<B>, Out<Q>>) => Promise<HandlerResult>;
+  /** Exactly one of handler and phases. */
+  handler?: (ctx: HandlerContext<Out<B>, Out<Q>>) => Promise<HandlerResult>;
+  phases?: PhasedHandler<Out<B>, Out<Q>, P, S>;
 }
 
 export type RouteHandler = (
@@ -52,8 +65,8 @@ export type RouteHandler = (
  * The one /v1 pipeline: authenticate → rate limit → scope → validate → (idempotent) execute → envelope.
  * Every response, errors included, carries X-API-Version and Request-Id.
  */
-export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined>(
-  def: ApiRouteDefinition<B, Q>,
+export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined, P = unknown, S = unknown>(
+  def: ApiRouteDefinition<B, Q, P, S>,
 ): RouteHandler {
   return async (req, routeCtx) => {
     const requestId = requestIdOf(req);
@@ -77,11 +90,12 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const query = (def.query ? validate(def.query, rawQuery) : undefined) as Out<Q>;
 
       if (req.method === "GET") {
-        const result = await def.handler({ db, auth, body: undefined as Out<B>, query, params, requestId });
+        const result = await def.handler!({ db, auth, body: undefined as Out<B>, query, params, requestId });
         return jsonResponse(result.status ?? 200, JSON.stringify(result.body), requestId, rateHeaders);
       }
 
-      // Writes (POST, DELETE) run in one transaction; bodies and Idempotency-Key belong to POST (docs/API.md#idempotency).
+      // Writes (POST, DELETE) run in one transaction, or as phases around their network calls; bodies and
+      // Idempotency-Key belong to POST (docs/API.md#idempotency).
       const rawBody = req.method === "POST" ? await readJsonBody(req) : {};
       refuseUnsafeText(rawBody);
       const key = req.method === "POST" ? readIdempotencyKey(req) : null;
@@ -94,9 +108,15 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
             hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`),
           }
         : null;
-      const stored = await executeWrite(db, auth, idempotency, requestId, (tx) =>
-        def.handler({ db: tx, auth, body, query, params, requestId }),
-      );
+      const ctx = (handle: Db) => ({ db: handle, auth, body, query, params, requestId });
+      const phases = def.phases;
+      const stored = phases
+        ? await executePhasedWrite(db, auth, idempotency, requestId, {
+            prepare: (tx) => phases.prepare(ctx(tx)),
+            send: (pool, prepared) => phases.send(ctx(pool), prepared),
+            record: (tx, prepared, sent) => phases.record(ctx(tx), prepared, sent),
+          })
+        : await executeWrite(db, auth, idempotency, requestId, (tx) => def.handler!(ctx(tx)));
       const replayHeader: Record<string, string> = stored.replayed ? { "Idempotent-Replayed": "true" } : {};
       return jsonResponse(stored.status, stored.bodyText, requestId, { ...rateHeaders, ...replayHeader });
     } catch (err) {
@@ -121,6 +141,9 @@ export function errorResponse(
   req: Request,
   extra: Record<string, string> = {},
 ): Response {
+  const overloaded = overloadError(err);
+  if (overloaded) log.warn("database overloaded", { request_id: requestId, error: (err as Error).message });
+  if (overloaded) err = overloaded;
   if (err instanceof ApiError) {
     return jsonResponse(err.status, JSON.stringify(err.toBody(requestId)), requestId, { ...extra, ...err.headers });
   }
@@ -140,4 +163,18 @@ export function errorResponse(
     `An unexpected error occurred. Report it with request id ${requestId}.`,
   );
   return jsonResponse(500, JSON.stringify(internal.toBody(requestId)), requestId, extra);
+}
+
+/**
+ * No free database connection within DATABASE_ACQUIRE_TIMEOUT_MS, or a statement past
+ * DATABASE_STATEMENT_TIMEOUT_MS: the envelope says so (none of the nine types is "unavailable", so it is a
+ * 500 with Retry-After; docs/API-DECISIONS.md#errors) instead of the request hanging.
+ */
+function overloadError(err: unknown): ApiError | null {
+  if (!isPoolExhausted(err) && !isStatementTimeout(err)) return null;
+  return new ApiError(
+    "internal_server_error",
+    "The service is busy and could not complete this request in time; retry in a moment (with the same Idempotency-Key, a retry is safe).",
+    { headers: { "Retry-After": "1" } },
+  );
 }

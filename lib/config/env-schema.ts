@@ -27,6 +27,8 @@ const shape = {
   DATA_DIR: text(".data"),
   DATABASE_URL: text(undefined),
   DATABASE_POOL_SIZE: positiveInt(10),
+  DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(15_000),
   // Internal: `npm start` sets it for its children when DATABASE_URL points at its embedded server.
   EMBEDDED_DATABASE: oneOf(["1"], undefined),
   REDIS_URL: text(undefined),
@@ -63,6 +65,10 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** How long a request waits for a free pooled connection before it is answered with an error. */
+  databaseAcquireTimeoutMs: number;
+  /** Postgres statement_timeout of the process pool's connections (not the watchers' or migrations'). */
+  databaseStatementTimeoutMs: number;
   /** DATABASE_URL is the embedded server `npm start` runs (so MASTER_KEY may come from DATA_DIR). */
   embeddedDatabase: boolean;
   redisUrl: string | undefined;
@@ -103,6 +109,8 @@ export const envSchema = z
       dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR),
       databaseUrl: env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
+      databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+      databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       embeddedDatabase: env.EMBEDDED_DATABASE === "1",
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX,

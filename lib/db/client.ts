@@ -18,8 +18,25 @@ interface DbHandle {
 // Route handlers are bundled by Next while scripts run under tsx: keep one pool per process on globalThis.
 const registry = globalThis as unknown as { __usdtDb?: DbHandle };
 
-export function createPool(url: string, max = config().databasePoolSize): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+export interface PoolTimeouts {
+  /** Wait at most this long for a free connection (pg-pool then rejects: see isPoolExhausted). */
+  acquireTimeoutMs?: number;
+  /** Postgres statement_timeout on every connection of the pool. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * A pool without timeouts unless given: the watchers' session connections (leader lock, long scans) and
+ * migrations (which wait on an advisory lock) must not be cut off. The process pool of getDb has both.
+ */
+export function createPool(url: string, max = config().databasePoolSize, timeouts: PoolTimeouts = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: timeouts.acquireTimeoutMs ?? 0,
+    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
   return pool;
@@ -29,7 +46,11 @@ export function getDbHandle(): DbHandle {
   const url = config().databaseUrl;
   if (!url) throw new Error("DATABASE_URL is not set (the start scripts set it after starting the database)");
   if (!registry.__usdtDb || registry.__usdtDb.url !== url) {
-    const pool = createPool(url);
+    const cfg = config();
+    const pool = createPool(url, cfg.databasePoolSize, {
+      acquireTimeoutMs: cfg.databaseAcquireTimeoutMs,
+      statementTimeoutMs: cfg.databaseStatementTimeoutMs,
+    });
     registry.__usdtDb = { url, pool, db: drizzle(pool) };
   }
   return registry.__usdtDb;
@@ -47,6 +68,16 @@ export async function closeDb(): Promise<void> {
   const handle = registry.__usdtDb;
   registry.__usdtDb = undefined;
   await handle?.pool.end();
+}
+
+/** pg-pool's rejection when no connection became free within the acquire timeout. */
+export function isPoolExhausted(err: unknown): boolean {
+  return err instanceof Error && /timeout exceeded when trying to connect/i.test(err.message);
+}
+
+/** Postgres cancelled a statement that ran past statement_timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === "57014";
 }
 
 /**

@@ -5,6 +5,13 @@ import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { sandboxChainOps, type SandboxChainOps } from "./sandbox-chain-ops";
 
+/**
+ * A sandbox helper split for the /v1 pipeline (lib/api/execute-phased-write.ts): its `prepare…` function
+ * reads what it needs in the request's transaction and returns this call, which talks to the chain with no
+ * database connection held (a faucet transfer or a simulation waits on receipts for seconds).
+ */
+export type ChainCall<T> = () => Promise<T>;
+
 /** A running sandbox chain and its operations, or the API error a caller can act on. */
 export async function requireSandboxChain(
   db: Db,

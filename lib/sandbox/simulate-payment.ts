@@ -7,17 +7,19 @@ import { getPayment } from "@/lib/payments/get-payment";
 import { FAUCET_MAX_UNITS } from "./fund-sandbox-address";
 import { onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
 
+type Owner = { merchantId: string; mode: Mode };
+
 /**
  * POST /v1/sandbox/payments/:id/simulate: a real on-chain transfer from a fresh sandbox payer wallet to the
  * payment's deposit address, by default of what is still owed. The watcher then sees it like any other.
  * Any amount may be sent in any state, so under-, over- and late payments can be tried.
  */
-export async function simulatePayment(
-  db: Db,
-  owner: { merchantId: string; mode: Mode },
-  paymentId: string,
-  amount?: bigint,
-) {
+export async function simulatePayment(db: Db, owner: Owner, paymentId: string, amount?: bigint) {
+  return (await prepareSimulatedPayment(db, owner, paymentId, amount))();
+}
+
+/** The simulation's checks and lookups; the returned call makes the transfer (see ChainCall). */
+export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: string, amount?: bigint) {
   const payment = await getPayment(db, owner, paymentId);
   if (!payment.chain || !payment.depositAddress) {
     throw new ApiError(
@@ -39,17 +41,19 @@ export async function simulatePayment(
       { param: "amount" },
     );
   const { config, ops } = await requireSandboxChain(db, payment.chain, "id");
-  const chain = payment.chain;
-  const sent = await onSandboxChain(chain, () =>
-    ops.payFromSandboxWallet(payment.depositAddress!, fromUsdtUnits(units, config.decimals)),
-  );
-  return {
-    object: "sandbox_transfer" as const,
-    payment: payment.id,
-    chain,
-    from: sent.from,
-    to: payment.depositAddress,
-    amount: formatAmount(units),
-    tx_hash: sent.txHash,
+  const { chain, depositAddress } = payment;
+  return async () => {
+    const sent = await onSandboxChain(chain, () =>
+      ops.payFromSandboxWallet(depositAddress, fromUsdtUnits(units, config.decimals)),
+    );
+    return {
+      object: "sandbox_transfer" as const,
+      payment: payment.id,
+      chain,
+      from: sent.from,
+      to: depositAddress,
+      amount: formatAmount(units),
+      tx_hash: sent.txHash,
+    };
   };
 }

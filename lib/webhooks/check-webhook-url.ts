@@ -6,8 +6,21 @@ import { isPublicAddress } from "./public-address";
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) =>
-  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+/** A host name that does not resolve within this long is refused like one that does not resolve. */
+export const DNS_TIMEOUT_MS = 5_000;
+
+/**
+ * The system resolver (hosts file included), bounded: getaddrinfo has no timeout of its own, so a dead DNS
+ * server would otherwise hold a request (or a delivery) for as long as the OS retries.
+ */
+export const systemResolver: Resolver = (hostname) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DNS lookup of ${hostname} timed out`)), DNS_TIMEOUT_MS);
+  });
+  const lookup = dns.lookup(hostname, { all: true, verbatim: true }).then((all) => all.map((a) => a.address));
+  return Promise.race([lookup, timeout]).finally(() => clearTimeout(timer));
+};
 
 /** The documented sandbox switch: sandbox endpoints may use http and private/loopback hosts. Live never. */
 export function privateUrlsAllowed(mode: Mode, cfg: AppConfig = config()): boolean {
@@ -51,8 +64,9 @@ export async function checkWebhookUrl(
   } else {
     try {
       addresses = await (opts.resolve ?? systemResolver)(host);
-    } catch {
-      return { ok: false, message: `url host '${host}' does not resolve` };
+    } catch (err) {
+      const timedOut = err instanceof Error && err.message.endsWith("timed out");
+      return { ok: false, message: `url host '${host}' ${timedOut ? "did not resolve in time" : "does not resolve"}` };
     }
     if (addresses.length === 0) return { ok: false, message: `url host '${host}' does not resolve` };
   }

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import type { AppConfig } from "@/lib/config/env";
 import { newId, randomBase62 } from "@/lib/crypto/random";
-import type { Db } from "@/lib/db/client";
+import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/modes/mode";
 import { encryptSecret } from "@/lib/secrets/encryption";
@@ -16,20 +16,43 @@ export const WEBHOOK_SECRET_PURPOSE = "webhook-secret";
 export const MAX_WEBHOOK_ENDPOINTS = 16;
 
 /**
- * Registers an endpoint after checking its URL (https, public host: every resolved address public).
- * Returns the row and the signing secret, which exists in clear only in this response.
+ * A webhook URL checked (https, public host: every resolved address public) and normalized, or the 400 for
+ * `param: "url"`. Resolves DNS: callers run it before their transaction (docs/API-DECISIONS.md#idempotency).
  */
+export async function checkEndpointUrl(
+  mode: Mode,
+  url: string,
+  opts: { resolve?: Resolver; config?: AppConfig } = {},
+): Promise<string> {
+  const checked = await checkWebhookUrl(url, {
+    allowPrivate: privateUrlsAllowed(mode, opts.config),
+    resolve: opts.resolve,
+  });
+  if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+  return checked.value.url.toString();
+}
+
+/** Registers an endpoint: its URL checked first, then the row in a transaction of its own. */
 export async function createWebhookEndpoint(
   db: Db,
   owner: { merchantId: string; mode: Mode },
   input: CreateWebhookInput,
   opts: { resolve?: Resolver; config?: AppConfig } = {},
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
-  const checked = await checkWebhookUrl(input.url, {
-    allowPrivate: privateUrlsAllowed(owner.mode, opts.config),
-    resolve: opts.resolve,
-  });
-  if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+  const url = await checkEndpointUrl(owner.mode, input.url, opts);
+  return inTransaction(db, (tx) => insertWebhookEndpoint(tx, owner, input, url));
+}
+
+/**
+ * Inserts an endpoint whose URL checkEndpointUrl returned (inside the caller's transaction). Returns the row
+ * and the signing secret, which exists in clear only in this response.
+ */
+export async function insertWebhookEndpoint(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  input: CreateWebhookInput,
+  checkedUrl: string,
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
   await requireEndpointRoom(db, owner);
   // 43 base62 characters ≈ 256 bits (the floor is 192).
   const secret = `whsec_${randomBase62(43)}`;
@@ -41,7 +64,7 @@ export async function createWebhookEndpoint(
       newId("wh_"),
       owner.merchantId,
       owner.mode,
-      checked.value.url.toString(),
+      checkedUrl,
       [...new Set(input.events ?? [])],
       encryptSecret(masterKey(), Buffer.from(secret), WEBHOOK_SECRET_PURPOSE),
     ],

@@ -18,7 +18,7 @@ const inFlight = new Map<string, number>();
 /**
  * One attempt of every due pending delivery of an event (first attempts, fanned out together) or of one
  * delivery (a retry): claimed (claim-deliveries.ts), sent in parallel (send-to-endpoint.ts), then recorded
- * in one transaction per batch (record-attempts.ts). Attempts still running after a second are recorded
+ * each in a transaction of its own (record-attempts.ts). Attempts still running after a second are recorded
  * when they end, outside the job. A worker killed between claim and record leaves expired leases that
  * the stalled sweep (redeliver-stalled.ts) re-enqueues: at-least-once, nothing lost, never succeeded
  * without a 2xx.

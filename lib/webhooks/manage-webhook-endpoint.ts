@@ -1,9 +1,7 @@
-import { ApiError, notFound } from "@/lib/api/errors";
-import type { AppConfig } from "@/lib/config/env";
+import { notFound } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/modes/mode";
-import { checkWebhookUrl, privateUrlsAllowed } from "./check-webhook-url";
 import type { UpdateWebhookInput } from "./schemas";
 import { toWebhookEndpointRow, WEBHOOK_ENDPOINT_COLUMNS, type WebhookEndpointRow } from "./webhook-endpoint-row";
 
@@ -25,21 +23,20 @@ export async function getWebhookEndpoint(
   return toWebhookEndpointRow(row);
 }
 
-/** Changes url (checked like at creation), events and/or active; `active: false` disables deliveries. */
+/**
+ * Changes url, events and/or active; `active: false` disables deliveries. A new url comes already checked
+ * and normalized by checkEndpointUrl (create-webhook-endpoint.ts), which resolves DNS and so runs before
+ * the caller's transaction.
+ */
 export async function updateWebhookEndpoint(
   db: Db,
   owner: Owner,
   id: string,
-  input: UpdateWebhookInput,
-  opts: { config?: AppConfig } = {},
+  input: Omit<UpdateWebhookInput, "url">,
+  checkedUrl: string | undefined,
 ): Promise<WebhookEndpointRow> {
   const current = await getWebhookEndpoint(db, owner, id, { forUpdate: true });
-  let url = current.url;
-  if (input.url !== undefined) {
-    const checked = await checkWebhookUrl(input.url, { allowPrivate: privateUrlsAllowed(owner.mode, opts.config) });
-    if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
-    url = checked.value.url.toString();
-  }
+  const url = checkedUrl ?? current.url;
   const [row] = await query(
     db,
     `update webhook_endpoints set url = $2, events = $3, active = $4, updated_at = now() where id = $1 returning ${WEBHOOK_ENDPOINT_COLUMNS}`,

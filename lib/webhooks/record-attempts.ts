@@ -1,6 +1,8 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { log } from "@/lib/log";
+import { storableText } from "./response-excerpt";
 import { RETRY_DELAYS_S, retryDelayMs } from "./retry-schedule";
 import type { AttemptResult } from "./send-webhook";
 
@@ -13,7 +15,7 @@ export interface FinishedAttempt {
   result: AttemptResult;
 }
 
-/** Appends attempt rows, in one statement however many. */
+/** Appends attempt rows, in one statement however many; texts are made storable (response-excerpt.ts). */
 export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
   await query(
@@ -26,8 +28,8 @@ export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promi
       attempts.map((a) => a.result.startedAt),
       attempts.map((a) => a.result.durationMs),
       attempts.map((a) => a.result.statusCode),
-      attempts.map((a) => a.result.error),
-      attempts.map((a) => a.result.responseBody),
+      attempts.map((a) => (a.result.error === null ? null : storableText(a.result.error))),
+      attempts.map((a) => (a.result.responseBody === null ? null : storableText(a.result.responseBody))),
       attempts.map((a) => a.result.success),
     ],
   );
@@ -53,38 +55,49 @@ export async function markFailed(db: Db, ids: string[]): Promise<void> {
   );
 }
 
+type RecordedAttempt = { id: string; outcome: DeliveryOutcome; attempt: AttemptResult };
+
 /**
- * Records finished attempts of claimed deliveries in one transaction and settles or reschedules each: a
- * success is delivered, a failure with retries left gets its next attempt (a job at now + the schedule's
- * delay, also written to next_attempt_at for the stalled sweep), the last failure ends the delivery.
+ * Records finished attempts of claimed deliveries, each in a transaction of its own, so one that cannot be
+ * recorded never undoes another's result (which would send that event again). One that fails even without
+ * its response excerpt is logged and left to its lease: the stalled sweep tries the delivery again.
  */
-export async function recordAttempts(
-  db: Db,
-  attempts: FinishedAttempt[],
-): Promise<{ id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[]> {
+export async function recordAttempts(db: Db, attempts: FinishedAttempt[]): Promise<RecordedAttempt[]> {
+  const recorded: RecordedAttempt[] = [];
+  for (const attempt of attempts) {
+    const outcome = await recordAttempt(db, attempt)
+      .catch(() => recordAttempt(db, { ...attempt, result: { ...attempt.result, responseBody: null } }))
+      .catch((err: unknown) => {
+        log.error("recording a webhook attempt failed", { delivery_id: attempt.deliveryId, error: String(err) });
+        return null;
+      });
+    if (outcome) recorded.push(outcome);
+  }
+  return recorded;
+}
+
+/**
+ * Records one finished attempt and settles or reschedules its delivery: a success is delivered, a failure
+ * with retries left gets its next attempt (a job at now + the schedule's delay, also written to
+ * next_attempt_at for the stalled sweep), the last failure ends the delivery.
+ */
+function recordAttempt(db: Db, { deliveryId, number, result: attempt }: FinishedAttempt): Promise<RecordedAttempt> {
   return inTransaction(db, async (tx) => {
-    await insertAttempts(tx, attempts);
-    const delivered = attempts.filter((a) => a.result.success).map((a) => a.deliveryId);
-    await markDelivered(tx, delivered);
-    const result: { id: string; outcome: DeliveryOutcome; attempt: AttemptResult }[] = [];
-    const failed: string[] = [];
-    for (const { deliveryId, number, result: attempt } of attempts) {
-      if (attempt.success) {
-        result.push({ id: deliveryId, outcome: "succeeded", attempt });
-      } else if (number <= RETRY_DELAYS_S.length) {
-        const runAt = new Date(Date.now() + retryDelayMs(number));
-        await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [
-          deliveryId,
-          runAt,
-        ]);
-        await enqueueJob(tx, "deliver_webhook", { deliveryId }, { runAt });
-        result.push({ id: deliveryId, outcome: "retry_scheduled", attempt });
-      } else {
-        failed.push(deliveryId);
-        result.push({ id: deliveryId, outcome: "failed", attempt });
-      }
+    await insertAttempts(tx, [{ deliveryId, number, result: attempt }]);
+    if (attempt.success) {
+      await markDelivered(tx, [deliveryId]);
+      return { id: deliveryId, outcome: "succeeded", attempt };
     }
-    await markFailed(tx, failed);
-    return result;
+    if (number <= RETRY_DELAYS_S.length) {
+      const runAt = new Date(Date.now() + retryDelayMs(number));
+      await query(tx, "update webhook_deliveries set next_attempt_at = $2, updated_at = now() where id = $1", [
+        deliveryId,
+        runAt,
+      ]);
+      await enqueueJob(tx, "deliver_webhook", { deliveryId }, { runAt });
+      return { id: deliveryId, outcome: "retry_scheduled", attempt };
+    }
+    await markFailed(tx, [deliveryId]);
+    return { id: deliveryId, outcome: "failed", attempt };
   });
 }

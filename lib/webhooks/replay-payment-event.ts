@@ -1,13 +1,22 @@
 import { invalidRequest } from "@/lib/api/errors";
-import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { type MatchingEndpoint, matchingEndpoints } from "@/lib/events/fan-out-event";
+import { log } from "@/lib/log";
 import type { Mode } from "@/lib/modes/mode";
 import { getPayment } from "@/lib/payments/get-payment";
-import { type FinishedAttempt, insertAttempts, markDelivered } from "./record-attempts";
+import { recordReplayAttempt } from "./record-replay-attempt";
 import { sendToEndpoint } from "./send-to-endpoint";
 import type { AttemptResult } from "./send-webhook";
+
+type Owner = { merchantId: string; mode: Mode };
+
+/** What a replay sends: the event of the payment's current status and the endpoints it goes to. */
+export interface PreparedReplay {
+  type: string;
+  event: { id: string; body: string };
+  endpoints: MatchingEndpoint[];
+}
 
 export interface ReplayResult {
   event: string;
@@ -15,18 +24,16 @@ export interface ReplayResult {
   deliveries: { endpointId: string; url: string; success: boolean; statusCode: number }[];
 }
 
-/**
- * Replay (POST /v1/payments/:id/replay): re-sends the event of the payment's current status, synchronously,
+/*
+ * Replay (POST /v1/payments/:id/replay) re-sends the event of the payment's current status, synchronously,
  * to every active endpoint whose filter matches, and answers with the outcome of each. The event keeps its
- * original id and body (as Stripe's resend does), so receivers deduplicate it like any retry. Each send is
- * recorded as an attempt of that event's delivery; a successful one also settles a delivery still being
- * retried. `statusCode` is 0 when no HTTP response came back.
+ * original id and body (as Stripe's resend does), so receivers deduplicate it like any retry. It runs in
+ * the pipeline's three phases (lib/api/execute-phased-write.ts): no connection is held while receivers
+ * answer (up to 10 s each).
  */
-export async function replayPaymentEvent(
-  db: Db,
-  owner: { merchantId: string; mode: Mode },
-  paymentId: string,
-): Promise<ReplayResult> {
+
+/** Phase 1, in the request's first transaction: what to send and where. */
+export async function prepareReplay(db: Db, owner: Owner, paymentId: string): Promise<PreparedReplay> {
   const payment = await getPayment(db, owner, paymentId);
   const type = `payment.${payment.status}`;
   const [event] = await query<{ id: string; body: string }>(
@@ -35,54 +42,39 @@ export async function replayPaymentEvent(
     [payment.id, type],
   );
   if (!event) throw invalidRequest(`Payment ${payment.id} has no ${type} event to replay.`, "id");
-  const endpoints = await matchingEndpoints(db, owner, type);
-  const results = await Promise.all(
-    endpoints.map((e) =>
-      sendToEndpoint({ url: e.url, encryptedSecret: e.encrypted_secret, mode: owner.mode }, event.body),
-    ),
+  return { type, event, endpoints: await matchingEndpoints(db, owner, type) };
+}
+
+/**
+ * Phase 2, outside any transaction: sends to every endpoint in parallel and records each endpoint's attempt
+ * as it ends, in a short transaction of its own (record-replay-attempt.ts), so one that cannot be recorded
+ * undoes no other's. A recording failure is logged; the answer still reports what the receiver said.
+ */
+export async function sendReplay(db: Db, owner: Owner, prepared: PreparedReplay): Promise<AttemptResult[]> {
+  return Promise.all(
+    prepared.endpoints.map(async (endpoint) => {
+      const result = await sendToEndpoint(
+        { url: endpoint.url, encryptedSecret: endpoint.encrypted_secret, mode: owner.mode },
+        prepared.event.body,
+      );
+      await recordReplayAttempt(db, owner, prepared.event.id, endpoint.id, result).catch((err: unknown) =>
+        log.error("recording a replay attempt failed", { endpoint_id: endpoint.id, error: String(err) }),
+      );
+      return result;
+    }),
   );
-  await recordReplays(db, owner, event.id, endpoints, results);
+}
+
+/** Phase 3: the answer. `statusCode` is 0 when no HTTP response came back. */
+export function replayResult(prepared: PreparedReplay, results: AttemptResult[]): ReplayResult {
   return {
-    event: type,
-    dispatched: endpoints.length,
-    deliveries: endpoints.map((e, i) => ({
+    event: prepared.type,
+    dispatched: prepared.endpoints.length,
+    deliveries: prepared.endpoints.map((e, i) => ({
       endpointId: e.id,
       url: e.url,
       success: results[i]!.success,
       statusCode: results[i]!.statusCode ?? 0,
     })),
   };
-}
-
-/** Records each endpoint's replay as the next attempt of the event's delivery to it. */
-async function recordReplays(
-  db: Db,
-  owner: { merchantId: string; mode: Mode },
-  eventId: string,
-  endpoints: MatchingEndpoint[],
-  results: AttemptResult[],
-): Promise<void> {
-  if (endpoints.length === 0) return;
-  // An endpoint added after the event has no delivery yet: this manual send becomes a settled one (no
-  // automatic retries follow a replay).
-  for (const [i, endpoint] of endpoints.entries())
-    await query(
-      db,
-      "insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, attempt_count) values ($1, $2, $3, $4, $5, $6, 0) on conflict (event_id, endpoint_id) do nothing",
-      [newId("whd_"), eventId, endpoint.id, owner.merchantId, owner.mode, results[i]!.success ? "succeeded" : "failed"],
-    );
-  const deliveries = await query<{ id: string; endpoint_id: string; last_attempt: number }>(
-    db,
-    `select d.id, d.endpoint_id, coalesce((select max(attempt) from webhook_attempts a where a.delivery_id = d.id), 0)::int as last_attempt
-     from webhook_deliveries d where d.event_id = $1 and d.endpoint_id = any($2)`,
-    [eventId, endpoints.map((e) => e.id)],
-  );
-  const byEndpoint = new Map(deliveries.map((d) => [d.endpoint_id, d]));
-  const attempts: FinishedAttempt[] = endpoints.map((e, i) => {
-    const delivery = byEndpoint.get(e.id)!;
-    return { deliveryId: delivery.id, number: delivery.last_attempt + 1, result: results[i]! };
-  });
-  await insertAttempts(db, attempts);
-  const delivered = attempts.filter((a) => a.result.success).map((a) => a.deliveryId);
-  await markDelivered(db, delivered);
 }

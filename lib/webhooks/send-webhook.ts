@@ -6,10 +6,10 @@ import net from "node:net";
 import type { LookupFunction } from "node:net";
 import { type AppConfig, config } from "@/lib/config/env";
 import { checkWebhookUrl, type Resolver } from "./check-webhook-url";
+import { responseExcerpt } from "./response-excerpt";
 import { signPayload } from "./sign-payload";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
-const KEPT_RESPONSE_CHARS = 1024;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 let extraCa: { file: string; ca: string[] } | undefined;
@@ -104,7 +104,7 @@ export async function sendWebhook(input: {
         });
         const end = () => {
           const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString("utf8").slice(0, KEPT_RESPONSE_CHARS);
+          const text = responseExcerpt(Buffer.concat(chunks));
           finish({ success: status >= 200 && status < 300, statusCode: status, error: null, responseBody: text });
         };
         res.on("end", end);

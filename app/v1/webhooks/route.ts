@@ -1,6 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { checkEndpointUrl, insertWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { createWebhookBody, listWebhooksQuery } from "@/lib/webhooks/schemas";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
@@ -17,10 +17,15 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "webhooks:write",
     body: createWebhookBody,
-    handler: async ({ db, auth, body }) => {
-      const { row, secret } = await createWebhookEndpoint(db, auth, body);
-      // The secret is shown once: an idempotent replay stores it only encrypted.
-      return { body: { ...serializeWebhookEndpoint(row), secret }, sensitive: true };
+    // The URL's DNS lookup runs between the key's claim and the insert, outside both transactions.
+    phases: {
+      prepare: async () => undefined,
+      send: ({ auth, body }) => checkEndpointUrl(auth.mode, body.url),
+      record: async ({ db, auth, body }, _prepared, url) => {
+        const { row, secret } = await insertWebhookEndpoint(db, auth, body, url);
+        // The secret is shown once: an idempotent replay stores it only encrypted.
+        return { body: { ...serializeWebhookEndpoint(row), secret }, sensitive: true };
+      },
     },
   }),
 });

@@ -1,6 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { fundSandboxAddress } from "@/lib/sandbox/fund-sandbox-address";
+import { prepareFaucetTransfer } from "@/lib/sandbox/fund-sandbox-address";
 import { faucetBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
@@ -8,6 +8,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     scope: "payments:write",
     sandboxOnly: true,
     body: faucetBody,
-    handler: async ({ db, body }) => ({ body: await fundSandboxAddress(db, body) }),
+    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    phases: {
+      prepare: ({ db, body }) => prepareFaucetTransfer(db, body),
+      send: (_ctx, call) => call(),
+      record: async (_ctx, _call, body) => ({ body }),
+    },
   }),
 });

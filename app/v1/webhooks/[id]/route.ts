@@ -6,6 +6,7 @@ import {
   getWebhookEndpoint,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/manage-webhook-endpoint";
+import { checkEndpointUrl } from "@/lib/webhooks/create-webhook-endpoint";
 import { updateWebhookBody } from "@/lib/webhooks/schemas";
 import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
 
@@ -21,9 +22,15 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "webhooks:write",
     body: updateWebhookBody,
-    handler: async ({ db, auth, params, body }) => ({
-      body: serializeWebhookEndpoint(await updateWebhookEndpoint(db, auth, params.id!, body)),
-    }),
+    // A new URL's DNS lookup runs outside the request's transactions, after the endpoint is known to exist.
+    phases: {
+      prepare: ({ db, auth, params }) => getWebhookEndpoint(db, auth, params.id!),
+      send: ({ auth, body }) =>
+        body.url === undefined ? Promise.resolve(undefined) : checkEndpointUrl(auth.mode, body.url),
+      record: async ({ db, auth, params, body }, _endpoint, url) => ({
+        body: serializeWebhookEndpoint(await updateWebhookEndpoint(db, auth, params.id!, body, url)),
+      }),
+    },
   }),
   DELETE: apiRoute({
     scope: "webhooks:write",

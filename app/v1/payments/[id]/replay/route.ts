@@ -1,14 +1,19 @@
 import { z } from "zod";
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { replayPaymentEvent } from "@/lib/webhooks/replay-payment-event";
+import { prepareReplay, replayResult, sendReplay } from "@/lib/webhooks/replay-payment-event";
 
-// docs/API.md#replay-a-payments-webhook: no body; its own 10/min window per key.
+// docs/API.md#replay-a-payments-webhook: no body; its own 10/min window per key. The sends run outside the
+// request's transactions (lib/api/execute-phased-write.ts).
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",
     rateLimit: "replay",
     body: z.strictObject({}),
-    handler: async ({ db, auth, params }) => ({ body: await replayPaymentEvent(db, auth, params.id!) }),
+    phases: {
+      prepare: ({ db, auth, params }) => prepareReplay(db, auth, params.id!),
+      send: ({ db, auth }, prepared) => sendReplay(db, auth, prepared),
+      record: async (_ctx, prepared, results) => ({ body: replayResult(prepared, results) }),
+    },
   }),
 });

@@ -1,6 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { mineSandboxChain } from "@/lib/sandbox/control-sandbox-chain";
+import { prepareMine } from "@/lib/sandbox/control-sandbox-chain";
 import { mineBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
@@ -8,6 +8,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     scope: "payments:write",
     sandboxOnly: true,
     body: mineBody,
-    handler: async ({ db, params, body }) => ({ body: await mineSandboxChain(db, params.chain!, body.blocks ?? 1) }),
+    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    phases: {
+      prepare: ({ db, params, body }) => prepareMine(db, params.chain!, body.blocks ?? 1),
+      send: (_ctx, call) => call(),
+      record: async (_ctx, _call, body) => ({ body }),
+    },
   }),
 });

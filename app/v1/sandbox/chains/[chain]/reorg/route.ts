@@ -1,6 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { reorgSandboxChain } from "@/lib/sandbox/control-sandbox-chain";
+import { prepareReorg } from "@/lib/sandbox/control-sandbox-chain";
 import { reorgBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
@@ -8,6 +8,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     scope: "payments:write",
     sandboxOnly: true,
     body: reorgBody,
-    handler: async ({ db, params, body }) => ({ body: await reorgSandboxChain(db, params.chain!, body.depth) }),
+    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    phases: {
+      prepare: ({ db, params, body }) => prepareReorg(db, params.chain!, body.depth),
+      send: (_ctx, call) => call(),
+      record: async (_ctx, _call, body) => ({ body }),
+    },
   }),
 });

@@ -1,6 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
-import { simulatePayment } from "@/lib/sandbox/simulate-payment";
+import { prepareSimulatedPayment } from "@/lib/sandbox/simulate-payment";
 import { simulateBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
@@ -8,6 +8,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     scope: "payments:write",
     sandboxOnly: true,
     body: simulateBody,
-    handler: async ({ db, auth, params, body }) => ({ body: await simulatePayment(db, auth, params.id!, body.amount) }),
+    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    phases: {
+      prepare: ({ db, auth, params, body }) => prepareSimulatedPayment(db, auth, params.id!, body.amount),
+      send: (_ctx, call) => call(),
+      record: async (_ctx, _call, body) => ({ body }),
+    },
   }),
 });
