@@ -102,6 +102,29 @@ describe("fuzzing the service", () => {
       }
     }
 
+    // Other methods and bodies on the pages themselves (a POST with a form content type is what Next reads as a server action).
+    const postIp = `${ipBase}:3:1`;
+    for (const path of Object.values(pages)) {
+      for (const [method, type, body] of [
+        ["POST", "multipart/form-data; boundary=x", '{"a":1}'],
+        ["POST", "application/x-www-form-urlencoded", "a=%ff&b"],
+        ["POST", "text/plain;charset=UTF-8", '["$ACTION_ID_x"]'],
+        ["PUT", "application/json", "{}"],
+        ["TRACE", "", ""],
+      ]) {
+        const headers: [string, string][] = [["X-Forwarded-For", postIp]];
+        if (type) headers.push(["Content-Type", type]);
+        const raw: RawRequest = { method: method!, target: path, headers, body: Buffer.from(body!) };
+        const res = await send(raw);
+        tally.record(
+          "other methods on the pages",
+          raw,
+          res,
+          res instanceof Error ? [`no response: ${res.message}`] : commonProblems(res),
+        );
+      }
+    }
+
     // Over the budget: with the address's 30 requests spent, no variant may still reach a page.
     for (const [kind, path] of targets) {
       const ip = `${ipBase}:2:${(ipCounter++).toString(16)}`;
