@@ -299,8 +299,8 @@ function unknownPath(merchant: FuzzMerchant): fc.Arbitrary<FuzzRequest> {
  */
 export function apiRequestArbitrary(merchants: FuzzMerchant[]): fc.Arbitrary<FuzzRequest> {
   const ip = fc
-    .tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 1, max: 0xffff }))
-    .map(([a, b]) => `2001:db8:f022:${a.toString(16)}::${b.toString(16)}`);
+    .tuple(fc.integer({ min: 0, max: 0xff }), fc.integer({ min: 1, max: 0xfe }))
+    .map(([a, b]) => `198.19.${a}.${b}`);
   const perMerchant = merchants.map((merchant, self) =>
     fc.oneof(...ENDPOINTS.map((e) => requestFor(e, merchants, self)), unknownPath(merchant)),
   );

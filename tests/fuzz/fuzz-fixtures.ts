@@ -75,7 +75,7 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
       headers: {
         authorization: `Bearer ${key}`,
         "content-type": "application/json",
-        "x-forwarded-for": "2001:db8:f022:ffff::1",
+        "x-forwarded-for": "198.19.255.255",
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
