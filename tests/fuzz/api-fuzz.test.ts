@@ -106,15 +106,20 @@ describe("fuzzing the service", () => {
     // Other methods and bodies on the pages themselves (a POST with a form content type is what Next reads as a server action).
     const postIp = nextIp();
     for (const path of Object.values(pages)) {
-      for (const [method, type, body] of [
-        ["POST", "multipart/form-data; boundary=x", '{"a":1}'],
-        ["POST", "application/x-www-form-urlencoded", "a=%ff&b"],
-        ["POST", "text/plain;charset=UTF-8", '["$ACTION_ID_x"]'],
-        ["PUT", "application/json", "{}"],
-        ["TRACE", "", ""],
+      // [method, content type, server action id (the Next-Action header the pages' own scripts send), body]
+      for (const [method, type, action, body] of [
+        ["POST", "multipart/form-data; boundary=x", "", '{"a":1}'],
+        ["POST", "application/x-www-form-urlencoded", "", "a=%ff&b"],
+        ["POST", "text/plain;charset=UTF-8", "", '["$ACTION_ID_x"]'],
+        ["POST", "text/plain;charset=UTF-8", "0".repeat(40), "[]"],
+        ["POST", "text/plain;charset=UTF-8", "%ff\u0000", "[{"],
+        ["POST", "multipart/form-data; boundary=x", "0".repeat(42), "--x\r\nnot a part"],
+        ["PUT", "application/json", "", "{}"],
+        ["TRACE", "", "", ""],
       ]) {
         const headers: [string, string][] = [["X-Forwarded-For", postIp]];
         if (type) headers.push(["Content-Type", type]);
+        if (action) headers.push(["Next-Action", action.replace(/[^\t\x20-\xff]/g, "?")]);
         const raw: RawRequest = { method: method!, target: path, headers, body: Buffer.from(body!) };
         const res = await send(raw);
         tally.record(
