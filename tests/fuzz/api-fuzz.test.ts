@@ -51,6 +51,9 @@ describe("fuzzing the service", () => {
       const readsData = ["GET", "POST", "DELETE"].includes(req.raw.method);
       if (!(res instanceof Error) && req.foreignId && readsData && res.status >= 200 && res.status < 300)
         problems.push("another merchant's object answered 2xx");
+      // The guard's own check: a 2xx here would mean the fuzzer mined, reorged or funded the shared chains.
+      if (!(res instanceof Error) && req.touchesChains && readsData && res.status >= 200 && res.status < 300)
+        problems.push("a chain-moving sandbox helper ran (the fuzzer's guard failed)");
       tally.record(req.label, req.raw, res, problems);
     });
     console.log(tally.report("/v1 fuzz", SEED));

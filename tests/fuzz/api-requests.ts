@@ -22,6 +22,8 @@ export interface FuzzRequest {
   raw: RawRequest;
   /** A path id of another merchant: the answer must not be a 2xx. */
   foreignId: boolean;
+  /** A sandbox helper that moves coins or blocks: the fuzzer keeps its handler from running (no 2xx). */
+  touchesChains?: boolean;
 }
 
 const BOGUS_PREFIX: Record<IdKind, string> = {
@@ -223,6 +225,7 @@ function requestFor(endpoint: Endpoint, merchants: FuzzMerchant[], self: number)
         label: endpointLabel(endpoint),
         raw: { method: m, target, headers, body: payload },
         foreignId: idValues.some(([, foreign]) => foreign),
+        touchesChains: endpoint.touchesChains,
       };
     });
 }
