@@ -4,7 +4,7 @@ import type { SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { apiRequestArbitrary, type FuzzMerchant } from "./api-requests";
 import { createFuzzMerchants, type PageTargets, startFuzzServer } from "./fuzz-fixtures";
 import { FuzzTally, forEachConcurrently } from "./fuzz-tally";
-import { composedVariantArbitrary, PATH_VARIANTS } from "./public-page-variants";
+import { composedVariantArbitrary, OTHER_PAGE_REQUESTS, PATH_VARIANTS } from "./public-page-variants";
 import { type RawRequest, sendRaw } from "./raw-http";
 import { apiProblems, commonProblems, pageSecurityProblems } from "./response-checks";
 
@@ -109,17 +109,7 @@ describe("fuzzing the service", () => {
     // Other methods and bodies on the pages themselves (a POST with a form content type is what Next reads as a server action).
     const postIp = nextIp();
     for (const path of Object.values(pages)) {
-      // [method, content type, server action id (the Next-Action header the pages' own scripts send), body]
-      for (const [method, type, action, body] of [
-        ["POST", "multipart/form-data; boundary=x", "", '{"a":1}'],
-        ["POST", "application/x-www-form-urlencoded", "", "a=%ff&b"],
-        ["POST", "text/plain;charset=UTF-8", "", '["$ACTION_ID_x"]'],
-        ["POST", "text/plain;charset=UTF-8", "0".repeat(40), "[]"],
-        ["POST", "text/plain;charset=UTF-8", "%ff\u0000", "[{"],
-        ["POST", "multipart/form-data; boundary=x", "0".repeat(42), "--x\r\nnot a part"],
-        ["PUT", "application/json", "", "{}"],
-        ["TRACE", "", "", ""],
-      ]) {
+      for (const [method, type, action, body] of OTHER_PAGE_REQUESTS) {
         const headers: [string, string][] = [["X-Forwarded-For", postIp]];
         if (type) headers.push(["Content-Type", type]);
         if (action) headers.push(["Next-Action", action.replace(/[^\t\x20-\xff]/g, "?")]);

@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { CHAINS } from "@/lib/chains/chains";
+import { headersArbitrary, hostileSegment, METHODS, pathTwist } from "./request-parts";
+import { guardBody, keepWebhooksOnLoopback, reachesRealTarget } from "./safety-guards";
 import { type Endpoint, ENDPOINTS, endpointLabel, type IdKind, idKindsOf } from "./endpoint-catalogue";
-import { hostileBodyBytes, hostileJsonText, urlSizedHostileString } from "./hostile-values";
+import { hostileBodyBytes, hostileJsonText } from "./hostile-values";
 import type { RawRequest } from "./raw-http";
 import { arbitraryFor, queryArbitrary } from "./zod-arbitrary";
-import { FIELD_HINTS, loopbackOnly, QUERY_HINTS } from "./field-hints";
+import { FIELD_HINTS, QUERY_HINTS } from "./field-hints";
 
 export interface FuzzKey {
   secret: string;
@@ -35,42 +37,6 @@ const BOGUS_PREFIX: Record<IdKind, string> = {
   chain: "",
 };
 
-/** Path segments that trip decoders and routers: bad and overlong escapes, dot segments, NUL, huge. */
-const hostileSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(
-    "%",
-    "%%",
-    "%2",
-    "%ff",
-    "%zz",
-    "%00",
-    "%u0041",
-    "%c0%ae",
-    "%c0%ae%c0%ae",
-    "%e0%80%ae",
-    "%ed%a0%80",
-    "%f4%90%80%80",
-    "%e2%80%ae",
-    "%2e",
-    "%2e%2e",
-    "%2E%2E",
-    ".",
-    "..",
-    ".%2e",
-    "%2f",
-    "%2F..%2F",
-    "%5c",
-    "%25",
-    "%0d%0a",
-    "%20",
-    "a".repeat(5000),
-    "9".repeat(400),
-  ),
-  urlSizedHostileString.map((s) =>
-    s.replace(/[^A-Za-z0-9]/g, (c) => `%${(c.charCodeAt(0) & 0xff).toString(16).padStart(2, "0")}`),
-  ),
-);
-
 function idArbitrary(kind: IdKind, merchants: FuzzMerchant[], self: number): fc.Arbitrary<[string, boolean]> {
   if (kind === "chain")
     return fc.oneof(
@@ -93,99 +59,6 @@ function idArbitrary(kind: IdKind, merchants: FuzzMerchant[], self: number): fc.
   if (foreign.length)
     options.push({ weight: 2, arbitrary: fc.constantFrom(...foreign).map((id): [string, boolean] => [id, true]) });
   return fc.oneof(...options);
-}
-
-/** Whole-path twists: trailing slash, doubled slash, dot segments inserted, an escape instead of a letter. */
-const pathTwist: fc.Arbitrary<(p: string) => string> = fc.oneof(
-  { weight: 10, arbitrary: fc.constant((p: string) => p) },
-  {
-    weight: 3,
-    arbitrary: fc.constantFrom(
-      (p: string) => `${p}/`,
-      (p: string) => p.replace("/v1/", "/v1//"),
-      (p: string) => p.replace("/v1/", "/v1/./"),
-      (p: string) => p.replace("/v1/", "/v1/x/../"),
-      (p: string) => p.replace("/v1/", "/v1/%2e/"),
-      (p: string) => p.replace(/\/([a-z])/, (_m, c: string) => `/%${c.charCodeAt(0).toString(16)}`),
-      (p: string) => `${p}%00`,
-      (p: string) => `${p}#frag`,
-      (p: string) => `${p};x=1`,
-    ),
-  },
-);
-
-const METHODS = [
-  "GET",
-  "POST",
-  "PUT",
-  "PATCH",
-  "DELETE",
-  "HEAD",
-  "OPTIONS",
-  "TRACE",
-  "PROPFIND",
-  "PURGE",
-  "get",
-  "post",
-  "Patch",
-];
-
-const GARBLED_AUTH = [
-  null,
-  "",
-  "Bearer",
-  "Bearer ",
-  "bearer sk_test_x",
-  "Basic dXNlcjpwYXNz",
-  "Bearer sk_test_",
-  "Bearer sk_live_0000000000000000000000000000000000",
-  `Bearer ${"a".repeat(5000)}`,
-  "Bearer sk_test_\xff\xfe",
-  "Token abc",
-];
-
-const CONTENT_TYPES = [
-  null,
-  "text/plain",
-  "application/json; charset=latin1",
-  "application/jsonx",
-  "APPLICATION/JSON",
-  "application/x-www-form-urlencoded",
-  "multipart/form-data; boundary=x",
-  "application/json;",
-  "application/vnd.api+json",
-];
-
-const IDEMPOTENCY_KEYS = ["", " ", "a".repeat(255), "a".repeat(256), "a".repeat(300), "\xe9t\xe9", "k\tk", "😀", "%00"];
-
-function headersArbitrary(merchant: FuzzMerchant) {
-  const key = fc.constantFrom(...merchant.keys).map((k) => k.secret);
-  const auth = fc.oneof(
-    { weight: 12, arbitrary: key.map((k) => `Bearer ${k}`) },
-    { weight: 1, arbitrary: fc.constantFrom(...GARBLED_AUTH) },
-    {
-      weight: 1,
-      arbitrary: key.chain((k) =>
-        fc.constantFrom(`Bearer  ${k}`, `Bearer ${k} `, `bearer ${k}`, `Bearer ${k.toUpperCase()}`, k),
-      ),
-    },
-  );
-  const contentType = fc.oneof(
-    { weight: 10, arbitrary: fc.constant("application/json") },
-    { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
-  );
-  const idempotency = fc.oneof(
-    { weight: 6, arbitrary: fc.constant(null) },
-    { weight: 2, arbitrary: fc.uuid() },
-    { weight: 2, arbitrary: fc.constantFrom(...IDEMPOTENCY_KEYS) },
-  );
-  return fc.tuple(auth, contentType, idempotency).map(([a, ct, idem]) => {
-    const headers: [string, string][] = [];
-    if (a !== null) headers.push(["Authorization", a]);
-    if (ct !== null) headers.push(["Content-Type", ct]);
-    if (idem !== null) headers.push(["Idempotency-Key", idem.replace(/[^\t\x20-\xff]/g, "?")]);
-    return headers;
-  });
 }
 
 function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<Buffer> {
@@ -228,57 +101,6 @@ function requestFor(endpoint: Endpoint, merchants: FuzzMerchant[], self: number)
         touchesChains: endpoint.touchesChains,
       };
     });
-}
-
-/** True unless the decoded path plainly names no chain and no payment that exists. */
-function reachesRealTarget(path: string, merchants: FuzzMerchant[]): boolean {
-  if (path.includes("/faucet")) return true;
-  const bytewise = path.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  let decoded = bytewise;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    /* bytewise only */
-  }
-  const forms = [path, bytewise, decoded].map((p) => p.toLowerCase());
-  const payments = merchants.flatMap((m) => m.ids.payment).map((id) => id.toLowerCase());
-  return [...CHAINS, ...payments].some((target) => forms.some((form) => form.includes(target)));
-}
-
-/** A webhook URL that parses with a public host is replaced: no delivery may leave the machine. */
-function keepWebhooksOnLoopback(body: Buffer): Buffer {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString("utf8"));
-  } catch {
-    return body;
-  }
-  if (!value || typeof value !== "object" || typeof (value as { url?: unknown }).url !== "string") return body;
-  const url = (value as { url: string }).url;
-  const safe = loopbackOnly(url);
-  if (safe === url) return body;
-  try {
-    return Buffer.from(JSON.stringify({ ...value, url: safe }));
-  } catch {
-    return Buffer.from(JSON.stringify({ url: safe })); // a value too deep to encode again
-  }
-}
-
-/**
- * A body the schema refuses before the handler runs: an unknown key inserted as text (every schema is
- * strict); bodies that are not a JSON object are refused anyway, the empty one (read as {}) excepted.
- */
-function guardBody(body: Buffer): Buffer {
-  const text = body.toString("utf8");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return text.trim() === "" ? Buffer.from('{"fuzz_guard":true}') : body;
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return body;
-  if (Object.keys(value).length === 0) return Buffer.from('{"fuzz_guard":true}');
-  return Buffer.from(text.replace(/^\s*\{/, '{"fuzz_guard":true,'));
 }
 
 /** Unknown /v1 paths, for every method: 404 in the envelope. */

@@ -46,3 +46,18 @@ export function composedVariantArbitrary(): fc.Arbitrary<{ name: string; apply: 
     apply: (p: string) => chosen.reduce((acc, n) => PATH_VARIANTS[n]!(acc), p),
   }));
 }
+
+/**
+ * Other requests to a page: [method, content type, Next-Action (the server action id the pages' own
+ * scripts send), body]. A POST with a form content type is what Next reads as a server action.
+ */
+export const OTHER_PAGE_REQUESTS: [string, string, string, string][] = [
+  ["POST", "multipart/form-data; boundary=x", "", '{"a":1}'],
+  ["POST", "application/x-www-form-urlencoded", "", "a=%ff&b"],
+  ["POST", "text/plain;charset=UTF-8", "", '["$ACTION_ID_x"]'],
+  ["POST", "text/plain;charset=UTF-8", "0".repeat(40), "[]"],
+  ["POST", "text/plain;charset=UTF-8", "%ff\u0000", "[{"],
+  ["POST", "multipart/form-data; boundary=x", "0".repeat(42), "--x\r\nnot a part"],
+  ["PUT", "application/json", "", "{}"],
+  ["TRACE", "", "", ""],
+];
