@@ -1,3 +1,5 @@
+import { notFound } from "@/lib/api/errors";
+import { jsonResponse, requestIdOf } from "@/lib/api/respond";
 import { getDb } from "@/lib/db/client";
 import { FINAL_STATUSES } from "@/lib/checkout/checkout-status";
 import { loadCheckoutStatus, streamCheckoutStatus } from "@/lib/checkout/stream-status";
@@ -14,11 +16,11 @@ const HEADERS = {
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await ctx.params;
   const db = getDb();
-  if (!(await loadCheckoutStatus(db, id)))
-    return Response.json(
-      { error: { type: "not_found", message: "No such checkout." } },
-      { status: 404, headers: { "Cache-Control": "no-store" } },
-    );
+  if (!(await loadCheckoutStatus(db, id))) {
+    // The API's error envelope, as everywhere (its request id is the one in the Request-Id header).
+    const requestId = requestIdOf(req);
+    return jsonResponse(404, JSON.stringify(notFound("checkout", id.slice(0, 40)).toBody(requestId)), requestId);
+  }
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
