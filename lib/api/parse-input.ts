@@ -84,6 +84,8 @@ const visible = (key: string) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   key.replace(/[\u0000-\u001f\u007f\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+const MAX_NESTING = 16;
+
 /**
  * Refuses any string, key or value, holding a NUL or a lone surrogate, wherever it sits in a body or query
  * (no field stores them, PostgreSQL cannot, and they hide text from people reading it): 400 naming the
@@ -91,6 +93,11 @@ const visible = (key: string) =>
  * spelled `\u0000`). Runs before the schema, so every field of every route is covered.
  */
 export function refuseUnsafeText(input: unknown, path: string[] = []): void {
+  // No request nests beyond a few levels; a deeper one is refused before it can exhaust the stack.
+  if (path.length > MAX_NESTING) {
+    const param = path[0]!;
+    throw invalidRequest(`Invalid ${param}: nested deeper than ${MAX_NESTING} levels.`, param);
+  }
   const fail = (at: string[]) => {
     const param = at.join(".");
     throw invalidRequest(`Invalid ${param}: text must not contain NUL characters or unpaired surrogates.`, param);

@@ -3,8 +3,9 @@
  * - `ok`: `pathname` is the decoded path every later decision (page limit, security headers) uses, and
  *   `forward` the raw path to hand to Next (for /v1, undecodable escapes are made literal: `%ff` → `%25ff`,
  *   so the route answers 404 for that id instead of Next failing with a 500).
- * - `redirect`: the path has dot segments (`.`, `..`, `%2e`…) or empty segments (`//`, a trailing `/`),
- *   which URL parsers (Next's among them) resolve: `location` is the same path with them resolved. It is
+ * - `redirect`: the path has dot segments (`.`, `..`, `%2e`…), empty segments (`//`, a trailing `/`) or
+ *   escaped unreserved characters (`%76` for `v`), which URL parsers (Next's among them) resolve:
+ *   `location` is the same path with them resolved. It is
  *   built from the path's own segments and always starts with exactly one `/`, so it never leaves the site.
  * - `refuse`: a raw backslash anywhere (parsers read it as `/`), a path that is not origin-form, or, outside
  *   /v1, a segment that does not decode to clean text (invalid or overlong escape, lone surrogate, NUL or
@@ -16,6 +17,7 @@ export type PathDecision =
   | { kind: "refuse"; reason: string };
 
 const VALID_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
+const UNRESERVED_ESCAPE = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee])/g;
 // C0 controls (NUL included) and DEL; lone surrogates cannot come out of decodeURIComponent.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -43,7 +45,13 @@ export function decideRequestPath(rawUrl: string): PathDecision {
   let changed = false;
   // "/" is the root path: its one empty segment is not a `//`.
   const rawSegments = rawPath === "/" ? [] : rawPath.slice(1).split("/");
-  for (const raw of rawSegments) {
+  for (const spelled of rawSegments) {
+    // Escaped letters, digits and `-._~` mean the characters themselves (RFC 3986's normalisation):
+    // `/%761/…` is `/v1/…` and is redirected there, so Next and every decision see one spelling.
+    const raw = spelled.replace(UNRESERVED_ESCAPE, (escape) =>
+      String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
+    );
+    if (raw !== spelled) changed = true;
     const decoded = decodeSegment(raw);
     if (raw === "" || decoded === ".") {
       changed = true;

@@ -13,6 +13,7 @@ import {
   ROUTED_METHODS,
   writeRawEnvelope,
 } from "./edge-responses";
+import { isMultipartPost, vetMultipartPagePost } from "./page-form-body";
 import { decideRequestPath } from "./request-path";
 import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
 
@@ -70,6 +71,11 @@ export async function startWebServer(opts: {
           // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
           const streaming = (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
           if (streaming && !admitStatusStream(clientKey, res)) return;
+          if (isMultipartPost(req)) {
+            const vetted = await vetMultipartPagePost(req, res);
+            if (!vetted) return;
+            return await handle(vetted, res);
+          }
         }
         await handle(req, res);
       } catch (err) {

@@ -131,6 +131,14 @@ describe("NUL characters and unpaired surrogates in queries and bodies", () => {
       '{"url":"https://example.com/\\u0000","enabled_events":["payment.confirmed"]}',
     ],
     [
+      "a body nested 5,000 levels deep",
+      400,
+      "invalid_request_error",
+      "metadata",
+      "/v1/payments",
+      `{"amount":"1.000000","metadata":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+    ],
+    [
       "raw NUL byte inside a JSON string",
       400,
       "invalid_request_error",

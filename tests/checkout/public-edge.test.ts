@@ -76,14 +76,22 @@ describe("path tricks against the public pages", () => {
     }
   });
 
-  it("a path spelled with encoded letters is the public area too: page headers, and counted", async () => {
-    // Next answers these 404 today; whatever it answers, they are judged on the decoded path.
-    const spelled = [`/%63heckout/${paymentId}`, `/p%61y/${linkToken}`, `/%61pi/public/checkout/${paymentId}/events`];
+  it("a path spelled with encoded letters is redirected to its plain spelling, where the limit applies", async () => {
+    const spelled = [
+      [`/%63heckout/${paymentId}`, `/checkout/${paymentId}`],
+      [`/p%61y/${linkToken}`, `/pay/${linkToken}`],
+      [`/%61pi/public/checkout/${paymentId}/events`, `/api/public/checkout/${paymentId}/events`],
+    ];
     const ip = freshIpv4();
-    for (const path of spelled) {
-      expectPageHeaders(await rawRequest(web.url, path, { ip }));
+    for (const [path, plain] of spelled) {
+      const reply = await rawRequest(web.url, path!, { ip });
+      expect({ path, status: reply.status, location: reply.headers.location }).toEqual({
+        path,
+        status: 308,
+        location: plain,
+      });
     }
-    await expectBudgetLeft(ip, 27);
+    await expectBudgetLeft(ip, 30);
   });
 
   it("refuses malformed public paths with a plain 400 page that carries the page headers", async () => {

@@ -10,8 +10,20 @@ describe("the one path every decision of the web server uses", () => {
       forward: "/checkout/pay_abc?x=1",
     });
     expect(decideRequestPath("/")).toEqual({ kind: "ok", pathname: "/", forward: "/" });
-    // An encoded letter still counts as the public area it spells.
-    expect(decideRequestPath("/%63heckout/pay_abc")).toMatchObject({ kind: "ok", pathname: "/checkout/pay_abc" });
+  });
+
+  it("redirects escaped letters, digits and -._~ to the plain spelling, and leaves other escapes alone", () => {
+    expect(decideRequestPath("/%63heckout/pay_abc")).toEqual({ kind: "redirect", location: "/checkout/pay_abc" });
+    expect(decideRequestPath("/%761/sandbox/chains/eth/reorg?x=1")).toEqual({
+      kind: "redirect",
+      location: "/v1/sandbox/chains/eth/reorg?x=1",
+    });
+    expect(decideRequestPath("/v1/payments/pay%5Fa%2Db%7E")).toEqual({
+      kind: "redirect",
+      location: "/v1/payments/pay_a-b~",
+    });
+    expect(decideRequestPath("/v1/payments/%ff")).toMatchObject({ kind: "ok", forward: "/v1/payments/%25ff" });
+    expect(decideRequestPath("/pay/a%20b")).toMatchObject({ kind: "ok", pathname: "/pay/a b", forward: "/pay/a%20b" });
   });
 
   it.each([
