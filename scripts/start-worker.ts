@@ -2,7 +2,7 @@
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
 // WORKER_ROLES=jobs or =watchers runs one of the two (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
-import { closeDb, getPool } from "@/lib/db/client";
+import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
 import { startWorker } from "@/lib/jobs/worker";
 import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
 import { startChainWatchers } from "@/lib/watchers/start-watchers";
@@ -23,6 +23,7 @@ if (custodyProblems.length) {
   process.exit(1);
 }
 const roles = cfg.workerRoles;
+if (roles.includes("jobs")) sizePoolForJobs(cfg.workerConcurrency);
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;

@@ -16,7 +16,15 @@ interface DbHandle {
 }
 
 // Route handlers are bundled by Next while scripts run under tsx: keep one pool per process on globalThis.
-const registry = globalThis as unknown as { __usdtDb?: DbHandle };
+const registry = globalThis as unknown as { __usdtDb?: DbHandle; __usdtWorkerJobs?: number };
+
+/**
+ * Called by the worker before it touches the database: jobs wait for a connection rather than fail after the
+ * acquire timeout (a request's limit, not a job's), and the pool holds a connection for every job at once.
+ */
+export function sizePoolForJobs(concurrency: number): void {
+  registry.__usdtWorkerJobs = concurrency;
+}
 
 export interface PoolTimeouts {
   /** Wait at most this long for a free connection (pg-pool then rejects: see isPoolExhausted). */
@@ -47,8 +55,9 @@ export function getDbHandle(): DbHandle {
   if (!url) throw new Error("DATABASE_URL is not set (the start scripts set it after starting the database)");
   if (!registry.__usdtDb || registry.__usdtDb.url !== url) {
     const cfg = config();
-    const pool = createPool(url, cfg.databasePoolSize, {
-      acquireTimeoutMs: cfg.databaseAcquireTimeoutMs,
+    const jobs = registry.__usdtWorkerJobs;
+    const pool = createPool(url, jobs ? Math.max(cfg.databasePoolSize, jobs + 2) : cfg.databasePoolSize, {
+      acquireTimeoutMs: jobs ? 0 : cfg.databaseAcquireTimeoutMs,
       statementTimeoutMs: cfg.databaseStatementTimeoutMs,
     });
     registry.__usdtDb = { url, pool, db: drizzle(pool) };
