@@ -48,9 +48,7 @@ export function decideRequestPath(rawUrl: string): PathDecision {
   for (const spelled of rawSegments) {
     // Escaped letters, digits and `-._~` mean the characters themselves (RFC 3986's normalisation):
     // `/%761/…` is `/v1/…` and is redirected there, so Next and every decision see one spelling.
-    const raw = spelled.replace(UNRESERVED_ESCAPE, (escape) =>
-      String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
-    );
+    const raw = spelled.replace(UNRESERVED_ESCAPE, (hex) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
     if (raw !== spelled) changed = true;
     const decoded = decodeSegment(raw);
     if (raw === "" || decoded === ".") {

@@ -42,7 +42,7 @@ describe("the worker (signer) and the xpubs the web derives live addresses from"
     );
     expect(run.out).not.toContain("LIVE_TRON_XPUB is not");
     expect(run.out).not.toContain("[worker] running");
-    expect(run.out).not.toContain(mnemonic.split(" ")[0]! + " " + mnemonic.split(" ")[1]);
+    expect(run.out).not.toContain(mnemonic.split(" ").slice(0, 2).join(" "));
     expect(run.out).not.toMatch(/^\s+at /m);
   }, 40_000);
 
