@@ -91,8 +91,10 @@ describe("network calls run outside database transactions", () => {
     });
     expect(list.status).toBe(200);
     expect(checkout.status).toBe(200);
-    expect(list.ms, "GET /v1/payments while the replays wait").toBeLessThan(1_000);
-    expect(checkout.ms, "the checkout page while the replays wait").toBeLessThan(1_000);
+    // Held connections would make both wait for the receivers (over 6 s more; 22.7 s measured before the
+    // fix); 3 s leaves room for a first page render on a busy 2-core CI machine.
+    expect(list.ms, "GET /v1/payments while the replays wait").toBeLessThan(3_000);
+    expect(checkout.ms, "the checkout page while the replays wait").toBeLessThan(3_000);
 
     const replies = await Promise.all(replays);
     for (const reply of replies) {
