@@ -4,19 +4,17 @@ import type { Chain } from "@/lib/chains/chains";
 import { addressProblem } from "@/lib/chains/validate-address";
 import type { Db } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money/amount";
-import { type ChainCall, onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
+import { onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
 
 /** Per call, so a typo cannot mint absurd sums into a shared sandbox chain. */
 export const FAUCET_MAX_UNITS = 1_000_000_000_000n; // 1,000,000 USDT
 
 type FaucetInput = { chain: Chain; address: string; amount: bigint };
 
-/** POST /v1/sandbox/faucet: test USDT and native gas to any address on a sandbox chain. */
-export async function fundSandboxAddress(db: Db, input: FaucetInput) {
-  return (await prepareFaucetTransfer(db, input))();
-}
-
-/** The faucet's checks and chain lookup; the returned call makes the transfer (see ChainCall). */
+/**
+ * POST /v1/sandbox/faucet (test USDT and native gas to any address on a sandbox chain): the checks and chain
+ * lookup; the returned call makes the transfer, holding no database connection (see ChainCall).
+ */
 export async function prepareFaucetTransfer(db: Db, input: FaucetInput) {
   const problem = addressProblem(input.chain, input.address);
   if (problem)
@@ -28,23 +26,16 @@ export async function prepareFaucetTransfer(db: Db, input: FaucetInput) {
       { param: "amount" },
     );
   const { config, ops } = await requireSandboxChain(db, input.chain);
-  const transfer: ChainCall<{
-    object: "sandbox_faucet_transfer";
-    chain: Chain;
-    address: string;
-    amount: string;
-    tx_hash: string;
-  }> = async () => {
+  return async () => {
     const txHash = await onSandboxChain(input.chain, () =>
       ops.fund(input.address, fromUsdtUnits(input.amount, config.decimals)),
     );
     return {
-      object: "sandbox_faucet_transfer" as const,
+      object: "sandbox_faucet_transfer",
       chain: input.chain,
       address: input.address,
       amount: formatAmount(input.amount),
       tx_hash: txHash,
     };
   };
-  return transfer;
 }

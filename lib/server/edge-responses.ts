@@ -17,7 +17,7 @@ function envelope(type: string, status: number, message: string, requestId: stri
 const STATIC_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** A short readable HTML page with the hosted pages' headers (the 429 page's look). */
+/** A short readable HTML page with the hosted pages' headers: the 429, refusal and 405 pages. */
 export function writePlainPage(res: ServerResponse, status: number, title: string, text: string): void {
   res.statusCode = status;
   res.setHeader("Content-Type", "text/html; charset=utf-8");

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
-import { setStaticPageHeaders } from "./page-security";
+import { writePlainPage } from "./edge-responses";
 
 /**
  * The hosted pages (and their data endpoints) share one 30/min budget per client IP (docs/CHECKOUT.md).
@@ -20,18 +20,12 @@ export async function admitPublicPageRequest(clientKey: string, res: ServerRespo
   const result = await getRateLimiter().hit(`ip:${clientKey}:public_pages`, LIMITS.public_pages, WINDOW_MS);
   if (result.allowed) return true;
   const wait = retryAfterSeconds(result.retryAfterMs);
-  res.statusCode = 429;
   res.setHeader("Retry-After", String(wait));
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  // A static page: no script may run on it.
-  res.setHeader(
-    "Content-Security-Policy",
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  writePlainPage(
+    res,
+    429,
+    "Too many requests",
+    `This page was loaded too often from your network. Please wait ${wait} second${wait === 1 ? "" : "s"} and reload.`,
   );
-  setStaticPageHeaders(res);
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Too many requests</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
-<h1 style="font-size:1.5rem">Too many requests</h1><p>This page was loaded too often from your network. Please wait ${wait} second${wait === 1 ? "" : "s"} and reload.</p>
-</body></html>`);
   return false;
 }

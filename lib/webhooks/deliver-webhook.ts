@@ -49,12 +49,8 @@ export async function deliverWebhooks(
   const outcomes = batch.length ? await recordAttempts(db, batch) : [];
   // The rest are still waiting on slow endpoints: record each when it ends, without holding the job.
   for (const send of sends) {
-    void send.then(async (sent) => {
-      if (recordedInJob.has(sent.deliveryId)) return;
-      await recordAttempts(db, [sent]).catch((err: unknown) =>
-        console.error(`[webhooks] recording ${sent.deliveryId} failed: ${String(err)}`),
-      );
-    });
+    // recordAttempts logs (and never throws) what it cannot record.
+    void send.then((sent) => (recordedInJob.has(sent.deliveryId) ? undefined : recordAttempts(db, [sent])));
   }
   const running = live
     .filter((d) => !recordedInJob.has(d.id))

@@ -57,6 +57,11 @@ export async function markFailed(db: Db, ids: string[]): Promise<void> {
 
 type RecordedAttempt = { id: string; outcome: DeliveryOutcome; attempt: AttemptResult };
 
+/** Records an attempt; if that fails (its response excerpt, say), records it once more without the excerpt. */
+export function withExcerptFallback<T>(record: (result: AttemptResult) => Promise<T>, result: AttemptResult) {
+  return record(result).catch(() => record({ ...result, responseBody: null }));
+}
+
 /**
  * Records finished attempts of claimed deliveries, each in a transaction of its own, so one that cannot be
  * recorded never undoes another's result (which would send that event again). One that fails even without
@@ -65,12 +70,13 @@ type RecordedAttempt = { id: string; outcome: DeliveryOutcome; attempt: AttemptR
 export async function recordAttempts(db: Db, attempts: FinishedAttempt[]): Promise<RecordedAttempt[]> {
   const recorded: RecordedAttempt[] = [];
   for (const attempt of attempts) {
-    const outcome = await recordAttempt(db, attempt)
-      .catch(() => recordAttempt(db, { ...attempt, result: { ...attempt.result, responseBody: null } }))
-      .catch((err: unknown) => {
-        log.error("recording a webhook attempt failed", { delivery_id: attempt.deliveryId, error: String(err) });
-        return null;
-      });
+    const outcome = await withExcerptFallback(
+      (result) => recordAttempt(db, { ...attempt, result }),
+      attempt.result,
+    ).catch((err: unknown) => {
+      log.error("recording a webhook attempt failed", { delivery_id: attempt.deliveryId, error: String(err) });
+      return null;
+    });
     if (outcome) recorded.push(outcome);
   }
   return recorded;

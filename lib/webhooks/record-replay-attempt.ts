@@ -2,7 +2,7 @@ import { newId } from "@/lib/crypto/random";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/modes/mode";
-import { insertAttempts, markDelivered } from "./record-attempts";
+import { insertAttempts, markDelivered, withExcerptFallback } from "./record-attempts";
 import type { AttemptResult } from "./send-webhook";
 
 /**
@@ -35,5 +35,5 @@ export async function recordReplayAttempt(
       await insertAttempts(tx, [{ deliveryId: delivery!.id, number: delivery!.last_attempt + 1, result: attempt }]);
       if (attempt.success) await markDelivered(tx, [delivery!.id]);
     });
-  await record(result).catch(() => record({ ...result, responseBody: null }));
+  await withExcerptFallback(record, result);
 }
