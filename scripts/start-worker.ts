@@ -1,9 +1,10 @@
 // Worker-only entry point (scale-out): `DATABASE_URL=… npm run start:worker`. Any number may run.
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
-// WORKER_ROLES=jobs or =watchers runs one of the two (dedicated watcher instances, for example).
+// WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
 import { startWorker } from "@/lib/jobs/worker";
+import { startOutboundLeaders } from "@/lib/outbound/start-outbound";
 import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
 import { startChainWatchers } from "@/lib/watchers/start-watchers";
 import { onShutdown } from "./lib/shutdown";
@@ -27,11 +28,12 @@ if (roles.includes("jobs")) sizePoolForJobs(cfg.workerConcurrency);
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
+const outbound = roles.includes("outbound") ? startOutboundLeaders(database.url) : null;
 console.log(`[worker] running ${roles.join(" and ")}`);
 process.send?.({ type: "ready" });
 
 onShutdown(async () => {
-  await Promise.all([runner?.stop(), watchers?.stop()]);
+  await Promise.all([runner?.stop(), watchers?.stop(), outbound?.stop()]);
   await closeDb();
   await database.stop();
 });

@@ -30,11 +30,17 @@ process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
 /**
- * The web child's environment: without the live seed, which only the worker (the signer) holds; with the
+ * The web child's environment: without the live seed and role key files, which only the worker (the signer) holds; with the
  * seed's account xpubs instead, from which it derives live EVM and Tron addresses (docs/SECURITY.md).
  */
 function webEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { LIVE_SEED_MNEMONIC: _mnemonic, LIVE_SEED_FILE: _file, ...rest } = env;
+  const {
+    LIVE_SEED_MNEMONIC: _mnemonic,
+    LIVE_SEED_FILE: _file,
+    LIVE_TREASURY_KEY_FILE: _treasury,
+    LIVE_SWEEPER_KEY_FILE: _sweeper,
+    ...rest
+  } = env;
   const xpubs = liveXpubsOfSeed(cfg);
   if (!xpubs) return rest;
   return { ...rest, LIVE_EVM_XPUB: env.LIVE_EVM_XPUB || xpubs.evm, LIVE_TRON_XPUB: env.LIVE_TRON_XPUB || xpubs.tron };

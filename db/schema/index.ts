@@ -10,3 +10,4 @@ export * from "./webhook-deliveries";
 export * from "./chains";
 export * from "./deposits";
 export * from "./reorg-reversals";
+export * from "./outbound";

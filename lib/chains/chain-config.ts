@@ -20,6 +20,19 @@ export interface ChainConfig {
   emulated: boolean;
   /** `threshold`: confirmations at which a payment becomes `confirming`; `required`: `confirmed`. */
   confirmations: { threshold: number; required: number };
+  /** EVM: the highest maxFeePerGas (wei) the service's own transactions may offer; null elsewhere. */
+  maxFeeWei: bigint | null;
+}
+
+/** Live fee caps (gwei), far above normal fees; `<CHAIN>_MAX_FEE_GWEI` overrides. Sandbox: 1000. */
+const MAX_FEE_GWEI: Partial<Record<Chain, number>> = { eth: 200, bnb: 20, polygon: 2000 };
+const SANDBOX_MAX_FEE_GWEI = 1000;
+
+function maxFeeWei(chain: Chain, mode: Mode, cfg: AppConfig): bigint | null {
+  if (CHAIN_FAMILY[chain] !== "evm") return null;
+  const gwei = cfg.chains[chain].maxFeeGwei ?? (mode === "sandbox" ? SANDBOX_MAX_FEE_GWEI : MAX_FEE_GWEI[chain]!);
+  // Configuration, not money: a gwei figure with at most 9 decimals converts to whole wei exactly.
+  return BigInt(Math.round(gwei * 1e9));
 }
 
 /**
@@ -89,6 +102,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     blockTimeMs: defaults.blockTimeMs,
     emulated: false,
     confirmations: confirmations(set.confirmations ?? defaults.required),
+    maxFeeWei: maxFeeWei(chain, "live", cfg),
   };
 }
 
@@ -141,6 +155,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     blockTimeMs: row.block_time_ms,
     emulated: row.emulated,
     confirmations: sandboxConfirmations(row.chain),
+    maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
   }));
 }
 

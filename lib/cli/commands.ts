@@ -15,6 +15,7 @@ import { formatAmount } from "@/lib/money/amount";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
 import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
+import { showTreasury } from "@/lib/custody/show-treasury";
 
 export class UsageError extends Error {}
 
@@ -156,6 +157,25 @@ Object.assign(COMMANDS, {
   },
 });
 
+// The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
+Object.assign(COMMANDS, {
+  async "treasury show"(db: Db, flags: Flags): Promise<CommandResult> {
+    const mode = required(flags, "mode") as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    const treasury = await showTreasury(db, mode);
+    return {
+      json: treasury,
+      text: treasury.chains.flatMap((c) =>
+        c.roles.map((r) =>
+          "error" in r
+            ? `${c.chain.padEnd(8)} ${r.role.padEnd(9)} ${r.address}  ${r.error}`
+            : `${c.chain.padEnd(8)} ${r.role.padEnd(9)} ${r.address}  ${r.usdt} USDT  ${r.native} ${r.native_symbol}`,
+        ),
+      ),
+    };
+  },
+});
+
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
   merchants list
@@ -166,7 +186,8 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
   ledger check
   reorgs list [--merchant mer_…] [--open]
-  wallets xpub          (where the live seed is; needs no database)`;
+  wallets xpub          (where the live seed is; needs no database)
+  treasury show --mode sandbox|live`;
 
 /** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
 export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/chains/chain-list";
-import { absoluteUrl, positiveInt, text } from "./env-fields";
+import { absoluteUrl, positiveInt, positiveNumber, text } from "./env-fields";
 
 /** What the operator set for one live chain; unset fields take the chain's defaults (lib/chains/chain-config.ts). */
 export interface LiveChainEnv {
@@ -9,6 +9,8 @@ export interface LiveChainEnv {
   confirmations: number | undefined;
   usdtContract: string | undefined;
   usdtDecimals: number | undefined;
+  /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
+  maxFeeGwei: number | undefined;
 }
 
 /** The variables every chain has, as `<CHAIN>_<SUFFIX>` (ETH_RPC_URL, BNB_CONFIRMATIONS, …). */
@@ -17,6 +19,7 @@ const PER_CHAIN = {
   CONFIRMATIONS: positiveInt(undefined),
   USDT_CONTRACT: text(undefined),
   USDT_DECIMALS: positiveInt(undefined),
+  MAX_FEE_GWEI: positiveNumber(undefined),
 };
 type Suffix = keyof typeof PER_CHAIN;
 
@@ -41,6 +44,7 @@ export const chainEnvSchema = z.object(shape).transform((vars) => {
         confirmations: read<number>(chain, "CONFIRMATIONS"),
         usdtContract: read<string>(chain, "USDT_CONTRACT"),
         usdtDecimals: read<number>(chain, "USDT_DECIMALS"),
+        maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;

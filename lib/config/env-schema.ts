@@ -16,7 +16,7 @@ import {
 } from "./env-fields";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export const WORKER_ROLES = ["jobs", "watchers"] as const;
+export const WORKER_ROLES = ["jobs", "watchers", "outbound"] as const;
 
 /** The variables every process shares, named as the operator sets them (README, "Configuration"). */
 const shape = {
@@ -38,6 +38,8 @@ const shape = {
   MASTER_KEY: masterKeyBytes(),
   LIVE_SEED_MNEMONIC: text(undefined),
   LIVE_SEED_FILE: text(undefined),
+  LIVE_TREASURY_KEY_FILE: text(undefined),
+  LIVE_SWEEPER_KEY_FILE: text(undefined),
   LIVE_EVM_XPUB: accountXpub(),
   LIVE_TRON_XPUB: accountXpub(),
   TRON_JSONRPC_URL: absoluteUrl(undefined),
@@ -49,6 +51,10 @@ const shape = {
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
   WATCH_CHAINS: listOf(CHAINS, null),
+  OUTBOUND_REPLACE_AFTER_BLOCKS: positiveInt(3),
+  OUTBOUND_MAX_RESIGNS: positiveInt(5),
+  // Tests only: the worker SIGKILLs itself at this point of sending (lib/outbound/crash-points.ts).
+  OUTBOUND_CRASH_AT: oneOf(["after_sign", "after_broadcast"], undefined),
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
@@ -77,6 +83,9 @@ export interface AppConfig {
   masterKey: Buffer | undefined;
   liveSeedMnemonic: string | undefined;
   liveSeedFile: string | undefined;
+  /** Role key files (docs/CUSTODY.md): a role's keys per family instead of the live seed's derivation. */
+  liveTreasuryKeyFile: string | undefined;
+  liveSweeperKeyFile: string | undefined;
   /** Account-level xpubs the live EVM / Tron deposit addresses derive from without the seed (docs/SECURITY.md). */
   liveXpubs: { evm: string | undefined; tron: string | undefined };
   chains: Record<Chain, LiveChainEnv>;
@@ -90,6 +99,11 @@ export interface AppConfig {
   workerConcurrency: number;
   /** Null: every enabled chain. */
   watchChains: Chain[] | null;
+  /** Blocks an outbound EVM transaction may wait unmined before it is replaced with higher fees. */
+  outboundReplaceAfterBlocks: number;
+  /** Re-signs (after provable expiry) before an outbound transaction is given up as expired. */
+  outboundMaxResigns: number;
+  outboundCrashAt: "after_sign" | "after_broadcast" | undefined;
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
@@ -118,6 +132,8 @@ export const envSchema = z
       masterKey: env.MASTER_KEY,
       liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
       liveSeedFile: env.LIVE_SEED_FILE,
+      liveTreasuryKeyFile: env.LIVE_TREASURY_KEY_FILE,
+      liveSweeperKeyFile: env.LIVE_SWEEPER_KEY_FILE,
       liveXpubs: { evm: env.LIVE_EVM_XPUB, tron: env.LIVE_TRON_XPUB },
       chains: env.chains,
       tronJsonRpcUrl: env.TRON_JSONRPC_URL,
@@ -129,6 +145,9 @@ export const envSchema = z
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,
       watchChains: env.WATCH_CHAINS,
+      outboundReplaceAfterBlocks: env.OUTBOUND_REPLACE_AFTER_BLOCKS,
+      outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
+      outboundCrashAt: env.OUTBOUND_CRASH_AT,
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,

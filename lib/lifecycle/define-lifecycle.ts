@@ -13,11 +13,11 @@ export interface LedgerMovement {
   of: string;
 }
 
-export interface Transition<Status extends string, Trigger extends string, Event extends string> {
+export interface Transition<Status extends string, Trigger extends string, Event extends string | null> {
   from: Status;
   trigger: Trigger;
   to: Status;
-  /** The event recorded, with the resource as it is right after the change. */
+  /** The event recorded, with the resource as it is right after the change (null: an internal record, no event). */
   event: Event;
   ledger: LedgerMovement | null;
 }
@@ -33,7 +33,7 @@ export class IllegalTransitionError extends Error {
   }
 }
 
-export interface Lifecycle<Status extends string, Trigger extends string, Event extends string> {
+export interface Lifecycle<Status extends string, Trigger extends string, Event extends string | null> {
   readonly resource: string;
   readonly statuses: readonly Status[];
   readonly terminal: readonly Status[];
@@ -44,7 +44,7 @@ export interface Lifecycle<Status extends string, Trigger extends string, Event 
   isTerminal(status: Status): boolean;
 }
 
-export function defineLifecycle<Status extends string, Trigger extends string, Event extends string>(spec: {
+export function defineLifecycle<Status extends string, Trigger extends string, Event extends string | null>(spec: {
   resource: string;
   statuses: readonly Status[];
   terminal: readonly Status[];

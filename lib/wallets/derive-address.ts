@@ -49,8 +49,9 @@ function checkIndex(index: number): void {
     throw new Error(`derivation index out of range: ${index}`);
 }
 
-function secp256k1Address(family: XpubFamily, child: HDKey): string {
-  const uncompressed = secp256k1.Point.fromBytes(child.publicKey!).toBytes(false);
+/** The family's address of a compressed secp256k1 public key. */
+export function addressOfSecp256k1Key(family: XpubFamily, publicKey: Uint8Array): string {
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
   const evmAddress = publicKeyToAddress(bytesToHex(uncompressed));
   // A Tron address is the same 20-byte key hash with the 0x41 prefix, in base58check.
   return family === "evm" ? evmAddress : TronWeb.address.fromHex(`41${evmAddress.slice(2)}`);
@@ -65,7 +66,7 @@ export function deriveAddress(seed: Uint8Array, family: ChainFamily, index: numb
     return { address: base58.encode(key.publicKeyRaw), path };
   }
   const account = parentNode(seed, ACCOUNT_PATH[family], () => HDKey.fromMasterSeed(seed).derive(ACCOUNT_PATH[family]));
-  return { address: secp256k1Address(family, account.deriveChild(index)), path };
+  return { address: addressOfSecp256k1Key(family, account.deriveChild(index).publicKey!), path };
 }
 
 /** The account-level extended public key (xpub…) of a family: what the web process is given instead of the seed. */
@@ -78,5 +79,8 @@ export function deriveAddressFromXpub(xpub: string, family: XpubFamily, index: n
   checkIndex(index);
   let account = xpubNodes.get(xpub);
   if (!account) xpubNodes.set(xpub, (account = HDKey.fromExtendedKey(xpub)));
-  return { address: secp256k1Address(family, account.deriveChild(index)), path: DERIVATION_PATH[family](index) };
+  return {
+    address: addressOfSecp256k1Key(family, account.deriveChild(index).publicKey!),
+    path: DERIVATION_PATH[family](index),
+  };
 }

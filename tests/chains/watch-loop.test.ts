@@ -19,6 +19,7 @@ function growingChain(): ChainAdapter {
     head: async () => ++head,
     blocks: async (ns) => new Map(ns.map((n) => [n, n <= head ? block(n) : null])),
     transfers: async () => [],
+    balances: async () => ({ token: 0n, native: 0n }),
     sendToken: async () => "",
   };
 }

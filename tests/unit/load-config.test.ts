@@ -35,8 +35,13 @@ describe("loadConfig", () => {
       sandboxBlockTimeS: 1,
       sandboxConfirmations: 4,
       latePaymentWindowDays: 7,
-      workerRoles: ["jobs", "watchers"],
+      workerRoles: ["jobs", "watchers", "outbound"],
       workerConcurrency: 20,
+      outboundReplaceAfterBlocks: 3,
+      outboundMaxResigns: 5,
+      outboundCrashAt: undefined,
+      liveTreasuryKeyFile: undefined,
+      liveSweeperKeyFile: undefined,
       watchChains: null,
       webhookRetryScale: 1,
       webhooksAllowPrivateUrls: false,
@@ -46,6 +51,7 @@ describe("loadConfig", () => {
       confirmations: undefined,
       usdtContract: undefined,
       usdtDecimals: undefined,
+      maxFeeGwei: undefined,
     });
     expect(enabledChains("live", cfg)).toEqual([]);
   });

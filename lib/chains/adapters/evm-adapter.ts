@@ -34,6 +34,16 @@ const TRANSFER_ABI = [
   },
 ] as const;
 
+const BALANCE_OF_ABI = [
+  {
+    type: "function",
+    name: "balanceOf",
+    stateMutability: "view",
+    inputs: [{ name: "owner", type: "address" }],
+    outputs: [{ name: "", type: "uint256" }],
+  },
+] as const;
+
 interface RpcLog {
   transactionHash: Hex;
   logIndex: Hex;
@@ -120,6 +130,23 @@ export class EvmAdapter implements ChainAdapter {
       });
     }
     return transfers;
+  }
+
+  async balances(address: string): Promise<{ token: bigint; native: bigint }> {
+    const [token, native] = await Promise.all([
+      this.client.request({
+        method: "eth_call",
+        params: [
+          {
+            to: this.cfg.tokenAddress as Address,
+            data: encodeFunctionData({ abi: BALANCE_OF_ABI, functionName: "balanceOf", args: [address as Address] }),
+          },
+          "latest",
+        ],
+      }),
+      this.client.request({ method: "eth_getBalance", params: [address as Address, "latest"] }),
+    ]);
+    return { token: token === "0x" ? 0n : BigInt(token), native: BigInt(native) };
   }
 
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {

@@ -152,6 +152,16 @@ export class SolanaAdapter implements ChainAdapter {
     return ata;
   }
 
+  async balances(owner: string): Promise<{ token: bigint; native: bigint }> {
+    const [lamports, account] = await Promise.all([
+      this.rpc.getBalance(address(owner), COMMITMENT).send(),
+      this.rpc.getAccountInfo(await this.ata(owner), { ...COMMITMENT, encoding: "base64" }).send(),
+    ]);
+    // SPL token account layout: amount (u64 LE) at 64..72; no account yet means no tokens.
+    const token = account.value ? Buffer.from(account.value.data[0], "base64").readBigUInt64LE(64) : 0n;
+    return { token, native: lamports.value };
+  }
+
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const signer = await createKeyPairSignerFromPrivateKeyBytes(privateKey);
     const mint = address(this.cfg.tokenAddress);

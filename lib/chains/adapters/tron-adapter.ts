@@ -46,6 +46,11 @@ export class TronAdapter implements ChainAdapter {
     }));
   }
 
+  /** Through /jsonrpc, which takes the 0x form of the address and answers the native balance in sun. */
+  balances(address: string): Promise<{ token: bigint; native: bigint }> {
+    return this.logs.balances(tronToEvmHex(address));
+  }
+
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const tronWeb = new TronWeb({ fullHost: this.cfg.fullHost, privateKey: Buffer.from(privateKey).toString("hex") });
     const owner = tronWeb.address.fromPrivateKey(Buffer.from(privateKey).toString("hex"));

@@ -55,6 +55,8 @@ export interface ChainAdapter {
    */
   transfers(from: number, to: number, watched?: WatchedAddress[]): Promise<TokenTransfer[]>;
   readonly scansAddresses?: boolean;
+  /** An address's token balance (the token's base units) and native balance (wei, sun, lamports), at the head. */
+  balances(address: string): Promise<{ token: bigint; native: bigint }>;
   /** Signs and sends `rawAmount` of the token from the key's account to `to`; returns the transaction id. */
   sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string>;
 }

@@ -1,0 +1,146 @@
+import { MODES } from "@/lib/modes/mode";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { Chain } from "@/lib/chains/chains";
+import type {
+  CandidateStatus,
+  OutboundAsset,
+  OutboundPurpose,
+  OutboundSigner,
+  OutboundStatus,
+} from "@/lib/outbound/outbound-types";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+const units = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
+
+/** The service's own signer addresses per mode, chain and role (written by the process that holds the keys). */
+export const walletRoles = pgTable(
+  "wallet_roles",
+  {
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    role: text("role").notNull(),
+    address: text("address").notNull(),
+    /** The derivation path, or null for a key from the operator's role key file. */
+    path: text("path"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mode, t.chain, t.role] })],
+);
+
+/**
+ * The next nonce of each EVM signer, allocated here in the transaction that stores the signed bytes
+ * (never read from eth_getTransactionCount alone; lib/outbound/allocate-nonce.ts).
+ */
+export const signerNonces = pgTable(
+  "signer_nonces",
+  {
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    address: text("address").notNull(),
+    nextNonce: bigint("next_nonce", { mode: "bigint" }).notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mode, t.chain, t.address] }),
+    check("signer_nonces_nonnegative", sql`${t.nextNonce} >= 0`),
+  ],
+);
+
+/** One outbound transfer the service means to make (an intent), whatever candidates it takes to land it. */
+export const outboundTransactions = pgTable(
+  "outbound_transactions",
+  {
+    id: text("id").primaryKey(),
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    purpose: text("purpose").$type<OutboundPurpose>().notNull(),
+    status: text("status").$type<OutboundStatus>().notNull(),
+    /** Which key signs: a role, or a deposit address by its derivation index. */
+    signer: jsonb("signer").$type<OutboundSigner>().notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    asset: text("asset").$type<OutboundAsset>().notNull(),
+    /** In the asset's on-chain base units (wei, sun, lamports, or the token's). */
+    rawAmount: units("raw_amount").notNull(),
+    /** What asked for it (a payout, a deposit address being swept …), for the purpose's own bookkeeping. */
+    causeId: text("cause_id"),
+    /** Not signed before this intent is confirmed (a sweep waits for its gas top-up). */
+    after: text("after_id"),
+    nonce: bigint("nonce", { mode: "bigint" }),
+    /** Re-signs after a candidate provably expired (Tron expiration, Solana blockhash, EVM nonce taken). */
+    resigns: integer("resigns").notNull().default(0),
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    blockHash: text("block_hash"),
+    confirmations: integer("confirmations"),
+    /** Fee paid by the landed candidate, in native base units (wei, sun, lamports). */
+    feeNative: units("fee_native"),
+    failure: text("failure"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    confirmedAt: ts("confirmed_at"),
+  },
+  (t) => [
+    index("outbound_open_idx")
+      .on(t.mode, t.chain, t.status)
+      .where(sql`${t.status} not in ('confirmed','reverted','expired')`),
+    index("outbound_cause_idx").on(t.causeId),
+    uniqueIndex("outbound_signer_nonce_idx").on(t.mode, t.chain, t.fromAddress, t.nonce),
+    check("outbound_amount_nonnegative", sql`${t.rawAmount} >= 0`),
+    check(
+      "outbound_status_check",
+      sql`${t.status} in ('intent','signed','broadcast','mined','confirmed','reverted','expired')`,
+    ),
+    check("outbound_purpose_check", sql`${t.purpose} in ('sweep','gas_topup','payout','cancel','account_close')`),
+  ],
+);
+
+/** Every signed transaction of an intent: the first, fee replacements and re-signs; at most one lands. */
+export const outboundCandidates = pgTable(
+  "outbound_candidates",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    outboundId: text("outbound_id")
+      .notNull()
+      .references(() => outboundTransactions.id),
+    txHash: text("tx_hash").notNull(),
+    status: text("status").$type<CandidateStatus>().notNull(),
+    /** The signed transaction as the node takes it (EVM 0x-hex, Tron JSON, Solana base64). */
+    signedTx: text("signed_tx").notNull(),
+    nonce: bigint("nonce", { mode: "bigint" }),
+    maxFeePerGas: units("max_fee_per_gas"),
+    maxPriorityFeePerGas: units("max_priority_fee_per_gas"),
+    /** Tron: expiration (ms since epoch); Solana: last valid block height. Past it, the candidate cannot land. */
+    validUntil: bigint("valid_until", { mode: "bigint" }),
+    /** The chain head when first broadcast: replacement waits a number of blocks from here. */
+    broadcastHead: bigint("broadcast_head", { mode: "number" }),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    blockHash: text("block_hash"),
+    feeNative: units("fee_native"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    broadcastAt: ts("broadcast_at"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("outbound_candidates_hash_idx").on(t.txHash),
+    index("outbound_candidates_outbound_idx").on(t.outboundId),
+    check(
+      "outbound_candidates_status_check",
+      sql`${t.status} in ('signed','broadcast','mined','confirmed','replaced','reverted','expired')`,
+    ),
+  ],
+);

@@ -1,0 +1,44 @@
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { SigningKey } from "@/lib/wallets/wallet-roles";
+import type { CandidateRow, OutboundRow } from "../outbound-row";
+
+/** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
+export interface SignedCandidate {
+  txHash: string;
+  signedTx: string;
+  nonce: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  validUntil: bigint | null;
+}
+
+/** Where a candidate is on chain. */
+export type Lookup =
+  | { state: "landed"; blockNumber: number; blockHash: string; success: boolean; feeNative: bigint }
+  | { state: "pending" }
+  | { state: "unknown" };
+
+/** What broadcasting said: `sent` covers "already known", a duplicate and a nonce already used by it. */
+export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
+
+/**
+ * One chain family's part of the outbound engine (lib/outbound/track-outbound.ts). The engine owns the
+ * journal and the order of things; a driver only talks to the chain and signs:
+ * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block) before any database
+ *   transaction; it returns null when no better replacement than `previous` can be made (fee cap reached);
+ * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;
+ * - `cannotLand` tells whether a candidate provably can no longer be included (its nonce taken at depth,
+ *   its expiration or blockhash passed): only then is the intent signed anew.
+ */
+export interface OutboundDriver<Prepared = unknown> {
+  readonly usesNonces: boolean;
+  prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<Prepared | null>;
+  sign(intent: OutboundRow, key: SigningKey, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
+  broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
+  lookup(candidate: CandidateRow): Promise<Lookup>;
+  cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean>;
+  /** EVM: the signer's transaction count at a block (`latest` or a number). */
+  chainNonce?(address: string, block: number | "latest"): Promise<bigint>;
+}
+
+export type DriverFactory = (config: ChainConfig) => OutboundDriver;

@@ -1,0 +1,150 @@
+import {
+  bytesToHex,
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  keccak256,
+  numberToHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { CandidateRow, OutboundRow } from "../outbound-row";
+import type { BroadcastOutcome, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import { bumpedFees, capped, type Fees, marketFees } from "./evm-fees";
+
+const TRANSFER_ABI = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
+
+/** Gas when estimation fails (e.g. the transfer would revert: it is sent anyway and fails on chain, visibly). */
+const FALLBACK_GAS = { token: 100_000n, native: 21_000n } as const;
+
+interface EvmPrepared extends Fees {
+  chainId: number;
+  gas: bigint;
+}
+
+/** Errors a node gives for bytes it already has, or whose nonce they already used (the lookup decides which). */
+const ALREADY_SENT =
+  /already known|known transaction|nonce too low|already imported|replacement transaction underpriced/i;
+
+/** Ethereum, BNB Smart Chain, Polygon: EIP-1559 transactions, nonces from the database. */
+export class EvmDriver implements OutboundDriver<EvmPrepared> {
+  readonly usesNonces = true;
+  private readonly client: PublicClient;
+
+  constructor(private readonly config: ChainConfig) {
+    this.client = createPublicClient({
+      transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
+      cacheTime: 0,
+    });
+  }
+
+  private call(intent: OutboundRow): { to: Address; data?: Hex; value: bigint } {
+    if (intent.asset === "native") return { to: intent.toAddress as Address, value: intent.rawAmount };
+    return {
+      to: this.config.tokenAddress as Address,
+      data: encodeFunctionData({
+        abi: TRANSFER_ABI,
+        functionName: "transfer",
+        args: [intent.toAddress as Address, intent.rawAmount],
+      }),
+      value: 0n,
+    };
+  }
+
+  async prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<EvmPrepared | null> {
+    const chainId = this.config.chainId ?? (await this.client.getChainId());
+    const market = await marketFees(this.client);
+    const fees = previous
+      ? bumpedFees(previous, market, this.config.maxFeeWei!)
+      : capped(market, this.config.maxFeeWei!);
+    if (!fees) return null;
+    let gas: bigint = FALLBACK_GAS[intent.asset];
+    try {
+      const estimate = await this.client.estimateGas({ account: intent.fromAddress as Address, ...this.call(intent) });
+      // A margin: state can change between estimate and inclusion (a first transfer into an empty balance costs more).
+      gas = (estimate * 13n) / 10n;
+    } catch {
+      /* the fallback */
+    }
+    return { chainId, gas, ...fees };
+  }
+
+  async sign(intent: OutboundRow, key: { privateKey: Uint8Array }, p: EvmPrepared, nonce: bigint | null) {
+    if (nonce === null) throw new Error("an EVM transaction needs a nonce");
+    const account = privateKeyToAccount(bytesToHex(key.privateKey));
+    const signedTx = await account.signTransaction({
+      type: "eip1559",
+      chainId: p.chainId,
+      nonce: Number(nonce),
+      gas: p.gas,
+      maxFeePerGas: p.maxFeePerGas,
+      maxPriorityFeePerGas: p.maxPriorityFeePerGas,
+      ...this.call(intent),
+    });
+    return {
+      txHash: keccak256(signedTx),
+      signedTx,
+      nonce,
+      maxFeePerGas: p.maxFeePerGas,
+      maxPriorityFeePerGas: p.maxPriorityFeePerGas,
+      validUntil: null,
+    } satisfies SignedCandidate;
+  }
+
+  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+    try {
+      await this.client.request({ method: "eth_sendRawTransaction", params: [candidate.signedTx as Hex] });
+      return { sent: true };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (ALREADY_SENT.test(message)) return { sent: true };
+      return { sent: false, reason: message.split("\n")[0]!.slice(0, 300) };
+    }
+  }
+
+  async lookup(candidate: CandidateRow): Promise<Lookup> {
+    const hash = candidate.txHash as Hex;
+    const receipt = (await this.client.request({ method: "eth_getTransactionReceipt", params: [hash] })) as {
+      blockNumber: Hex;
+      blockHash: Hex;
+      status: Hex;
+      gasUsed: Hex;
+      effectiveGasPrice: Hex;
+    } | null;
+    if (receipt)
+      return {
+        state: "landed",
+        blockNumber: Number(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+        success: receipt.status === "0x1",
+        feeNative: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice),
+      };
+    const pending = await this.client.request({ method: "eth_getTransactionByHash", params: [hash] });
+    return pending ? { state: "pending" } : { state: "unknown" };
+  }
+
+  /** Provably lost: the signer's count at the confirmed depth is past the nonce, and this candidate is not what used it. */
+  async cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean> {
+    if (candidate.nonce === null) return false;
+    return (await this.chainNonce(intent.fromAddress, confirmedHead)) > candidate.nonce;
+  }
+
+  async chainNonce(address: string, block: number | "latest"): Promise<bigint> {
+    const tag = block === "latest" ? "latest" : numberToHex(block);
+    return BigInt(await this.client.request({ method: "eth_getTransactionCount", params: [address as Address, tag] }));
+  }
+}

@@ -1,0 +1,43 @@
+import type { WalletRole } from "@/lib/wallets/wallet-roles";
+
+/** Why the service sends a transaction (docs/CUSTODY.md, "The outbound journal"). */
+export const OUTBOUND_PURPOSES = ["sweep", "gas_topup", "payout", "cancel", "account_close"] as const;
+export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
+
+/** USDT (the chain's token contract or mint), or the chain's native coin (gas top-ups). */
+export type OutboundAsset = "token" | "native";
+
+/** The key that signs: one of the service's roles, or a deposit address by its derivation index. */
+export type OutboundSigner = { role: WalletRole } | { role: "deposit"; index: number };
+
+/**
+ * An intent's status: `intent` (recorded, not signed) → `signed` (bytes committed) → `broadcast` (a node took
+ * them) → `mined` (in a block) → `confirmed` (at the chain's depth), or `reverted` (mined, failed, at depth) or
+ * `expired` (given up after provable expiry and the allowed re-signs).
+ */
+export const OUTBOUND_STATUSES = [
+  "intent",
+  "signed",
+  "broadcast",
+  "mined",
+  "confirmed",
+  "reverted",
+  "expired",
+] as const;
+export type OutboundStatus = (typeof OUTBOUND_STATUSES)[number];
+
+/**
+ * A candidate (one signed transaction of an intent): `signed` → `broadcast` → `mined` → `confirmed`; or
+ * `replaced` (another candidate of its intent landed, or a fee bump superseded it and the intent confirmed),
+ * `reverted` (it landed and failed), `expired` (it provably cannot land any more).
+ */
+export const CANDIDATE_STATUSES = [
+  "signed",
+  "broadcast",
+  "mined",
+  "confirmed",
+  "replaced",
+  "reverted",
+  "expired",
+] as const;
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];

@@ -1,0 +1,62 @@
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { config as appConfig } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { sleep } from "@/lib/util/sleep";
+import { depositKey, roleKey } from "@/lib/wallets/role-keys";
+import { registerWalletRoles } from "@/lib/wallets/register-wallet-roles";
+import { createOutboundDriver } from "./drivers/create-driver";
+import type { OutboundRow } from "./outbound-row";
+import { trackOutbound, type OutboundEngine } from "./track-outbound";
+
+/** The engine of one (mode, chain): its driver, and the keys of the service's own signers. */
+export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine | null {
+  const driver = createOutboundDriver(config);
+  if (!driver) return null;
+  const cfg = appConfig();
+  return {
+    config,
+    adapter: createChainAdapter(config),
+    driver,
+    keyOf: (intent: OutboundRow) =>
+      intent.signer.role === "deposit"
+        ? depositKey(db, config.mode, config.chain, intent.signer.index)
+        : roleKey(db, config.mode, config.chain, intent.signer.role),
+    replaceAfterBlocks: cfg.outboundReplaceAfterBlocks,
+    maxResigns: cfg.outboundMaxResigns,
+  };
+}
+
+/**
+ * The leader's loop for one (mode, chain): records the role addresses, then tracks the journal every half
+ * block until `signal` aborts. A failing pass backs off; after several in a row the loop returns so the
+ * caller reloads the chain's configuration.
+ */
+export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSignal): Promise<void> {
+  const engine = outboundEngine(db, config);
+  if (!engine) {
+    await sleep(60_000, signal); // this family cannot send yet; nothing to lead
+    return;
+  }
+  await registerWalletRoles(db, config);
+  const pollMs = Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 2)));
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      await trackOutbound(db, engine);
+      failures = 0;
+      await sleep(pollMs, signal);
+    } catch (err) {
+      failures += 1;
+      log.warn("outbound pass failed; backing off", {
+        mode: config.mode,
+        chain: config.chain,
+        failures,
+        error: String(err),
+      });
+      if (failures >= 5) return;
+      await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), signal);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletClient, defineChain, http, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { bytesToHex } from "viem";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { runCli } from "../helpers/run-cli";
+import {
+  candidates,
+  evmChain,
+  outbound,
+  sendFromTreasury,
+  startOutboundWorker,
+  waitFor,
+  waitForStatus,
+} from "./outbound-helpers";
+
+// bnb: its sandbox USDT has 18 decimals, so amounts are checked exactly in the token's own units.
+const CHAIN = "bnb" as const;
+const USDT = 10n ** 18n;
+let chain: Awaited<ReturnType<typeof evmChain>>;
+let worker: SpawnedWorker | undefined;
+
+async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
+  await worker?.stop();
+  worker = await startOutboundWorker(CHAIN, { OUTBOUND_CRASH_AT: point });
+  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
+  const intent = await send();
+  expect(await exited).toBe("SIGKILL");
+  worker = undefined;
+  return intent;
+}
+
+/** A transaction from the treasury that the service did not send (an operator using the key elsewhere). */
+async function outsideTransaction(nonce?: number): Promise<Hex> {
+  const account = privateKeyToAccount(bytesToHex(chain.treasury.privateKey));
+  const wallet = createWalletClient({
+    account,
+    chain: defineChain({
+      id: chain.config.chainId!,
+      name: CHAIN,
+      nativeCurrency: { name: "n", symbol: "N", decimals: 18 },
+      rpcUrls: { default: { http: [chain.config.rpcUrl] } },
+    }),
+    transport: http(chain.config.rpcUrl),
+  });
+  return wallet.sendTransaction({ to: account.address, value: 0n, ...(nonce === undefined ? {} : { nonce }) });
+}
+
+beforeAll(async () => {
+  chain = await evmChain(CHAIN);
+  worker = await startOutboundWorker(CHAIN);
+  // The leader records the roles and funds their gas on start.
+  await waitFor("the roles to be registered and funded", async () => {
+    const [row] = await query(getDb(), "select 1 from wallet_roles where mode = 'sandbox' and chain = $1", [CHAIN]);
+    return row && (await chain.client.getBalance({ address: chain.treasury.address as Hex })) > 0n;
+  });
+  await chain.client.waitForTransactionReceipt({ hash: (await chain.fundTreasury(1_000n * USDT)) as Hex });
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.stop();
+});
+
+describe("outbound EVM transactions (bnb, 18 decimals)", () => {
+  it("sends a token transfer from the treasury: signed, broadcast, mined, confirmed at depth, with its fee", async () => {
+    const to = chain.freshAddress();
+    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 12_345_678n * 10n ** 12n);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(await chain.balanceOf(to)).toBe(12_345_678n * 10n ** 12n);
+    expect(done.confirmations).toBeGreaterThanOrEqual(6);
+    expect(done.feeNative! > 0n).toBe(true);
+    const [only] = await candidates(intent.id);
+    expect(only!.status).toBe("confirmed");
+    expect(done.txHash).toBe(only!.txHash);
+  });
+
+  it("treasury show lists each role's address and balances read from the chain", async () => {
+    const res = await runCli(["treasury", "show", "--mode", "sandbox", "--json"], process.env);
+    expect(res.code, res.stderr).toBe(0);
+    const shown = JSON.parse(res.stdout) as { chains: { chain: string; roles: Record<string, string>[] }[] };
+    const bnb = shown.chains.find((c) => c.chain === CHAIN)!;
+    const treasury = bnb.roles.find((r) => r.role === "treasury")!;
+    expect(treasury.address).toBe(chain.treasury.address);
+    expect(treasury.path).toBe("m/44'/60'/1'/0/0");
+    expect(treasury.usdt).toMatch(/^\d+\.\d{6}$/);
+    expect(BigInt(treasury.usdt!.replace(".", "")) * 10n ** 12n).toBe(await chain.balanceOf(chain.treasury.address));
+    const sweeper = bnb.roles.find((r) => r.role === "sweeper")!;
+    expect(sweeper.address).not.toBe(treasury.address);
+    expect(Number(sweeper.native)).toBeGreaterThan(0);
+  });
+
+  it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, USDT));
+    const [signed] = await candidates(intent.id);
+    expect(signed!.status).toBe("signed");
+    expect((await outbound(intent.id)).status).toBe("signed");
+    expect(await chain.pending(signed!.txHash)).toBe(false); // never broadcast
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.balanceOf(to)).toBe(USDT);
+  });
+
+  it("SIGKILL between broadcast and recording it: sending again counts as sent, exactly one transfer", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_broadcast", () =>
+      sendFromTreasury(CHAIN, chain.treasury.address, to, 2n * USDT),
+    );
+    const [candidate] = await candidates(intent.id);
+    expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(candidate!.txHash);
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+  });
+
+  it("a transaction stuck below the base fee is replaced with both fees raised ≥ 10 %, and only one lands", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 3n * USDT));
+    const [first] = await candidates(intent.id);
+    // Congestion: the base fee jumps far above what the signed candidate offers (and decays 12.5 % a block).
+    await chain.setNextBaseFee(first!.maxFeePerGas! * 20n);
+    await chain.mine(1);
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed");
+    const all = await candidates(intent.id);
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const landed = all.filter((c) => c.status === "confirmed");
+    expect(landed).toHaveLength(1);
+    expect(done.txHash).toBe(landed[0]!.txHash);
+    expect(all.filter((c) => c !== landed[0]).every((c) => c.status === "replaced")).toBe(true);
+    expect(new Set(all.map((c) => c.nonce)).size).toBe(1); // every replacement keeps the nonce
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i]!.maxFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxFeePerGas! * 11n);
+      expect(all[i]!.maxPriorityFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxPriorityFeePerGas! * 11n);
+    }
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.balanceOf(to)).toBe(3n * USDT);
+  });
+
+  it("a dropped transaction is sent again, the same bytes", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 4n * USDT));
+    const [first] = await candidates(intent.id);
+    await chain.setNextBaseFee(first!.maxFeePerGas! * 3n);
+    await chain.mine(1);
+    // No replacement in this run: only resending can get it mined once the base fee has decayed.
+    worker = await startOutboundWorker(CHAIN, { OUTBOUND_REPLACE_AFTER_BLOCKS: "1000" });
+    await waitFor("the broadcast", async () => (await outbound(intent.id)).status === "broadcast");
+    await waitFor("the mempool to hold it", () => chain.pending(first!.txHash));
+    const dropped = await chain.rpc<unknown>("anvil_dropTransaction", [first!.txHash]);
+    expect(dropped).toBe(first!.txHash);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(first!.txHash);
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+  });
+
+  it("a reorganization below the depth sends the mined transaction back to broadcast; it lands again once", async () => {
+    const to = chain.freshAddress();
+    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 5n * USDT);
+    const mined = await waitForStatus(intent.id, "mined");
+    const head = Number(await chain.rpc<Hex>("eth_blockNumber"));
+    await chain.rpc("anvil_reorg", [head - mined.blockNumber! + 1, []]);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(mined.txHash);
+    expect(done.blockHash).not.toBe(mined.blockHash);
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.balanceOf(to)).toBe(5n * USDT);
+  });
+
+  it("nonce drift: a transaction sent from the treasury outside the service is noticed; the next one still lands", async () => {
+    const receipt = await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction() });
+    expect(receipt.status).toBe("success");
+    const to = chain.freshAddress();
+    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 6n * USDT);
+    const done = await waitForStatus(intent.id, "confirmed");
+    const count = await chain.client.getTransactionCount({
+      address: chain.treasury.address as Hex,
+      blockTag: "latest",
+    });
+    expect(done.nonce).toBe(BigInt(count - 1));
+    expect(await chain.transfersTo(to)).toBe(1);
+  });
+
+  it("a nonce taken outside the service after signing: provably lost at depth, re-signed once with a new nonce", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 7n * USDT));
+    const signed = await outbound(intent.id);
+    // Someone uses the very nonce the stored candidate holds.
+    await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction(Number(signed.nonce)) });
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.resigns).toBe(1);
+    expect(done.nonce! > signed.nonce!).toBe(true);
+    const all = await candidates(intent.id);
+    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.balanceOf(to)).toBe(7n * USDT);
+  });
+});
