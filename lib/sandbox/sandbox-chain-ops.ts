@@ -16,6 +16,15 @@ export interface SandboxChainOps {
   mine(blocks: number): Promise<number>;
   /** Replaces the newest blocks with empty ones; returns the new head. */
   reorg(depth: number): Promise<number>;
+  /**
+   * Makes the sandbox token refuse (or again accept) transfers to `address`, once the returned transaction
+   * is final; null when the address already was in that state. A token without the control is an ApiError.
+   */
+  setFrozen(address: string, frozen: boolean): Promise<string | null>;
+  /** Sets the next block's base fee (EVM only); returns it and the current head. */
+  congest(baseFeeWei: bigint): Promise<{ baseFeePerGas: bigint; head: number }>;
+  /** Removes a not yet mined transaction from the node's pool (EVM only); false when it was not there. */
+  dropTransaction(txHash: string): Promise<boolean>;
 }
 
 export function sandboxChainOps(config: ChainConfig): SandboxChainOps {

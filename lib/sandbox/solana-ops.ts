@@ -7,6 +7,8 @@ import { decryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
 import { SOLANA_MINT_AUTHORITY_PURPOSE } from "@/sandbox/registrations";
 import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
+import { NoFreezeAuthorityError, setSolanaFrozen } from "@/sandbox/solana/solana-freeze";
+import { evmChainsOnly, tokenCannotFreeze } from "./chain-control-errors";
 import type { SandboxChainOps } from "./sandbox-chain-ops";
 
 const SOL_FOR_FEES = 1_000_000_000n; // 1 SOL, in lamports
@@ -25,10 +27,13 @@ export class SolanaOps implements SandboxChainOps {
     };
   }
 
+  private mintAuthority(): Uint8Array {
+    return new Uint8Array(decryptSecret(masterKey(), this.config.extra.mintAuthority!, SOLANA_MINT_AUTHORITY_PURPOSE));
+  }
+
   async fund(address: string, rawAmount: bigint): Promise<string> {
-    const secret = decryptSecret(masterKey(), this.config.extra.mintAuthority!, SOLANA_MINT_AUTHORITY_PURPOSE);
     return (
-      await fundSolanaAddress(this.info(), new Uint8Array(secret), address, {
+      await fundSolanaAddress(this.info(), this.mintAuthority(), address, {
         usdtUnits: rawAmount,
         lamports: SOL_FOR_FEES,
       })
@@ -58,5 +63,22 @@ export class SolanaOps implements SandboxChainOps {
     throw new ApiError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", {
       param: "chain",
     });
+  }
+
+  async setFrozen(address: string, frozen: boolean): Promise<string | null> {
+    try {
+      return (await setSolanaFrozen(this.info(), this.mintAuthority(), address, frozen)).signature;
+    } catch (err) {
+      if (err instanceof NoFreezeAuthorityError) throw tokenCannotFreeze("solana", "its mint has no freeze authority");
+      throw err;
+    }
+  }
+
+  async congest(): Promise<never> {
+    throw evmChainsOnly("congest", "solana");
+  }
+
+  async dropTransaction(): Promise<never> {
+    throw evmChainsOnly("drop", "solana");
   }
 }

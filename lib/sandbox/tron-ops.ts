@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { TronWeb } from "tronweb";
+import { encodeFunctionData, parseAbi, type Address } from "viem";
 import { ApiError } from "@/lib/api/errors";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { TronAdapter, tronToEvmHex } from "@/lib/chains/adapters/tron-adapter";
+import { callAsTokenOwner, waitMined } from "@/sandbox/tron/token-owner";
 import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import { evmChainsOnly, tokenCannotFreeze } from "./chain-control-errors";
 import type { SandboxChainOps } from "./sandbox-chain-ops";
 
 const TRX_FOR_GAS = 100_000_000n; // 100 TRX, in sun
+const FROZEN_ABI = parseAbi(["function frozen(address account) view returns (bool)"]);
 
 /** The emulated Tron chain: funding through its facade (signed Tron transactions), mining on its anvil. */
 export class TronOps implements SandboxChainOps {
@@ -63,5 +67,33 @@ export class TronOps implements SandboxChainOps {
       "The emulated tron chain cannot reorganize: its facade keeps no alternative history.",
       { param: "chain" },
     );
+  }
+
+  async setFrozen(address: string, frozen: boolean): Promise<string | null> {
+    // Read on the backing anvil (the facade's own reads are Tron-shaped); a token without the getter reverts.
+    const data = encodeFunctionData({ abi: FROZEN_ABI, args: [tronToEvmHex(address) as Address] });
+    const current = await this.anvil<string>("eth_call", [{ to: this.info.tokenHex, data }, "latest"]).catch(
+      (err: unknown) => {
+        if (/revert/i.test(String(err)))
+          throw tokenCannotFreeze("tron", "it was deployed before the freeze control existed");
+        throw err;
+      },
+    );
+    if (current === "0x") throw tokenCannotFreeze("tron", "it was deployed before the freeze control existed");
+    if ((BigInt(current) === 1n) === frozen) return null;
+    // Sent through the facade as the owner's Tron transaction, like the faucet's mint.
+    const txID = await callAsTokenOwner(this.info, frozen ? "freeze(address)" : "unfreeze(address)", [
+      { type: "address", value: address },
+    ]);
+    await waitMined(this.info, txID);
+    return txID;
+  }
+
+  async congest(): Promise<never> {
+    throw evmChainsOnly("congest", "tron");
+  }
+
+  async dropTransaction(): Promise<never> {
+    throw evmChainsOnly("drop", "tron");
   }
 }

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 /// @notice Storage, mint and balance moves shared by the sandbox tokens; the owner (the sandbox faucet's
-/// account) may mint.
+/// account) may mint, and may freeze an address so that transfers to it revert (like USDT's blacklist).
 abstract contract SandboxTokenBase {
     string public constant name = "Tether USD (sandbox)";
     string public constant symbol = "USDT";
@@ -10,6 +10,7 @@ abstract contract SandboxTokenBase {
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+    mapping(address => bool) public frozen;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -23,6 +24,16 @@ abstract contract SandboxTokenBase {
         totalSupply += value;
         balanceOf[to] += value;
         emit Transfer(address(0), to, value);
+    }
+
+    function freeze(address account) external {
+        require(msg.sender == owner, "only owner");
+        frozen[account] = true;
+    }
+
+    function unfreeze(address account) external {
+        require(msg.sender == owner, "only owner");
+        frozen[account] = false;
     }
 
     function _approve(address spender, uint256 value) internal {
@@ -39,6 +50,7 @@ abstract contract SandboxTokenBase {
 
     function _move(address from, address to, uint256 value) internal {
         require(to != address(0), "zero address");
+        require(!frozen[to], "frozen");
         require(balanceOf[from] >= value, "balance");
         balanceOf[from] -= value;
         balanceOf[to] += value;

@@ -17,6 +17,11 @@ export interface AnvilOptions {
   /** Persist chain state here (loaded at start, dumped every `stateInterval` seconds and on exit). */
   stateFile?: string;
   stateInterval?: number;
+  /**
+   * The EVM rules; default "prague", pinned rather than anvil's moving "latest" so a new anvil cannot change
+   * them under the sandbox (Prague brings EIP-7702).
+   */
+  hardfork?: string;
   /** Further anvil flags (e.g. a larger --gas-limit for benchmarks). */
   extraArgs?: string[];
 }
@@ -36,6 +41,8 @@ export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
     String(opts.port),
     "--chain-id",
     String(opts.chainId),
+    "--hardfork",
+    opts.hardfork ?? "prague",
     "--silent",
     ...(opts.extraArgs ?? []),
   ];

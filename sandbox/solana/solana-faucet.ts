@@ -13,6 +13,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Instruction,
+  type KeyPairSigner,
   type Signature,
 } from "@solana/kit";
 import {
@@ -28,7 +29,7 @@ import type { SolanaSandboxInfo } from "./solana-sandbox";
  * any wallet would, so it works against whatever serves `info.rpcUrl`.
  */
 
-type Rpc = ReturnType<typeof createSolanaRpc>;
+export type Rpc = ReturnType<typeof createSolanaRpc<string>>;
 
 /** The mint authority pays the ATA rent and fees; it gets topped up from the airdrop faucet below this. */
 const AUTHORITY_MIN_LAMPORTS = 100_000_000n;
@@ -72,14 +73,6 @@ export async function fundSolanaAddress(
       await rpc.requestAirdrop(ownerAddress, toLamports(opts.lamports!), { commitment: "confirmed" }).send(),
     );
   }
-  const { value: authorityBalance } = await rpc.getBalance(authority.address, { commitment: "confirmed" }).send();
-  if (authorityBalance < AUTHORITY_MIN_LAMPORTS) {
-    await confirmSignature(
-      rpc,
-      await rpc.requestAirdrop(authority.address, toLamports(AUTHORITY_TOP_UP), { commitment: "confirmed" }).send(),
-    );
-  }
-
   const [ata] = await findAssociatedTokenPda({ owner: ownerAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const instructions: Instruction[] = [
     getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner: ownerAddress, mint }),
@@ -87,7 +80,25 @@ export async function fundSolanaAddress(
   const units = opts.usdtUnits ?? 0n;
   if (units > 0n)
     instructions.push(getMintToInstruction({ mint, token: ata, mintAuthority: authority, amount: units }));
+  return { signature: await sendAsAuthority(rpc, authority, instructions) };
+}
 
+/**
+ * Sends the mint authority's instructions (it pays fees and any rent, topped up from the airdrop faucet when
+ * low) and resolves with the signature once confirmed.
+ */
+export async function sendAsAuthority(
+  rpc: Rpc,
+  authority: KeyPairSigner,
+  instructions: Instruction[],
+): Promise<string> {
+  const { value: authorityBalance } = await rpc.getBalance(authority.address, { commitment: "confirmed" }).send();
+  if (authorityBalance < AUTHORITY_MIN_LAMPORTS) {
+    await confirmSignature(
+      rpc,
+      await rpc.requestAirdrop(authority.address, toLamports(AUTHORITY_TOP_UP), { commitment: "confirmed" }).send(),
+    );
+  }
   const { value: latest } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
   // A random compute-unit limit keeps two identical requests in one slot from being one transaction.
   const computeUnits = 100_000 + Math.floor(Math.random() * 100_000);
@@ -104,5 +115,5 @@ export async function fundSolanaAddress(
     .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", preflightCommitment: "confirmed" })
     .send();
   await confirmSignature(rpc, signature);
-  return { signature };
+  return signature;
 }

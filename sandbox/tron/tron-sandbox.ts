@@ -2,14 +2,14 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { TronWeb } from "tronweb";
-import { mnemonicToAccount } from "viem/accounts";
 import { freePort } from "@/lib/db/embedded";
 import { startAnvil } from "@/sandbox/evm/anvil";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { toBase58, toTronHex } from "./address";
 import { anvilRpc, toQuantity } from "./anvil-rpc";
 import { sunToWei, type FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
+import { callAsTokenOwner, tokenOwner, waitMined } from "./token-owner";
 import { TxIndex } from "./tx-index";
 
 /** Not Tron mainnet's chain id (0x2b6653dc), so nothing mistakes the sandbox for the real chain. */
@@ -116,12 +116,6 @@ function readRegistry(file: string): Registry | null {
   }
 }
 
-/** The faucet is anvil's dev account 0, which owns the token's mint; on Tron it is just another key. */
-function faucet() {
-  const account = mnemonicToAccount(ANVIL_MNEMONIC);
-  return { address: account.address, privateKey: Buffer.from(account.getHdKey().privateKey!).toString("hex") };
-}
-
 /**
  * Funds a Tron address the way a real faucet would: a signed TransferContract (TRX, in sun) and a signed
  * TriggerSmartContract `mint(address,uint256)` from the token owner, both through the facade, so they have
@@ -134,7 +128,7 @@ export async function fundTronAddress(
   opts: { usdtUnits?: bigint; trxSun?: bigint },
 ): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
   const to = toBase58(address);
-  const { address: faucetEvm, privateKey } = faucet();
+  const { address: faucetEvm, privateKey } = tokenOwner();
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey });
   let trxTxID: string | undefined;
   let usdtTxID: string | undefined;
@@ -148,40 +142,13 @@ export async function fundTronAddress(
     trxTxID = sent.transaction.txID;
   }
   if (opts.usdtUnits && opts.usdtUnits > 0n) {
-    const parameters = [
+    usdtTxID = await callAsTokenOwner(info, "mint(address,uint256)", [
       { type: "address", value: to },
       { type: "uint256", value: opts.usdtUnits.toString() },
-    ];
-    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
-      info.token,
-      "mint(address,uint256)",
-      { feeLimit: 100_000_000 },
-      parameters,
-    );
-    const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
-    if (!sent.result) throw new Error(`USDT mint refused: ${JSON.stringify(sent)}`);
-    usdtTxID = sent.transaction.txID;
+    ]);
   }
   const txID = usdtTxID ?? trxTxID;
   if (!txID) throw new Error("fundTronAddress: nothing to fund (give usdtUnits and/or trxSun)");
   for (const id of [trxTxID, usdtTxID]) if (id) await waitMined(info, id);
   return { txID, trxTxID, usdtTxID };
-}
-
-async function waitMined(info: TronSandboxInfo, txID: string): Promise<void> {
-  const deadline = Date.now() + 30_000 + 10 * info.blockTimeMs;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${info.fullHost}/wallet/gettransactioninfobyid`, {
-      method: "POST",
-      body: JSON.stringify({ value: txID }),
-    });
-    const tx = (await res.json()) as { blockNumber?: number; receipt?: { result?: string } };
-    if (tx.blockNumber !== undefined) {
-      if (tx.receipt?.result && tx.receipt.result !== "SUCCESS")
-        throw new Error(`funding transaction ${txID} failed: ${tx.receipt.result}`);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, Math.min(100, info.blockTimeMs / 2)));
-  }
-  throw new Error(`funding transaction ${txID} was not mined`);
 }

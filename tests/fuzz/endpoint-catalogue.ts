@@ -4,7 +4,15 @@ import { EVENT_TYPES } from "@/lib/events/event-types";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";
 import { createPaymentBody, listPaymentsQuery } from "@/lib/payments/schemas";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
-import { faucetBody, mineBody, reorgBody, simulateBody } from "@/lib/sandbox/schemas";
+import {
+  congestBody,
+  dropBody,
+  faucetBody,
+  freezeBody,
+  mineBody,
+  reorgBody,
+  simulateBody,
+} from "@/lib/sandbox/schemas";
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/webhooks/schemas";
 
 /** What a path parameter names; the fuzzer plugs in the caller's ids, another merchant's, and junk. */
@@ -44,8 +52,12 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/v1/payouts", body: createPayoutBody },
   { method: "GET", path: "/v1/payouts/{payout}", query: emptyQuery },
   { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery },
+  { method: "POST", path: "/v1/sandbox/chains/{chain}/congest", body: congestBody, touchesChains: true },
+  { method: "POST", path: "/v1/sandbox/chains/{chain}/drop", body: dropBody, touchesChains: true },
+  { method: "POST", path: "/v1/sandbox/chains/{chain}/freeze", body: freezeBody, touchesChains: true },
   { method: "POST", path: "/v1/sandbox/chains/{chain}/mine", body: mineBody, touchesChains: true },
   { method: "POST", path: "/v1/sandbox/chains/{chain}/reorg", body: reorgBody, touchesChains: true },
+  { method: "POST", path: "/v1/sandbox/chains/{chain}/unfreeze", body: freezeBody, touchesChains: true },
   { method: "POST", path: "/v1/sandbox/faucet", body: faucetBody, touchesChains: true },
   { method: "POST", path: "/v1/sandbox/payments/{payment}/simulate", body: simulateBody, touchesChains: true },
   { method: "GET", path: "/v1/webhooks", query: listWebhooksQuery },

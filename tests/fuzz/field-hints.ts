@@ -37,6 +37,21 @@ const amount = fc.oneof(
   { weight: 1, arbitrary: hostileJson },
 );
 
+/** Gwei as a decimal string (the sandbox congest helper): up to 9 decimals, at most 10,000. */
+const gwei = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.nat({ max: 10_000 }), fc.nat({ max: 999_999_999 }))
+      .map(([i, f]) => `${i}.${String(f).padStart(9, "0")}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("0", "50", "10000", "10000.000000001", "1.0000000001", "-1", "1e3", " 1", "0x10", "."),
+  },
+  { weight: 1, arbitrary: hostileJson },
+);
+
 const metadataKey = fc.string({ minLength: 1, maxLength: METADATA_LIMITS.keyLength });
 const metadataValue = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -108,7 +123,7 @@ export function loopbackOnly(value: string): string {
   }
 }
 
-export const FIELD_HINTS: Hints = { amount, metadata, to_address: address, address, url };
+export const FIELD_HINTS: Hints = { amount, base_fee_gwei: gwei, metadata, to_address: address, address, url };
 
 const cursor = fc.oneof(
   fc.constantFrom(

@@ -56,13 +56,18 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
     address: account.address,
     config,
     client,
-    /** A USDT transfer as a wallet sends it: the token's own ABI, signed by the payer's key. */
-    send: (to: string, raw: bigint) =>
+    wallet,
+    /**
+     * A USDT transfer as a wallet sends it: the token's own ABI, signed by the payer's key. With a `gas`
+     * limit it is sent without an estimate, so a transfer that will revert still goes on chain.
+     */
+    send: (to: string, raw: bigint, opts: { gas?: bigint } = {}) =>
       wallet.writeContract({
         address: config.tokenAddress as Address,
         abi,
         functionName: "transfer",
         args: [to as Address, raw],
+        gas: opts.gas,
       }),
     /** The same transfer signed but not sent: the raw transaction can be broadcast (again) at will. */
     sign: async (to: string, raw: bigint): Promise<Hex> =>

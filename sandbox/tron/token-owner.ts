@@ -1,0 +1,50 @@
+import { TronWeb } from "tronweb";
+import { mnemonicToAccount } from "viem/accounts";
+import { ANVIL_MNEMONIC } from "@/sandbox/evm/sandbox-token";
+import type { TronSandboxInfo } from "./tron-sandbox";
+
+/** The token's owner is anvil's dev account 0 (it deployed the token and holds its mint); on Tron it is just another key. */
+export function tokenOwner() {
+  const account = mnemonicToAccount(ANVIL_MNEMONIC);
+  return { address: account.address, privateKey: Buffer.from(account.getHdKey().privateKey!).toString("hex") };
+}
+
+/**
+ * A signed TriggerSmartContract from the token owner through the facade (a real Tron transaction with a
+ * Tron txID), e.g. `mint(address,uint256)`; resolves with the txID once broadcast, not yet mined.
+ */
+export async function callAsTokenOwner(
+  info: TronSandboxInfo,
+  fn: string,
+  parameters: { type: string; value: string }[],
+): Promise<string> {
+  const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey: tokenOwner().privateKey });
+  const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+    info.token,
+    fn,
+    { feeLimit: 100_000_000 },
+    parameters,
+  );
+  const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
+  if (!sent.result) throw new Error(`${fn} refused: ${JSON.stringify(sent)}`);
+  return sent.transaction.txID;
+}
+
+/** Resolves once the transaction is in a block; throws if it failed there or is not mined in time. */
+export async function waitMined(info: TronSandboxInfo, txID: string): Promise<void> {
+  const deadline = Date.now() + 30_000 + 10 * info.blockTimeMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${info.fullHost}/wallet/gettransactioninfobyid`, {
+      method: "POST",
+      body: JSON.stringify({ value: txID }),
+    });
+    const tx = (await res.json()) as { blockNumber?: number; receipt?: { result?: string } };
+    if (tx.blockNumber !== undefined) {
+      if (tx.receipt?.result && tx.receipt.result !== "SUCCESS")
+        throw new Error(`transaction ${txID} failed: ${tx.receipt.result}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, Math.min(100, info.blockTimeMs / 2)));
+  }
+  throw new Error(`transaction ${txID} was not mined`);
+}
