@@ -30,6 +30,7 @@ CREATE TABLE "outbound_transactions" (
 	"asset" text NOT NULL,
 	"raw_amount" numeric(78, 0) NOT NULL,
 	"cause_id" text,
+	"options" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"after_id" text,
 	"nonce" bigint,
 	"resigns" integer DEFAULT 0 NOT NULL,

@@ -18,6 +18,7 @@ import type { Chain } from "@/lib/chains/chains";
 import type {
   CandidateStatus,
   OutboundAsset,
+  OutboundOptions,
   OutboundPurpose,
   OutboundSigner,
   OutboundStatus,
@@ -78,6 +79,8 @@ export const outboundTransactions = pgTable(
     rawAmount: units("raw_amount").notNull(),
     /** What asked for it (a payout, a deposit address being swept …), for the purpose's own bookkeeping. */
     causeId: text("cause_id"),
+    /** Family-specific choices, e.g. `{"closeAccount": true}`: a Solana sweep also closes the token account. */
+    options: jsonb("options").$type<OutboundOptions>().notNull().default({}),
     /** Not signed before this intent is confirmed (a sweep waits for its gas top-up). */
     after: text("after_id"),
     nonce: bigint("nonce", { mode: "bigint" }),

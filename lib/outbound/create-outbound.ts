@@ -4,7 +4,7 @@ import { query } from "@/lib/db/query";
 import { newId } from "@/lib/crypto/random";
 import type { Mode } from "@/lib/modes/mode";
 import { outboundRow, type OutboundRow } from "./outbound-row";
-import type { OutboundAsset, OutboundPurpose, OutboundSigner } from "./outbound-types";
+import type { OutboundAsset, OutboundOptions, OutboundPurpose, OutboundSigner } from "./outbound-types";
 
 export interface OutboundInput {
   mode: Mode;
@@ -16,6 +16,7 @@ export interface OutboundInput {
   asset: OutboundAsset;
   rawAmount: bigint;
   causeId?: string;
+  options?: OutboundOptions;
   /** Sign only once this intent is confirmed (a sweep after its gas top-up). */
   after?: string;
 }
@@ -28,8 +29,8 @@ export async function createOutbound(db: Db, input: OutboundInput): Promise<Outb
   const [row] = await query(
     db,
     `insert into outbound_transactions
-       (id, mode, chain, purpose, status, signer, from_address, to_address, asset, raw_amount, cause_id, after_id)
-     values ($1, $2, $3, $4, 'intent', $5, $6, $7, $8, $9, $10, $11)
+       (id, mode, chain, purpose, status, signer, from_address, to_address, asset, raw_amount, cause_id, after_id, options)
+     values ($1, $2, $3, $4, 'intent', $5, $6, $7, $8, $9, $10, $11, $12)
      returning ${outboundRow.columns}`,
     [
       newId("otx_"),
@@ -43,6 +44,7 @@ export async function createOutbound(db: Db, input: OutboundInput): Promise<Outb
       input.rawAmount.toString(),
       input.causeId ?? null,
       input.after ?? null,
+      JSON.stringify(input.options ?? {}),
     ],
   );
   return outboundRow.map(row!);

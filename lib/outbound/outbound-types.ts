@@ -7,6 +7,15 @@ export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
 /** USDT (the chain's token contract or mint), or the chain's native coin (gas top-ups). */
 export type OutboundAsset = "token" | "native";
 
+/** Per-intent choices a family's driver reads. */
+export interface OutboundOptions {
+  /** Solana: close the signer's token account in the same transaction (its rent goes to `rentTo`). */
+  closeAccount?: boolean;
+  rentTo?: string;
+  /** Tron: the most TRX (sun) the transaction may burn for energy and bandwidth. */
+  feeLimitSun?: string;
+}
+
 /** The key that signs: one of the service's roles, or a deposit address by its derivation index. */
 export type OutboundSigner = { role: WalletRole } | { role: "deposit"; index: number };
 

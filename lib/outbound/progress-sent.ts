@@ -105,7 +105,7 @@ export async function progressSent(
       log.error("outbound transaction given up as expired", { id: intent.id, resigns: intent.resigns });
       return;
     }
-    const resigned = await signCandidate(db, engine.driver, await engine.keyOf(intent), intent, "resign", newest);
+    const resigned = await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "resign", newest);
     if (resigned)
       await sendCandidate(db, engine, ctx, { ...intent, status: "signed", resigns: intent.resigns + 1 }, resigned);
     return;
@@ -114,7 +114,7 @@ export async function progressSent(
   // Not mined within the allowed blocks since it was first offered (accepted or refused): replace it.
   const waited = newest.broadcastHead === null ? 0 : ctx.head - newest.broadcastHead;
   if (engine.driver.usesNonces && waited >= engine.replaceAfterBlocks) {
-    const bumped = await signCandidate(db, engine.driver, await engine.keyOf(intent), intent, "bump", newest);
+    const bumped = await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "bump", newest);
     if (bumped) {
       log.info("outbound transaction replaced with higher fees", {
         id: intent.id,

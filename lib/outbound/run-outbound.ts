@@ -19,10 +19,18 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine | nu
     config,
     adapter: createChainAdapter(config),
     driver,
-    keyOf: (intent: OutboundRow) =>
-      intent.signer.role === "deposit"
-        ? depositKey(db, config.mode, config.chain, intent.signer.index)
-        : roleKey(db, config.mode, config.chain, intent.signer.role),
+    keysOf: async (intent: OutboundRow) => {
+      const signer =
+        intent.signer.role === "deposit"
+          ? await depositKey(db, config.mode, config.chain, intent.signer.index)
+          : await roleKey(db, config.mode, config.chain, intent.signer.role);
+      // Solana: a deposit owner never holds SOL; the sweeper pays its transactions' fees.
+      const feePayer =
+        config.family === "solana" && intent.signer.role === "deposit"
+          ? await roleKey(db, config.mode, config.chain, "sweeper")
+          : null;
+      return { signer, feePayer };
+    },
     replaceAfterBlocks: cfg.outboundReplaceAfterBlocks,
     maxResigns: cfg.outboundMaxResigns,
   };

@@ -1,10 +1,9 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
-import type { SigningKey } from "@/lib/wallets/wallet-roles";
 import { allocateNonce } from "./allocate-nonce";
 import { crashPoint } from "./crash-points";
-import type { OutboundDriver } from "./drivers/driver";
+import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { transitionOutbound } from "./transition-outbound";
 
@@ -23,12 +22,12 @@ export type SignKind = "first" | "bump" | "resign";
 export async function signCandidate(
   db: Db,
   driver: OutboundDriver,
-  key: SigningKey,
+  keys: IntentKeys,
   intent: OutboundRow,
   kind: SignKind,
   previous: CandidateRow | null,
 ): Promise<CandidateRow | null> {
-  if (key.address.toLowerCase() !== intent.fromAddress.toLowerCase())
+  if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
   const prepared = await driver.prepare(intent, kind === "bump" ? previous : null);
   if (!prepared) return null;
@@ -47,7 +46,7 @@ export async function signCandidate(
       : kind === "bump"
         ? current.nonce
         : await allocateNonce(tx, current, chainCount!);
-    const signed = await driver.sign(current, key, prepared, nonce);
+    const signed = await driver.sign(current, keys, prepared, nonce);
     const [row] = await query(
       tx,
       `insert into outbound_candidates

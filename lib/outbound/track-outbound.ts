@@ -3,8 +3,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
-import type { SigningKey } from "@/lib/wallets/wallet-roles";
-import type { OutboundDriver } from "./drivers/driver";
+import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent } from "./progress-sent";
 import { checkLanded } from "./check-landed";
@@ -16,7 +15,8 @@ export interface OutboundEngine {
   config: ChainConfig;
   adapter: ChainAdapter;
   driver: OutboundDriver;
-  keyOf(intent: OutboundRow): Promise<SigningKey>;
+  /** The keys an intent's candidates are signed with (only the signing worker holds them). */
+  keysOf(intent: OutboundRow): Promise<IntentKeys>;
   replaceAfterBlocks: number;
   maxResigns: number;
 }
@@ -92,5 +92,5 @@ async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): P
     }
     if (dep?.status !== "confirmed") return;
   }
-  await signCandidate(db, engine.driver, await engine.keyOf(intent), intent, "first", null);
+  await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null);
 }

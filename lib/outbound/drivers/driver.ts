@@ -2,6 +2,15 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { SigningKey } from "@/lib/wallets/wallet-roles";
 import type { CandidateRow, OutboundRow } from "../outbound-row";
 
+/**
+ * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when
+ * that is another of the service's signers (the sweeper pays for sweeps: deposit owners never hold SOL).
+ */
+export interface IntentKeys {
+  signer: SigningKey;
+  feePayer: SigningKey | null;
+}
+
 /** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
 export interface SignedCandidate {
   txHash: string;
@@ -33,7 +42,7 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
 export interface OutboundDriver<Prepared = unknown> {
   readonly usesNonces: boolean;
   prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<Prepared | null>;
-  sign(intent: OutboundRow, key: SigningKey, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
+  sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
   broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
   lookup(candidate: CandidateRow): Promise<Lookup>;
   cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean>;

@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../outbound-row";
-import type { BroadcastOutcome, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
 import { bumpedFees, capped, type Fees, marketFees } from "./evm-fees";
 
 const TRANSFER_ABI = [
@@ -83,9 +83,9 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     return { chainId, gas, ...fees };
   }
 
-  async sign(intent: OutboundRow, key: { privateKey: Uint8Array }, p: EvmPrepared, nonce: bigint | null) {
+  async sign(intent: OutboundRow, keys: IntentKeys, p: EvmPrepared, nonce: bigint | null) {
     if (nonce === null) throw new Error("an EVM transaction needs a nonce");
-    const account = privateKeyToAccount(bytesToHex(key.privateKey));
+    const account = privateKeyToAccount(bytesToHex(keys.signer.privateKey));
     const signedTx = await account.signTransaction({
       type: "eip1559",
       chainId: p.chainId,
