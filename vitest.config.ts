@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/**/*.test.ts"],
+    // Their own phase, after this one (vitest.custody.config.ts): they own chains' leaders while they run.
+    exclude: ["tests/custody/**", "**/node_modules/**"],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/worker-env.ts"],
     testTimeout: 30_000,

@@ -1,7 +1,7 @@
 // `npm test`: builds the app if its sources changed, runs the whole suite (vitest) against real Postgres
-// (embedded, or DATABASE_URL's server), then the browser tests in e2e/, and closes with one plain
-// "N passed, N failed" line for both. `npm test -- <files>` runs only the named files (e2e/… files run
-// with the browser configuration).
+// (embedded, or DATABASE_URL's server), then the custody tests (tests/custody/), then the browser tests in
+// e2e/, and closes with one plain "N passed, N failed" line for all. `npm test -- <files>` runs only the
+// named files, each with its phase's configuration.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -58,11 +58,17 @@ function runVitest(config: string, args: string[]): { status: number; totals: To
 
 const args = process.argv.slice(2);
 const files = args.filter((a) => !a.startsWith("-"));
-const e2eOnly = files.length > 0 && files.every((f) => f.startsWith("e2e"));
-const suiteOnly = files.length > 0 && !files.some((f) => f.startsWith("e2e"));
+// Three phases, each on its own database and chains: the suite, the custody tests (which own chains' leaders,
+// tests/custody/README.md), then the browser tests. Named files run only the phases they belong to.
+const phaseOf = (file: string) =>
+  file.startsWith("e2e") ? "e2e" : file.startsWith("tests/custody") ? "custody" : "suite";
+const wanted = new Set(files.length ? files.map(phaseOf) : ["suite", "custody", "e2e"]);
+const flags = args.filter((a) => a.startsWith("-"));
+const only = (phase: string) => [...files.filter((f) => phaseOf(f) === phase), ...flags];
 const runs = [];
-if (!e2eOnly) runs.push(runVitest("vitest.config.ts", args));
-if (!suiteOnly) runs.push(runVitest("vitest.e2e.config.ts", args));
+if (wanted.has("suite")) runs.push(runVitest("vitest.config.ts", only("suite")));
+if (wanted.has("custody")) runs.push(runVitest("vitest.custody.config.ts", only("custody")));
+if (wanted.has("e2e")) runs.push(runVitest("vitest.e2e.config.ts", only("e2e")));
 
 const sum = runs.reduce(
   (acc, r) => ({

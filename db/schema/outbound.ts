@@ -103,6 +103,10 @@ export const outboundTransactions = pgTable(
       .where(sql`${t.status} not in ('confirmed','reverted','expired')`),
     index("outbound_cause_idx").on(t.causeId),
     uniqueIndex("outbound_signer_nonce_idx").on(t.mode, t.chain, t.fromAddress, t.nonce),
+    // One open sweep per deposit address: two planners racing cannot both sweep it.
+    uniqueIndex("outbound_one_open_sweep")
+      .on(t.mode, t.chain, t.fromAddress)
+      .where(sql`${t.purpose} = 'sweep' and ${t.status} not in ('confirmed','reverted','expired')`),
     check("outbound_amount_nonnegative", sql`${t.rawAmount} >= 0`),
     check(
       "outbound_status_check",

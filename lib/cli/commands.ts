@@ -15,23 +15,10 @@ import { formatAmount } from "@/lib/money/amount";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
 import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
-import { showTreasury } from "@/lib/custody/show-treasury";
+import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
+import { CUSTODY_COMMANDS } from "./custody-commands";
 
-export class UsageError extends Error {}
-
-export type Flags = Record<string, string | boolean | undefined>;
-
-export interface CommandResult {
-  json: unknown;
-  /** Lines for people (stdout without --json). */
-  text: string[];
-}
-
-function required(flags: Flags, name: string): string {
-  const value = flags[name];
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value.trim();
-}
+export { type CommandResult, type Flags, UsageError } from "./cli-flags";
 
 async function requireMerchant(db: Db, id: string): Promise<void> {
   const [row] = await db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, id));
@@ -157,24 +144,7 @@ Object.assign(COMMANDS, {
   },
 });
 
-// The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
-Object.assign(COMMANDS, {
-  async "treasury show"(db: Db, flags: Flags): Promise<CommandResult> {
-    const mode = required(flags, "mode") as Mode;
-    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
-    const treasury = await showTreasury(db, mode);
-    return {
-      json: treasury,
-      text: treasury.chains.flatMap((c) =>
-        c.roles.map((r) =>
-          "error" in r
-            ? `${c.chain.padEnd(8)} ${r.role.padEnd(9)} ${r.address}  ${r.error}`
-            : `${c.chain.padEnd(8)} ${r.role.padEnd(9)} ${r.address}  ${r.usdt} USDT  ${r.native} ${r.native_symbol}`,
-        ),
-      ),
-    };
-  },
-});
+Object.assign(COMMANDS, CUSTODY_COMMANDS);
 
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
@@ -187,7 +157,8 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   ledger check
   reorgs list [--merchant mer_…] [--open]
   wallets xpub          (where the live seed is; needs no database)
-  treasury show --mode sandbox|live`;
+  treasury show --mode sandbox|live
+  sweeps list --mode sandbox|live [--chain C]`;
 
 /** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
 export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/chains/chain-list";
-import { absoluteUrl, positiveInt, positiveNumber, text } from "./env-fields";
+import { absoluteUrl, positiveInt, positiveNumber, text, usdtAmount } from "./env-fields";
 
 /** What the operator set for one live chain; unset fields take the chain's defaults (lib/chains/chain-config.ts). */
 export interface LiveChainEnv {
@@ -9,6 +9,8 @@ export interface LiveChainEnv {
   confirmations: number | undefined;
   usdtContract: string | undefined;
   usdtDecimals: number | undefined;
+  /** Live: the USDT a deposit address must hold before it is swept (base units). */
+  sweepThreshold: bigint | undefined;
   /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
   maxFeeGwei: number | undefined;
 }
@@ -20,6 +22,7 @@ const PER_CHAIN = {
   USDT_CONTRACT: text(undefined),
   USDT_DECIMALS: positiveInt(undefined),
   MAX_FEE_GWEI: positiveNumber(undefined),
+  SWEEP_THRESHOLD: usdtAmount(undefined),
 };
 type Suffix = keyof typeof PER_CHAIN;
 
@@ -45,6 +48,7 @@ export const chainEnvSchema = z.object(shape).transform((vars) => {
         usdtContract: read<string>(chain, "USDT_CONTRACT"),
         usdtDecimals: read<number>(chain, "USDT_DECIMALS"),
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
+        sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HDKey } from "@scure/bip32";
+import { parseAmount } from "@/lib/money/amount";
 
 /**
  * Builders for one environment variable each. Unset and empty mean "use the default"; anything else must
@@ -42,6 +43,13 @@ export const positiveNumber = <F>(fallback: F) =>
   variable(fallback, "a positive number", (raw) => {
     const value = Number(raw);
     return Number.isFinite(value) && value > 0 ? value : undefined;
+  });
+
+/** A USDT amount with up to 6 decimals ("50", "0.5"), as USDT base units. */
+export const usdtAmount = <F>(fallback: F) =>
+  variable(fallback, 'a USDT amount with up to 6 decimals, e.g. "50" or "0.5"', (raw) => {
+    const parsed = parseAmount(raw, "up_to_6");
+    return parsed.ok ? parsed.units : undefined;
   });
 
 export const flag = (fallback: boolean) =>

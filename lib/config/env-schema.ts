@@ -13,6 +13,7 @@ import {
   positiveInt,
   positiveNumber,
   text,
+  usdtAmount,
 } from "./env-fields";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -47,6 +48,7 @@ const shape = {
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
   SANDBOX_BLOCK_TIME: positiveNumber(1),
   SANDBOX_CONFIRMATIONS: positiveInt(4),
+  SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
   LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
@@ -94,6 +96,8 @@ export interface AppConfig {
   sandboxChains: boolean;
   sandboxBlockTimeS: number;
   sandboxConfirmations: number;
+  /** USDT base units a sandbox deposit address must hold before it is swept. */
+  sandboxSweepThreshold: bigint;
   latePaymentWindowDays: number;
   workerRoles: (typeof WORKER_ROLES)[number][];
   workerConcurrency: number;
@@ -141,6 +145,7 @@ export const envSchema = z
       sandboxChains: env.SANDBOX_CHAINS === "on",
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
       sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
+      sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,

@@ -4,11 +4,10 @@ import { toUsdtUnits } from "@/lib/chains/adapters/types";
 import { liveChainConfig, sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
 import { CHAINS, type ChainFamily } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
 import { formatAmount } from "@/lib/money/amount";
 import type { Mode } from "@/lib/modes/mode";
-import { roleKey } from "@/lib/wallets/role-keys";
-import { WALLET_ROLES, type WalletRole } from "@/lib/wallets/wallet-roles";
+import { roleAddress } from "@/lib/wallets/role-address";
+import { WALLET_ROLES } from "@/lib/wallets/wallet-roles";
 
 export const NATIVE: Record<ChainFamily, { decimals: number }> = {
   evm: { decimals: 18 },
@@ -22,25 +21,6 @@ export async function modeChainConfigs(db: Db, mode: Mode): Promise<ChainConfig[
   return CHAINS.map((chain) => liveChainConfig(chain)).filter((c): c is ChainConfig => c !== null);
 }
 
-/**
- * A role's address: as the signing worker recorded it (wallet_roles), or derived here when this process has
- * the keys (the sandbox seed, or the live seed / role key files).
- */
-async function roleAddress(
-  db: Db,
-  config: ChainConfig,
-  role: WalletRole,
-): Promise<{ address: string; path: string | null }> {
-  const [row] = await query<{ address: string; path: string | null }>(
-    db,
-    "select address, path from wallet_roles where mode = $1 and chain = $2 and role = $3",
-    [config.mode, config.chain, role],
-  );
-  if (row) return row;
-  const key = await roleKey(db, config.mode, config.chain, role);
-  return { address: key.address, path: key.path };
-}
-
 /** `cli treasury show`: each chain's treasury and sweeper with their USDT and native balances, read from the chain. */
 export async function showTreasury(db: Db, mode: Mode) {
   const configs = await modeChainConfigs(db, mode);
@@ -49,7 +29,7 @@ export async function showTreasury(db: Db, mode: Mode) {
       const adapter = createChainAdapter(config);
       const roles = await Promise.all(
         WALLET_ROLES.map(async (role) => {
-          const { address, path } = await roleAddress(db, config, role);
+          const { address, path } = await roleAddress(db, config.mode, config.chain, role);
           const balances = await adapter.balances(address).catch((err: unknown) => ({ error: String(err) }));
           return {
             role,

@@ -4,6 +4,7 @@ import { deliverWebhookJob } from "./definitions/deliver-webhook";
 import { expireIdempotencyKeysJob } from "./definitions/expire-idempotency-keys";
 import { expireOverduePaymentsJob } from "./definitions/expire-overdue-payments";
 import { expirePaymentJob } from "./definitions/expire-payment";
+import { planSweepsJob } from "./definitions/plan-sweeps";
 import { pruneRateLimitBucketsJob } from "./definitions/prune-rate-limit-buckets";
 import { refillSolanaAddressPoolJob } from "./definitions/refill-solana-address-pool";
 import { redeliverStalledWebhooksJob } from "./definitions/redeliver-stalled-webhooks";
@@ -24,6 +25,7 @@ export const JOBS = [
   expireIdempotencyKeysJob,
   pruneRateLimitBucketsJob,
   refillSolanaAddressPoolJob,
+  planSweepsJob,
 ] as const;
 
 type RegisteredJob = (typeof JOBS)[number];

@@ -14,6 +14,11 @@ export interface OutboundOptions {
   rentTo?: string;
   /** Tron: the most TRX (sun) the transaction may burn for energy and bandwidth. */
   feeLimitSun?: string;
+  /**
+   * EVM: the gas and fees to sign the first candidate with (a sweep from a deposit address holds exactly the
+   * gas its top-up gave it). Decimal strings.
+   */
+  evmGas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string };
 }
 
 /** The key that signs: one of the service's roles, or a deposit address by its derivation index. */

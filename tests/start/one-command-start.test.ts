@@ -104,6 +104,7 @@ describe("one-command start (npm start, embedded database)", () => {
       expect(crons).toEqual([
         "expire_idempotency_keys",
         "expire_overdue_payments",
+        "plan_sweeps",
         "prune_rate_limit_buckets",
         "redeliver_stalled_webhooks",
         "refill_solana_address_pool",

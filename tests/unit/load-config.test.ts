@@ -52,6 +52,7 @@ describe("loadConfig", () => {
       usdtContract: undefined,
       usdtDecimals: undefined,
       maxFeeGwei: undefined,
+      sweepThreshold: undefined,
     });
     expect(enabledChains("live", cfg)).toEqual([]);
   });

@@ -67,11 +67,25 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
 
   async prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<EvmPrepared | null> {
     const chainId = this.config.chainId ?? (await this.client.getChainId());
+    const planned = intent.options.evmGas;
+    if (planned && !previous)
+      return {
+        chainId,
+        gas: BigInt(planned.limit),
+        maxFeePerGas: BigInt(planned.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(planned.maxPriorityFeePerGas),
+      };
     const market = await marketFees(this.client);
-    const fees = previous
-      ? bumpedFees(previous, market, this.config.maxFeeWei!)
-      : capped(market, this.config.maxFeeWei!);
+    let cap = this.config.maxFeeWei!;
+    if (planned && intent.signer.role === "deposit") {
+      // A deposit address holds only the gas it was topped up with: a replacement cannot offer more.
+      const balance = await this.client.getBalance({ address: intent.fromAddress as Address });
+      const affordable = balance / BigInt(planned.limit);
+      if (affordable < cap) cap = affordable;
+    }
+    const fees = previous ? bumpedFees(previous, market, cap) : capped(market, cap);
     if (!fees) return null;
+    if (planned) return { chainId, gas: BigInt(planned.limit), ...fees };
     let gas: bigint = FALLBACK_GAS[intent.asset];
     try {
       const estimate = await this.client.estimateGas({ account: intent.fromAddress as Address, ...this.call(intent) });

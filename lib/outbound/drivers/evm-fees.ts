@@ -1,4 +1,5 @@
 import type { Hex, PublicClient } from "viem";
+import { maxOf, minOf } from "@/lib/util/bigint";
 import type { CandidateRow } from "../outbound-row";
 
 export interface Fees {
@@ -26,13 +27,11 @@ export async function marketFees(client: PublicClient): Promise<Fees> {
 }
 
 const raise = (value: bigint) => (value * BUMP_NUMERATOR + BUMP_DENOMINATOR - 1n) / BUMP_DENOMINATOR;
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
-const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** The market's fees under the chain's cap (the tip never above the max fee). */
 export function capped(fees: Fees, cap: bigint): Fees {
-  const maxFeePerGas = min(fees.maxFeePerGas, cap);
-  return { maxFeePerGas, maxPriorityFeePerGas: min(fees.maxPriorityFeePerGas, maxFeePerGas) };
+  const maxFeePerGas = minOf(fees.maxFeePerGas, cap);
+  return { maxFeePerGas, maxPriorityFeePerGas: minOf(fees.maxPriorityFeePerGas, maxFeePerGas) };
 }
 
 /**
@@ -43,9 +42,9 @@ export function capped(fees: Fees, cap: bigint): Fees {
 export function bumpedFees(previous: CandidateRow, market: Fees, cap: bigint): Fees | null {
   const prevMax = previous.maxFeePerGas ?? 0n;
   const prevTip = previous.maxPriorityFeePerGas ?? 0n;
-  const maxFeePerGas = max(raise(prevMax), market.maxFeePerGas);
-  const maxPriorityFeePerGas = max(raise(prevTip), market.maxPriorityFeePerGas);
-  const cappedMax = min(maxFeePerGas, cap);
+  const maxFeePerGas = maxOf(raise(prevMax), market.maxFeePerGas);
+  const maxPriorityFeePerGas = maxOf(raise(prevTip), market.maxPriorityFeePerGas);
+  const cappedMax = minOf(maxFeePerGas, cap);
   // Below +10 % on either fee the node would refuse it as underpriced: no replacement is possible.
   if (cappedMax * 10n < prevMax * 11n || maxPriorityFeePerGas > cappedMax) return null;
   return { maxFeePerGas: cappedMax, maxPriorityFeePerGas };

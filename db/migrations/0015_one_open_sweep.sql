@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "outbound_one_open_sweep" ON "outbound_transactions" USING btree ("mode","chain","from_address") WHERE "outbound_transactions"."purpose" = 'sweep' and "outbound_transactions"."status" not in ('confirmed','reverted','expired');

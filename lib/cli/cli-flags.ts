@@ -1,0 +1,17 @@
+/** What every CLI command shares: its flags, its result, and the error that means "wrong usage" (exit 2). */
+export class UsageError extends Error {}
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+export interface CommandResult {
+  json: unknown;
+  /** Lines for people (stdout without --json). */
+  text: string[];
+}
+
+/** A flag that must be given, trimmed. */
+export function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}

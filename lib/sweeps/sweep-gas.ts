@@ -1,0 +1,63 @@
+import { createPublicClient, encodeFunctionData, http, type Address } from "viem";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { marketFees } from "@/lib/outbound/drivers/evm-fees";
+import type { OutboundOptions } from "@/lib/outbound/outbound-types";
+import { minOf } from "@/lib/util/bigint";
+
+/** Tron: the most TRX a sweep may burn (energy for a TRC-20 transfer to a holder costs ~14 TRX today). */
+export const TRON_SWEEP_FEE_LIMIT_SUN = 30_000_000n;
+const TRANSFER_ABI = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
+
+/**
+ * The gas a sweep of `raw` from a deposit address needs, and the top-up that gives it exactly that:
+ * - EVM: the transfer's estimated gas at today's max fee (the sweep is then signed with exactly these), less
+ *   what the address already holds;
+ * - Tron: the fee limit in TRX, less what it holds;
+ * - Solana: nothing (the sweeper pays the fee; deposit owners never hold SOL).
+ */
+export async function sweepGasPlan(
+  config: ChainConfig,
+  from: string,
+  to: string,
+  raw: bigint,
+  nativeBalance: bigint,
+): Promise<{ topupRaw: bigint; options: OutboundOptions }> {
+  const short = (need: bigint) => (need > nativeBalance ? need - nativeBalance : 0n);
+  if (config.family === "tron")
+    return { topupRaw: short(TRON_SWEEP_FEE_LIMIT_SUN), options: { feeLimitSun: TRON_SWEEP_FEE_LIMIT_SUN.toString() } };
+  if (config.family === "solana") return { topupRaw: 0n, options: {} };
+  const client = createPublicClient({
+    transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
+    cacheTime: 0,
+  });
+  const [gas, fees] = await Promise.all([
+    client.estimateGas({
+      account: from as Address,
+      to: config.tokenAddress as Address,
+      data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: "transfer", args: [to as Address, raw] }),
+    }),
+    marketFees(client),
+  ]);
+  const maxFeePerGas = config.maxFeeWei === null ? fees.maxFeePerGas : minOf(fees.maxFeePerGas, config.maxFeeWei);
+  return {
+    topupRaw: short(gas * maxFeePerGas),
+    options: {
+      evmGas: {
+        limit: gas.toString(),
+        maxFeePerGas: maxFeePerGas.toString(),
+        maxPriorityFeePerGas: minOf(fees.maxPriorityFeePerGas, maxFeePerGas).toString(),
+      },
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Custody tests (tests/custody/): the service's own transactions, sweeps and reconciliation. They run after
+// the main suite on chains of their own, since they run the chain watchers and outbound leaders of the
+// chains they use: each file owns its chains (see tests/custody/README.md), two files at a time.
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["tests/custody/**/*.test.ts"],
+    globalSetup: ["tests/setup/global-setup.ts"],
+    setupFiles: ["tests/setup/worker-env.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
