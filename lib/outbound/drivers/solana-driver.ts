@@ -1,0 +1,140 @@
+import {
+  address,
+  appendTransactionMessageInstructions,
+  type Base64EncodedWireTransaction,
+  createKeyPairSignerFromPrivateKeyBytes,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  isSolanaError,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Signature,
+  signTransactionMessageWithSigners,
+  SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+} from "@solana/kit";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { CandidateRow, OutboundRow } from "../outbound-row";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import { intentInstructions, type SolanaToken } from "./solana-instructions";
+
+type Rpc = ReturnType<typeof createSolanaRpc>;
+type Blockhash = Awaited<ReturnType<ReturnType<Rpc["getLatestBlockhash"]>["send"]>>["value"];
+
+/** Instruction errors occupy one range of kit's codes (4615000–4615999). */
+const isInstructionError = (err: unknown) =>
+  isSolanaError(err) &&
+  err.context.__code >= SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN &&
+  err.context.__code < SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN + 1000;
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 300);
+
+/**
+ * Solana: no nonces; a candidate lives on a recent blockhash and can land only while the block height is at
+ * most its `lastValidBlockHeight` (stored as `validUntil`). The fee payer is the intent's `feePayer` (the
+ * sweeper, for a deposit address, whose owner holds no SOL) or else the signer. A slot stands for a block, its
+ * "hash" is `slot:<n>` as SolanaAdapter.blocks() gives it (a `confirmed` slot is never rolled back).
+ */
+export class SolanaDriver implements OutboundDriver<Blockhash> {
+  readonly usesNonces = false;
+  private readonly rpc: Rpc;
+  private readonly token: SolanaToken;
+
+  constructor(config: ChainConfig) {
+    this.rpc = createSolanaRpc(config.rpcUrl);
+    this.token = { mint: address(config.tokenAddress), decimals: config.decimals };
+  }
+
+  async prepare(): Promise<Blockhash> {
+    return (await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send()).value;
+  }
+
+  async sign(intent: OutboundRow, keys: IntentKeys, latest: Blockhash): Promise<SignedCandidate> {
+    const signer = await createKeyPairSignerFromPrivateKeyBytes(keys.signer.privateKey);
+    const feePayer = keys.feePayer ? await createKeyPairSignerFromPrivateKeyBytes(keys.feePayer.privateKey) : signer;
+    const instructions = await intentInstructions(intent, this.token, signer, feePayer);
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    );
+    const signed = await signTransactionMessageWithSigners(message);
+    return {
+      // The fee payer's signature: the transaction's id.
+      txHash: getSignatureFromTransaction(signed),
+      signedTx: getBase64EncodedWireTransaction(signed),
+      nonce: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      validUntil: latest.lastValidBlockHeight,
+    };
+  }
+
+  /**
+   * With preflight, so a stale blockhash, a missing fee or a bad signature is refused with its reason (without
+   * it a node accepts anything and the cluster silently drops it). A transaction that would fail in a program
+   * (a frozen recipient, an unexpected balance) is then sent again without preflight: it lands, pays its fee
+   * and is recorded as reverted, as an EVM transfer that would revert is (docs/CUSTODY.md, "Solana").
+   */
+  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+    const wire = candidate.signedTx as Base64EncodedWireTransaction;
+    try {
+      await this.rpc.sendTransaction(wire, { encoding: "base64", preflightCommitment: "confirmed" }).send();
+      return { sent: true };
+    } catch (err) {
+      if (!isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE))
+        return { sent: false, reason: messageOf(err) };
+      const cause = err.cause;
+      if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) return { sent: true };
+      if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND))
+        return { sent: false, reason: "blockhash not found (expired, or not yet seen by this node)" };
+      if (!isInstructionError(cause)) return { sent: false, reason: `preflight: ${messageOf(cause ?? err)}` };
+    }
+    try {
+      await this.rpc.sendTransaction(wire, { encoding: "base64", skipPreflight: true }).send();
+      return { sent: true };
+    } catch (err) {
+      return { sent: false, reason: messageOf(err) };
+    }
+  }
+
+  async lookup(candidate: CandidateRow): Promise<Lookup> {
+    const signature = candidate.txHash as Signature;
+    const {
+      value: [status],
+    } = await this.rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
+    if (!status) return { state: "unknown" };
+    // `processed` can still be dropped with its fork: only a voted (`confirmed`) slot counts as landed.
+    if (status.confirmationStatus !== "confirmed" && status.confirmationStatus !== "finalized")
+      return { state: "pending" };
+    const tx = await this.rpc
+      .getTransaction(signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 })
+      .send();
+    if (!tx?.meta) return { state: "pending" }; // the status is ahead of the node's transaction store
+    const slot = Number(tx.slot);
+    return {
+      state: "landed",
+      blockNumber: slot,
+      blockHash: `slot:${slot}`,
+      success: tx.meta.err === null,
+      feeNative: BigInt(tx.meta.fee),
+    };
+  }
+
+  /**
+   * Provably lost: the `finalized` block height is past the candidate's last valid block height (no fork can
+   * include it any more) and no node knows its signature.
+   */
+  async cannotLand(_intent: OutboundRow, candidate: CandidateRow): Promise<boolean> {
+    if (candidate.validUntil === null) return false;
+    const height = await this.rpc.getBlockHeight({ commitment: "finalized" }).send();
+    if (height <= candidate.validUntil) return false;
+    return (await this.lookup(candidate)).state === "unknown";
+  }
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import {
+  candidates,
+  outbound,
+  sendFromTreasury,
+  startOutboundWorker,
+  waitFor,
+  waitForStatus,
+} from "./outbound-helpers";
+import { solanaChain, sweepToTreasury, type SolanaChain } from "./solana-helpers";
+
+// The emulated solana (LiteSVM behind JSON-RPC, 200 ms slots, a blockhash valid 150 slots, `finalized` 32
+// slots behind): a real outbound worker signs, sends and confirms at 32 slots.
+const USDT = 1_000_000n;
+const SIGNATURE_FEE = 5_000n; // lamports per signature, no priority fee
+let chain: SolanaChain;
+let worker: SpawnedWorker | undefined;
+
+async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
+  await worker?.stop();
+  worker = await startOutboundWorker("solana", { OUTBOUND_CRASH_AT: point });
+  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
+  const intent = await send();
+  expect(await exited).toBe("SIGKILL");
+  worker = undefined;
+  return intent;
+}
+
+const payout = (to: string, raw: bigint) => sendFromTreasury("solana", chain.treasury.address, to, raw);
+
+beforeAll(async () => {
+  chain = await solanaChain();
+  worker = await startOutboundWorker("solana");
+  // The leader records the roles and gives them SOL on start.
+  await waitFor("the roles to be registered and funded", async () => {
+    const [row] = await query(getDb(), "select 1 from wallet_roles where mode = 'sandbox' and chain = 'solana'");
+    return row && (await chain.lamports(chain.sweeper.address)) > 0n;
+  });
+  await chain.ops.fund(chain.treasury.address, 1_000n * USDT); // resolves once confirmed
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.stop();
+});
+
+describe("outbound Solana transactions (emulated)", () => {
+  it("sends USDT from the treasury to a fresh owner: its token account is created, confirmed at 32 slots, fee recorded", async () => {
+    const to = await chain.freshAddress();
+    const intent = await payout(to, 12_345_678n);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(await chain.usdtOf(to)).toBe(12_345_678n);
+    expect(done.confirmations).toBeGreaterThanOrEqual(32);
+    expect(done.feeNative).toBe(SIGNATURE_FEE);
+    expect(done.blockHash).toBe(`slot:${done.blockNumber}`);
+    const [only] = await candidates(intent.id);
+    expect(only).toMatchObject({ status: "confirmed", txHash: done.txHash, feeNative: SIGNATURE_FEE });
+    expect(only!.validUntil! > BigInt(done.blockNumber!)).toBe(true);
+    // Sending the same bytes again is harmless: the node answers "already processed".
+    expect(await chain.driver.broadcast(only!)).toEqual({ sent: true });
+    expect(await chain.transfersTo(to)).toBe(1);
+  });
+
+  it("a sweep signed by a deposit address with no SOL: the sweeper pays the fee, the account is closed, its rent goes to the treasury", async () => {
+    const deposit = await chain.fundedDeposit(7_654_321n);
+    const depositAta = await chain.ataOf(deposit.owner);
+    const rent = await chain.lamports(depositAta);
+    expect(rent).toBeGreaterThan(0n);
+    expect(await chain.lamports(deposit.owner)).toBe(0n);
+    const before = {
+      usdt: await chain.usdtOf(chain.treasury.address),
+      treasurySol: await chain.lamports(chain.treasury.address),
+      sweeperSol: await chain.lamports(chain.sweeper.address),
+    };
+    const intent = await sweepToTreasury(chain, deposit, 7_654_321n);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(await chain.usdtOf(chain.treasury.address)).toBe(before.usdt + 7_654_321n);
+    expect(await chain.accountExists(depositAta)).toBe(false);
+    expect(await chain.lamports(chain.treasury.address)).toBe(before.treasurySol + rent);
+    expect(done.feeNative).toBe(2n * SIGNATURE_FEE); // the sweeper's and the owner's signatures
+    expect(await chain.lamports(chain.sweeper.address)).toBe(before.sweeperSol - done.feeNative!);
+    expect(await chain.lamports(deposit.owner)).toBe(0n);
+  });
+
+  it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
+    const to = await chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => payout(to, USDT));
+    const [signed] = await candidates(intent.id);
+    expect(signed!.status).toBe("signed");
+    expect((await outbound(intent.id)).status).toBe("signed");
+    expect(await chain.known(signed!.txHash)).toBe(false); // never broadcast
+    worker = await startOutboundWorker("solana");
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.usdtOf(to)).toBe(USDT);
+  });
+
+  it("SIGKILL between broadcast and recording it: found landed after restart, exactly one transfer", async () => {
+    const to = await chain.freshAddress();
+    const intent = await crashedAt("after_broadcast", () => payout(to, 2n * USDT));
+    const [candidate] = await candidates(intent.id);
+    expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
+    expect(await chain.known(candidate!.txHash)).toBe(true);
+    worker = await startOutboundWorker("solana");
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.txHash).toBe(candidate!.txHash);
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.usdtOf(to)).toBe(2n * USDT);
+  });
+
+  it("a blockhash expired before broadcast (finalized height past it): re-signed once on a new blockhash, one transfer", async () => {
+    const to = await chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => payout(to, 3n * USDT));
+    const [stale] = await candidates(intent.id);
+    // Past the 150-slot window and then 32 more, so even `finalized` is past the last valid block height.
+    await chain.ops.mine(200);
+    expect(await chain.driver.broadcast(stale!)).toEqual({ sent: false, reason: expect.stringMatching(/blockhash/i) });
+    worker = await startOutboundWorker("solana");
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.resigns).toBe(1);
+    const all = await candidates(intent.id);
+    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+    expect(all[1]!.validUntil! > stale!.validUntil!).toBe(true);
+    expect(done.txHash).toBe(all[1]!.txHash);
+    expect(await chain.known(stale!.txHash)).toBe(false);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.usdtOf(to)).toBe(3n * USDT);
+  });
+
+  it("a transfer that fails in a program (a frozen recipient) is refused by preflight, sent without it, and recorded as reverted", async () => {
+    const to = await chain.freshAddress();
+    await chain.ops.setFrozen(to, true);
+    const usdtBefore = await chain.usdtOf(chain.treasury.address);
+    const intent = await payout(to, 4n * USDT);
+    const done = await waitForStatus(intent.id, "reverted");
+    expect(done.feeNative).toBe(SIGNATURE_FEE); // a failed transaction still pays its fee
+    expect(done.failure).toMatch(/reverted/);
+    const [only] = await candidates(intent.id);
+    expect(only!.status).toBe("reverted");
+    expect(await chain.usdtOf(to)).toBe(0n);
+    expect(await chain.usdtOf(chain.treasury.address)).toBe(usdtBefore);
+  });
+});
