@@ -94,7 +94,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     chain,
     family: CHAIN_FAMILY[chain],
     rpcUrl: set.rpcUrl!,
-    // Without TRON_JSONRPC_URL, Tron's /jsonrpc is on the HTTP API's host (lib/chains/adapters/create-adapter.ts).
+    // Without TRON_JSONRPC_URL, Tron's /jsonrpc is on the HTTP API's host (tronJsonRpcUrl, tron-adapter.ts).
     extra: chain === "tron" && cfg.tronJsonRpcUrl ? { jsonRpcUrl: cfg.tronJsonRpcUrl } : {},
     chainId: defaults.chainId,
     tokenAddress: set.usdtContract ?? defaults.token,

@@ -11,9 +11,8 @@ import type { OutboundRow } from "./outbound-row";
 import { trackOutbound, type OutboundEngine } from "./track-outbound";
 
 /** The engine of one (mode, chain): its driver, and the keys of the service's own signers. */
-export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine | null {
+export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
   const driver = createOutboundDriver(config);
-  if (!driver) return null;
   const cfg = appConfig();
   return {
     config,
@@ -43,10 +42,6 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine | nu
  */
 export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSignal): Promise<void> {
   const engine = outboundEngine(db, config);
-  if (!engine) {
-    await sleep(60_000, signal); // this family cannot send yet; nothing to lead
-    return;
-  }
   await registerWalletRoles(db, config);
   const pollMs = Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 2)));
   let failures = 0;

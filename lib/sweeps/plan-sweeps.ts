@@ -4,7 +4,6 @@ import { type Db, inTransaction } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { minOf } from "@/lib/util/bigint";
 import { createOutbound } from "@/lib/outbound/create-outbound";
-import { createOutboundDriver } from "@/lib/outbound/drivers/create-driver";
 import { roleAddress } from "@/lib/wallets/role-address";
 import { type DepositHolding, depositHoldings } from "./deposit-holdings";
 import { sweepGasPlan } from "./sweep-gas";
@@ -32,7 +31,6 @@ export async function planSweeps(
   config: ChainConfig,
   opts: { needUnits?: bigint } = {},
 ): Promise<PlannedSweep[]> {
-  if (!createOutboundDriver(config)) return [];
   const threshold = sweepThreshold(config);
   const holdings = (await depositHoldings(db, config)).filter((h) => !h.sweeping && h.unsweptRaw > 0n);
   const chosen: DepositHolding[] = [];

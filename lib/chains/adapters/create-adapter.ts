@@ -1,7 +1,7 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { EvmAdapter } from "./evm-adapter";
 import { SolanaAdapter } from "./solana-adapter";
-import { TronAdapter } from "./tron-adapter";
+import { TronAdapter, tronJsonRpcUrl } from "./tron-adapter";
 import type { ChainAdapter } from "./types";
 
 /** The adapter for a chain's family, built from its configuration (sandbox or live alike). */
@@ -12,7 +12,7 @@ export function createChainAdapter(config: ChainConfig): ChainAdapter {
     case "tron":
       return new TronAdapter(config.chain, {
         fullHost: config.rpcUrl,
-        jsonRpcUrl: config.extra.jsonRpcUrl ?? `${config.rpcUrl.replace(/\/+$/, "")}/jsonrpc`,
+        jsonRpcUrl: tronJsonRpcUrl(config),
         tokenAddress: config.tokenAddress,
       });
     case "solana":

@@ -1,4 +1,5 @@
 import { TronWeb } from "tronweb";
+import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { EvmAdapter } from "./evm-adapter";
 import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
@@ -6,6 +7,11 @@ import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
 /** T-address (or 41-hex) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks. */
 export function tronToEvmHex(address: string): string {
   return `0x${TronWeb.address.toHex(address).slice(2).toLowerCase()}`;
+}
+
+/** Tron's Ethereum-style /jsonrpc: TRON_JSONRPC_URL (live) or the sandbox's, else on the HTTP API's host. */
+export function tronJsonRpcUrl(config: Pick<ChainConfig, "rpcUrl" | "extra">): string {
+  return config.extra.jsonRpcUrl ?? `${config.rpcUrl.replace(/\/+$/, "")}/jsonrpc`;
 }
 
 /**

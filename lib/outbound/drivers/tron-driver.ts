@@ -1,0 +1,162 @@
+import { TronWeb } from "tronweb";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { CandidateRow, OutboundRow } from "../outbound-row";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
+
+/**
+ * How long after its reference block's time a transaction may be included. Long enough that a worker
+ * restarting after a crash still sends the bytes it stored, short enough that a transaction no node will take
+ * (the signer out of TRX, say) is re-signed and, after OUTBOUND_MAX_RESIGNS, given up within about an hour.
+ * java-tron accepts up to 24 h.
+ */
+export const TRON_EXPIRATION_MS = 10 * 60_000;
+/**
+ * fee_limit of a TRC-20 transfer when the intent sets no `feeLimitSun`: 50 TRX covers a USDT transfer to an
+ * empty balance (~130,000 energy) up to ~380 sun per energy. It caps what a transfer may burn; it is not a price.
+ */
+export const DEFAULT_FEE_LIMIT_SUN = 50_000_000n;
+/** java-tron's getMaxFeeLimit (15,000 TRX): a higher fee_limit is refused. */
+const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
+
+interface TronPrepared {
+  /** TAPOS reference and expiration, which TronWeb then builds the transaction with locally. */
+  blockHeader: { ref_block_bytes: string; ref_block_hash: string; expiration: number; timestamp: number };
+  feeLimit: number;
+}
+
+const hexText = (hex: string | undefined) =>
+  hex && /^([0-9a-f]{2})+$/i.test(hex) ? Buffer.from(hex, "hex").toString("utf8") : (hex ?? "");
+
+/** A VM result other than SUCCESS (REVERT, OUT_OF_ENERGY …); TransferContract has none (DEFAULT). */
+const VM_OK = new Set([undefined, "SUCCESS", "DEFAULT"]);
+
+/**
+ * Failed on chain: java-tron marks it FAILED, the VM did not succeed, or a TRC-20 `transfer` returned false
+ * (32 zero bytes) instead of reverting.
+ */
+function succeeded(info: TronTxInfo, tokenCall: boolean): boolean {
+  if (info.result === "FAILED" || !VM_OK.has(info.receipt?.result)) return false;
+  return !(tokenCall && /^0{64}$/.test(info.contractResult?.[0] ?? ""));
+}
+
+/**
+ * Tron: TRC-20 `transfer` (TriggerSmartContract) and TRX (TransferContract), built and signed locally by
+ * TronWeb on a reference block read before the database transaction. No nonces: a transaction is unique by
+ * its txID, and it can no longer land once a solidified block is past its expiration.
+ */
+export class TronDriver implements OutboundDriver<TronPrepared> {
+  readonly usesNonces = false;
+  private readonly node: TronNode;
+  private readonly tronWeb: TronWeb;
+  private solid: { at: number; time: number } | null = null;
+
+  constructor(private readonly config: ChainConfig) {
+    this.node = new TronNode(config);
+    this.tronWeb = new TronWeb({ fullHost: config.rpcUrl });
+  }
+
+  async prepare(intent: OutboundRow): Promise<TronPrepared> {
+    if (intent.asset === "native" && (intent.rawAmount <= 0n || intent.rawAmount > BigInt(Number.MAX_SAFE_INTEGER)))
+      throw new Error(`outbound ${intent.id}: a TRX amount must be 1 to 2^53 - 1 sun`);
+    const raw = intent.options.feeLimitSun;
+    const feeLimit = raw === undefined ? DEFAULT_FEE_LIMIT_SUN : /^\d{1,20}$/.test(raw) ? BigInt(raw) : 0n;
+    if (feeLimit <= 0n || feeLimit > MAX_FEE_LIMIT_SUN)
+      throw new Error(`outbound ${intent.id}: feeLimitSun must be 1 to ${MAX_FEE_LIMIT_SUN} sun`);
+    // The newest block as TronWeb reads it; the expiration is ours (TronWeb's default is 60 s). The
+    // timestamp is the wall clock, as java-tron's builders set it: two equal transfers in one block differ.
+    const ref = await this.tronWeb.trx.getCurrentRefBlockParams();
+    return {
+      blockHeader: { ...ref, expiration: ref.timestamp + TRON_EXPIRATION_MS, timestamp: Date.now() },
+      feeLimit: Number(feeLimit),
+    };
+  }
+
+  /** Local only: with the block header given, TronWeb builds the transaction without asking the node. */
+  async sign(intent: OutboundRow, keys: IntentKeys, p: TronPrepared): Promise<SignedCandidate> {
+    const builder = this.tronWeb.transactionBuilder;
+    const unsigned =
+      intent.asset === "native"
+        ? await builder.sendTrx(intent.toAddress, Number(intent.rawAmount), intent.fromAddress, {
+            blockHeader: p.blockHeader,
+          })
+        : (
+            await builder.triggerSmartContract(
+              this.config.tokenAddress,
+              "transfer(address,uint256)",
+              { feeLimit: p.feeLimit, txLocal: true, blockHeader: p.blockHeader },
+              [
+                { type: "address", value: intent.toAddress },
+                { type: "uint256", value: intent.rawAmount.toString() },
+              ],
+              intent.fromAddress,
+            )
+          ).transaction;
+    const signed = await this.tronWeb.trx.sign(unsigned, Buffer.from(keys.signer.privateKey).toString("hex"));
+    return {
+      txHash: signed.txID,
+      signedTx: JSON.stringify(signed),
+      nonce: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      validUntil: BigInt(p.blockHeader.expiration),
+    };
+  }
+
+  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+    try {
+      const reply = await this.node.wallet<TronBroadcastReply>("broadcasttransaction", JSON.parse(candidate.signedTx));
+      // A node that has the transaction (pending or in a block) answers DUP_TRANSACTION_ERROR: it is sent.
+      if (reply.result === true || reply.code === "DUP_TRANSACTION_ERROR") return { sent: true };
+      const reason = reply.code ? `${reply.code}: ${hexText(reply.message)}` : (reply.Error ?? JSON.stringify(reply));
+      return { sent: false, reason: reason.slice(0, 300) };
+    } catch (err) {
+      return { sent: false, reason: String(err).slice(0, 300) };
+    }
+  }
+
+  async lookup(candidate: CandidateRow): Promise<Lookup> {
+    const info = await this.node.wallet<TronTxInfo>("gettransactioninfobyid", { value: candidate.txHash });
+    if (typeof info.blockNumber === "number") {
+      // The block hash as /jsonrpc writes it (0x + blockID), the form TronAdapter.blocks() gives the reorg check.
+      const receipt = await this.node.rpc<{ blockNumber: string; blockHash: string } | null>(
+        "eth_getTransactionReceipt",
+        [`0x${candidate.txHash}`],
+      );
+      // The two views disagree only while the node moves between blocks: look again on the next pass.
+      if (!receipt || Number(receipt.blockNumber) !== info.blockNumber) return { state: "pending" };
+      const tokenCall = (JSON.parse(candidate.signedTx) as { raw_data: { contract: { type: string }[] } }).raw_data
+        .contract[0]?.type;
+      return {
+        state: "landed",
+        blockNumber: info.blockNumber,
+        blockHash: receipt.blockHash,
+        success: succeeded(info, tokenCall === "TriggerSmartContract"),
+        feeNative: BigInt(info.fee ?? 0),
+      };
+    }
+    const tx = await this.node.wallet<{ txID?: string }>("gettransactionbyid", { value: candidate.txHash });
+    return tx.txID ? { state: "pending" } : { state: "unknown" };
+  }
+
+  /**
+   * Provably lost: a solidified block is past the expiration (every later block's parent is too, and java-tron
+   * includes a transaction only while its expiration is after the parent's time) and no block holds it.
+   */
+  async cannotLand(_intent: OutboundRow, candidate: CandidateRow): Promise<boolean> {
+    if (candidate.validUntil === null) return false;
+    const solidified = await this.solidifiedTime();
+    if (solidified === null || BigInt(solidified) <= candidate.validUntil) return false;
+    return (await this.lookup(candidate)).state === "unknown";
+  }
+
+  /** The newest solidified block's time, read at most once a block (a full block is large on live Tron). */
+  private async solidifiedTime(): Promise<number | null> {
+    if (this.solid && Date.now() - this.solid.at < this.config.blockTimeMs) return this.solid.time;
+    const block = await this.node.solidity<TronBlock>("getnowblock", {});
+    const time = block.block_header?.raw_data.timestamp;
+    if (time === undefined) return null;
+    this.solid = { at: Date.now(), time };
+    return time;
+  }
+}

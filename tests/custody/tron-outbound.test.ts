@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import {
+  candidates,
+  outbound,
+  sendFromTreasury,
+  startOutboundWorker,
+  waitFor,
+  waitForStatus,
+} from "./outbound-helpers";
+import { topUpFromSweeper, tronChain } from "./tron-helpers";
+
+const CHAIN = "tron" as const;
+const USDT = 1_000_000n; // 6 decimals
+/** Solidified: 19 blocks of 0.5 s on the test chain, plus the worker's start. */
+const CONFIRM_MS = 40_000;
+let chain: Awaited<ReturnType<typeof tronChain>>;
+let worker: SpawnedWorker | undefined;
+
+async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
+  await worker?.stop();
+  worker = await startOutboundWorker(CHAIN, { OUTBOUND_CRASH_AT: point });
+  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
+  const intent = await send();
+  expect(await exited).toBe("SIGKILL");
+  worker = undefined;
+  return intent;
+}
+
+const payout = (to: string, raw: bigint) => sendFromTreasury(CHAIN, chain.treasury.address, to, raw);
+
+beforeAll(async () => {
+  chain = await tronChain();
+  worker = await startOutboundWorker(CHAIN);
+  // The leader records the roles and gives them TRX on start.
+  await waitFor("the roles to be registered and funded", async () => {
+    const [row] = await query(getDb(), "select 1 from wallet_roles where mode = 'sandbox' and chain = $1", [CHAIN]);
+    if (!row) return false;
+    const [treasury, sweeper] = await Promise.all([
+      chain.balances(chain.treasury.address),
+      chain.balances(chain.sweeper.address),
+    ]);
+    return treasury.native > 0n && sweeper.native > 0n;
+  });
+  await chain.fundTreasury(1_000n * USDT); // resolves once mined
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.stop();
+});
+
+describe("outbound Tron transactions", () => {
+  it("sends a TRC-20 transfer from the treasury: confirmed once solidified, amount exact, fee recorded", async () => {
+    const to = chain.freshAddress();
+    const intent = await payout(to, 12_345_678n);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    expect((await chain.balances(to)).token).toBe(12_345_678n);
+    expect(done.confirmations).toBeGreaterThanOrEqual(19);
+    // The emulator burns no TRX (no energy or bandwidth): the fee is recorded, and it is zero.
+    expect(done.feeNative).toBe(0n);
+    const [only] = await candidates(intent.id);
+    expect(only!.status).toBe("confirmed");
+    expect(done.txHash).toBe(only!.txHash);
+    expect(only!.txHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(only!.nonce).toBeNull();
+    // The expiration is the one the driver set: 10 minutes after the reference block, not TronWeb's 60 s.
+    const signed = JSON.parse(only!.signedTx) as { raw_data: { expiration: number; fee_limit: number } };
+    expect(BigInt(signed.raw_data.expiration)).toBe(only!.validUntil);
+    expect(signed.raw_data.fee_limit).toBe(50_000_000);
+    expect(done.blockHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.transfersTo(to)).toBe(1);
+  });
+
+  it("sends TRX from the sweeper (a gas top-up): the recipient's TRX rises by exactly the amount", async () => {
+    const to = chain.freshAddress();
+    const before = (await chain.balances(to)).native;
+    const intent = await topUpFromSweeper(chain.sweeper.address, to, 1_234_567n);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    expect((await chain.balances(to)).native - before).toBe(1_234_567n);
+    expect(done.feeNative).toBe(0n);
+    const [only] = await candidates(intent.id);
+    expect(only!.status).toBe("confirmed");
+    const signed = JSON.parse(only!.signedTx) as { raw_data: { contract: { type: string }[] } };
+    expect(signed.raw_data.contract[0]!.type).toBe("TransferContract");
+  });
+
+  it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => payout(to, USDT));
+    const [signed] = await candidates(intent.id);
+    expect(signed!.status).toBe("signed");
+    expect((await outbound(intent.id)).status).toBe("signed");
+    const known = await chain.node.wallet<{ txID?: string }>("gettransactionbyid", { value: signed!.txHash });
+    expect(known.txID).toBeUndefined(); // never broadcast
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect((await chain.balances(to)).token).toBe(USDT);
+  });
+
+  it("SIGKILL between broadcast and recording it: the same transaction is found or sent again, one transfer", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_broadcast", () => payout(to, 2n * USDT));
+    const [candidate] = await candidates(intent.id);
+    expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
+    // Sending it again is safe: the node already has it.
+    const again = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(candidate!.signedTx));
+    expect(again.code).toBe("DUP_TRANSACTION_ERROR");
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    expect(done.txHash).toBe(candidate!.txHash);
+    expect(await candidates(intent.id)).toHaveLength(1);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect((await chain.balances(to)).token).toBe(2n * USDT);
+  });
+
+  it("expired before broadcast: once a solidified block is past the expiration it is re-signed once, one transfer", async () => {
+    const to = chain.freshAddress();
+    const intent = await crashedAt("after_sign", () => payout(to, 3n * USDT));
+    const [stale] = await candidates(intent.id);
+    await chain.passTime(stale!.validUntil!);
+    await waitFor("a solidified block past the expiration", async () => {
+      return BigInt(await chain.blockTime(true)) > stale!.validUntil!;
+    });
+    const refused = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(stale!.signedTx));
+    expect(refused.code).toBe("TRANSACTION_EXPIRATION_ERROR");
+    worker = await startOutboundWorker(CHAIN);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    expect(done.resigns).toBe(1);
+    const all = await candidates(intent.id);
+    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+    expect(all[1]!.validUntil! > stale!.validUntil!).toBe(true);
+    expect(done.txHash).toBe(all[1]!.txHash);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect((await chain.balances(to)).token).toBe(3n * USDT);
+  });
+
+  it("a TRC-20 transfer to a frozen address lands and fails: the intent is reverted, its fee recorded", async () => {
+    const to = chain.freshAddress();
+    await chain.freeze(to);
+    const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
+    const intent = await payout(to, 4n * USDT);
+    const done = await waitForStatus(intent.id, "reverted", CONFIRM_MS);
+    expect(done.failure).toMatch(/reverted/);
+    expect(done.feeNative).toBe(0n);
+    expect(done.blockNumber).not.toBeNull();
+    const [only] = await candidates(intent.id);
+    expect(only!.status).toBe("reverted");
+    expect(only!.feeNative).toBe(0n);
+    expect((await chain.balances(to)).token).toBe(0n);
+    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore);
+    expect(await chain.transfersTo(to)).toBe(0);
+  });
+});
