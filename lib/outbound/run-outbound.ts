@@ -5,7 +5,10 @@ import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { sleep } from "@/lib/util/sleep";
 import { depositKey, roleKey } from "@/lib/wallets/role-keys";
+import { fundSandboxRoles } from "@/lib/sandbox/fund-sandbox-roles";
 import { registerWalletRoles } from "@/lib/wallets/register-wallet-roles";
+
+const SANDBOX_FUNDING_EVERY_MS = 5_000;
 import { createOutboundDriver } from "./drivers/create-driver";
 import type { OutboundRow } from "./outbound-row";
 import { trackOutbound, type OutboundEngine } from "./track-outbound";
@@ -36,16 +39,24 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
 }
 
 /**
- * The leader's loop for one (mode, chain): records the role addresses, then tracks the journal every half
- * block until `signal` aborts. A failing pass backs off; after several in a row the loop returns so the
+ * The leader's loop for one (mode, chain): records the role addresses (and, in sandbox, keeps their gas up
+ * from the local faucet), then tracks the journal every half block until `signal` aborts. A failing pass backs off; after several in a row the loop returns so the
  * caller reloads the chain's configuration.
  */
 export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSignal): Promise<void> {
   const engine = outboundEngine(db, config);
-  await registerWalletRoles(db, config);
+  const roles = await registerWalletRoles(db, config);
   const pollMs = Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 2)));
   let failures = 0;
+  let funded = 0;
   while (!signal.aborted) {
+    // Sandbox: the faucet keeps the roles' gas up (checked every few seconds; live operators fund their own).
+    if (config.mode === "sandbox" && Date.now() - funded > SANDBOX_FUNDING_EVERY_MS) {
+      funded = Date.now();
+      await fundSandboxRoles(config, roles).catch((err: unknown) =>
+        log.warn("could not fund the sandbox roles", { chain: config.chain, error: String(err) }),
+      );
+    }
     try {
       await trackOutbound(db, engine);
       failures = 0;

@@ -2,19 +2,22 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { sandboxChainOps } from "./sandbox-chain-ops";
 
-/** Native coin below which a sandbox role is topped up at start: 1 ETH (wei), 50 TRX (sun), 0.5 SOL (lamports). */
-const FLOOR = { evm: 10n ** 18n, tron: 50_000_000n, solana: 500_000_000n } as const;
+/**
+ * Native coin below which a sandbox role is topped up: 1 ETH (wei), 500 TRX (sun; each TRX top-up of a deposit
+ * address gives it a 50 TRX fee limit), 0.5 SOL (lamports). One faucet call gives 1 ETH, 100 TRX or 1 SOL.
+ */
+const FLOOR = { evm: 10n ** 18n, tron: 500_000_000n, solana: 500_000_000n } as const;
+const MAX_CALLS = 6;
 
 /**
- * Sandbox only: the service's own signers get native coin from the local chain's faucet, so sweeps and
- * payouts can pay their fees (a live operator funds them; docs/CUSTODY.md).
+ * Sandbox only: the service's own signers get native coin from the local chain's faucet whenever they run
+ * low, so sweeps, top-ups and payouts can always pay their fees (a live operator funds them; docs/CUSTODY.md).
  */
 export async function fundSandboxRoles(config: ChainConfig, addresses: string[]): Promise<void> {
   if (config.mode !== "sandbox") throw new Error("fundSandboxRoles is for sandbox chains only");
   const adapter = createChainAdapter(config);
   const ops = sandboxChainOps(config);
-  for (const address of addresses) {
-    const { native } = await adapter.balances(address);
-    if (native < FLOOR[config.family]) await ops.fund(address, 0n);
-  }
+  for (const address of addresses)
+    for (let calls = 0; calls < MAX_CALLS && (await adapter.balances(address)).native < FLOOR[config.family]; calls++)
+      await ops.fund(address, 0n);
 }

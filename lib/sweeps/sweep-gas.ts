@@ -4,8 +4,8 @@ import { marketFees } from "@/lib/outbound/drivers/evm-fees";
 import type { OutboundOptions } from "@/lib/outbound/outbound-types";
 import { minOf } from "@/lib/util/bigint";
 
-/** Tron: the most TRX a sweep may burn (energy for a TRC-20 transfer to a holder costs ~14 TRX today). */
-export const TRON_SWEEP_FEE_LIMIT_SUN = 30_000_000n;
+/** Tron: the most TRX a sweep may burn (the driver's default fee limit: a USDT transfer takes up to ~130k energy). */
+export const TRON_SWEEP_FEE_LIMIT_SUN = 50_000_000n;
 const TRANSFER_ABI = [
   {
     type: "function",

@@ -1,17 +1,15 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/db/client";
 import { execute } from "@/lib/db/query";
-import { log } from "@/lib/log";
-import { fundSandboxRoles } from "@/lib/sandbox/fund-sandbox-roles";
 import { roleKey } from "./role-keys";
 import { WALLET_ROLES } from "./wallet-roles";
 
 /**
  * Records the role addresses of a chain where every process can read them (the web refuses payouts to
- * them; `cli treasury show` lists them) and, on a sandbox chain, gives them native coin for fees.
+ * them; `cli treasury show` lists them); returns them.
  * Run by the process holding the keys (the worker's outbound leader).
  */
-export async function registerWalletRoles(db: Db, config: ChainConfig): Promise<void> {
+export async function registerWalletRoles(db: Db, config: ChainConfig): Promise<string[]> {
   const keys = await Promise.all(WALLET_ROLES.map((role) => roleKey(db, config.mode, config.chain, role)));
   for (const key of keys)
     await execute(
@@ -20,11 +18,5 @@ export async function registerWalletRoles(db: Db, config: ChainConfig): Promise<
        on conflict (mode, chain, role) do update set address = excluded.address, path = excluded.path, updated_at = now()`,
       [config.mode, config.chain, key.role, key.address, key.path],
     );
-  if (config.mode === "sandbox")
-    await fundSandboxRoles(
-      config,
-      keys.map((k) => k.address),
-    ).catch((err: unknown) =>
-      log.warn("could not fund the sandbox roles", { chain: config.chain, error: String(err) }),
-    );
+  return keys.map((k) => k.address);
 }

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hex } from "viem";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
 import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
-import { api, newMerchant, type TestMerchant } from "../helpers/api";
-import { balanceOf, startWatcherProcess, watchPayment } from "../helpers/chains";
+import { newMerchant, type TestMerchant } from "../helpers/api";
+import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { evmChain, outbound, startOutboundWorker, waitForStatus } from "./outbound-helpers";
+import { paidPayment, sweepsOf } from "./payment-helpers";
 
 // polygon: this file owns its watcher and outbound leader (tests/custody/README.md).
 const CHAIN = "polygon" as const;
@@ -17,23 +17,7 @@ let watcher: SpawnedWorker;
 let sender: SpawnedWorker;
 let m: TestMerchant;
 
-/** A payment on polygon, paid in full from a sandbox wallet, watched to `confirmed`; returns its deposit address. */
-async function paidPayment(amount: string): Promise<string> {
-  const created = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount, chain: CHAIN } });
-  expect(created.status, created.text).toBe(200);
-  const paid = await api("POST", `/v1/sandbox/payments/${created.json.id}/simulate`, { key: m.sandboxKey, body: {} });
-  expect(paid.status, paid.text).toBe(200);
-  await watchPayment(m.id, created.json.id, (p) => p.status === "confirmed", 30_000);
-  return created.json.deposit_address as string;
-}
-
-async function sweepsOf(address: string) {
-  return query<{ id: string; status: string; raw_amount: string; after_id: string | null; fee_native: string | null }>(
-    getDb(),
-    "select id, status, raw_amount::text, after_id, fee_native::text from outbound_transactions where purpose = 'sweep' and from_address = $1",
-    [address],
-  );
-}
+const paid = (amount: string) => paidPayment(m, CHAIN, amount);
 
 beforeAll(async () => {
   [watcher, sender, chain, m] = await Promise.all([
@@ -52,11 +36,7 @@ describe("sweeping deposit addresses into the treasury (EVM, top-up strategy)", 
   let dust: string;
 
   it("sweeps what is at or above the threshold, exactly, after topping each address up with its gas; dust stays, listed", async () => {
-    const [a, b, small] = await Promise.all([
-      paidPayment("5.000000"),
-      paidPayment("3.500000"),
-      paidPayment("0.400000"),
-    ]);
+    const [a, b, small] = await Promise.all([paid("5.000000"), paid("3.500000"), paid("0.400000")]);
     dust = small;
     const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
     const treasuryBefore = await chain.balanceOf(chain.treasury.address);
@@ -93,7 +73,7 @@ describe("sweeping deposit addresses into the treasury (EVM, top-up strategy)", 
   });
 
   it("two planners at once sweep each address once", async () => {
-    const addresses = await Promise.all([paidPayment("2.000000"), paidPayment("2.500000")]);
+    const addresses = await Promise.all([paid("2.000000"), paid("2.500000")]);
     const [first, second] = await Promise.all([planSweeps(getDb(), chain.config), planSweeps(getDb(), chain.config)]);
     expect([...first, ...second].map((p) => p.address).sort()).toEqual([...addresses].sort());
     for (const address of addresses) {

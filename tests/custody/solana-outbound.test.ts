@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { newMerchant, type TestMerchant } from "../helpers/api";
+import { balanceOf, startWatcherProcess } from "../helpers/chains";
+import { paidPayment } from "./payment-helpers";
 import {
   candidates,
   outbound,
@@ -144,5 +148,40 @@ describe("outbound Solana transactions (emulated)", () => {
     expect(only!.status).toBe("reverted");
     expect(await chain.usdtOf(to)).toBe(0n);
     expect(await chain.usdtOf(chain.treasury.address)).toBe(usdtBefore);
+  });
+});
+
+describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts are closed)", () => {
+  let watcher: SpawnedWorker;
+  let m: TestMerchant;
+  beforeAll(async () => {
+    worker ??= await startOutboundWorker("solana");
+    [watcher, m] = await Promise.all([startWatcherProcess(["solana"]), newMerchant("Solana sweeps")]);
+  }, 60_000);
+  afterAll(async () => {
+    await watcher?.stop();
+  });
+
+  it("sweeps what reaches the threshold exactly, closes the settled payments' token accounts (rent to the treasury); dust stays", async () => {
+    const [a, b, dust] = await Promise.all(
+      ["5.000000", "3.000000", "0.400000"].map((amount) => paidPayment(m, "solana", amount)),
+    );
+    const treasuryUsdt = await chain.usdtOf(chain.treasury.address);
+    const treasurySol = await chain.lamports(chain.treasury.address);
+    const merchantBefore = await balanceOf(m.sandboxKey, "solana");
+    const planned = await planSweeps(getDb(), chain.config);
+    expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
+    expect(planned.every((p) => p.topupId === null)).toBe(true); // deposit owners never hold SOL
+    for (const p of planned) {
+      const sweep = await waitForStatus(p.sweepId, "confirmed", 60_000);
+      expect(sweep.options).toMatchObject({ closeAccount: true, rentTo: chain.treasury.address });
+      expect(await chain.accountExists(await chain.ataOf(p.address))).toBe(false);
+      expect(await chain.lamports(p.address)).toBe(0n);
+    }
+    expect(await chain.usdtOf(chain.treasury.address)).toBe(treasuryUsdt + 8_000_000n);
+    // Both closed accounts' rent came back to the treasury (the sweeper paid the fees).
+    expect(await chain.lamports(chain.treasury.address)).toBe(treasurySol + 2n * 2_039_280n);
+    expect(await chain.usdtOf(dust!)).toBe(400_000n);
+    expect(await balanceOf(m.sandboxKey, "solana")).toEqual(merchantBefore);
   });
 });

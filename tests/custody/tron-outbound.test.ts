@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { newMerchant, type TestMerchant } from "../helpers/api";
+import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import {
   candidates,
   outbound,
@@ -10,6 +13,7 @@ import {
   waitFor,
   waitForStatus,
 } from "./outbound-helpers";
+import { paidPayment } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
 
 const CHAIN = "tron" as const;
@@ -49,6 +53,41 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
+});
+
+// First: a later test moves the chain's clock ten minutes ahead, which would expire payments made after it.
+describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", () => {
+  let watcher: SpawnedWorker;
+  let m: TestMerchant;
+  beforeAll(async () => {
+    worker ??= await startOutboundWorker(CHAIN);
+    [watcher, m] = await Promise.all([startWatcherProcess([CHAIN]), newMerchant("Tron sweeps")]);
+  }, 60_000);
+  afterAll(async () => {
+    await watcher?.stop();
+  });
+
+  it("sweeps what reaches the threshold into the treasury exactly, after its TRX top-up; dust stays", async () => {
+    const [a, b, dust] = await Promise.all(
+      ["5.000000", "3.000000", "0.400000"].map((amount) => paidPayment(m, CHAIN, amount)),
+    );
+    const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
+    const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
+    const planned = await planSweeps(getDb(), chain.config);
+    expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
+    for (const p of planned) {
+      const sweep = await waitForStatus(p.sweepId, "confirmed", 2 * CONFIRM_MS);
+      const topup = await outbound(p.topupId!);
+      expect(topup).toMatchObject({ status: "confirmed", asset: "native", rawAmount: 50_000_000n });
+      expect(sweep.after).toBe(topup.id);
+      expect(sweep.options.feeLimitSun).toBe("50000000");
+      expect((await chain.balances(p.address)).token).toBe(0n);
+    }
+    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
+    expect((await chain.balances(dust!)).token).toBe(400_000n);
+    expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
+    expect(await planSweeps(getDb(), chain.config)).toEqual([]);
+  }, 150_000);
 });
 
 describe("outbound Tron transactions", () => {

@@ -126,7 +126,12 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (ALREADY_SENT.test(message)) return { sent: true };
-      return { sent: false, reason: message.split("\n")[0]!.slice(0, 300) };
+      // viem's first line is generic ("Transaction creation failed."); the node's own words are in `details`.
+      const details = (err as { details?: unknown }).details;
+      return {
+        sent: false,
+        reason: (typeof details === "string" && details ? details : message).split("\n")[0]!.slice(0, 300),
+      };
     }
   }
 

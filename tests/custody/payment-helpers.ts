@@ -1,0 +1,34 @@
+import { expect } from "vitest";
+import type { Chain } from "@/lib/chains/chains";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { api, type TestMerchant } from "../helpers/api";
+import { watchPayment } from "../helpers/chains";
+
+/**
+ * A payment paid in full from a sandbox wallet (POST /v1/sandbox/payments/:id/simulate) and watched until
+ * `confirmed` by the file's watcher; returns its deposit address.
+ */
+export async function paidPayment(m: TestMerchant, chain: Chain, amount: string, timeoutMs = 60_000): Promise<string> {
+  const created = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount, chain } });
+  expect(created.status, created.text).toBe(200);
+  const paid = await api("POST", `/v1/sandbox/payments/${created.json.id}/simulate`, { key: m.sandboxKey, body: {} });
+  expect(paid.status, paid.text).toBe(200);
+  await watchPayment(m.id, created.json.id, (p) => p.status === "confirmed", timeoutMs);
+  return created.json.deposit_address as string;
+}
+
+/** The sweep intents recorded for a deposit address. */
+export function sweepsOf(address: string) {
+  return query<{
+    id: string;
+    status: string;
+    raw_amount: string;
+    after_id: string | null;
+    options: Record<string, unknown>;
+  }>(
+    getDb(),
+    "select id, status, raw_amount::text, after_id, options from outbound_transactions where purpose = 'sweep' and from_address = $1",
+    [address],
+  );
+}
