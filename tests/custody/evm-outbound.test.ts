@@ -5,7 +5,11 @@ import { bytesToHex } from "viem";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { newMerchant, type TestMerchant } from "../helpers/api";
+import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
+import { paidPayment } from "./payment-helpers";
 import {
   candidates,
   evmChain,
@@ -61,6 +65,32 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
+});
+
+describe("sweeping bnb deposit addresses (18 decimals, top-up strategy)", () => {
+  let watcher: SpawnedWorker;
+  let m: TestMerchant;
+  beforeAll(async () => {
+    [watcher, m] = await Promise.all([startWatcherProcess([CHAIN]), newMerchant("bnb sweeps")]);
+  }, 60_000);
+  afterAll(async () => {
+    await watcher?.stop();
+  });
+
+  it("sweeps what reaches the threshold into the treasury, exactly in the token's 18 decimals; dust stays", async () => {
+    const [a, b, dust] = await Promise.all(
+      ["4.000000", "2.250000", "0.300000"].map((amount) => paidPayment(m, CHAIN, amount)),
+    );
+    const treasuryBefore = await chain.balanceOf(chain.treasury.address);
+    const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
+    const planned = await planSweeps(getDb(), chain.config);
+    expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
+    for (const p of planned) await waitForStatus(p.sweepId, "confirmed", 60_000);
+    expect(await chain.balanceOf(chain.treasury.address)).toBe(treasuryBefore + 6_250_000n * 10n ** 12n);
+    expect(await chain.balanceOf(a!)).toBe(0n);
+    expect(await chain.balanceOf(dust!)).toBe(300_000n * 10n ** 12n);
+    expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
+  });
 });
 
 describe("outbound EVM transactions (bnb, 18 decimals)", () => {
