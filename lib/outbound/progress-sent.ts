@@ -87,7 +87,11 @@ export async function progressSent(
   if (newest.status === "signed" || lookups[live.length - 1]!.state === "unknown")
     intent = await sendCandidate(db, engine, ctx, intent, newest);
 
-  const lost = await Promise.all(live.map((c) => engine.driver.cannotLand(intent, c, ctx.confirmedHead)));
+  // A candidate a node still holds may land: only when none is held is it worth proving they cannot.
+  const held = lookups.some((l) => l.state === "pending");
+  const lost = held
+    ? [false]
+    : await Promise.all(live.map((c) => engine.driver.cannotLand(intent, c, ctx.confirmedHead)));
   if (lost.every(Boolean)) {
     // Look once more: a candidate that landed since the first look must not be signed over.
     const again = await Promise.all(live.map((c) => engine.driver.lookup(c)));
