@@ -1,6 +1,18 @@
 import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/api/metadata";
 import type { Chain } from "@/lib/chains/chains";
 import type { PayoutStatus } from "@/lib/payouts/schemas";
@@ -22,6 +34,13 @@ export const payouts = pgTable(
     description: text("description"),
     metadata: jsonb("metadata").$type<Metadata>().notNull().default({}),
     txHash: text("tx_hash"),
+    /** The outbound transaction that pays it (lib/outbound), once the executor has queued it. */
+    outboundId: text("outbound_id"),
+    /** Set when an operator approved it out of review: the review policy is not applied again. */
+    approvedAt: timestamp("approved_at", { withTimezone: true, precision: 3 }),
+    /** Why it failed or was blocked (docs/PAYOUTS.md, "Failure codes"). */
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
     confirmations: integer("confirmations"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true, precision: 3 }),
@@ -36,5 +55,38 @@ export const payouts = pgTable(
       sql`${t.status} in ('pending','review_required','processing','confirmed','failed','blocked')`,
     ),
     check("payouts_chain_check", sql`${t.chain} in ('eth','bnb','polygon','tron','solana')`),
+    index("payouts_open_idx").on(t.mode, t.chain, t.createdAt).where(sql`${t.status} in ('pending','processing')`),
   ],
+);
+
+/**
+ * The operator's deny-list (besides PAYOUT_DENYLIST_FILE): payouts to these addresses are blocked, never
+ * signed. `chain` null: the address on every chain where it is valid. `address` is stored normalised
+ * (lowercase for 0x addresses).
+ */
+export const payoutDenylist = pgTable(
+  "payout_denylist",
+  {
+    id: text("id").primaryKey(),
+    chain: text("chain").$type<Chain>(),
+    address: text("address").notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("payout_denylist_entry_key").on(sql`coalesce(${t.chain}, '*')`, t.address)],
+);
+
+/** A merchant's review policy per mode: payouts above an amount (or to new destinations) wait for approval. */
+export const payoutPolicies = pgTable(
+  "payout_policies",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    reviewAboveUnits: bigint("review_above_units", { mode: "bigint" }),
+    reviewNewDestinations: boolean("review_new_destinations").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.mode] })],
 );

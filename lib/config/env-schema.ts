@@ -53,6 +53,8 @@ const shape = {
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
   WATCH_CHAINS: listOf(CHAINS, null),
+  PAYOUT_DENYLIST_FILE: text(undefined),
+  PAYOUT_LIQUIDITY_ALERT_MINUTES: positiveInt(30),
   OUTBOUND_REPLACE_AFTER_BLOCKS: positiveInt(3),
   OUTBOUND_MAX_RESIGNS: positiveInt(5),
   // Tests only: the worker SIGKILLs itself at this point of sending (lib/outbound/crash-points.ts).
@@ -103,6 +105,10 @@ export interface AppConfig {
   workerConcurrency: number;
   /** Null: every enabled chain. */
   watchChains: Chain[] | null;
+  /** The operator's deny-list file (docs/PAYOUTS.md): one address per line, optionally `<chain> <address>`. */
+  payoutDenylistFile: string | undefined;
+  /** Minutes a payout may wait for treasury liquidity before the operator is alerted (logged error). */
+  payoutLiquidityAlertMinutes: number;
   /** Blocks an outbound EVM transaction may wait unmined before it is replaced with higher fees. */
   outboundReplaceAfterBlocks: number;
   /** Re-signs (after provable expiry) before an outbound transaction is given up as expired. */
@@ -150,6 +156,8 @@ export const envSchema = z
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,
       watchChains: env.WATCH_CHAINS,
+      payoutDenylistFile: env.PAYOUT_DENYLIST_FILE,
+      payoutLiquidityAlertMinutes: env.PAYOUT_LIQUIDITY_ALERT_MINUTES,
       outboundReplaceAfterBlocks: env.OUTBOUND_REPLACE_AFTER_BLOCKS,
       outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
       outboundCrashAt: env.OUTBOUND_CRASH_AT,

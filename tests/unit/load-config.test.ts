@@ -38,6 +38,8 @@ describe("loadConfig", () => {
       workerRoles: ["jobs", "watchers", "outbound"],
       workerConcurrency: 20,
       outboundReplaceAfterBlocks: 3,
+      payoutDenylistFile: undefined,
+      payoutLiquidityAlertMinutes: 30,
       outboundMaxResigns: 5,
       outboundCrashAt: undefined,
       liveTreasuryKeyFile: undefined,

@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import { CHAINS, type Chain } from "@/lib/chains/chains";
+import { config } from "@/lib/config/env";
+import { newId } from "@/lib/crypto/random";
+import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+
+/** 0x addresses compare without case (EIP-55 is only a checksum); Tron and Solana are case-sensitive base58. */
+export function normaliseAddress(address: string): string {
+  const trimmed = address.trim();
+  return /^0x[0-9a-fA-F]{40}$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
+}
+
+interface FileEntry {
+  chain: Chain | null;
+  address: string;
+}
+
+let fileCache: { path: string; mtimeMs: number; entries: FileEntry[] } | undefined;
+
+/**
+ * PAYOUT_DENYLIST_FILE: one address per line, optionally after its chain (`eth 0x…`); `#` starts a comment.
+ * Read again whenever the file changes, so an operator's edit applies to the next payout.
+ */
+function fileEntries(): FileEntry[] {
+  const file = config().payoutDenylistFile;
+  if (!file) return [];
+  const { mtimeMs } = fs.statSync(file);
+  if (fileCache?.path === file && fileCache.mtimeMs === mtimeMs) return fileCache.entries;
+  const entries = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => line.replace(/#.*/, "").trim())
+    .filter(Boolean)
+    .map((line): FileEntry => {
+      const [first, second] = line.split(/\s+/);
+      const chain = second && (CHAINS as readonly string[]).includes(first!) ? (first as Chain) : null;
+      return { chain, address: normaliseAddress(chain ? second! : first!) };
+    });
+  fileCache = { path: file, mtimeMs, entries };
+  return entries;
+}
+
+/** Whether a payout to `address` on `chain` is denied, by the operator's file or the deny-list table. */
+export async function isDenied(db: Db, chain: Chain, address: string): Promise<boolean> {
+  const key = normaliseAddress(address);
+  if (fileEntries().some((e) => e.address === key && (e.chain === null || e.chain === chain))) return true;
+  const [row] = await query(db, "select 1 from payout_denylist where address = $1 and (chain is null or chain = $2) limit 1", [
+    key,
+    chain,
+  ]);
+  return row !== undefined;
+}
+
+export interface DenyEntry {
+  id: string;
+  chain: Chain | null;
+  address: string;
+  reason: string | null;
+  created_at: string;
+  source: "cli" | "file";
+}
+
+export async function addDenied(db: Db, address: string, chain: Chain | null, reason: string | null): Promise<DenyEntry> {
+  const [row] = await query<{ id: string; created_at: Date }>(
+    db,
+    `insert into payout_denylist (id, chain, address, reason) values ($1, $2, $3, $4)
+     on conflict (coalesce(chain, '*'), address) do update set reason = coalesce(excluded.reason, payout_denylist.reason)
+     returning id, created_at`,
+    [newId("deny_"), chain, normaliseAddress(address), reason],
+  );
+  return { id: row!.id, chain, address: normaliseAddress(address), reason, created_at: row!.created_at.toISOString(), source: "cli" };
+}
+
+export async function removeDenied(db: Db, address: string, chain: Chain | null): Promise<number> {
+  return (
+    await query(db, "delete from payout_denylist where address = $1 and chain is not distinct from $2 returning id", [
+      normaliseAddress(address),
+      chain,
+    ])
+  ).length;
+}
+
+export async function listDenied(db: Db): Promise<DenyEntry[]> {
+  const rows = await query<{ id: string; chain: Chain | null; address: string; reason: string | null; created_at: Date }>(
+    db,
+    "select id, chain, address, reason, created_at from payout_denylist order by created_at, id",
+  );
+  return [
+    ...rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), source: "cli" as const })),
+    ...fileEntries().map((e, i) => ({ id: `file:${i + 1}`, ...e, reason: null, created_at: "", source: "file" as const })),
+  ];
+}
+
