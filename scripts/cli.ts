@@ -51,6 +51,7 @@ try {
   // A command without a database never touches its `db` argument.
   const result = await command(needsDatabase ? getDb() : (null as unknown as Db), values as Flags);
   process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text.join("\n")}\n`);
+  exitCode = result.exitCode ?? 0;
 } catch (err) {
   const known = err instanceof UsageError || err instanceof KeyNotFoundError;
   const message = err instanceof Error ? err.message : String(err);

@@ -11,3 +11,4 @@ export * from "./chains";
 export * from "./deposits";
 export * from "./reorg-reversals";
 export * from "./outbound";
+export * from "./custody";

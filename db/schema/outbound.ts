@@ -92,6 +92,12 @@ export const outboundTransactions = pgTable(
     confirmations: integer("confirmations"),
     /** Fee paid by the landed candidate, in native base units (wei, sun, lamports). */
     feeNative: units("fee_native"),
+    /**
+     * Solana: lamports the landed candidate put into token accounts it created (the fee payer's), and took
+     * back from token accounts it closed (to `options.rentTo`); read from its balances, for the custody books.
+     */
+    rentPaidNative: units("rent_paid_native"),
+    rentReturnedNative: units("rent_returned_native"),
     failure: text("failure"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

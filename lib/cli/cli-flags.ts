@@ -7,6 +7,8 @@ export interface CommandResult {
   json: unknown;
   /** Lines for people (stdout without --json). */
   text: string[];
+  /** The process's exit code when the command ran but found a problem (reconcile: 3); 0 otherwise. */
+  exitCode?: number;
 }
 
 /** A flag that must be given, trimmed. */

@@ -158,7 +158,8 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   reorgs list [--merchant mer_…] [--open]
   wallets xpub          (where the live seed is; needs no database)
   treasury show --mode sandbox|live
-  sweeps list --mode sandbox|live [--chain C]`;
+  sweeps list --mode sandbox|live [--chain C]
+  reconcile --mode sandbox|live [--chain C]   (exit 3 on a shortfall or a gap in the books)`;
 
 /** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
 export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

@@ -1,9 +1,19 @@
 import { isChain } from "@/lib/chains/chains";
+import { reconcileCustody } from "@/lib/custody/reconcile-custody";
 import { showTreasury } from "@/lib/custody/show-treasury";
 import type { Db } from "@/lib/db/client";
 import { MODES, type Mode } from "@/lib/modes/mode";
 import { listHoldings } from "@/lib/sweeps/list-holdings";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
+
+function modeAndChain(flags: Flags) {
+  const mode = required(flags, "mode") as Mode;
+  if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+  const chain = typeof flags.chain === "string" ? flags.chain : undefined;
+  if (chain !== undefined && !isChain(chain))
+    throw new UsageError(`--chain must be one of eth, bnb, polygon, tron, solana, got "${chain}"`);
+  return { mode, chain };
+}
 
 // The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
 export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
@@ -24,11 +34,7 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
   },
 
   async "sweeps list"(db: Db, flags: Flags): Promise<CommandResult> {
-    const mode = required(flags, "mode") as Mode;
-    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
-    const chain = typeof flags.chain === "string" ? flags.chain : undefined;
-    if (chain !== undefined && !isChain(chain))
-      throw new UsageError(`--chain must be one of eth, bnb, polygon, tron, solana, got "${chain}"`);
+    const { mode, chain } = modeAndChain(flags);
     const list = await listHoldings(db, mode, chain);
     return {
       json: list,
@@ -37,6 +43,26 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
             (h) => `${h.chain.padEnd(8)} ${h.address}  ${h.unswept} USDT  ${h.state} (threshold ${h.threshold})`,
           )
         : ["no unswept deposits"],
+    };
+  },
+
+  // Exit 3 when it finds a shortfall, less on chain than the books hold, or inconsistent books (docs/CUSTODY.md).
+  async reconcile(db: Db, flags: Flags): Promise<CommandResult> {
+    const { mode, chain } = modeAndChain(flags);
+    const report = await reconcileCustody(db, mode, chain);
+    const lines = report.chains.flatMap((c) =>
+      "error" in c
+        ? [`${c.chain.padEnd(8)} ${c.error}`]
+        : [
+            `${c.chain.padEnd(8)} USDT on chain ${c.usdt.on_chain.total}, books ${c.usdt.books.total}, owed ${c.usdt.owed.total}; unmatched ${c.usdt.unmatched}, difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
+            `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, sweeper ${c.gas.sweeper} ${c.gas.symbol}, fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
+            ...c.alerts.map((a) => `${"".padEnd(8)} ALERT ${a}`),
+          ],
+    );
+    return {
+      json: report,
+      text: [...lines, ...report.problems.map((p) => `custody books: ${p.kind}: ${p.detail}`)],
+      exitCode: report.ok ? 0 : 3,
     };
   },
 };

@@ -14,7 +14,7 @@ export const NATIVE: Record<ChainFamily, { decimals: number }> = {
   tron: { decimals: 6 },
   solana: { decimals: 9 },
 };
-const SYMBOL = { eth: "ETH", bnb: "BNB", polygon: "POL", tron: "TRX", solana: "SOL" } as const;
+export const SYMBOL = { eth: "ETH", bnb: "BNB", polygon: "POL", tron: "TRX", solana: "SOL" } as const;
 
 export async function modeChainConfigs(db: Db, mode: Mode): Promise<ChainConfig[]> {
   if (mode === "sandbox") return sandboxChainConfigs(db, { fresh: true });

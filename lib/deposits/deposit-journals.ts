@@ -1,3 +1,4 @@
+import { type CustodyJournal, move } from "@/lib/custody/custody-types";
 import type { ExternalAccount, Journal, MerchantAccount } from "@/lib/ledger/post-journal";
 import type { WatchScope } from "./watch-scope";
 
@@ -26,4 +27,29 @@ export function movementJournals(
         { account: from, amount: -m.units },
       ],
     }));
+}
+
+/**
+ * The custody side of deposits (docs/CUSTODY.md, "The installation's own books"), one journal per deposit in
+ * the token's raw units: recorded, payers → deposit_addresses; orphaned or reversed by a reorganization, back.
+ * Posted in the same transaction as the merchant journals above.
+ */
+export function custodyDepositJournals(
+  scope: Pick<WatchScope, "mode" | "chain">,
+  deposits: { id: string; toAddress: string; rawAmount: bigint }[],
+  direction: "recorded" | "reversed",
+): CustodyJournal[] {
+  return deposits.map((d) => {
+    const address = { account: "deposit_addresses" as const, address: d.toAddress };
+    const payers = { account: "payers" as const, address: null };
+    return {
+      mode: scope.mode,
+      chain: scope.chain,
+      cause: { type: "deposit", id: d.id },
+      entries:
+        direction === "recorded"
+          ? move("usdt", d.rawAmount, payers, address)
+          : move("usdt", d.rawAmount, address, payers),
+    };
+  });
 }

@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
-import { movementJournals } from "./deposit-journals";
+import { postCustody } from "@/lib/custody/post-custody";
+import { custodyDepositJournals, movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
 import { PAYMENT_LIFECYCLE } from "@/lib/payments/payment-lifecycle";
 import { afterOrphanedDeposit, completingDeposit } from "@/lib/payments/payment-rules";
@@ -25,10 +26,12 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
     merchant_id: string;
     kind: string;
     amount_units: string;
+    raw_amount: string;
+    to_address: string;
   }>(
     tx,
     `update deposits set status = 'orphaned', orphaned_at = now() where id = any($1::text[]) and status = 'pending'
-     returning id, payment_id, merchant_id, kind, amount_units::text`,
+     returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address`,
     [depositIds],
   );
   const reversals = orphaned.map((d) => ({
@@ -38,6 +41,8 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
   }));
   const { from, to } = REVERSAL.ledger!;
   await postJournals(tx, movementJournals(scope, reversals, from, to));
+  const onChain = orphaned.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
+  await postCustody(tx, custodyDepositJournals(scope, onChain, "reversed"));
   const lost = new Map<string, bigint>();
   for (const d of orphaned)
     if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));

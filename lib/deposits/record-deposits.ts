@@ -4,7 +4,8 @@ import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { postJournals } from "@/lib/ledger/post-journal";
-import { movementJournals } from "./deposit-journals";
+import { postCustody } from "@/lib/custody/post-custody";
+import { custodyDepositJournals, movementJournals } from "./deposit-journals";
 import { log } from "@/lib/log";
 import { MAX_AMOUNT_UNITS } from "@/lib/money/amount";
 import { expireInBatch } from "@/lib/payments/expire-payment";
@@ -19,6 +20,8 @@ interface InsertedDeposit {
   merchant_id: string;
   kind: "payment" | "wrong_network";
   amount_units: string;
+  raw_amount: string;
+  to_address: string;
   block_number: string;
   log_index: number;
   block_time: Date;
@@ -89,7 +92,7 @@ export async function recordDeposits(
        block_number = excluded.block_number, block_hash = excluded.block_hash, block_time = excluded.block_time,
        raw_amount = excluded.raw_amount, amount_units = excluded.amount_units, orphaned_at = null, credited_at = null
        where deposits.status = 'orphaned'
-     returning id, payment_id, merchant_id, kind, amount_units::text, block_number::text, log_index, block_time, tx_hash`,
+     returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address, block_number::text, log_index, block_time, tx_hash`,
     [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(column)],
   );
   const reserve = inserted.map((d) => ({
@@ -98,6 +101,8 @@ export async function recordDeposits(
     units: BigInt(d.amount_units),
   }));
   await postJournals(tx, movementJournals(scope, reserve, "chain_deposits", "reserved"));
+  const onChain = inserted.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
+  await postCustody(tx, custodyDepositJournals(scope, onChain, "recorded"));
 
   inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
   const batch = new PaymentBatch();

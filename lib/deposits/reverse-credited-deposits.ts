@@ -1,7 +1,9 @@
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { postCustody } from "@/lib/custody/post-custody";
 import { postJournals, type Journal } from "@/lib/ledger/post-journal";
+import { custodyDepositJournals } from "./deposit-journals";
 import { lockPayments, PaymentBatch } from "@/lib/payments/update-payment";
 import type { WatchScope } from "./watch-scope";
 
@@ -39,12 +41,14 @@ export async function reverseCreditedDeposits(
     kind: string;
     tx_hash: string;
     amount_units: string;
+    raw_amount: string;
+    to_address: string;
     block_number: string;
     block_hash: string;
   }>(
     tx,
     `update deposits set status = 'orphaned', orphaned_at = now() where id = any($1::text[]) and status = 'credited'
-     returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, block_number::text, block_hash`,
+     returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text, to_address, block_number::text, block_hash`,
     [depositIds],
   );
   if (orphaned.length === 0) return [];
@@ -96,6 +100,8 @@ export async function reverseCreditedDeposits(
     });
   }
   await postJournals(tx, journals);
+  const onChain = orphaned.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
+  await postCustody(tx, custodyDepositJournals(scope, onChain, "reversed"));
 
   const column = <K extends keyof ReorgReversal>(k: K) => reversals.map((r) => String(r[k]));
   await query(

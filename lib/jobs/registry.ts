@@ -6,6 +6,7 @@ import { expireOverduePaymentsJob } from "./definitions/expire-overdue-payments"
 import { expirePaymentJob } from "./definitions/expire-payment";
 import { planSweepsJob } from "./definitions/plan-sweeps";
 import { pruneRateLimitBucketsJob } from "./definitions/prune-rate-limit-buckets";
+import { reconcileCustodyJob } from "./definitions/reconcile-custody";
 import { refillSolanaAddressPoolJob } from "./definitions/refill-solana-address-pool";
 import { redeliverStalledWebhooksJob } from "./definitions/redeliver-stalled-webhooks";
 
@@ -26,6 +27,7 @@ export const JOBS = [
   pruneRateLimitBucketsJob,
   refillSolanaAddressPoolJob,
   planSweepsJob,
+  reconcileCustodyJob,
 ] as const;
 
 type RegisteredJob = (typeof JOBS)[number];

@@ -2,6 +2,7 @@ import { type Db, inTransaction } from "@/lib/db/client";
 import { execute } from "@/lib/db/query";
 import { log } from "@/lib/log";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
+import { rentFields } from "./progress-sent";
 import type { OutboundEngine, TickContext } from "./track-outbound";
 import { setCandidate, transitionOutbound } from "./transition-outbound";
 
@@ -41,6 +42,7 @@ export async function checkLanded(
           blockNumber: lookup.blockNumber,
           blockHash: lookup.blockHash,
           feeNative: lookup.feeNative,
+          ...rentFields(lookup),
         });
       });
       return;
@@ -53,6 +55,8 @@ export async function checkLanded(
         blockHash: null,
         confirmations: null,
         feeNative: null,
+        rentPaidNative: null,
+        rentReturnedNative: null,
       });
     });
     log.warn("outbound transaction reorganized out of its block; sending the same bytes again", {

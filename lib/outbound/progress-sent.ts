@@ -10,6 +10,12 @@ import { setCandidate, transitionOutbound } from "./transition-outbound";
 
 type Landed = Extract<Lookup, { state: "landed" }>;
 
+/** The rent a landed candidate moved (Solana), recorded on its intent with its fee for the custody books. */
+export const rentFields = (at: Landed) => ({
+  rentPaidNative: at.rent?.paid ?? null,
+  rentReturnedNative: at.rent?.returned ?? null,
+});
+
 /**
  * Broadcasts a stored candidate (again: the same bytes are always safe to send) and records that a node has
  * it. Returns the intent as it now is.
@@ -59,6 +65,7 @@ export async function recordLanded(db: Db, ctx: TickContext, intent: OutboundRow
       blockNumber: at.blockNumber,
       blockHash: at.blockHash,
       feeNative: at.feeNative,
+      ...rentFields(at),
       confirmations: Math.max(0, ctx.head - at.blockNumber + 1),
     });
   });

@@ -1,7 +1,8 @@
-import type { Db } from "@/lib/db/client";
-import { execute } from "@/lib/db/query";
+import { type Db, inTransaction } from "@/lib/db/client";
+import { execute, query } from "@/lib/db/query";
 import { OUTBOUND_LIFECYCLE, type OutboundTrigger } from "./outbound-lifecycle";
-import type { OutboundRow } from "./outbound-row";
+import { outboundRow, type OutboundRow } from "./outbound-row";
+import { postOutboundCustody } from "./outbound-custody";
 import type { CandidateStatus } from "./outbound-types";
 
 type Fields = Partial<{
@@ -11,6 +12,8 @@ type Fields = Partial<{
   blockHash: string | null;
   confirmations: number | null;
   feeNative: bigint | null;
+  rentPaidNative: bigint | null;
+  rentReturnedNative: bigint | null;
   failure: string | null;
   resigns: number;
   confirmedAt: Date;
@@ -23,6 +26,8 @@ const COLUMN: Record<keyof Fields, string> = {
   blockHash: "block_hash",
   confirmations: "confirmations",
   feeNative: "fee_native",
+  rentPaidNative: "rent_paid_native",
+  rentReturnedNative: "rent_returned_native",
   failure: "failure",
   resigns: "resigns",
   confirmedAt: "confirmed_at",
@@ -30,7 +35,8 @@ const COLUMN: Record<keyof Fields, string> = {
 
 /**
  * Moves an intent by the lifecycle table (an illegal trigger throws) and sets the fields that go with it,
- * guarded by the status it was read in: a stale read changes nothing and returns false.
+ * guarded by the status it was read in: a stale read changes nothing and returns false. The custody books move
+ * in the same transaction (lib/outbound/outbound-custody.ts).
  */
 export async function transitionOutbound(
   db: Db,
@@ -42,13 +48,19 @@ export async function transitionOutbound(
   const entries = Object.entries(fields) as [keyof Fields, unknown][];
   const sets = entries.map(([key], i) => `${COLUMN[key]} = $${i + 4}`);
   const values = entries.map(([, v]) => (typeof v === "bigint" ? v.toString() : v));
-  const changed = await execute(
-    db,
-    `update outbound_transactions set status = $3, updated_at = now()${sets.map((s) => `, ${s}`).join("")}
-     where id = $1 and status = $2`,
-    [intent.id, intent.status, to, ...values],
-  );
-  return changed === 1;
+  // Only a trigger can move the books; a bare field update needs no transaction of its own.
+  const atomic = <T>(fn: (tx: Db) => Promise<T>) => (trigger ? inTransaction(db, fn) : fn(db));
+  return atomic(async (tx) => {
+    const [row] = await query(
+      tx,
+      `update outbound_transactions set status = $3, updated_at = now()${sets.map((s) => `, ${s}`).join("")}
+       where id = $1 and status = $2 returning ${outboundRow.columns}`,
+      [intent.id, intent.status, to, ...values],
+    );
+    if (!row) return false;
+    if (trigger) await postOutboundCustody(tx, intent.status, outboundRow.map(row), trigger);
+    return true;
+  });
 }
 
 /** Sets candidates' status (and, when it landed, its block and fee). */

@@ -86,6 +86,21 @@ describe("outbound Solana transactions (emulated)", () => {
     expect(done.feeNative).toBe(2n * SIGNATURE_FEE); // the sweeper's and the owner's signatures
     expect(await chain.lamports(chain.sweeper.address)).toBe(before.sweeperSol - done.feeNative!);
     expect(await chain.lamports(deposit.owner)).toBe(0n);
+    // The custody books (docs/CUSTODY.md): the rent read from the transaction's balances, the sweeper's fee.
+    expect(done).toMatchObject({ rentReturnedNative: rent, rentPaidNative: 0n });
+    const books = await query<{ asset: string; account: string; total: string }>(
+      getDb(),
+      "select asset, account, sum(amount)::text as total from custody_entries where cause_id = $1 group by 1, 2 order by 1, 2",
+      [intent.id],
+    );
+    expect(books.filter((b) => b.total !== "0")).toEqual([
+      { asset: "native", account: "fees", total: done.feeNative!.toString() },
+      { asset: "native", account: "sweeper", total: (-done.feeNative!).toString() },
+      { asset: "native", account: "token_account_rent", total: (-rent).toString() },
+      { asset: "native", account: "treasury", total: rent.toString() },
+      { asset: "usdt", account: "deposit_addresses", total: "-7654321" },
+      { asset: "usdt", account: "treasury", total: "7654321" },
+    ]);
   });
 
   it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {

@@ -106,6 +106,7 @@ describe("one-command start (npm start, embedded database)", () => {
         "expire_overdue_payments",
         "plan_sweeps",
         "prune_rate_limit_buckets",
+        "reconcile_custody",
         "redeliver_stalled_webhooks",
         "refill_solana_address_pool",
       ]);

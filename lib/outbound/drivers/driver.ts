@@ -23,7 +23,15 @@ export interface SignedCandidate {
 
 /** Where a candidate is on chain. */
 export type Lookup =
-  | { state: "landed"; blockNumber: number; blockHash: string; success: boolean; feeNative: bigint }
+  | {
+      state: "landed";
+      blockNumber: number;
+      blockHash: string;
+      success: boolean;
+      feeNative: bigint;
+      /** Solana: lamports put into token accounts it created, and taken back from those it closed. */
+      rent?: { paid: bigint; returned: bigint };
+    }
   | { state: "pending" }
   | { state: "unknown" };
 

@@ -22,6 +22,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
 import { intentInstructions, type SolanaToken } from "./solana-instructions";
+import { tokenAccountRent } from "./solana-rent";
 
 type Rpc = ReturnType<typeof createSolanaRpc>;
 type Blockhash = Awaited<ReturnType<ReturnType<Rpc["getLatestBlockhash"]>["send"]>>["value"];
@@ -124,6 +125,7 @@ export class SolanaDriver implements OutboundDriver<Blockhash> {
       blockHash: `slot:${slot}`,
       success: tx.meta.err === null,
       feeNative: BigInt(tx.meta.fee),
+      rent: tokenAccountRent(tx.meta),
     };
   }
 

@@ -1,0 +1,42 @@
+import { MODES } from "@/lib/modes/mode";
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Chain } from "@/lib/chains/chains";
+import type { CustodyAccount, CustodyAsset, CustodyCause } from "@/lib/custody/custody-types";
+
+/**
+ * The installation's own books (docs/CUSTODY.md): what the service holds on chain, apart from what merchants
+ * are owed (`ledger_entries`). Append-only double entry: every journal (`journal_id`) sums to zero per asset.
+ * Amounts are signed, in the asset's on-chain base units (the token's raw units for `usdt`, so they match chain
+ * balances exactly even with 18 decimals; wei, sun or lamports for `native`). `address` is the service address
+ * an internal account's entry concerns (the deposit address, the treasury …; the sender for `in_flight`), null
+ * for the external accounts.
+ */
+export const custodyEntries = pgTable(
+  "custody_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    journalId: text("journal_id").notNull(),
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    asset: text("asset").$type<CustodyAsset>().notNull(),
+    account: text("account").$type<CustodyAccount>().notNull(),
+    address: text("address"),
+    amount: numeric("amount", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    causeType: text("cause_type").$type<CustodyCause["type"]>().notNull(),
+    causeId: text("cause_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("custody_entries_account_idx").on(t.mode, t.chain, t.asset, t.account, t.address),
+    index("custody_entries_journal_idx").on(t.journalId),
+    index("custody_entries_cause_idx").on(t.causeType, t.causeId),
+    check("custody_entries_asset_check", sql`${t.asset} in ('usdt','native')`),
+    check(
+      "custody_entries_account_check",
+      sql`${t.account} in ('deposit_addresses','treasury','sweeper','in_flight','payers','payees','fees','token_account_rent')`,
+    ),
+    check("custody_entries_cause_check", sql`${t.causeType} in ('deposit','outbound')`),
+    check("custody_entries_nonzero", sql`${t.amount} <> 0`),
+  ],
+);

@@ -1,0 +1,18 @@
+/**
+ * The rent a transaction moved, from its balances: lamports of the token accounts it created (none before, some
+ * after) and of those it closed (some before, none after). A failed transaction changed neither.
+ */
+export function tokenAccountRent(meta: {
+  preBalances: readonly bigint[];
+  postBalances: readonly bigint[];
+  preTokenBalances?: readonly { accountIndex: number }[] | null;
+  postTokenBalances?: readonly { accountIndex: number }[] | null;
+}): { paid: bigint; returned: bigint } {
+  let paid = 0n;
+  let returned = 0n;
+  for (const { accountIndex: i } of meta.postTokenBalances ?? [])
+    if (BigInt(meta.preBalances[i] ?? 0) === 0n) paid += BigInt(meta.postBalances[i] ?? 0);
+  for (const { accountIndex: i } of meta.preTokenBalances ?? [])
+    if (BigInt(meta.postBalances[i] ?? 0) === 0n) returned += BigInt(meta.preBalances[i] ?? 0);
+  return { paid, returned };
+}
