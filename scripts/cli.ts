@@ -20,12 +20,18 @@ const { values, positionals } = parseArgs({
     scopes: { type: "string" },
     key: { type: "string" },
     chain: { type: "string" },
+    payout: { type: "string" },
+    address: { type: "string" },
+    "review-above": { type: "string" },
+    "review-new-destinations": { type: "string" },
     amount: { type: "string" },
     reason: { type: "string" },
   },
 });
 const json = values.json === true;
-const name = positionals.slice(0, 2).join(" ");
+// Commands are two words ("keys create") or three ("payouts policy set").
+const three = positionals.slice(0, 3).join(" ");
+const name = COMMANDS[three] ? three : positionals.slice(0, 2).join(" ");
 const command = COMMANDS[name];
 
 function fail(message: string, code: number): never {

@@ -17,6 +17,7 @@ import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
 import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 import { CUSTODY_COMMANDS } from "./custody-commands";
+import { PAYOUT_COMMANDS } from "./payout-commands";
 
 export { type CommandResult, type Flags, UsageError } from "./cli-flags";
 
@@ -144,7 +145,7 @@ Object.assign(COMMANDS, {
   },
 });
 
-Object.assign(COMMANDS, CUSTODY_COMMANDS);
+Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS);
 
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
@@ -159,7 +160,14 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   wallets xpub          (where the live seed is; needs no database)
   treasury show --mode sandbox|live
   sweeps list --mode sandbox|live [--chain C]
-  reconcile --mode sandbox|live [--chain C]   (exit 3 on a shortfall or a gap in the books)`;
+  reconcile --mode sandbox|live [--chain C]   (exit 3 on a shortfall or a gap in the books)
+  payouts policy set --merchant mer_… --mode sandbox|live [--review-above 100.000000|none] [--review-new-destinations true|false]
+  payouts policy show --merchant mer_… --mode sandbox|live
+  payouts approve --payout pay_out_…
+  payouts reject --payout pay_out_…
+  denylist add --address A [--chain C] [--reason "…"]
+  denylist remove --address A [--chain C]
+  denylist list`;
 
 /** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
 export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

@@ -3,6 +3,7 @@ import { deliverEventJob } from "./definitions/deliver-event";
 import { deliverWebhookJob } from "./definitions/deliver-webhook";
 import { expireIdempotencyKeysJob } from "./definitions/expire-idempotency-keys";
 import { expireOverduePaymentsJob } from "./definitions/expire-overdue-payments";
+import { executePayoutJob } from "./definitions/execute-payout";
 import { expirePaymentJob } from "./definitions/expire-payment";
 import { planSweepsJob } from "./definitions/plan-sweeps";
 import { pruneRateLimitBucketsJob } from "./definitions/prune-rate-limit-buckets";
@@ -27,6 +28,7 @@ export const JOBS = [
   pruneRateLimitBucketsJob,
   refillSolanaAddressPoolJob,
   planSweepsJob,
+  executePayoutJob,
   reconcileCustodyJob,
 ] as const;
 

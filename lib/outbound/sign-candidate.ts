@@ -1,6 +1,7 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
+import { denyBeforeSigning } from "@/lib/payouts/deny-before-signing";
 import { allocateNonce } from "./allocate-nonce";
 import { crashPoint } from "./crash-points";
 import type { IntentKeys, OutboundDriver } from "./drivers/driver";
@@ -41,6 +42,8 @@ export async function signCandidate(
     );
     const current = outboundRow.map(locked!);
     if (current.status !== intent.status || current.resigns !== intent.resigns) return null;
+    // A payout's destination is checked against the deny-list once more, just before it would be signed.
+    if (kind === "first" && (await denyBeforeSigning(tx, current))) return null;
     const nonce = !driver.usesNonces
       ? null
       : kind === "bump"
@@ -63,14 +66,14 @@ export async function signCandidate(
         signed.validUntil?.toString() ?? null,
       ],
     );
-    if (kind === "first") await transitionOutbound(tx, current, "signed", { nonce });
+    if (kind === "first") await transitionOutbound(tx, current, "signed", { nonce, txHash: signed.txHash });
     if (kind === "resign") {
       await query(
         tx,
         "update outbound_candidates set status = 'expired', updated_at = now() where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')",
         [current.id, row!.id],
       );
-      await transitionOutbound(tx, current, "resigned", { nonce, resigns: current.resigns + 1 });
+      await transitionOutbound(tx, current, "resigned", { nonce, txHash: signed.txHash, resigns: current.resigns + 1 });
     }
     return candidateRow.map(row!);
   });

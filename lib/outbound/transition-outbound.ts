@@ -2,6 +2,7 @@ import { type Db, inTransaction } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
 import { OUTBOUND_LIFECYCLE, type OutboundTrigger } from "./outbound-lifecycle";
 import { outboundRow, type OutboundRow } from "./outbound-row";
+import { onPayoutTransfer, syncPayoutConfirmations } from "@/lib/payouts/on-payout-transfer";
 import { postOutboundCustody } from "./outbound-custody";
 import type { CandidateStatus } from "./outbound-types";
 
@@ -58,7 +59,11 @@ export async function transitionOutbound(
       [intent.id, intent.status, to, ...values],
     );
     if (!row) return false;
-    if (trigger) await postOutboundCustody(tx, intent.status, outboundRow.map(row), trigger);
+    const updated = outboundRow.map(row);
+    if (trigger) {
+      await postOutboundCustody(tx, intent.status, updated, trigger);
+      await onPayoutTransfer(tx, updated, trigger);
+    } else if (fields.confirmations !== undefined) await syncPayoutConfirmations(tx, updated);
     return true;
   });
 }

@@ -3,6 +3,7 @@ import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import type { Mode } from "@/lib/modes/mode";
 import { InsufficientFundsError, postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money/amount";
@@ -13,7 +14,8 @@ import type { CreatePayoutInput } from "./schemas";
  * Creates a `pending` payout and debits `available` into `payouts_in_flight` in the caller's transaction.
  * Not enough available balance → 422 insufficient_balance, nothing written. Concurrent payouts serialize
  * on the balances row, so they can never overdraw it.
- * Seam for on-chain execution: the payout executor's job is enqueued here, in this same transaction.
+ * Its execution (job `execute_payout`: deny-list, review policy, liquidity, then the transfer) is enqueued in
+ * this same transaction, so a payout that exists is always taken forward.
  */
 export async function createPayout(
   db: Db,
@@ -56,5 +58,6 @@ export async function createPayout(
       JSON.stringify(input.metadata ?? {}),
     ],
   );
+  await enqueueJob(db, "execute_payout", { payout_id: id }, { jobKey: `execute_payout:${id}` });
   return toPayoutRow(row!);
 }

@@ -45,10 +45,11 @@ function fileEntries(): FileEntry[] {
 export async function isDenied(db: Db, chain: Chain, address: string): Promise<boolean> {
   const key = normaliseAddress(address);
   if (fileEntries().some((e) => e.address === key && (e.chain === null || e.chain === chain))) return true;
-  const [row] = await query(db, "select 1 from payout_denylist where address = $1 and (chain is null or chain = $2) limit 1", [
-    key,
-    chain,
-  ]);
+  const [row] = await query(
+    db,
+    "select 1 from payout_denylist where address = $1 and (chain is null or chain = $2) limit 1",
+    [key, chain],
+  );
   return row !== undefined;
 }
 
@@ -61,7 +62,12 @@ export interface DenyEntry {
   source: "cli" | "file";
 }
 
-export async function addDenied(db: Db, address: string, chain: Chain | null, reason: string | null): Promise<DenyEntry> {
+export async function addDenied(
+  db: Db,
+  address: string,
+  chain: Chain | null,
+  reason: string | null,
+): Promise<DenyEntry> {
   const [row] = await query<{ id: string; created_at: Date }>(
     db,
     `insert into payout_denylist (id, chain, address, reason) values ($1, $2, $3, $4)
@@ -69,7 +75,14 @@ export async function addDenied(db: Db, address: string, chain: Chain | null, re
      returning id, created_at`,
     [newId("deny_"), chain, normaliseAddress(address), reason],
   );
-  return { id: row!.id, chain, address: normaliseAddress(address), reason, created_at: row!.created_at.toISOString(), source: "cli" };
+  return {
+    id: row!.id,
+    chain,
+    address: normaliseAddress(address),
+    reason,
+    created_at: row!.created_at.toISOString(),
+    source: "cli",
+  };
 }
 
 export async function removeDenied(db: Db, address: string, chain: Chain | null): Promise<number> {
@@ -82,13 +95,21 @@ export async function removeDenied(db: Db, address: string, chain: Chain | null)
 }
 
 export async function listDenied(db: Db): Promise<DenyEntry[]> {
-  const rows = await query<{ id: string; chain: Chain | null; address: string; reason: string | null; created_at: Date }>(
-    db,
-    "select id, chain, address, reason, created_at from payout_denylist order by created_at, id",
-  );
+  const rows = await query<{
+    id: string;
+    chain: Chain | null;
+    address: string;
+    reason: string | null;
+    created_at: Date;
+  }>(db, "select id, chain, address, reason, created_at from payout_denylist order by created_at, id");
   return [
     ...rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), source: "cli" as const })),
-    ...fileEntries().map((e, i) => ({ id: `file:${i + 1}`, ...e, reason: null, created_at: "", source: "file" as const })),
+    ...fileEntries().map((e, i) => ({
+      id: `file:${i + 1}`,
+      ...e,
+      reason: null,
+      created_at: "",
+      source: "file" as const,
+    })),
   ];
 }
-

@@ -1,5 +1,6 @@
 import { apiMethods } from "@/lib/api/methods";
 import { apiRoute } from "@/lib/api/route";
+import { prepareDestinationCheck } from "@/lib/payouts/check-destination";
 import { createPayout } from "@/lib/payouts/create-payout";
 import { listPayouts } from "@/lib/payouts/list-payouts";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
@@ -20,6 +21,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     scope: "payouts:write",
     rateLimit: "payouts",
     body: createPayoutBody,
-    handler: async ({ db, auth, body }) => ({ body: serializePayout(await createPayout(db, auth, body)) }),
+    // The destination guards that read the chain (Solana) run outside the request's transactions.
+    phases: {
+      prepare: ({ db, auth, body }) => prepareDestinationCheck(db, auth, body),
+      send: (_ctx, check) => check(),
+      record: async ({ db, auth, body }) => ({ body: serializePayout(await createPayout(db, auth, body)) }),
+    },
   }),
 });

@@ -1,0 +1,100 @@
+import { isChain, type Chain } from "@/lib/chains/chains";
+import type { Db } from "@/lib/db/client";
+import { parseAmount } from "@/lib/money/amount";
+import { MODES, type Mode } from "@/lib/modes/mode";
+import { addDenied, listDenied, removeDenied } from "@/lib/payouts/deny-list";
+import { getPayoutPolicy, serializePolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
+import { approvePayout, PayoutReviewError, rejectPayout } from "@/lib/payouts/review-payout";
+import { serializePayout } from "@/lib/payouts/serialize-payout";
+import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
+
+type Command = (db: Db, flags: Flags) => Promise<CommandResult>;
+
+function optionalChain(flags: Flags): Chain | null {
+  const chain = typeof flags.chain === "string" ? flags.chain : undefined;
+  if (chain === undefined) return null;
+  if (!isChain(chain)) throw new UsageError(`--chain must be one of eth, bnb, polygon, tron, solana, got "${chain}"`);
+  return chain;
+}
+
+async function reviewed(fn: () => Promise<ReturnType<typeof serializePayout> | never>) {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof PayoutReviewError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Payout controls for the operator (docs/PAYOUTS.md): review policy, approve / reject, the deny-list. */
+export const PAYOUT_COMMANDS: Record<string, Command> = {
+  async "payouts policy show"(db, flags) {
+    const mode = required(flags, "mode") as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    const shown = serializePolicy(await getPayoutPolicy(db, required(flags, "merchant"), mode));
+    return {
+      json: shown,
+      text: [`review above ${shown.review_above ?? "no limit"}, new destinations ${shown.review_new_destinations}`],
+    };
+  },
+  async "payouts policy set"(db, flags) {
+    const merchant = required(flags, "merchant");
+    const mode = required(flags, "mode") as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    const current = await getPayoutPolicy(db, merchant, mode);
+    let next = current;
+    if (flags["review-above"] !== undefined) {
+      const raw = required(flags, "review-above");
+      const parsed = raw === "none" ? null : parseAmount(raw, "exact");
+      if (parsed && !parsed.ok)
+        throw new UsageError(`--review-above: ${parsed.message.replace(/^amount /, "")}, or "none"`);
+      next = { ...next, reviewAboveUnits: parsed ? parsed.units : null };
+    }
+    if (flags["review-new-destinations"] !== undefined) {
+      const value = required(flags, "review-new-destinations");
+      if (value !== "true" && value !== "false")
+        throw new UsageError("--review-new-destinations must be true or false");
+      next = { ...next, reviewNewDestinations: value === "true" };
+    }
+    const policy = next === current ? current : await setPayoutPolicy(db, next);
+    const shown = serializePolicy(policy);
+    return {
+      json: shown,
+      text: [
+        `${merchant} (${mode}): review above ${shown.review_above ?? "no limit"}, new destinations ${shown.review_new_destinations}`,
+      ],
+    };
+  },
+  async "payouts approve"(db, flags) {
+    const payout = await reviewed(async () => serializePayout(await approvePayout(db, required(flags, "payout"))));
+    return { json: payout, text: [`${payout.id} approved: ${payout.status}`] };
+  },
+  async "payouts reject"(db, flags) {
+    const payout = await reviewed(async () => serializePayout(await rejectPayout(db, required(flags, "payout"))));
+    return { json: payout, text: [`${payout.id} rejected: ${payout.status}, ${payout.amount} USDT back in available`] };
+  },
+  async "denylist add"(db, flags) {
+    const entry = await addDenied(
+      db,
+      required(flags, "address"),
+      optionalChain(flags),
+      typeof flags.reason === "string" ? flags.reason : null,
+    );
+    return { json: entry, text: [`denied ${entry.address} on ${entry.chain ?? "every chain"}`] };
+  },
+  async "denylist remove"(db, flags) {
+    const address = required(flags, "address");
+    const removed = await removeDenied(db, address, optionalChain(flags));
+    if (!removed) throw new UsageError(`${address} is not on the deny-list${flags.chain ? ` for ${flags.chain}` : ""}`);
+    return { json: { address, chain: optionalChain(flags), removed: true }, text: [`${address} removed`] };
+  },
+  async "denylist list"(db) {
+    const entries = await listDenied(db);
+    return {
+      json: { object: "list", data: entries },
+      text: entries.length
+        ? entries.map((e) => `${e.chain ?? "*"}  ${e.address}  (${e.source})${e.reason ? `  ${e.reason}` : ""}`)
+        : ["the deny-list is empty"],
+    };
+  },
+};
