@@ -30,7 +30,8 @@ const COLUMN: Record<keyof Fields, string> = {
 
 /**
  * Moves an intent by the lifecycle table (an illegal trigger throws) and sets the fields that go with it,
- * guarded by the status it was read in: a stale read changes nothing and returns false.
+ * guarded by the status it was read in: a stale read changes nothing and returns false. Reaching a terminal
+ * status closes the intent's batch members (`sweep_batch_members.open`).
  */
 export async function transitionOutbound(
   db: Db,
@@ -48,6 +49,9 @@ export async function transitionOutbound(
      where id = $1 and status = $2`,
     [intent.id, intent.status, to, ...values],
   );
+  // A batched sweep's members close with it, in the same transaction: they may then be planned again.
+  if (changed === 1 && OUTBOUND_LIFECYCLE.isTerminal(to))
+    await execute(db, "update sweep_batch_members set open = false where outbound_id = $1 and open", [intent.id]);
   return changed === 1;
 }
 
