@@ -1,37 +1,45 @@
-// `npm run build:contracts`: compiles sandbox/contracts/SandboxUSDT.sol with solc (npm, wasm; offline) into
-// the committed artifact sandbox/contracts/artifacts.json (ABI + creation bytecode per contract).
+// `npm run build:contracts`: compiles the Solidity sources with solc (npm, wasm; offline) into committed
+// artifacts (ABI + creation bytecode per contract), one per directory:
+// - sandbox/contracts/SandboxUSDT.sol → sandbox/contracts/artifacts.json (the sandbox tokens);
+// - contracts/DepositSweeper.sol → contracts/artifacts.json (the EIP-7702 sweeper, deployed live too).
 import fs from "node:fs";
 import path from "node:path";
 import solc from "solc";
 
-const dir = path.resolve(import.meta.dirname, "../sandbox/contracts");
-const source = fs.readFileSync(path.join(dir, "SandboxUSDT.sol"), "utf8");
-const input = {
-  language: "Solidity",
-  sources: { "SandboxUSDT.sol": { content: source } },
-  // Paris: no PUSH0, so the bytecode runs on any EVM the sandbox may emulate.
-  settings: {
-    optimizer: { enabled: true, runs: 200 },
-    evmVersion: "paris",
-    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
-  },
-};
-const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
-};
-const errors = (output.errors ?? []).filter((e) => e.severity === "error");
-if (errors.length) {
-  for (const e of errors) console.error(e.formattedMessage);
-  process.exit(1);
+const root = path.resolve(import.meta.dirname, "..");
+
+function build(dir: string, file: string): void {
+  const source = fs.readFileSync(path.join(root, dir, file), "utf8");
+  const input = {
+    language: "Solidity",
+    sources: { [file]: { content: source } },
+    // Paris: no PUSH0, so the bytecode runs on any EVM the sandbox may emulate and on every live EVM chain.
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "paris",
+      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
+  if (errors.length) {
+    for (const e of errors) console.error(e.formattedMessage);
+    process.exit(1);
+  }
+  const artifacts = Object.fromEntries(
+    Object.entries(output.contracts[file]!)
+      .filter(([, c]) => c.evm.bytecode.object.length > 0) // abstract bases and interfaces have no bytecode
+      .map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]),
+  );
+  fs.writeFileSync(
+    path.join(root, dir, "artifacts.json"),
+    `${JSON.stringify({ compiler: solc.version(), ...artifacts }, null, 2)}\n`,
+  );
+  console.log(`${dir}: wrote ${Object.keys(artifacts).join(", ")} (solc ${solc.version()})`);
 }
-const artifacts = Object.fromEntries(
-  Object.entries(output.contracts["SandboxUSDT.sol"]!)
-    .filter(([, c]) => c.evm.bytecode.object.length > 0) // abstract bases have no bytecode of their own
-    .map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]),
-);
-fs.writeFileSync(
-  path.join(dir, "artifacts.json"),
-  `${JSON.stringify({ compiler: solc.version(), ...artifacts }, null, 2)}\n`,
-);
-console.log(`wrote ${Object.keys(artifacts).join(", ")} (solc ${solc.version()})`);
+
+build("sandbox/contracts", "SandboxUSDT.sol");
+build("contracts", "DepositSweeper.sol");

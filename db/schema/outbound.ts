@@ -2,6 +2,7 @@ import { MODES } from "@/lib/modes/mode";
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   bigserial,
   check,
   index,
@@ -113,12 +114,47 @@ export const outboundTransactions = pgTable(
     uniqueIndex("outbound_one_open_sweep")
       .on(t.mode, t.chain, t.fromAddress)
       .where(sql`${t.purpose} = 'sweep' and ${t.status} not in ('confirmed','reverted','expired')`),
+    // One deployment of each contract (its CREATE2 address in cause_id) that is live or done: it happens once.
+    uniqueIndex("outbound_one_deploy")
+      .on(t.mode, t.chain, t.causeId)
+      .where(sql`${t.purpose} = 'deploy' and ${t.status} not in ('reverted','expired')`),
     check("outbound_amount_nonnegative", sql`${t.rawAmount} >= 0`),
     check(
       "outbound_status_check",
       sql`${t.status} in ('intent','signed','broadcast','mined','confirmed','reverted','expired')`,
     ),
-    check("outbound_purpose_check", sql`${t.purpose} in ('sweep','gas_topup','payout','cancel','account_close')`),
+    check(
+      "outbound_purpose_check",
+      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','cancel','account_close','deploy')`,
+    ),
+  ],
+);
+
+/**
+ * The deposit addresses a batched sweep (`sweep_batch`, EIP-7702) empties, each with what it moves. `open`
+ * follows the intent (false once it is confirmed, reverted or expired, in the same transaction), so a partial
+ * unique index allows one open batch per address, as `outbound_one_open_sweep` does for single sweeps.
+ */
+export const sweepBatchMembers = pgTable(
+  "sweep_batch_members",
+  {
+    outboundId: text("outbound_id")
+      .notNull()
+      .references(() => outboundTransactions.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    address: text("address").notNull(),
+    derivationIndex: integer("derivation_index").notNull(),
+    /** The token's base units it moves to the treasury. */
+    rawAmount: units("raw_amount").notNull(),
+    open: boolean("open").notNull().default(true),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.outboundId, t.address] }),
+    uniqueIndex("sweep_batch_one_open_member").on(t.mode, t.chain, t.address).where(sql`${t.open}`),
+    index("sweep_batch_members_address_idx").on(t.mode, t.chain, t.address),
+    check("sweep_batch_members_amount_positive", sql`${t.rawAmount} > 0`),
   ],
 );
 

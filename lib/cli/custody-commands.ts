@@ -1,9 +1,6 @@
 import { isChain } from "@/lib/chains/chains";
-import { reconcileCustody } from "@/lib/custody/reconcile-custody";
-import { showTreasury } from "@/lib/custody/show-treasury";
 import type { Db } from "@/lib/db/client";
 import { MODES, type Mode } from "@/lib/modes/mode";
-import { listHoldings } from "@/lib/sweeps/list-holdings";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
 function modeAndChain(flags: Flags) {
@@ -15,12 +12,18 @@ function modeAndChain(flags: Flags) {
   return { mode, chain };
 }
 
+// These read the chains through every family's client library (viem, TronWeb, @solana/kit): loaded when one
+// of them runs, so the CLI's other commands start without them.
+const custody = () => import("@/lib/custody/show-treasury");
+const reconciling = () => import("@/lib/custody/reconcile-custody");
+const holdings = () => import("@/lib/sweeps/list-holdings");
+
 // The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
 export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
   async "treasury show"(db: Db, flags: Flags): Promise<CommandResult> {
     const mode = required(flags, "mode") as Mode;
     if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
-    const treasury = await showTreasury(db, mode);
+    const treasury = await (await custody()).showTreasury(db, mode);
     return {
       json: treasury,
       text: treasury.chains.flatMap((c) =>
@@ -35,7 +38,7 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
 
   async "sweeps list"(db: Db, flags: Flags): Promise<CommandResult> {
     const { mode, chain } = modeAndChain(flags);
-    const list = await listHoldings(db, mode, chain);
+    const list = await (await holdings()).listHoldings(db, mode, chain);
     return {
       json: list,
       text: list.data.length
@@ -49,7 +52,7 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
   // Exit 3 when it finds a shortfall, less on chain than the books hold, or inconsistent books (docs/CUSTODY.md).
   async reconcile(db: Db, flags: Flags): Promise<CommandResult> {
     const { mode, chain } = modeAndChain(flags);
-    const report = await reconcileCustody(db, mode, chain);
+    const report = await (await reconciling()).reconcileCustody(db, mode, chain);
     const lines = report.chains.flatMap((c) =>
       "error" in c
         ? [`${c.chain.padEnd(8)} ${c.error}`]

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/chains/chain-list";
-import { absoluteUrl, positiveInt, positiveNumber, text, usdtAmount } from "./env-fields";
+import { absoluteUrl, oneOf, positiveInt, positiveNumber, text, usdtAmount } from "./env-fields";
+
+/** How EVM deposit addresses are swept (docs/CUSTODY.md, "Sweeps"): gas top-ups, or batched EIP-7702 sweeps. */
+export const SWEEP_STRATEGIES = ["topup", "batch7702"] as const;
+export type SweepStrategy = (typeof SWEEP_STRATEGIES)[number];
+/** The chains EIP-7702 can exist on (lib/chains/chains.ts has the families, but reads this configuration). */
+const EVM_CHAINS: readonly Chain[] = ["eth", "bnb", "polygon"];
 
 /** What the operator set for one live chain; unset fields take the chain's defaults (lib/chains/chain-config.ts). */
 export interface LiveChainEnv {
@@ -13,6 +19,8 @@ export interface LiveChainEnv {
   sweepThreshold: bigint | undefined;
   /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
   maxFeeGwei: number | undefined;
+  /** EVM, both modes: how deposit addresses are swept (the default is per chain, lib/sweeps/sweep-strategy.ts). */
+  sweepStrategy: SweepStrategy | undefined;
 }
 
 /** The variables every chain has, as `<CHAIN>_<SUFFIX>` (ETH_RPC_URL, BNB_CONFIRMATIONS, …). */
@@ -23,6 +31,7 @@ const PER_CHAIN = {
   USDT_DECIMALS: positiveInt(undefined),
   MAX_FEE_GWEI: positiveNumber(undefined),
   SWEEP_THRESHOLD: usdtAmount(undefined),
+  SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, undefined),
 };
 type Suffix = keyof typeof PER_CHAIN;
 
@@ -37,7 +46,7 @@ const shape = Object.fromEntries(
 );
 
 /** Every chain's variables, parsed from one list of chains into `{ chains: { eth: {...}, … } }`. */
-export const chainEnvSchema = z.object(shape).transform((vars) => {
+export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
   const read = <T>(chain: Chain, suffix: Suffix) => vars[chainVariable(chain, suffix)] as T | undefined;
   const chains = Object.fromEntries(
     CHAINS.map((chain): [Chain, LiveChainEnv] => [
@@ -49,9 +58,18 @@ export const chainEnvSchema = z.object(shape).transform((vars) => {
         usdtDecimals: read<number>(chain, "USDT_DECIMALS"),
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
+        sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;
+  // EIP-7702 is an EVM feature: Tron's top-ups and Solana's fee payer are their only ways.
+  for (const chain of CHAINS)
+    if (!EVM_CHAINS.includes(chain) && chains[chain].sweepStrategy === "batch7702")
+      ctx.addIssue({
+        code: "custom",
+        path: [chainVariable(chain, "SWEEP_STRATEGY")],
+        message: "must be topup (batch7702 needs an EVM chain)",
+      });
   return { chains };
 });
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/chains/chain-list";
-import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv } from "./chain-env";
+import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv, SWEEP_STRATEGIES, type SweepStrategy } from "./chain-env";
 import {
   absoluteUrl,
   accountXpub,
@@ -49,6 +49,7 @@ const shape = {
   SANDBOX_BLOCK_TIME: positiveNumber(1),
   SANDBOX_CONFIRMATIONS: positiveInt(4),
   SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
+  SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
   LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
@@ -100,6 +101,8 @@ export interface AppConfig {
   sandboxConfirmations: number;
   /** USDT base units a sandbox deposit address must hold before it is swept. */
   sandboxSweepThreshold: bigint;
+  /** How sandbox EVM deposit addresses are swept where `<CHAIN>_SWEEP_STRATEGY` is unset. */
+  sandboxSweepStrategy: SweepStrategy;
   latePaymentWindowDays: number;
   workerRoles: (typeof WORKER_ROLES)[number][];
   workerConcurrency: number;
@@ -152,6 +155,7 @@ export const envSchema = z
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
       sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
       sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
+      sandboxSweepStrategy: env.SANDBOX_SWEEP_STRATEGY,
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,

@@ -47,24 +47,32 @@ async function custodyEntriesOf(
     address: row.fromAddress,
   };
   const inFlight: Side = { account: "in_flight", address: row.fromAddress };
+  // A batched sweep's USDT leaves its members' deposit addresses (the sweeper only signs and pays the gas).
+  const members = row.purpose === "sweep_batch" ? (row.options.batch?.members ?? []) : [];
+  const fromSources = (to: Side) =>
+    members.length
+      ? members.flatMap((m) => move(asset, BigInt(m.raw), { account: "deposit_addresses", address: m.address }, to))
+      : move(asset, row.rawAmount, source, to);
+  const toSources = (from: Side) =>
+    members.length
+      ? members.flatMap((m) => move(asset, BigInt(m.raw), from, { account: "deposit_addresses", address: m.address }))
+      : move(asset, row.rawAmount, from, source);
   switch (trigger) {
     case "signed":
-      return move(asset, row.rawAmount, source, inFlight);
+      return fromSources(inFlight);
     case "given_up":
-      return before === "intent" ? [] : move(asset, row.rawAmount, inFlight, source);
+      return before === "intent" ? [] : toSources(inFlight);
     case "confirmed":
     case "reverted": {
       const sides = await serviceSides(tx, row, source);
       const to =
-        trigger === "reverted"
-          ? source
-          : (sides.of(row.toAddress) ??
-            (row.purpose === "gas_topup" ? { account: "deposit_addresses", address: row.toAddress } : PAYEES));
+        sides.of(row.toAddress) ??
+        (row.purpose === "gas_topup" ? { account: "deposit_addresses", address: row.toAddress } : PAYEES);
       // Solana: a deposit owner holds no SOL; the sweeper pays its transactions' fees (and any rent).
       const payer = CHAIN_FAMILY[row.chain] === "solana" && row.signer.role === "deposit" ? sides.sweeper : source;
       const rentTo = (row.options.rentTo && sides.of(row.options.rentTo)) || PAYEES;
       return [
-        ...move(asset, row.rawAmount, inFlight, to),
+        ...(trigger === "reverted" ? toSources(inFlight) : move(asset, row.rawAmount, inFlight, to)),
         ...move("native", row.feeNative ?? 0n, payer, FEES),
         ...move("native", row.rentPaidNative ?? 0n, payer, RENT),
         ...move("native", row.rentReturnedNative ?? 0n, RENT, rentTo),

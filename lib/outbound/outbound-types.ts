@@ -1,7 +1,15 @@
 import type { WalletRole } from "@/lib/wallets/wallet-roles";
 
 /** Why the service sends a transaction (docs/CUSTODY.md, "The outbound journal"). */
-export const OUTBOUND_PURPOSES = ["sweep", "gas_topup", "payout", "cancel", "account_close"] as const;
+export const OUTBOUND_PURPOSES = [
+  "sweep",
+  "sweep_batch",
+  "gas_topup",
+  "payout",
+  "cancel",
+  "account_close",
+  "deploy",
+] as const;
 export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
 
 /** USDT (the chain's token contract or mint), or the chain's native coin (gas top-ups). */
@@ -19,6 +27,21 @@ export interface OutboundOptions {
    * gas its top-up gave it). Decimal strings.
    */
   evmGas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string };
+  /** EVM: the call data sent to `to_address` (a contract's creation through the CREATE2 deployer). */
+  evmData?: string;
+  /**
+   * EVM `sweep_batch`: the sweeper contract (EIP-7702 delegate of every member) whose `sweepMany` the sweeper
+   * calls, and the deposit addresses it empties into the treasury, each by its derivation index (the keys that
+   * sign the members' authorizations are derived from it when signing; none is stored) and raw amount.
+   */
+  batch?: { contract: string; members: BatchMember[] };
+}
+
+export interface BatchMember {
+  address: string;
+  index: number;
+  /** Token base units, a decimal string. */
+  raw: string;
 }
 
 /** The key that signs: one of the service's roles, or a deposit address by its derivation index. */

@@ -31,7 +31,11 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
         config.family === "solana" && intent.signer.role === "deposit"
           ? await roleKey(db, config.mode, config.chain, "sweeper")
           : null;
-      return { signer, feePayer };
+      // EVM batched sweeps: the members' keys sign their EIP-7702 authorizations (derived here, never stored).
+      const members = intent.options.batch
+        ? await Promise.all(intent.options.batch.members.map((m) => depositKey(db, config.mode, config.chain, m.index)))
+        : undefined;
+      return { signer, feePayer, members };
     },
     replaceAfterBlocks: cfg.outboundReplaceAfterBlocks,
     maxResigns: cfg.outboundMaxResigns,

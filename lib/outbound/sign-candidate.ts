@@ -30,7 +30,7 @@ export async function signCandidate(
 ): Promise<CandidateRow | null> {
   if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
-  const prepared = await driver.prepare(intent, kind === "bump" ? previous : null);
+  const prepared = await driver.prepare(intent, kind === "bump" ? previous : null, keys);
   if (!prepared) return null;
   const chainCount =
     driver.usesNonces && kind !== "bump" ? await driver.chainNonce!(intent.fromAddress, "latest") : null;

@@ -37,7 +37,8 @@ const COLUMN: Record<keyof Fields, string> = {
 /**
  * Moves an intent by the lifecycle table (an illegal trigger throws) and sets the fields that go with it,
  * guarded by the status it was read in: a stale read changes nothing and returns false. The custody books move
- * in the same transaction (lib/outbound/outbound-custody.ts).
+ * in the same transaction (lib/outbound/outbound-custody.ts), and reaching a terminal status closes the
+ * intent's batch members (`sweep_batch_members.open`).
  */
 export async function transitionOutbound(
   db: Db,
@@ -49,7 +50,7 @@ export async function transitionOutbound(
   const entries = Object.entries(fields) as [keyof Fields, unknown][];
   const sets = entries.map(([key], i) => `${COLUMN[key]} = $${i + 4}`);
   const values = entries.map(([, v]) => (typeof v === "bigint" ? v.toString() : v));
-  // Only a trigger can move the books; a bare field update needs no transaction of its own.
+  // Only a trigger can move the books or close a batch; a bare field update needs no transaction of its own.
   const atomic = <T>(fn: (tx: Db) => Promise<T>) => (trigger ? inTransaction(db, fn) : fn(db));
   return atomic(async (tx) => {
     const [row] = await query(
@@ -59,6 +60,9 @@ export async function transitionOutbound(
       [intent.id, intent.status, to, ...values],
     );
     if (!row) return false;
+    // A batched sweep's members close with it, in the same transaction: they may then be planned again.
+    if (OUTBOUND_LIFECYCLE.isTerminal(to))
+      await execute(tx, "update sweep_batch_members set open = false where outbound_id = $1 and open", [intent.id]);
     const updated = outboundRow.map(row);
     if (trigger) {
       await postOutboundCustody(tx, intent.status, updated, trigger);

@@ -3,7 +3,10 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 
-/** What one deposit address holds on a chain, by the books: credited deposits less what was swept. */
+/**
+ * What one deposit address holds on a chain, by the books: credited deposits less what was swept, by a sweep
+ * of its own (top-up strategy) or as a member of a batched sweep (EIP-7702).
+ */
 export interface DepositHolding {
   address: string;
   derivationIndex: number;
@@ -37,13 +40,20 @@ export async function depositHoldings(db: Db, config: ChainConfig): Promise<Depo
        from deposits d join payments p on p.id = d.payment_id
        where d.mode = $1 and d.chain = $2 and d.status = 'credited' and p.derivation_index is not null
        group by p.deposit_address
-     ), swept as (
-       select from_address as address,
-              sum(raw_amount) filter (where status not in ('reverted','expired')) as swept,
-              bool_or(status not in ('confirmed','reverted','expired')) as sweeping
+     ), moves as (
+       select from_address as address, raw_amount, status
        from outbound_transactions
        where mode = $1 and chain = $2 and purpose = 'sweep'
-       group by from_address
+       union all
+       select m.address, m.raw_amount, o.status
+       from sweep_batch_members m join outbound_transactions o on o.id = m.outbound_id
+       where m.mode = $1 and m.chain = $2
+     ), swept as (
+       select address,
+              sum(raw_amount) filter (where status not in ('reverted','expired')) as swept,
+              bool_or(status not in ('confirmed','reverted','expired')) as sweeping
+       from moves
+       group by address
      )
      select c.address, c.idx::text, c.credited::text, s.swept::text, s.sweeping, c.final
      from credited c left join swept s on s.address = c.address

@@ -6,7 +6,9 @@ import { minOf } from "@/lib/util/bigint";
 import { createOutbound } from "@/lib/outbound/create-outbound";
 import { roleAddress } from "@/lib/wallets/role-address";
 import { type DepositHolding, depositHoldings } from "./deposit-holdings";
+import { planBatchSweeps } from "./plan-batch-sweeps";
 import { sweepGasPlan } from "./sweep-gas";
+import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
 
 const PER_RUN = 50;
@@ -14,6 +16,7 @@ const PER_RUN = 50;
 export interface PlannedSweep {
   address: string;
   raw: bigint;
+  /** The sweep's intent: the address's own, or the batch it is a member of (`sweep_batch`). */
   sweepId: string;
   topupId: string | null;
 }
@@ -23,7 +26,8 @@ export interface PlannedSweep {
  * chain's threshold, largest first (with `needUnits`, payouts are waiting: the largest holdings whatever the
  * threshold, until that much is on its way). Per address, one transaction records the gas top-up the sweep
  * needs (EVM, Tron; from the sweeper) and the sweep itself, which waits for the top-up to confirm; a partial
- * unique index makes a second planner's sweep of the same address fail, so none is planned twice.
+ * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
+ * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts).
  * Sweeps move the service's own custody only: merchant balances do not change.
  */
 export async function planSweeps(
@@ -43,6 +47,7 @@ export async function planSweeps(
     covered += h.unsweptUnits;
   }
   if (!chosen.length) return [];
+  if (sweepStrategy(config) === "batch7702") return planBatchSweeps(db, config, chosen);
   const [treasury, sweeper] = await Promise.all([
     roleAddress(db, config.mode, config.chain, "treasury"),
     roleAddress(db, config.mode, config.chain, "sweeper"),

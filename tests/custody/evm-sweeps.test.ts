@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Hex } from "viem";
+import { parseAbiItem, type Address, type Hex } from "viem";
+import { resetConfig } from "@/lib/config/env";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
 import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { delegationCode } from "@/lib/outbound/drivers/evm-batch";
+import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import path from "node:path";
-import { query } from "@/lib/db/query";
+import { sweeperContract } from "@/lib/sweeps/sweeper-contract";
+import { roleKey } from "@/lib/wallets/role-keys";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
@@ -37,7 +42,23 @@ afterAll(async () => {
   await Promise.all([watcher?.stop(), sender?.stop()]);
 });
 
+/** The in-process planner's strategy for polygon (the worker only signs: a batch is a batch by its options). */
+function useStrategy(strategy: "topup" | "batch7702") {
+  let before: string | undefined;
+  beforeAll(() => {
+    before = process.env.POLYGON_SWEEP_STRATEGY;
+    process.env.POLYGON_SWEEP_STRATEGY = strategy;
+    resetConfig();
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.POLYGON_SWEEP_STRATEGY;
+    else process.env.POLYGON_SWEEP_STRATEGY = before;
+    resetConfig();
+  });
+}
+
 describe("sweeping deposit addresses into the treasury (EVM, top-up strategy)", () => {
+  useStrategy("topup");
   let dust: string;
 
   it("sweeps what is at or above the threshold, exactly, after topping each address up with its gas; dust stays, listed", async () => {
@@ -97,6 +118,120 @@ describe("sweeping deposit addresses into the treasury (EVM, top-up strategy)", 
     const listed = await runCli(["sweeps", "list", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
     expect(JSON.parse(listed.stdout).data).toEqual([]);
   });
+});
+
+describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () => {
+  useStrategy("batch7702");
+  const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+  let addresses: string[];
+  let contract: Address;
+
+  const nativeOf = (address: string) => chain.client.getBalance({ address: address as Hex });
+  const nonceOf = (address: string) => chain.client.getTransactionCount({ address: address as Hex });
+  /** The transactions that moved USDT from these addresses into the treasury since `fromBlock`. */
+  async function sweepTransactions(from: string[], fromBlock: bigint) {
+    const logs = await chain.client.getLogs({
+      address: chain.config.tokenAddress as Address,
+      event: TRANSFER,
+      args: { from: from as Address[], to: chain.treasury.address as Address },
+      fromBlock,
+    });
+    return { count: logs.length, hashes: [...new Set(logs.map((l) => l.transactionHash))] };
+  }
+  async function sweepBatch(fromBlock: bigint) {
+    const planned = await planSweeps(getDb(), chain.config);
+    expect(planned.map((p) => p.address).sort()).toEqual([...addresses].sort());
+    expect(planned.every((p) => p.topupId === null)).toBe(true);
+    const ids = [...new Set(planned.map((p) => p.sweepId))];
+    expect(ids).toHaveLength(1); // one intent for the whole batch
+    const batch = await waitForStatus(ids[0]!, "confirmed", 90_000);
+    expect(batch.purpose).toBe("sweep_batch");
+    const moved = await sweepTransactions(addresses, fromBlock);
+    expect(moved.count).toBe(addresses.length);
+    expect(moved.hashes).toEqual([batch.txHash]); // one transaction carried every member
+    return chain.rpc<{ type: Hex; authorizationList?: unknown[] }>("eth_getTransactionByHash", [batch.txHash]);
+  }
+
+  it("sweeps 20 addresses in one type-4 transaction carrying their authorizations, after deploying the contract once", async () => {
+    const amounts = Array.from({ length: 20 }, (_, i) => `1.${String(i + 1).padStart(2, "0")}0000`);
+    addresses = await Promise.all(amounts.map((a) => paid(a)));
+    const sum = amounts.reduce((total, a) => total + BigInt(a.replace(".", "")), 0n);
+    for (const a of addresses) expect(await nativeOf(a)).toBe(0n);
+    const sweeper = await roleKey(getDb(), "sandbox", CHAIN, "sweeper");
+    contract = sweeperContract(chain.treasury.address, sweeper.address).address;
+    const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
+    const treasuryBefore = await chain.balanceOf(chain.treasury.address);
+    const fromBlock = await chain.client.getBlockNumber();
+
+    const tx = await sweepBatch(fromBlock);
+    expect(tx.type).toBe("0x4");
+    expect(tx.authorizationList).toHaveLength(20);
+
+    expect(await chain.balanceOf(chain.treasury.address)).toBe(treasuryBefore + sum);
+    for (const a of addresses) {
+      expect(await chain.balanceOf(a)).toBe(0n);
+      expect(await nativeOf(a)).toBe(0n); // never held gas
+      expect(await chain.client.getCode({ address: a as Hex })).toBe(delegationCode(contract));
+      expect(await nonceOf(a)).toBe(1); // its one authorization
+    }
+    const deploys = await query<{ status: string }>(
+      getDb(),
+      "select status from outbound_transactions where purpose = 'deploy' and chain = $1 and cause_id = $2",
+      [CHAIN, contract],
+    );
+    expect(deploys).toEqual([{ status: "confirmed" }]);
+    expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    const listed = await runCli(["sweeps", "list", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
+    expect(JSON.parse(listed.stdout).data).toEqual([]);
+    expect(await planSweeps(getDb(), chain.config)).toEqual([]);
+  }, 180_000);
+
+  it("sweeps a second round of payments to the delegated addresses without new authorizations", async () => {
+    const ops = sandboxChainOps(chain.config);
+    const treasuryBefore = await chain.balanceOf(chain.treasury.address);
+    const fromBlock = await chain.client.getBlockNumber();
+    // Late transfers to the (confirmed) payments' addresses: credited once deep enough, then due again.
+    await Promise.all(addresses.map((a, i) => ops.payFromSandboxWallet(a, 2_000_000n + BigInt(i))));
+    await waitFor(
+      "the late transfers to be credited",
+      async () => {
+        const [row] = await query<{ n: number }>(
+          getDb(),
+          `select count(*)::int as n from deposits d join payments p on p.id = d.payment_id
+           where p.deposit_address = any($1::text[]) and d.status = 'credited'`,
+          [addresses],
+        );
+        return row!.n === 40;
+      },
+      60_000,
+    );
+
+    const tx = await sweepBatch(fromBlock);
+    expect(tx.type).toBe("0x2"); // no authorization needed: a plain call
+    expect(tx.authorizationList ?? []).toEqual([]);
+    expect(await chain.balanceOf(chain.treasury.address)).toBe(treasuryBefore + 40_000_000n + 190n);
+    for (const a of addresses) {
+      expect(await chain.balanceOf(a)).toBe(0n);
+      expect(await nativeOf(a)).toBe(0n);
+      expect(await nonceOf(a)).toBe(1);
+    }
+  }, 180_000);
+
+  it("two planners at once put each address in one batch", async () => {
+    addresses = await Promise.all([paid("1.500000"), paid("2.500000"), paid("3.500000")]);
+    const [first, second] = await Promise.all([planSweeps(getDb(), chain.config), planSweeps(getDb(), chain.config)]);
+    expect([...first, ...second].map((p) => p.address).sort()).toEqual([...addresses].sort());
+    const members = await query<{ address: string; outbound_id: string }>(
+      getDb(),
+      "select address, outbound_id from sweep_batch_members where address = any($1::text[])",
+      [addresses],
+    );
+    expect(members).toHaveLength(3);
+    for (const id of new Set(members.map((r) => r.outbound_id))) await waitForStatus(id, "confirmed", 90_000);
+    for (const a of addresses) expect(await chain.balanceOf(a)).toBe(0n);
+    expect(await query(getDb(), "select 1 from sweep_batch_members where open")).toEqual([]);
+  }, 120_000);
 });
 
 describe("payouts on polygon, end to end (through the treasury and the outbound engine)", () => {

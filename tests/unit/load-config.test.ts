@@ -34,6 +34,7 @@ describe("loadConfig", () => {
       sandboxChains: true,
       sandboxBlockTimeS: 1,
       sandboxConfirmations: 4,
+      sandboxSweepStrategy: "batch7702",
       latePaymentWindowDays: 7,
       workerRoles: ["jobs", "watchers", "outbound"],
       workerConcurrency: 20,
@@ -55,6 +56,7 @@ describe("loadConfig", () => {
       usdtDecimals: undefined,
       maxFeeGwei: undefined,
       sweepThreshold: undefined,
+      sweepStrategy: undefined,
     });
     expect(enabledChains("live", cfg)).toEqual([]);
   });

@@ -5,10 +5,13 @@ import type { CandidateRow, OutboundRow } from "../outbound-row";
 /**
  * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when
  * that is another of the service's signers (the sweeper pays for sweeps: deposit owners never hold SOL).
+ * An EVM batched sweep also has its members' keys, in `options.batch.members` order: each member not yet
+ * delegated to the sweeper contract signs its EIP-7702 authorization with it.
  */
 export interface IntentKeys {
   signer: SigningKey;
   feePayer: SigningKey | null;
+  members?: SigningKey[];
 }
 
 /** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
@@ -41,15 +44,16 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
 /**
  * One chain family's part of the outbound engine (lib/outbound/track-outbound.ts). The engine owns the
  * journal and the order of things; a driver only talks to the chain and signs:
- * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block) before any database
- *   transaction; it returns null when no better replacement than `previous` can be made (fee cap reached);
+ * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block; EVM batched sweeps: which
+ *   members still need an authorization, signed here) before any database transaction; it returns null when
+ *   no better replacement than `previous` can be made (fee cap reached);
  * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;
  * - `cannotLand` tells whether a candidate provably can no longer be included (its nonce taken at depth,
  *   its expiration or blockhash passed): only then is the intent signed anew.
  */
 export interface OutboundDriver<Prepared = unknown> {
   readonly usesNonces: boolean;
-  prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<Prepared | null>;
+  prepare(intent: OutboundRow, previous: CandidateRow | null, keys: IntentKeys): Promise<Prepared | null>;
   sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
   broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
   lookup(candidate: CandidateRow): Promise<Lookup>;

@@ -1,46 +1,37 @@
 import {
   bytesToHex,
   createPublicClient,
-  encodeFunctionData,
   http,
   keccak256,
   numberToHex,
   type Address,
   type Hex,
   type PublicClient,
+  type SignedAuthorization,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import { batchAuthorizations } from "./evm-batch";
+import { evmCall, fallbackGas } from "./evm-call";
 import { bumpedFees, capped, type Fees, marketFees } from "./evm-fees";
-
-const TRANSFER_ABI = [
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-    ],
-    outputs: [],
-  },
-] as const;
-
-/** Gas when estimation fails (e.g. the transfer would revert: it is sent anyway and fails on chain, visibly). */
-const FALLBACK_GAS = { token: 100_000n, native: 21_000n } as const;
 
 interface EvmPrepared extends Fees {
   chainId: number;
   gas: bigint;
+  /** A batched sweep's EIP-7702 authorizations (members not yet delegated): a type-4 transaction. */
+  authorizationList?: SignedAuthorization[];
 }
 
 /** Errors a node gives for bytes it already has, or whose nonce they already used (the lookup decides which). */
 const ALREADY_SENT =
   /already known|known transaction|nonce too low|already imported|replacement transaction underpriced/i;
 
-/** Ethereum, BNB Smart Chain, Polygon: EIP-1559 transactions, nonces from the database. */
+/**
+ * Ethereum, BNB Smart Chain, Polygon: EIP-1559 transactions, nonces from the database; a batched sweep is a
+ * call of the sweeper contract, type 4 (EIP-7702) when members still need their authorization.
+ */
 export class EvmDriver implements OutboundDriver<EvmPrepared> {
   readonly usesNonces = true;
   private readonly client: PublicClient;
@@ -52,20 +43,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     });
   }
 
-  private call(intent: OutboundRow): { to: Address; data?: Hex; value: bigint } {
-    if (intent.asset === "native") return { to: intent.toAddress as Address, value: intent.rawAmount };
-    return {
-      to: this.config.tokenAddress as Address,
-      data: encodeFunctionData({
-        abi: TRANSFER_ABI,
-        functionName: "transfer",
-        args: [intent.toAddress as Address, intent.rawAmount],
-      }),
-      value: 0n,
-    };
-  }
-
-  async prepare(intent: OutboundRow, previous: CandidateRow | null): Promise<EvmPrepared | null> {
+  async prepare(intent: OutboundRow, previous: CandidateRow | null, keys?: IntentKeys): Promise<EvmPrepared | null> {
     const chainId = this.config.chainId ?? (await this.client.getChainId());
     const planned = intent.options.evmGas;
     if (planned && !previous)
@@ -86,29 +64,38 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     const fees = previous ? bumpedFees(previous, market, cap) : capped(market, cap);
     if (!fees) return null;
     if (planned) return { chainId, gas: BigInt(planned.limit), ...fees };
-    let gas: bigint = FALLBACK_GAS[intent.asset];
+    const batch = intent.options.batch;
+    const authorizationList = batch ? await batchAuthorizations(this.client, chainId, batch, keys?.members) : undefined;
+    let gas = fallbackGas(intent, authorizationList?.length ?? 0);
     try {
-      const estimate = await this.client.estimateGas({ account: intent.fromAddress as Address, ...this.call(intent) });
+      const estimate = await this.client.estimateGas({
+        account: intent.fromAddress as Address,
+        ...evmCall(this.config, intent),
+        ...(authorizationList?.length ? { authorizationList } : {}),
+      });
       // A margin: state can change between estimate and inclusion (a first transfer into an empty balance costs more).
       gas = (estimate * 13n) / 10n;
     } catch {
       /* the fallback */
     }
-    return { chainId, gas, ...fees };
+    return { chainId, gas, ...fees, ...(authorizationList?.length ? { authorizationList } : {}) };
   }
 
   async sign(intent: OutboundRow, keys: IntentKeys, p: EvmPrepared, nonce: bigint | null) {
     if (nonce === null) throw new Error("an EVM transaction needs a nonce");
     const account = privateKeyToAccount(bytesToHex(keys.signer.privateKey));
-    const signedTx = await account.signTransaction({
-      type: "eip1559",
+    const fields = {
       chainId: p.chainId,
       nonce: Number(nonce),
       gas: p.gas,
       maxFeePerGas: p.maxFeePerGas,
       maxPriorityFeePerGas: p.maxPriorityFeePerGas,
-      ...this.call(intent),
-    });
+      ...evmCall(this.config, intent),
+    };
+    // A type-4 transaction needs at least one authorization; a batch of delegated members is a plain call.
+    const signedTx = p.authorizationList
+      ? await account.signTransaction({ type: "eip7702", authorizationList: p.authorizationList, ...fields })
+      : await account.signTransaction({ type: "eip1559", ...fields });
     return {
       txHash: keccak256(signedTx),
       signedTx,

@@ -1,0 +1,203 @@
+import { createPublicClient, type Hex, http } from "viem";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { getDb, inTransaction } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { createOutbound } from "@/lib/outbound/create-outbound";
+import { createPayment } from "@/lib/payments/create-payment";
+import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
+import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { roleAddress } from "@/lib/wallets/role-address";
+
+export type Owner = { merchantId: string; mode: "sandbox" };
+export interface Paid {
+  paymentId: string;
+  address: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** `n` payments on a chain, each paid in full from its own sandbox wallet (one every `spacingMs`). */
+export async function payPayments(config: ChainConfig, owner: Owner, n: number, spacingMs = 100): Promise<Paid[]> {
+  const payments = await inTransaction(getDb(), async (tx) => {
+    const rows = [];
+    for (let i = 0; i < n; i++)
+      rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i) * 1_000n, chain: config.chain }));
+    return rows;
+  });
+  const ops = sandboxChainOps(config);
+  const sends = [];
+  for (const p of payments) {
+    sends.push(ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals)));
+    await sleep(spacingMs);
+  }
+  await Promise.all(sends);
+  return payments.map((p) => ({ paymentId: p.id, address: p.depositAddress! }));
+}
+
+/** Late transfers to addresses already used (their payments confirmed): credited, and due again. */
+export async function payAgain(config: ChainConfig, addresses: string[]): Promise<void> {
+  const ops = sandboxChainOps(config);
+  const before = await creditedCount(addresses);
+  await Promise.all(
+    addresses.map((a, i) => ops.payFromSandboxWallet(a, fromUsdtUnits(1_500_000n + BigInt(i), config.decimals))),
+  );
+  await until("late transfers credited", async () => (await creditedCount(addresses)) >= before + addresses.length);
+}
+
+async function creditedCount(addresses: string[]): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    getDb(),
+    `select count(*)::int as n from deposits d join payments p on p.id = d.payment_id
+     where p.deposit_address = any($1::text[]) and d.status = 'credited'`,
+    [addresses],
+  );
+  return row!.n;
+}
+
+export async function confirmedAt(paid: Paid[]): Promise<Map<string, number> | null> {
+  const rows = await query<{ deposit_address: string; confirmed_at: Date | null }>(
+    getDb(),
+    "select deposit_address, confirmed_at from payments where id = any($1::text[])",
+    [paid.map((p) => p.paymentId)],
+  );
+  if (rows.some((r) => r.confirmed_at === null)) return null;
+  return new Map(rows.map((r) => [r.deposit_address, r.confirmed_at!.getTime()]));
+}
+
+export interface RoundResult {
+  /** Native base units paid per swept deposit (top-ups included), and gas per deposit (EVM). */
+  feePerDeposit: bigint;
+  gasPerDeposit: bigint | null;
+  /** Per address: its payment confirmed (or, for a late transfer, planning) → its sweep mined, in ms. */
+  latencies: number[];
+  transactions: number;
+  /** One-time costs seen in the round (the sweeper contract's deployment). */
+  deployFee: bigint;
+}
+
+/**
+ * Sweeps the given addresses with the planner running every `planEveryMs` until all of them are planned (the
+ * job runs every minute live), then waits for every sweep to be mined and confirmed. With `planEveryMs` null
+ * the planner runs once, after every payment confirmed (a batch of exactly these addresses).
+ */
+export async function sweepRound(
+  config: ChainConfig,
+  addresses: string[],
+  start: Map<string, number> | (() => Promise<Map<string, number> | null>),
+  planEveryMs: number | null,
+): Promise<RoundResult> {
+  const startOf = typeof start === "function" ? start : async () => start;
+  const sweepOf = new Map<string, string>(); // address → sweep intent
+  const topups = new Set<string>();
+  const minedAt = new Map<string, number>(); // intent → first seen mined
+  const wanted = new Set(addresses);
+  let starts: Map<string, number> | null = null;
+  if (planEveryMs === null) await until("payments confirmed", async () => (starts = await startOf()) !== null);
+  let lastPlan = 0;
+  await until(
+    "every address planned and swept",
+    async () => {
+      const due = planEveryMs === null ? sweepOf.size < wanted.size : Date.now() - lastPlan >= planEveryMs;
+      if (due) {
+        lastPlan = Date.now();
+        for (const p of await planSweeps(getDb(), config))
+          if (wanted.has(p.address)) {
+            sweepOf.set(p.address, p.sweepId);
+            if (p.topupId) topups.add(p.topupId);
+          }
+      }
+      const rows = await query<{ id: string; status: string }>(
+        getDb(),
+        "select id, status from outbound_transactions where id = any($1::text[])",
+        [[...new Set(sweepOf.values())]],
+      );
+      const now = Date.now();
+      for (const r of rows)
+        if ((r.status === "mined" || r.status === "confirmed") && !minedAt.has(r.id)) minedAt.set(r.id, now);
+      return sweepOf.size === wanted.size && rows.every((r) => r.status === "confirmed");
+    },
+    300_000,
+  );
+  starts ??= await startOf();
+  const ids = [...new Set(sweepOf.values()), ...topups];
+  const rows = await query<{ fee_native: string; tx_hash: string; after_id: string | null }>(
+    getDb(),
+    "select fee_native::text, tx_hash, after_id from outbound_transactions where id = any($1::text[])",
+    [ids],
+  );
+  let fee = rows.reduce((sum, r) => sum + BigInt(r.fee_native), 0n);
+  let gas: bigint | null = null;
+  if (config.family === "evm") {
+    const client = createPublicClient({ transport: http(config.rpcUrl), cacheTime: 0 });
+    const receipts = await Promise.all(rows.map((r) => client.getTransactionReceipt({ hash: r.tx_hash as Hex })));
+    gas = receipts.reduce((sum, r) => sum + r.gasUsed, 0n);
+  }
+  // A deployment the batches waited for is a one-time cost: reported apart.
+  const afters = [...new Set(rows.map((r) => r.after_id).filter((a): a is string => !!a && !topups.has(a)))];
+  const deploys = afters.length
+    ? await query<{ fee_native: string }>(
+        getDb(),
+        "select fee_native::text from outbound_transactions where id = any($1::text[]) and purpose = 'deploy'",
+        [afters],
+      )
+    : [];
+  const n = BigInt(addresses.length);
+  fee = fee / n;
+  return {
+    feePerDeposit: fee,
+    gasPerDeposit: gas === null ? null : gas / n,
+    latencies: addresses.map((a) => minedAt.get(sweepOf.get(a)!)! - starts!.get(a)!),
+    transactions: new Set(rows.map((r) => r.tx_hash)).size,
+    deployFee: deploys.reduce((sum, d) => sum + BigInt(d.fee_native), 0n),
+  };
+}
+
+/**
+ * One plain token transfer as the service sends it: a payout from the treasury to an address that already
+ * holds the token (the second of two to it, so no account or storage is created). Fee and gas.
+ */
+export async function plainTransfer(
+  config: ChainConfig,
+  recipient: string,
+): Promise<{ fee: bigint; gas: bigint | null }> {
+  const treasury = await roleAddress(getDb(), config.mode, config.chain, "treasury");
+  let last: { fee: bigint; gas: bigint | null } | null = null;
+  for (let i = 0; i < 2; i++) {
+    const intent = await createOutbound(getDb(), {
+      mode: config.mode,
+      chain: config.chain,
+      purpose: "payout",
+      signer: { role: "treasury" },
+      fromAddress: treasury.address,
+      toAddress: recipient,
+      asset: "token",
+      rawAmount: fromUsdtUnits(10_000n, config.decimals),
+    });
+    type Payout = { status: string; fee_native: string | null; tx_hash: string | null };
+    let row: Payout | undefined;
+    await until("the payout confirmed", async () => {
+      [row] = await query<Payout>(
+        getDb(),
+        "select status, fee_native::text, tx_hash from outbound_transactions where id = $1",
+        [intent.id],
+      );
+      return row!.status === "confirmed";
+    });
+    let gas: bigint | null = null;
+    if (config.family === "evm") {
+      const client = createPublicClient({ transport: http(config.rpcUrl), cacheTime: 0 });
+      gas = (await client.getTransactionReceipt({ hash: row!.tx_hash as Hex })).gasUsed;
+    }
+    last = { fee: BigInt(row!.fee_native!), gas };
+  }
+  return last!;
+}

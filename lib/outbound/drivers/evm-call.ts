@@ -1,0 +1,46 @@
+import { type Address, encodeFunctionData, type Hex } from "viem";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { OutboundRow } from "../outbound-row";
+import { batchCall, batchFallbackGas } from "./evm-batch";
+
+const TRANSFER_ABI = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
+
+export type EvmCall = { to: Address; data?: Hex; value: bigint };
+
+/**
+ * What an intent's transaction calls: a batched sweep's `sweepMany`, given call data (a contract's creation
+ * through the CREATE2 deployer), native coin, or a token transfer.
+ */
+export function evmCall(config: ChainConfig, intent: OutboundRow): EvmCall {
+  if (intent.options.batch) return batchCall(intent.options.batch, config.tokenAddress);
+  const value = intent.asset === "native" ? intent.rawAmount : 0n;
+  if (intent.options.evmData) return { to: intent.toAddress as Address, data: intent.options.evmData as Hex, value };
+  if (intent.asset === "native") return { to: intent.toAddress as Address, value };
+  return {
+    to: config.tokenAddress as Address,
+    data: encodeFunctionData({
+      abi: TRANSFER_ABI,
+      functionName: "transfer",
+      args: [intent.toAddress as Address, intent.rawAmount],
+    }),
+    value: 0n,
+  };
+}
+
+/** Gas when estimation fails (e.g. the transfer would revert: it is sent anyway and fails on chain, visibly). */
+export function fallbackGas(intent: OutboundRow, authorizations: number): bigint {
+  if (intent.options.batch) return batchFallbackGas(intent.options.batch, authorizations);
+  if (intent.options.evmData) return 1_500_000n;
+  return intent.asset === "native" ? 21_000n : 100_000n;
+}
