@@ -256,6 +256,9 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     );
 
   beforeAll(async () => {
+    // The endpoint is the test's loopback receiver (allowed for sandbox endpoints with this setting).
+    process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
+    resetConfig();
     receiver = await startReceiver();
     // The jobs worker runs execute_payout and the webhook deliveries; its sweep cron stays out of the other
     // files' chains (a threshold nothing reaches: only a payout's need for liquidity sweeps here).
