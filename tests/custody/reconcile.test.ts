@@ -3,6 +3,7 @@ import type { JobHelpers } from "graphile-worker";
 import { formatUnits, type Hex } from "viem";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { checkCustodyConsistency } from "@/lib/custody/check-custody-consistency";
+import { resetConfig } from "@/lib/config/env";
 import { getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { reconcileCustodyJob } from "@/lib/jobs/definitions/reconcile-custody";
@@ -48,6 +49,10 @@ async function booked(causeIds: string[]) {
 }
 
 beforeAll(async () => {
+  // The top-up strategy (a top-up and a sweep per address), whose books these tests check step by step;
+  // batched sweeps' books are checked by evm-sweeps.test.ts through reconcile too.
+  process.env.ETH_SWEEP_STRATEGY = "topup";
+  resetConfig();
   [watcher, sender, chain, m] = await Promise.all([
     startWatcherProcess([CHAIN]),
     startOutboundWorker(CHAIN),
@@ -58,6 +63,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([watcher?.stop(), sender?.stop()]);
+  delete process.env.ETH_SWEEP_STRATEGY;
+  resetConfig();
 });
 
 describe("the installation's own books, reconciled with the chain", () => {
