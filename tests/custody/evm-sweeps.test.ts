@@ -235,7 +235,8 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
     // The books follow batches too: what the chain holds is what they say, and what merchants are owed.
     const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
     const [report] = JSON.parse(run.stdout).chains;
-    expect(report, run.stdout).toMatchObject({ unmatched: "0.000000", difference: "0.000000", alerts: [] });
+    expect(report.usdt, run.stdout).toMatchObject({ unmatched: "0.000000", difference: "0.000000" });
+    expect(report.alerts).toEqual([]);
     expect(run.code).toBe(0);
   }, 120_000);
 });
@@ -271,7 +272,7 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     [jobs, p] = await Promise.all([
       spawnWorker(root, {
         WORKER_ROLES: "jobs",
-        LOG_LEVEL: "error",
+        LOG_LEVEL: process.env.OUTBOUND_TEST_LOG ?? "error",
         SANDBOX_SWEEP_THRESHOLD: "1000000",
         WEBHOOK_RETRY_SCALE: "0.1",
       }),
