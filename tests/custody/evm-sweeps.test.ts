@@ -231,7 +231,8 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
     // The books follow batches too: what the chain holds is what they say, and what merchants are owed.
     const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
     const [report] = JSON.parse(run.stdout).chains;
-    expect(report, run.stdout).toMatchObject({ unmatched: "0.000000", difference: "0.000000", alerts: [] });
+    expect(report.usdt, run.stdout).toMatchObject({ unmatched: "0.000000", difference: "0.000000" });
+    expect(report.alerts).toEqual([]);
     expect(run.code).toBe(0);
   }, 120_000);
 });
