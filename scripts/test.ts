@@ -57,13 +57,21 @@ function runVitest(config: string, args: string[]): { status: number; totals: To
 }
 
 const args = process.argv.slice(2);
-const files = args.filter((a) => !a.startsWith("-"));
+// Flags that take the next argument as their value (`-t "a test name"`) keep it; everything else not
+// starting with "-" is a file or directory.
+const VALUED = new Set(["-t", "--testNamePattern", "--project", "--shard"]);
+const files: string[] = [];
+const flags: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  if (VALUED.has(args[i]!) && i + 1 < args.length) flags.push(args[i]!, args[++i]!);
+  else if (args[i]!.startsWith("-")) flags.push(args[i]!);
+  else files.push(args[i]!);
+}
 // Three phases, each on its own database and chains: the suite, the custody tests (which own chains' leaders,
 // tests/custody/README.md), then the browser tests. Named files run only the phases they belong to.
 const phaseOf = (file: string) =>
   file.startsWith("e2e") ? "e2e" : file.startsWith("tests/custody") ? "custody" : "suite";
 const wanted = new Set(files.length ? files.map(phaseOf) : ["suite", "custody", "e2e"]);
-const flags = args.filter((a) => a.startsWith("-"));
 const only = (phase: string) => [...files.filter((f) => phaseOf(f) === phase), ...flags];
 const runs = [];
 if (wanted.has("suite")) runs.push(runVitest("vitest.config.ts", only("suite")));
