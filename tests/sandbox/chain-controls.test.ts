@@ -190,7 +190,11 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
       return (value!.data as { parsed: { info: { state: string } } }).parsed.info.state;
     };
     // Sent without preflight, so a refused transfer lands on chain with its error, as from a wallet that skips it.
+    // Each transfer moves a different amount: the same transfer signed on the same blockhash (one slot) would be
+    // the same transaction, and the cluster would answer for the first one.
+    let sent = 0n;
     const transfer = async (to: string) => {
+      sent += 1n;
       const signed = await signedTransaction(rpc, payer, [
         getCreateAssociatedTokenIdempotentInstruction({ payer, ata: await ata(to), owner: address(to), mint }),
         getTransferCheckedInstruction({
@@ -198,7 +202,7 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
           mint,
           destination: await ata(to),
           authority: payer,
-          amount: 1_000_000n,
+          amount: 1_000_000n + sent,
           decimals: 6,
         }),
       ]);
