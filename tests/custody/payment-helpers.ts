@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { api, type TestMerchant } from "../helpers/api";
 import { watchPayment } from "../helpers/chains";
+import { runCli } from "../helpers/run-cli";
 
 /**
  * A payment paid in full from a sandbox wallet (POST /v1/sandbox/payments/:id/simulate) and watched until
@@ -31,4 +32,11 @@ export function sweepsOf(address: string) {
     "select id, status, raw_amount::text, after_id, options from outbound_transactions where purpose = 'sweep' and from_address = $1",
     [address],
   );
+}
+
+/** `reconcile --chain` as the operator runs it: the chain's USDT figures and alerts. */
+export async function reconcileChain(chain: Chain) {
+  const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", chain, "--json"], process.env);
+  const [report] = JSON.parse(run.stdout).chains as { usdt: Record<string, unknown>; alerts: string[] }[];
+  return { ...(report!.usdt as { unmatched: string; difference: string }), alerts: report!.alerts };
 }

@@ -5,7 +5,7 @@ import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
-import { paidPayment } from "./payment-helpers";
+import { paidPayment, reconcileChain } from "./payment-helpers";
 import {
   candidates,
   outbound,
@@ -184,6 +184,8 @@ describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts 
     const treasuryUsdt = await chain.usdtOf(chain.treasury.address);
     const treasurySol = await chain.lamports(chain.treasury.address);
     const merchantBefore = await balanceOf(m.sandboxKey, "solana");
+    // Sweeps move custody only: reconcile's gaps (the test's faucet funding of the treasury, if any) stay as they were.
+    const reconciledBefore = await reconcileChain("solana");
     const planned = await planSweeps(getDb(), chain.config);
     expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
     expect(planned.every((p) => p.topupId === null)).toBe(true); // deposit owners never hold SOL
@@ -198,5 +200,8 @@ describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts 
     expect(await chain.lamports(chain.treasury.address)).toBe(treasurySol + 2n * 2_039_280n);
     expect(await chain.usdtOf(dust!)).toBe(400_000n);
     expect(await balanceOf(m.sandboxKey, "solana")).toEqual(merchantBefore);
+    const reconciledAfter = await reconcileChain("solana");
+    expect(reconciledAfter).toEqual(reconciledBefore);
+    expect(reconciledAfter.alerts).toEqual([]);
   });
 });

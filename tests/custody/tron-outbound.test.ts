@@ -13,7 +13,7 @@ import {
   waitFor,
   waitForStatus,
 } from "./outbound-helpers";
-import { paidPayment } from "./payment-helpers";
+import { paidPayment, reconcileChain } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
 
 const CHAIN = "tron" as const;
@@ -73,6 +73,8 @@ describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", 
     );
     const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
     const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
+    // Sweeps move custody only: reconcile's gaps (the test's faucet funding of the treasury, if any) stay as they were.
+    const reconciledBefore = await reconcileChain(CHAIN);
     const planned = await planSweeps(getDb(), chain.config);
     expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
     for (const p of planned) {
@@ -86,6 +88,9 @@ describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", 
     expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
     expect((await chain.balances(dust!)).token).toBe(400_000n);
     expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
+    const reconciledAfter = await reconcileChain(CHAIN);
+    expect(reconciledAfter).toEqual(reconciledBefore);
+    expect(reconciledAfter.alerts).toEqual([]);
     expect(await planSweeps(getDb(), chain.config)).toEqual([]);
   }, 150_000);
 });
