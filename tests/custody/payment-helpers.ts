@@ -34,9 +34,15 @@ export function sweepsOf(address: string) {
   );
 }
 
-/** `reconcile --chain` as the operator runs it: the chain's USDT figures and alerts. */
+/**
+ * `reconcile --chain` as the operator runs it: the chain's gaps (what the chain holds beyond the books, and
+ * beyond what merchants are owed) and its alerts. The books' own breakdown moves with every sweep.
+ */
 export async function reconcileChain(chain: Chain) {
   const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", chain, "--json"], process.env);
-  const [report] = JSON.parse(run.stdout).chains as { usdt: Record<string, unknown>; alerts: string[] }[];
-  return { ...(report!.usdt as { unmatched: string; difference: string }), alerts: report!.alerts };
+  const [report] = JSON.parse(run.stdout).chains as {
+    usdt: { unmatched: string; difference: string };
+    alerts: string[];
+  }[];
+  return { unmatched: report!.usdt.unmatched, difference: report!.usdt.difference, alerts: report!.alerts };
 }
