@@ -1,23 +1,13 @@
-import { createPublicClient, encodeFunctionData, http, type Address } from "viem";
+import { createPublicClient, http, type Address } from "viem";
+import { tokenTransferData } from "@/lib/chains/adapters/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { marketFees } from "@/lib/outbound/drivers/evm-fees";
+import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/outbound/drivers/tron-driver";
 import type { OutboundOptions } from "@/lib/outbound/outbound-types";
 import { minOf } from "@/lib/util/bigint";
 
-/** Tron: the most TRX a sweep may burn (the driver's default fee limit: a USDT transfer takes up to ~130k energy). */
-export const TRON_SWEEP_FEE_LIMIT_SUN = 50_000_000n;
-const TRANSFER_ABI = [
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-    ],
-    outputs: [],
-  },
-] as const;
+/** Tron: the most TRX a sweep may burn, the driver's default fee limit (a USDT transfer takes up to ~130k energy). */
+const TRON_SWEEP_FEE_LIMIT_SUN = DEFAULT_FEE_LIMIT_SUN;
 
 /**
  * The gas a sweep of `raw` from a deposit address needs, and the top-up that gives it exactly that:
@@ -45,7 +35,7 @@ export async function sweepGasPlan(
     client.estimateGas({
       account: from as Address,
       to: config.tokenAddress as Address,
-      data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: "transfer", args: [to as Address, raw] }),
+      data: tokenTransferData(to, raw),
     }),
     marketFees(client),
   ]);

@@ -18,6 +18,7 @@ import {
   startOutboundWorker,
   waitFor,
   waitForStatus,
+  crashWorkerAt,
 } from "./outbound-helpers";
 
 // bnb: its sandbox USDT has 18 decimals, so amounts are checked exactly in the token's own units.
@@ -27,11 +28,7 @@ let chain: Awaited<ReturnType<typeof evmChain>>;
 let worker: SpawnedWorker | undefined;
 
 async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
-  await worker?.stop();
-  worker = await startOutboundWorker(CHAIN, { OUTBOUND_CRASH_AT: point });
-  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
-  const intent = await send();
-  expect(await exited).toBe("SIGKILL");
+  const intent = await crashWorkerAt(CHAIN, worker, point, send);
   worker = undefined;
   return intent;
 }

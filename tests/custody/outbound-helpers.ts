@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import path from "node:path";
 import { createPublicClient, http, numberToHex, parseAbiItem, type Address, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -114,4 +115,22 @@ export function sendFromTreasury(chain: Chain, treasuryAddress: string, to: stri
     rawAmount: raw,
     causeId,
   });
+}
+
+/**
+ * Stops the chain's running outbound worker, starts one that SIGKILLs itself at `point`, has `send` record an
+ * intent, and waits for that crash. The caller starts the next worker.
+ */
+export async function crashWorkerAt(
+  chain: Chain,
+  running: SpawnedWorker | undefined,
+  point: "after_sign" | "after_broadcast",
+  send: () => Promise<{ id: string }>,
+): Promise<{ id: string }> {
+  await running?.stop();
+  const worker = await startOutboundWorker(chain, { OUTBOUND_CRASH_AT: point });
+  const exited = new Promise((resolve) => worker.process.once("exit", (_code, signal) => resolve(signal)));
+  const intent = await send();
+  expect(await exited).toBe("SIGKILL");
+  return intent;
 }

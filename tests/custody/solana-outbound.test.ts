@@ -13,6 +13,7 @@ import {
   startOutboundWorker,
   waitFor,
   waitForStatus,
+  crashWorkerAt,
 } from "./outbound-helpers";
 import { solanaChain, sweepToTreasury, type SolanaChain } from "./solana-helpers";
 
@@ -24,11 +25,7 @@ let chain: SolanaChain;
 let worker: SpawnedWorker | undefined;
 
 async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
-  await worker?.stop();
-  worker = await startOutboundWorker("solana", { OUTBOUND_CRASH_AT: point });
-  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
-  const intent = await send();
-  expect(await exited).toBe("SIGKILL");
+  const intent = await crashWorkerAt("solana", worker, point, send);
   worker = undefined;
   return intent;
 }

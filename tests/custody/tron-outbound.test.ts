@@ -12,6 +12,7 @@ import {
   startOutboundWorker,
   waitFor,
   waitForStatus,
+  crashWorkerAt,
 } from "./outbound-helpers";
 import { paidPayment, reconcileChain } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
@@ -24,11 +25,7 @@ let chain: Awaited<ReturnType<typeof tronChain>>;
 let worker: SpawnedWorker | undefined;
 
 async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Promise<{ id: string }>) {
-  await worker?.stop();
-  worker = await startOutboundWorker(CHAIN, { OUTBOUND_CRASH_AT: point });
-  const exited = new Promise((resolve) => worker!.process.once("exit", (_code, signal) => resolve(signal)));
-  const intent = await send();
-  expect(await exited).toBe("SIGKILL");
+  const intent = await crashWorkerAt(CHAIN, worker, point, send);
   worker = undefined;
   return intent;
 }

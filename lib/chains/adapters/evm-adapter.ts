@@ -12,27 +12,11 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Chain } from "@/lib/chains/chains";
+import { tokenTransferData } from "./evm-token";
 import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-
-/**
- * `transfer` declared without outputs: mainnet USDT on Ethereum returns nothing, so a standard ERC-20
- * ABI (which expects a bool) breaks against it. Without outputs the call data is the same for both kinds.
- */
-const TRANSFER_ABI = [
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-    ],
-    outputs: [],
-  },
-] as const;
 
 const BALANCE_OF_ABI = [
   {
@@ -161,7 +145,7 @@ export class EvmAdapter implements ChainAdapter {
     const wallet = createWalletClient({ account, chain, transport: http(this.cfg.rpcUrl) });
     return wallet.sendTransaction({
       to: this.cfg.tokenAddress as Address,
-      data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: "transfer", args: [to as Address, rawAmount] }),
+      data: tokenTransferData(to, rawAmount),
     });
   }
 }

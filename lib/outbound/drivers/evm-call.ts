@@ -1,20 +1,8 @@
-import { type Address, encodeFunctionData, type Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { tokenTransferData } from "@/lib/chains/adapters/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { OutboundRow } from "../outbound-row";
 import { batchCall, batchFallbackGas } from "./evm-batch";
-
-const TRANSFER_ABI = [
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-    ],
-    outputs: [],
-  },
-] as const;
 
 export type EvmCall = { to: Address; data?: Hex; value: bigint };
 
@@ -29,11 +17,7 @@ export function evmCall(config: ChainConfig, intent: OutboundRow): EvmCall {
   if (intent.asset === "native") return { to: intent.toAddress as Address, value };
   return {
     to: config.tokenAddress as Address,
-    data: encodeFunctionData({
-      abi: TRANSFER_ABI,
-      functionName: "transfer",
-      args: [intent.toAddress as Address, intent.rawAmount],
-    }),
+    data: tokenTransferData(intent.toAddress, intent.rawAmount),
     value: 0n,
   };
 }
