@@ -216,7 +216,9 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 5n * USDT);
     const mined = await waitForStatus(intent.id, "mined");
     const head = Number(await chain.rpc<Hex>("eth_blockNumber"));
-    await chain.rpc("anvil_reorg", [head - mined.blockNumber! + 1, []]);
+    // One block more than reaches its block: a block mined between reading the head and the reorg would
+    // otherwise leave the transaction's block in place (still far below the 6-block depth).
+    await chain.rpc("anvil_reorg", [head - mined.blockNumber! + 2, []]);
     const done = await waitForStatus(intent.id, "confirmed");
     expect(done.txHash).toBe(mined.txHash);
     expect(done.blockHash).not.toBe(mined.blockHash);
