@@ -6,10 +6,13 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
-import { newMerchant, type TestMerchant } from "../helpers/api";
+import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
+import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { formatAmount } from "@/lib/money/amount";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { paidPayment, reconcileChain } from "./payment-helpers";
+import { expectPayoutConfirms, usePayoutMerchant, waitForPayout } from "./payout-helpers";
 import {
   candidates,
   evmChain,
@@ -256,4 +259,49 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     expect(await chain.transfersTo(to)).toBe(1);
     expect(await chain.balanceOf(to)).toBe(7n * USDT);
   });
+});
+
+describe("payouts on bnb (18 decimals), end to end", () => {
+  const s = usePayoutMerchant(CHAIN, "40.000000", { watch: true });
+  const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 18 });
+
+  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it in 18 decimals; payout.confirmed arrives", async () => {
+    await expectPayoutConfirms(s, CHAIN, recipients());
+  }, 150_000);
+
+  it("50 payouts created at once: 50 transfers from the treasury on 50 distinct, gapless nonces, all confirmed", async () => {
+    // The API allows 10 payout calls a minute per key: five keys send ten each, all at once.
+    const keys = await Promise.all([1, 2, 3, 4, 5].map(() => newKey(s.merchant.id, "sandbox")));
+    const before = await balanceOf(s.merchant.sandboxKey, CHAIN);
+    const recipientsOf = Array.from({ length: 50 }, () => chain.freshAddress());
+    const created = await Promise.all(
+      recipientsOf.map((to, i) =>
+        api("POST", "/v1/payouts", {
+          key: keys[i % 5]!.secret,
+          body: { chain: CHAIN, to_address: to, amount: "0.100000" },
+        }),
+      ),
+    );
+    expect(created.map((c) => c.status)).toEqual(Array(50).fill(200));
+    expect((await balanceOf(s.merchant.sandboxKey, CHAIN)).available).toBe(
+      formatAmount(BigInt(before.available.replace(".", "")) - 5_000_000n),
+    );
+    const ids = created.map((c) => c.json.id as string);
+    for (const id of ids) await waitForPayout(id, "confirmed", 180_000);
+    const intents = await query<{ nonce: string; tx_hash: string }>(
+      getDb(),
+      "select nonce::text, tx_hash from outbound_transactions where cause_id = any($1) and status = 'confirmed'",
+      [ids],
+    );
+    expect(intents).toHaveLength(50);
+    const nonces = intents.map((i) => Number(i.nonce)).sort((a, b) => a - b);
+    expect(new Set(nonces).size).toBe(50);
+    expect(nonces.at(-1)! - nonces[0]!).toBe(49);
+    // Every recipient got exactly one transfer of exactly 0.1 USDT.
+    const received = await Promise.all(
+      recipientsOf.map(async (to) => [await chain.transfersTo(to), await chain.balanceOf(to)]),
+    );
+    expect(received).toEqual(Array(50).fill([1, 100_000n * 10n ** 12n]));
+    expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
+  }, 240_000);
 });

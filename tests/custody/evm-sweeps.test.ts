@@ -6,23 +6,19 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { delegationCode } from "@/lib/outbound/drivers/evm-batch";
 import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
-import { PAYOUT_COLUMNS, toPayoutRow } from "@/lib/payouts/payout-row";
-import { serializePayout } from "@/lib/payouts/serialize-payout";
+import { formatAmount } from "@/lib/money/amount";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
-import path from "node:path";
 import { sweeperContract } from "@/lib/sweeps/sweeper-contract";
 import { roleKey } from "@/lib/wallets/role-keys";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
-import { startReceiver, verifySignature } from "../helpers/webhook-receiver";
 import { evmChain, outbound, startOutboundWorker, waitFor, waitForStatus } from "./outbound-helpers";
 import { paidPayment, sweepsOf } from "./payment-helpers";
+import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant, waitForPayout } from "./payout-helpers";
 
 // polygon: this file owns its watcher and outbound leader (tests/custody/README.md): sweeps, then payouts.
-const root = path.resolve(import.meta.dirname, "../..");
 const CHAIN = "polygon" as const;
 let chain: Awaited<ReturnType<typeof evmChain>>;
 let watcher: SpawnedWorker;
@@ -244,114 +240,19 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
 });
 
 describe("payouts on polygon, end to end (through the treasury and the outbound engine)", () => {
-  let jobs: SpawnedWorker;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let p: TestMerchant;
-  let secret: string;
-
-  const createPayout = (body: Record<string, unknown>) =>
-    api("POST", "/v1/payouts", { key: p.sandboxKey, body: { chain: CHAIN, ...body } });
-  // Read from the database, serialized as the API does: the payout endpoints allow 10 calls a minute per key.
-  const payoutNow = async (id: string) => {
-    const [row] = await query(getDb(), `select ${PAYOUT_COLUMNS} from payouts where id = $1`, [id]);
-    return serializePayout(toPayoutRow(row!)) as Record<string, any>;
-  };
-  const waitForPayout = (id: string, status: string, timeoutMs = 60_000) =>
-    waitFor(
-      `${id} to be ${status}`,
-      async () => {
-        const now = await payoutNow(id);
-        if (["confirmed", "failed", "blocked"].includes(now.status) && now.status !== status)
-          throw new Error(`${id} ended ${now.status}: ${JSON.stringify(now)}`);
-        return now.status === status ? now : null;
-      },
-      timeoutMs,
-    );
-
-  beforeAll(async () => {
-    // The endpoint is the test's loopback receiver (allowed for sandbox endpoints with this setting).
-    process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
-    resetConfig();
-    receiver = await startReceiver();
-    // The jobs worker runs execute_payout and the webhook deliveries; its sweep cron stays out of the other
-    // files' chains (a threshold nothing reaches: only a payout's need for liquidity sweeps here).
-    [jobs, p] = await Promise.all([
-      spawnWorker(root, {
-        WORKER_ROLES: "jobs",
-        LOG_LEVEL: process.env.OUTBOUND_TEST_LOG ?? "error",
-        SANDBOX_SWEEP_THRESHOLD: "1000000",
-        WEBHOOK_RETRY_SCALE: "0.1",
-      }),
-      newMerchant("Payouts"),
-    ]);
-    ({ secret } = await createWebhookEndpoint(
-      getDb(),
-      { merchantId: p.id, mode: "sandbox" },
-      { url: receiver.url("/payouts"), events: [] },
-    ));
-    await paidPayment(p, CHAIN, "50.000000");
-  }, 90_000);
-  afterAll(async () => {
-    await receiver?.close();
-    await jobs?.stop();
-  });
+  const s = usePayoutMerchant(CHAIN, "50.000000");
+  const createPayout = s.createPayout;
+  const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 6 });
 
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; a signed payout.confirmed with the metadata arrives", async () => {
-    const to = chain.freshAddress();
-    const created = await createPayout({ to_address: to, amount: "12.345678", metadata: { order: "A-1" } });
-    expect(created.status, created.text).toBe(200);
-    expect(created.json).toMatchObject({ status: "pending", tx_hash: null, amount: "12.345678" });
-    expect(await balanceOf(p.sandboxKey, CHAIN)).toEqual({ available: "37.654322", reserved: "0.000000" });
-    const seen = new Set<string>();
-    const done = await waitFor(
-      "confirmed",
-      async () => {
-        const now = await payoutNow(created.json.id);
-        seen.add(now.status);
-        return now.status === "confirmed" ? now : null;
-      },
-      90_000,
-    );
-    expect(seen.has("processing")).toBe(true);
+    const done = await expectPayoutConfirms(s, CHAIN, recipients());
     expect(done.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.confirmations).toBeGreaterThanOrEqual(6);
-    expect(done.confirmed_at).toBeTruthy();
-    expect(await chain.balanceOf(to)).toBe(12_345_678n);
-    expect(await balanceOf(p.sandboxKey, CHAIN)).toEqual({ available: "37.654322", reserved: "0.000000" });
-    const hit = await waitFor("the webhook", async () =>
-      receiver.at("/payouts").find((r) => JSON.parse(r.body).type === "payout.confirmed"),
-    );
-    expect(verifySignature(hit.headers["service-signature"] as string, hit.body, secret)).toBe(true);
-    expect(JSON.parse(hit.body).data.object).toMatchObject({
-      id: created.json.id,
-      status: "confirmed",
-      metadata: { order: "A-1" },
-    });
-    expect(await checkLedgerConsistency(getDb(), p.id)).toEqual([]);
-  }, 120_000);
+  }, 150_000);
 
   it("a payout to an address the token refuses reverts on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
-    const to = chain.freshAddress();
-    const frozen = await api("POST", `/v1/sandbox/chains/${CHAIN}/freeze`, {
-      key: p.sandboxKey,
-      body: { address: to },
-    });
-    expect(frozen.status, frozen.text).toBe(200);
-    const before = await balanceOf(p.sandboxKey, CHAIN);
-    const created = await createPayout({ to_address: to, amount: "1.000000" });
-    const failed = await waitForPayout(created.json.id, "failed", 90_000);
-    expect(failed).toMatchObject({ failure_code: "transfer_reverted" });
-    expect(failed.tx_hash).toMatch(/^0x/);
-    expect(await balanceOf(p.sandboxKey, CHAIN)).toEqual(before);
-    expect(await chain.balanceOf(to)).toBe(0n);
-    await waitFor("payout.failed", async () =>
-      receiver
-        .at("/payouts")
-        .find(
-          (r) => JSON.parse(r.body).type === "payout.failed" && JSON.parse(r.body).data.object.id === created.json.id,
-        ),
-    );
-  }, 120_000);
+    await expectFrozenPayoutFails(s, CHAIN, recipients());
+  }, 150_000);
 
   it("a deny-listed destination is blocked, refunded, and never signed", async () => {
     const to = chain.freshAddress();
@@ -360,19 +261,30 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
       process.env,
     );
     expect(added.code, added.stderr).toBe(0);
-    const before = await balanceOf(p.sandboxKey, CHAIN);
+    const before = await balanceOf(s.merchant.sandboxKey, CHAIN);
     const created = await createPayout({ to_address: to, amount: "2.000000" });
     expect(created.json.status).toBe("pending");
     const blocked = await waitForPayout(created.json.id, "blocked");
     expect(blocked).toMatchObject({ failure_code: "denied_destination", tx_hash: null });
-    expect(await balanceOf(p.sandboxKey, CHAIN)).toEqual(before);
+    expect(await balanceOf(s.merchant.sandboxKey, CHAIN)).toEqual(before);
     const [signed] = await query(getDb(), "select 1 from outbound_transactions where cause_id = $1", [created.json.id]);
     expect(signed).toBeUndefined();
   });
 
   it("review: above the merchant's limit a payout waits; approved it confirms, rejected it fails (rejected) with a refund", async () => {
     const set = await runCli(
-      ["payouts", "policy", "set", "--merchant", p.id, "--mode", "sandbox", "--review-above", "3.000000", "--json"],
+      [
+        "payouts",
+        "policy",
+        "set",
+        "--merchant",
+        s.merchant.id,
+        "--mode",
+        "sandbox",
+        "--review-above",
+        "3.000000",
+        "--json",
+      ],
       process.env,
     );
     expect(set.code, set.stderr).toBe(0);
@@ -383,24 +295,37 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     ]);
     await waitForPayout(approve.json.id, "review_required");
     await waitForPayout(reject.json.id, "review_required");
-    const before = await balanceOf(p.sandboxKey, CHAIN);
+    const before = await balanceOf(s.merchant.sandboxKey, CHAIN);
     const rejected = await runCli(["payouts", "reject", "--payout", reject.json.id, "--json"], process.env);
     expect(JSON.parse(rejected.stdout)).toMatchObject({ status: "failed", failure_code: "rejected" });
-    expect(Number((await balanceOf(p.sandboxKey, CHAIN)).available)).toBeCloseTo(Number(before.available) + 5, 6);
+    expect((await balanceOf(s.merchant.sandboxKey, CHAIN)).available).toBe(
+      formatAmount(BigInt(before.available.replace(".", "")) + 5_000_000n),
+    );
     const approved = await runCli(["payouts", "approve", "--payout", approve.json.id, "--json"], process.env);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: "pending" });
     await waitForPayout(approve.json.id, "confirmed", 90_000);
     const again = await runCli(["payouts", "approve", "--payout", approve.json.id, "--json"], process.env);
     expect(again.code).toBe(2);
     await runCli(
-      ["payouts", "policy", "set", "--merchant", p.id, "--mode", "sandbox", "--review-above", "none", "--json"],
+      [
+        "payouts",
+        "policy",
+        "set",
+        "--merchant",
+        s.merchant.id,
+        "--mode",
+        "sandbox",
+        "--review-above",
+        "none",
+        "--json",
+      ],
       process.env,
     );
   }, 150_000);
 
   it("refuses destinations that would lose or loop the money: the token contract, an own deposit address, the treasury", async () => {
     const depositAddress = (
-      await api("POST", "/v1/payments", { key: p.sandboxKey, body: { amount: "1.000000", chain: CHAIN } })
+      await api("POST", "/v1/payments", { key: s.merchant.sandboxKey, body: { amount: "1.000000", chain: CHAIN } })
     ).json.deposit_address;
     for (const to of [
       chain.config.tokenAddress,

@@ -14,6 +14,7 @@ import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { startWatcherProcess, watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { evmChain, startOutboundWorker, waitForStatus } from "./outbound-helpers";
+import { expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
 
 // eth: this file owns its watcher and outbound leader (tests/custody/README.md).
 const CHAIN = "eth" as const;
@@ -179,4 +180,13 @@ describe("the installation's own books, reconciled with the chain", () => {
       }),
     ).rejects.toBe(rollback);
   });
+});
+
+describe("payouts on eth, end to end", () => {
+  const s = usePayoutMerchant(CHAIN, "30.000000");
+  const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 6 });
+
+  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+    await expectPayoutConfirms(s, CHAIN, recipients());
+  }, 150_000);
 });

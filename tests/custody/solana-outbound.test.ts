@@ -16,6 +16,7 @@ import {
   crashWorkerAt,
 } from "./outbound-helpers";
 import { solanaChain, sweepToTreasury, type SolanaChain } from "./solana-helpers";
+import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
 
 // The emulated solana (LiteSVM behind JSON-RPC, 200 ms slots, a blockhash valid 150 slots, `finalized` 32
 // slots behind): a real outbound worker signs, sends and confirms at 32 slots.
@@ -201,4 +202,17 @@ describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts 
     expect(reconciledAfter).toEqual(reconciledBefore);
     expect(reconciledAfter.alerts).toEqual([]);
   });
+});
+
+describe("payouts on Solana, end to end", () => {
+  const s = usePayoutMerchant("solana", "30.000000", { watch: true });
+  const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.usdtOf, decimals: 6 });
+
+  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+    await expectPayoutConfirms(s, "solana", recipients());
+  }, 150_000);
+
+  it("a payout to an owner whose token account is frozen fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
+    await expectFrozenPayoutFails(s, "solana", recipients());
+  }, 150_000);
 });

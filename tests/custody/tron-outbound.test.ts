@@ -16,6 +16,7 @@ import {
 } from "./outbound-helpers";
 import { paidPayment, reconcileChain } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
+import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
 
 const CHAIN = "tron" as const;
 const USDT = 1_000_000n; // 6 decimals
@@ -89,6 +90,23 @@ describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", 
     expect(reconciledAfter).toEqual(reconciledBefore);
     expect(reconciledAfter.alerts).toEqual([]);
     expect(await planSweeps(getDb(), chain.config)).toEqual([]);
+  }, 150_000);
+});
+
+describe("payouts on Tron, end to end", () => {
+  const s = usePayoutMerchant(CHAIN, "30.000000", { watch: true });
+  const recipients = () => ({
+    freshAddress: chain.freshAddress,
+    tokenOf: async (a: string) => (await chain.balances(a)).token,
+    decimals: 6,
+  });
+
+  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+    await expectPayoutConfirms(s, CHAIN, recipients());
+  }, 150_000);
+
+  it("a payout to a frozen address fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
+    await expectFrozenPayoutFails(s, CHAIN, recipients());
   }, 150_000);
 });
 
