@@ -1,6 +1,6 @@
 // `npm test`: builds the app if its sources changed, runs the whole suite (vitest) against real Postgres
 // (embedded, or DATABASE_URL's server), then the custody tests (tests/custody/), then the browser tests in
-// e2e/, and closes with one plain "N passed, N failed" line for all. `npm test -- <files>` runs only the
+// e2e/, then the crash tests under load (tests/crash/), and closes with one plain "N passed, N failed" line for all. `npm test -- <files>` runs only the
 // named files, each with its phase's configuration.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -67,16 +67,22 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i]!.startsWith("-")) flags.push(args[i]!);
   else files.push(args[i]!);
 }
-// Three phases, each on its own database and chains: the suite, the custody tests (which own chains' leaders,
-// tests/custody/README.md), then the browser tests. Named files run only the phases they belong to.
-const phaseOf = (file: string) =>
-  file.startsWith("e2e") ? "e2e" : file.startsWith("tests/custody") ? "custody" : "suite";
-const wanted = new Set(files.length ? files.map(phaseOf) : ["suite", "custody", "e2e"]);
+// Four phases, each on its own database and chains: the suite, the custody tests (which own chains' leaders,
+// tests/custody/README.md), the browser tests, then the crash tests (one worker owning every chain). Named
+// files run only the phases they belong to.
+const PHASES: [string, string][] = [
+  ["e2e", "e2e"],
+  ["tests/custody", "custody"],
+  ["tests/crash", "crash"],
+];
+const phaseOf = (file: string) => PHASES.find(([prefix]) => file.startsWith(prefix))?.[1] ?? "suite";
+const wanted = new Set(files.length ? files.map(phaseOf) : ["suite", "custody", "e2e", "crash"]);
 const only = (phase: string) => [...files.filter((f) => phaseOf(f) === phase), ...flags];
 const runs = [];
 if (wanted.has("suite")) runs.push(runVitest("vitest.config.ts", only("suite")));
 if (wanted.has("custody")) runs.push(runVitest("vitest.custody.config.ts", only("custody")));
 if (wanted.has("e2e")) runs.push(runVitest("vitest.e2e.config.ts", only("e2e")));
+if (wanted.has("crash")) runs.push(runVitest("vitest.crash.config.ts", only("crash")));
 
 const sum = runs.reduce(
   (acc, r) => ({

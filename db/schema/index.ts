@@ -12,3 +12,4 @@ export * from "./deposits";
 export * from "./reorg-reversals";
 export * from "./outbound";
 export * from "./custody";
+export * from "./jobs";

@@ -53,6 +53,7 @@ const shape = {
   LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
+  JOB_LOCK_RECOVERY_SECONDS: positiveInt(60),
   WATCH_CHAINS: listOf(CHAINS, null),
   PAYOUT_DENYLIST_FILE: text(undefined),
   PAYOUT_LIQUIDITY_ALERT_MINUTES: positiveInt(30),
@@ -106,6 +107,7 @@ export interface AppConfig {
   latePaymentWindowDays: number;
   workerRoles: (typeof WORKER_ROLES)[number][];
   workerConcurrency: number;
+  jobLockRecoverySeconds: number;
   /** Null: every enabled chain. */
   watchChains: Chain[] | null;
   /** The operator's deny-list file (docs/PAYOUTS.md): one address per line, optionally `<chain> <address>`. */
@@ -159,6 +161,7 @@ export const envSchema = z
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,
+      jobLockRecoverySeconds: env.JOB_LOCK_RECOVERY_SECONDS,
       watchChains: env.WATCH_CHAINS,
       payoutDenylistFile: env.PAYOUT_DENYLIST_FILE,
       payoutLiquidityAlertMinutes: env.PAYOUT_LIQUIDITY_ALERT_MINUTES,

@@ -2,6 +2,7 @@ import { Logger, parseCrontab, run, type Runner } from "graphile-worker";
 import type pg from "pg";
 import { config } from "@/lib/config/env";
 import { log } from "@/lib/log";
+import { jobRunnerLiveness } from "./job-runner-liveness";
 import { crontab, taskList } from "./task-list";
 
 const logger = new Logger((scope) => (level, message, meta) => {
@@ -11,9 +12,19 @@ const logger = new Logger((scope) => (level, message, meta) => {
   else log.debug(message, fields);
 });
 
-/** Starts the job runner: the task list, the periodic jobs, and signal handling left to the caller. */
-export function startWorker(pool: pg.Pool, opts: { concurrency?: number } = {}): Promise<Runner> {
-  return run({
+export interface JobRunner {
+  /** An orderly stop: running jobs finish, then this process's heartbeat rows go. */
+  stop(): Promise<void>;
+  promise: Runner["promise"];
+}
+
+/**
+ * Starts the job runner: the task list, the periodic jobs, heartbeats that free a dead process's jobs
+ * (job-runner-liveness.ts), and signal handling left to the caller.
+ */
+export async function startWorker(pool: pg.Pool, opts: { concurrency?: number } = {}): Promise<JobRunner> {
+  const liveness = jobRunnerLiveness(pool, config().jobLockRecoverySeconds);
+  const runner = await run({
     pgPool: pool,
     taskList,
     parsedCronItems: parseCrontab(crontab()),
@@ -23,5 +34,14 @@ export function startWorker(pool: pg.Pool, opts: { concurrency?: number } = {}):
     // Scheduled retries are found by polling: 500 ms keeps them within the ±1 s of their schedule.
     pollInterval: 500,
     logger,
+    events: liveness.events,
   });
+  liveness.start();
+  return {
+    promise: runner.promise,
+    async stop() {
+      await runner.stop();
+      await liveness.stop();
+    },
+  };
 }

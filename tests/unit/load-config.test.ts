@@ -38,6 +38,7 @@ describe("loadConfig", () => {
       latePaymentWindowDays: 7,
       workerRoles: ["jobs", "watchers", "outbound"],
       workerConcurrency: 20,
+      jobLockRecoverySeconds: 60,
       outboundReplaceAfterBlocks: 3,
       payoutDenylistFile: undefined,
       payoutLiquidityAlertMinutes: 30,

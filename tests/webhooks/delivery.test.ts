@@ -1,9 +1,8 @@
-import type { Runner } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { getDb, getPool } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { startWorker } from "@/lib/jobs/worker";
+import { startWorker, type JobRunner } from "@/lib/jobs/worker";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver-webhook";
 import { retryDelayMs } from "@/lib/webhooks/retry-schedule";
@@ -17,7 +16,7 @@ process.env.WEBHOOK_RETRY_SCALE = "0.02";
 resetConfig();
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let worker: Runner;
+let worker: JobRunner;
 beforeAll(async () => {
   receiver = await startReceiver();
   worker = await startWorker(getPool(), { concurrency: 10 });
