@@ -26,6 +26,7 @@ const { values, positionals } = parseArgs({
     "review-new-destinations": { type: "string" },
     amount: { type: "string" },
     reason: { type: "string" },
+    file: { type: "string", multiple: true },
   },
 });
 const json = values.json === true;

@@ -62,7 +62,8 @@ export const payouts = pgTable(
 /**
  * The operator's deny-list (besides PAYOUT_DENYLIST_FILE): payouts to these addresses are blocked, never
  * signed. `chain` null: the address on every chain where it is valid. `address` is stored normalised
- * (lowercase for 0x addresses).
+ * (lowercase for 0x addresses). `source`: `cli` (added by hand) or `ofac` (the SDN import, which replaces
+ * all `ofac` rows at once and never touches `cli` ones; an address can be on both).
  */
 export const payoutDenylist = pgTable(
   "payout_denylist",
@@ -71,9 +72,15 @@ export const payoutDenylist = pgTable(
     chain: text("chain").$type<Chain>(),
     address: text("address").notNull(),
     reason: text("reason"),
+    source: text("source").$type<"cli" | "ofac">().notNull().default("cli"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("payout_denylist_entry_key").on(sql`coalesce(${t.chain}, '*')`, t.address)],
+  (t) => [
+    uniqueIndex("payout_denylist_entry_key").on(sql`coalesce(${t.chain}, '*')`, t.address, t.source),
+    check("payout_denylist_source_check", sql`${t.source} in ('cli','ofac')`),
+    // isDenied looks up by address; an OFAC import brings thousands of rows.
+    index("payout_denylist_address_idx").on(t.address),
+  ],
 );
 
 /** A merchant's review policy per mode: payouts above an amount (or to new destinations) wait for approval. */

@@ -1,7 +1,8 @@
 /** What every CLI command shares: its flags, its result, and the error that means "wrong usage" (exit 2). */
 export class UsageError extends Error {}
 
-export type Flags = Record<string, string | boolean | undefined>;
+/** A repeatable flag (`--file a --file b`) is an array. */
+export type Flags = Record<string, string | string[] | boolean | undefined>;
 
 export interface CommandResult {
   json: unknown;

@@ -167,7 +167,8 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   payouts reject --payout pay_out_…
   denylist add --address A [--chain C] [--reason "…"]
   denylist remove --address A [--chain C]
-  denylist list`;
+  denylist list
+  denylist import-ofac --file SDN.CSV [--file sdn_comments.csv]   (replaces the earlier OFAC entries)`;
 
 /** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
 export const WITHOUT_DATABASE = new Set(["wallets xpub"]);

@@ -3,6 +3,8 @@ import type { Db } from "@/lib/db/client";
 import { parseAmount } from "@/lib/money/amount";
 import { MODES, type Mode } from "@/lib/modes/mode";
 import { addDenied, listDenied, removeDenied } from "@/lib/payouts/deny-list";
+import { importOfac } from "@/lib/payouts/import-ofac";
+import { OfacFileError } from "@/lib/payouts/ofac-files";
 import { getPayoutPolicy, serializePolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
 import { approvePayout, PayoutReviewError, rejectPayout } from "@/lib/payouts/review-payout";
 import { serializePayout } from "@/lib/payouts/serialize-payout";
@@ -84,7 +86,11 @@ export const PAYOUT_COMMANDS: Record<string, Command> = {
   },
   async "denylist remove"(db, flags) {
     const address = required(flags, "address");
-    const removed = await removeDenied(db, address, optionalChain(flags));
+    const { removed, ofacReason } = await removeDenied(db, address, optionalChain(flags));
+    if (!removed && ofacReason)
+      throw new UsageError(
+        `${address} is on OFAC's SDN list (${ofacReason}): it leaves the deny-list with the first denylist import-ofac that no longer lists it`,
+      );
     if (!removed) throw new UsageError(`${address} is not on the deny-list${flags.chain ? ` for ${flags.chain}` : ""}`);
     return { json: { address, chain: optionalChain(flags), removed: true }, text: [`${address} removed`] };
   },
@@ -95,6 +101,26 @@ export const PAYOUT_COMMANDS: Record<string, Command> = {
       text: entries.length
         ? entries.map((e) => `${e.chain ?? "*"}  ${e.address}  (${e.source})${e.reason ? `  ${e.reason}` : ""}`)
         : ["the deny-list is empty"],
+    };
+  },
+  async "denylist import-ofac"(db, flags) {
+    const files = [flags.file ?? []].flat().filter((f): f is string => typeof f === "string" && f.trim() !== "");
+    if (files.length === 0) throw new UsageError("--file is required: OFAC's SDN.CSV, and its sdn_comments.csv");
+    let result: Awaited<ReturnType<typeof importOfac>>;
+    try {
+      result = await importOfac(db, files);
+    } catch (err) {
+      if (err instanceof OfacFileError) throw new UsageError(err.message);
+      throw err;
+    }
+    const skipped = Object.entries(result.skipped).map(([currency, n]) => `${currency} ${n}`);
+    return {
+      json: result,
+      text: [
+        `imported ${result.imported} OFAC addresses: ${result.evm} EVM (every EVM chain), ${result.tron} Tron, ${result.solana} Solana`,
+        `removed ${result.removed} no longer listed`,
+        `skipped (other chains or malformed): ${skipped.length ? skipped.join(", ") : "none"}`,
+      ],
     };
   },
 };

@@ -59,7 +59,8 @@ export interface DenyEntry {
   address: string;
   reason: string | null;
   created_at: string;
-  source: "cli" | "file";
+  /** `cli`: added by hand; `ofac`: imported from OFAC's SDN list (import-ofac.ts); `file`: PAYOUT_DENYLIST_FILE. */
+  source: "cli" | "ofac" | "file";
 }
 
 export async function addDenied(
@@ -71,7 +72,7 @@ export async function addDenied(
   const [row] = await query<{ id: string; created_at: Date }>(
     db,
     `insert into payout_denylist (id, chain, address, reason) values ($1, $2, $3, $4)
-     on conflict (coalesce(chain, '*'), address) do update set reason = coalesce(excluded.reason, payout_denylist.reason)
+     on conflict (coalesce(chain, '*'), address, source) do update set reason = coalesce(excluded.reason, payout_denylist.reason)
      returning id, created_at`,
     [newId("deny_"), chain, normaliseAddress(address), reason],
   );
@@ -85,13 +86,27 @@ export async function addDenied(
   };
 }
 
-export async function removeDenied(db: Db, address: string, chain: Chain | null): Promise<number> {
-  return (
-    await query(db, "delete from payout_denylist where address = $1 and chain is not distinct from $2 returning id", [
-      normaliseAddress(address),
-      chain,
-    ])
-  ).length;
+/**
+ * Removes an entry added by hand. OFAC's entries stay: they leave with the first import that no longer lists
+ * them. Returns how many were removed, and the OFAC entry still denying the address, if any.
+ */
+export async function removeDenied(
+  db: Db,
+  address: string,
+  chain: Chain | null,
+): Promise<{ removed: number; ofacReason: string | null }> {
+  const rows = await query<{ source: string; reason: string | null }>(
+    db,
+    `with gone as (delete from payout_denylist where address = $1 and chain is not distinct from $2 and source = 'cli'
+       returning source, reason)
+     select source, reason from gone
+     union all select source, reason from payout_denylist where address = $1 and chain is not distinct from $2 and source = 'ofac'`,
+    [normaliseAddress(address), chain],
+  );
+  return {
+    removed: rows.filter((r) => r.source === "cli").length,
+    ofacReason: rows.find((r) => r.source === "ofac")?.reason ?? null,
+  };
 }
 
 export async function listDenied(db: Db): Promise<DenyEntry[]> {
@@ -101,9 +116,10 @@ export async function listDenied(db: Db): Promise<DenyEntry[]> {
     address: string;
     reason: string | null;
     created_at: Date;
-  }>(db, "select id, chain, address, reason, created_at from payout_denylist order by created_at, id");
+    source: "cli" | "ofac";
+  }>(db, "select id, chain, address, reason, created_at, source from payout_denylist order by created_at, id");
   return [
-    ...rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), source: "cli" as const })),
+    ...rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
     ...fileEntries().map((e, i) => ({
       id: `file:${i + 1}`,
       ...e,
