@@ -22,6 +22,8 @@ export interface ChainConfig {
   confirmations: { threshold: number; required: number };
   /** EVM: the highest maxFeePerGas (wei) the service's own transactions may offer; null elsewhere. */
   maxFeeWei: bigint | null;
+  /** EVM, live: the sanctions oracle payouts' destinations are checked against (`<CHAIN>_SANCTIONS_ORACLE`). */
+  sanctionsOracle: string | null;
 }
 
 /** Live fee caps (gwei), far above normal fees; `<CHAIN>_MAX_FEE_GWEI` overrides. Sandbox: 1000. */
@@ -103,6 +105,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     emulated: false,
     confirmations: confirmations(set.confirmations ?? defaults.required),
     maxFeeWei: maxFeeWei(chain, "live", cfg),
+    sanctionsOracle: set.sanctionsOracle ?? null,
   };
 }
 
@@ -156,6 +159,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     emulated: row.emulated,
     confirmations: sandboxConfirmations(row.chain),
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
+    sanctionsOracle: null,
   }));
 }
 

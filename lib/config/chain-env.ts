@@ -21,6 +21,8 @@ export interface LiveChainEnv {
   maxFeeGwei: number | undefined;
   /** EVM, both modes: how deposit addresses are swept (the default is per chain, lib/sweeps/sweep-strategy.ts). */
   sweepStrategy: SweepStrategy | undefined;
+  /** EVM, live: a sanctions oracle contract (`isSanctioned(address)`) consulted for every payout's destination. */
+  sanctionsOracle: string | undefined;
 }
 
 /** The variables every chain has, as `<CHAIN>_<SUFFIX>` (ETH_RPC_URL, BNB_CONFIRMATIONS, …). */
@@ -32,6 +34,7 @@ const PER_CHAIN = {
   MAX_FEE_GWEI: positiveNumber(undefined),
   SWEEP_THRESHOLD: usdtAmount(undefined),
   SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, undefined),
+  SANCTIONS_ORACLE: text(undefined),
 };
 type Suffix = keyof typeof PER_CHAIN;
 
@@ -59,6 +62,7 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
         sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
+        sanctionsOracle: read<string>(chain, "SANCTIONS_ORACLE"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;
@@ -70,6 +74,17 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         path: [chainVariable(chain, "SWEEP_STRATEGY")],
         message: "must be topup (batch7702 needs an EVM chain)",
       });
+  for (const chain of CHAINS) {
+    const oracle = chains[chain].sanctionsOracle;
+    if (oracle !== undefined && (!EVM_CHAINS.includes(chain) || !/^0x[0-9a-fA-F]{40}$/.test(oracle)))
+      ctx.addIssue({
+        code: "custom",
+        path: [chainVariable(chain, "SANCTIONS_ORACLE")],
+        message: EVM_CHAINS.includes(chain)
+          ? "must be a contract address (0x followed by 40 hex digits)"
+          : "is for EVM chains only (eth, bnb, polygon)",
+      });
+  }
   return { chains };
 });
 

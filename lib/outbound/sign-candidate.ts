@@ -27,6 +27,8 @@ export async function signCandidate(
   intent: OutboundRow,
   kind: SignKind,
   previous: CandidateRow | null,
+  /** A payout's first signing: the sanctions oracle's answer for its destination, read just before. */
+  sanctioned = false,
 ): Promise<CandidateRow | null> {
   if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
@@ -43,7 +45,7 @@ export async function signCandidate(
     const current = outboundRow.map(locked!);
     if (current.status !== intent.status || current.resigns !== intent.resigns) return null;
     // A payout's destination is checked against the deny-list once more, just before it would be signed.
-    if (kind === "first" && (await denyBeforeSigning(tx, current))) return null;
+    if (kind === "first" && (await denyBeforeSigning(tx, current, sanctioned))) return null;
     const nonce = !driver.usesNonces
       ? null
       : kind === "bump"

@@ -7,6 +7,7 @@ import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent } from "./progress-sent";
 import { checkLanded } from "./check-landed";
+import { sanctionedBeforeSigning } from "@/lib/payouts/sanctions-oracle";
 import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
 
@@ -92,5 +93,9 @@ async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): P
     }
     if (dep?.status !== "confirmed") return;
   }
-  await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null);
+  // A payout's destination is checked against the chain's sanctions oracle just before signing; unreadable,
+  // the transfer waits for the next round.
+  const sanctioned = await sanctionedBeforeSigning(engine.config, intent);
+  if (sanctioned === null) return;
+  await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null, sanctioned);
 }

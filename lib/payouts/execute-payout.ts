@@ -12,6 +12,7 @@ import { createOutbound } from "@/lib/outbound/create-outbound";
 import { roleAddress } from "@/lib/wallets/role-address";
 import { isDenied } from "./deny-list";
 import { reviewReason } from "./payout-policy";
+import { sanctionedOrUnknown } from "./sanctions-oracle";
 import { lockPayout, transitionPayout } from "./transition-payout";
 
 export type PayoutStep = "queued" | "waiting_for_liquidity" | "blocked" | "review_required" | "nothing_to_do";
@@ -27,16 +28,21 @@ const RETRY_MS = 10_000;
  * one at a time (an advisory lock), so two never count the same liquidity.
  */
 export async function executePayout(db: Db, payoutId: string): Promise<PayoutStep> {
-  const [peek] = await query<{ mode: Mode; chain: Chain; status: string; outbound_id: string | null }>(
-    db,
-    "select mode, chain, status, outbound_id from payouts where id = $1",
-    [payoutId],
-  );
+  const [peek] = await query<{
+    mode: Mode;
+    chain: Chain;
+    status: string;
+    outbound_id: string | null;
+    to_address: string;
+  }>(db, "select mode, chain, status, outbound_id, to_address from payouts where id = $1", [payoutId]);
   if (peek?.status !== "pending" || peek.outbound_id) return "nothing_to_do";
   const config = await chainConfig(db, peek.mode, peek.chain);
   if (!config) return retryLater(db, payoutId, "its chain is not running");
   const treasury = await roleAddress(db, config.mode, config.chain, "treasury");
-  // Read before the transaction (a network call); later queued payouts are subtracted inside it.
+  // Network reads before the transaction: the chain's sanctions oracle (unreadable, the payout waits), and
+  // the treasury's balance (later queued payouts are subtracted inside it).
+  const sanctioned = await sanctionedOrUnknown(config, payoutId, peek.to_address);
+  if (sanctioned === null) return retryLater(db, payoutId, "the sanctions oracle cannot be read");
   const held = (await createChainAdapter(config).balances(treasury.address)).token;
   const step = await inTransaction(db, async (tx): Promise<PayoutStep> => {
     await query(tx, "select pg_advisory_xact_lock(hashtext('usdt-payments:payouts:' || $1 || ':' || $2))", [
@@ -45,6 +51,10 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
     ]);
     const payout = await lockPayout(tx, payoutId);
     if (payout?.status !== "pending" || payout.outboundId) return "nothing_to_do";
+    if (sanctioned) {
+      await transitionPayout(tx, payout, "denied", { failureCode: "sanctioned_destination" });
+      return "blocked";
+    }
     if (await isDenied(tx, payout.chain, payout.toAddress)) {
       await transitionPayout(tx, payout, "denied", { failureCode: "denied_destination" });
       return "blocked";

@@ -50,6 +50,7 @@ export const PAYOUT_LIFECYCLE = defineLifecycle<PayoutStatus, PayoutTrigger, Eve
 export const PAYOUT_FAILURE_CODES = {
   rejected: "An operator rejected the payout under review.",
   denied_destination: "The destination is on the operator's deny-list.",
+  sanctioned_destination: "The chain's sanctions oracle lists the destination.",
   transfer_reverted: "The transfer was mined and failed on chain (e.g. the token refuses the recipient).",
   transfer_expired: "The transfer could not be included before it expired, after the allowed re-signs.",
 } as const;

@@ -22,6 +22,7 @@ import { freePort } from "@/lib/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { runCli } from "../helpers/run-cli";
+import { deploySanctionsOracle } from "../helpers/sanctions-oracle";
 
 // Live mode against a node the operator runs: an anvil with Ethereum's chain id stands in for the operator's
 // own Ethereum node, with a USDT-like token already deployed on it (mainnet USDT's shape: 6 decimals, a
@@ -76,8 +77,11 @@ async function operatorChain(anvil: RunningAnvil) {
       args: [payer.address, 1_000n * USDT],
     }),
   );
+  // The network's sanctions oracle (Chainalysis' interface), which the operator points ETH_SANCTIONS_ORACLE at.
+  const sanctions = await deploySanctionsOracle(client, wallet(owner));
   return {
     token,
+    sanctions,
     balanceOf: (address: string) =>
       client.readContract({
         address: token,
@@ -176,6 +180,7 @@ describe("live mode on the operator's own Ethereum node", () => {
         ETH_RPC_URL: anvil.rpcUrl,
         ETH_USDT_CONTRACT: node.token,
         ETH_CONFIRMATIONS: String(CONFIRMATIONS),
+        ETH_SANCTIONS_ORACLE: node.sanctions.address,
       };
       for (const name of [
         "DATABASE_URL",
@@ -323,6 +328,27 @@ describe("live mode on the operator's own Ethereum node", () => {
         unmatched: "0.000000",
         difference: "0.000000",
       });
+      // A payout to an address the network's sanctions oracle lists is blocked, refunded and never signed.
+      const sanctioned = privateKeyToAccount(generatePrivateKey()).address;
+      await node.sanctions.list([sanctioned]);
+      const refused = await call("POST", "/v1/payouts", { chain: "eth", to_address: sanctioned, amount: "1.000000" });
+      expect(refused.status, JSON.stringify(refused.json)).toBe(200);
+      const blocked = await waitFor(
+        "the payout to be blocked",
+        async () => {
+          const row = await one<{ status: string; failure_code: string | null }>(
+            "select status, failure_code from payouts where id = $1",
+            [refused.json.id],
+          );
+          return row?.status === "blocked" ? row : null;
+        },
+        30_000,
+      );
+      expect(blocked.failure_code).toBe("sanctioned_destination");
+      expect(await ethBalance()).toMatchObject({ available: "15.000000" });
+      expect(
+        (await db.query("select 1 from outbound_transactions where cause_id = $1", [refused.json.id])).rowCount,
+      ).toBe(0);
       expect(started.output()).not.toContain(mnemonic.split(" ").slice(0, 3).join(" "));
     } finally {
       await db?.end().catch(() => undefined);
