@@ -5,7 +5,7 @@ import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
 import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
-import { progressSent } from "./progress-sent";
+import { progressSent, sendCandidate } from "./progress-sent";
 import { checkLanded } from "./check-landed";
 import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
@@ -68,7 +68,7 @@ export async function trackOutbound(db: Db, engine: OutboundEngine): Promise<num
 async function step(db: Db, engine: OutboundEngine, ctx: TickContext, intent: OutboundRow, own: CandidateRow[]) {
   switch (intent.status) {
     case "intent":
-      return signFirst(db, engine, intent);
+      return signFirst(db, engine, ctx, intent);
     case "signed":
     case "broadcast":
       return progressSent(db, engine, ctx, intent, own);
@@ -79,7 +79,7 @@ async function step(db: Db, engine: OutboundEngine, ctx: TickContext, intent: Ou
   }
 }
 
-async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): Promise<void> {
+async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, intent: OutboundRow): Promise<void> {
   if (intent.after) {
     const [dep] = await query<{ status: string }>(db, "select status from outbound_transactions where id = $1", [
       intent.after,
@@ -92,5 +92,8 @@ async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): P
     }
     if (dep?.status !== "confirmed") return;
   }
-  await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null);
+  const signed = await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null);
+  // Sent as soon as its bytes are committed, as a replacement or a re-sign is: not a pass later, after every
+  // other intent of this pass was signed (which held a burst of payouts back by seconds).
+  if (signed) await sendCandidate(db, engine, ctx, { ...intent, status: "signed" }, signed);
 }
