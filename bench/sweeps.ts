@@ -7,35 +7,17 @@
 // - payment confirmed → sweep mined (funds in the treasury), p50/p95 over BENCH_SWEEP_PAYMENTS (20) payments
 //   per strategy paid 100 ms apart, the planner every BENCH_PLAN_EVERY_MS (1000; the job runs every minute
 //   live, which adds up to 60 s).
-// BENCH_CHAINS=eth,polygon limits the chains. Tron is skipped while it has no outbound driver.
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
+// BENCH_CHAINS=eth,polygon limits the chains. Tron: a TRX top-up, then the address's own transfer.
 import path from "node:path";
-import { formatUnits } from "viem";
-import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { base58 } from "@scure/base";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { type ChainConfig, sandboxChainConfigs } from "@/lib/chains/chain-config";
+import type { ChainConfig } from "@/lib/chains/chain-config";
 import { resetConfig } from "@/lib/config/env";
-import { closeDb, getDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { createOutboundDriver } from "@/lib/outbound/drivers/create-driver";
-import { spawnWorker } from "@/scripts/lib/spawn-worker";
-import { SupervisedProcess } from "@/scripts/lib/supervisor";
-import { createTestDatabase } from "@/tests/setup/test-database";
 import { percentile } from "./chains/stats";
-import {
-  confirmedAt,
-  type Owner,
-  payAgain,
-  payPayments,
-  plainTransfer,
-  type RoundResult,
-  sweepRound,
-} from "./sweeps/sweep-rounds";
+import { freshAddress, small } from "./lib/chain-units";
+import { confirmedAt, type Owner, payPayments } from "./lib/payments";
+import { plainTransfer } from "./lib/plain-transfer";
+import { runSandboxBench } from "./lib/sandbox-bench";
+import { payAgain, type RoundResult, sweepRound } from "./sweeps/sweep-rounds";
 
 const root = path.resolve(import.meta.dirname, "..");
 const PAYMENTS = Number(process.env.BENCH_SWEEP_PAYMENTS || 20);
@@ -52,18 +34,7 @@ interface Row {
   note?: string;
 }
 
-const database = await createTestDatabase(root);
-await migrateDatabase(database.url);
-Object.assign(process.env, {
-  DATABASE_URL: database.url,
-  MASTER_KEY: randomBytes(32).toString("base64"),
-  LOG_LEVEL: "error",
-  SANDBOX_CONFIRMATIONS: String(CONFIRMATIONS),
-});
-resetConfig();
-const chainDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-bench-sweeps-"));
-const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
-const owner: Owner = { merchantId: merchant.id, mode: "sandbox" };
+let owner: Owner;
 
 function setStrategy(config: ChainConfig, strategy: "topup" | "batch7702") {
   process.env[`${config.chain.toUpperCase()}_SWEEP_STRATEGY`] = strategy;
@@ -81,18 +52,6 @@ const row = (config: ChainConfig, what: string, r: RoundResult, timed: boolean, 
   note,
 });
 
-/** Native units as the chain's small unit: gwei (EVM), lamports, sun. */
-const small = (chain: string, fee: bigint) =>
-  chain === "solana" || chain === "tron"
-    ? `${fee} ${chain === "tron" ? "sun" : "lamports"}`
-    : `${formatUnits(fee, 9).replace(/(\.\d{1,1})\d*$/, "$1")} gwei`;
-
-/** An address nobody uses yet, in the chain's own form. */
-const freshAddress = (config: ChainConfig) =>
-  config.family === "solana"
-    ? base58.encode(ed25519.getPublicKey(randomBytes(32)))
-    : privateKeyToAccount(generatePrivateKey()).address;
-
 async function benchEvm(config: ChainConfig): Promise<Row[]> {
   const rows: Row[] = [];
   setStrategy(config, "topup");
@@ -106,7 +65,7 @@ async function benchEvm(config: ChainConfig): Promise<Row[]> {
   const adapter = createChainAdapter(config);
   const left = await Promise.all(topupPaid.map((p) => adapter.balances(p.address)));
   const stranded = left.reduce((sum, b) => sum + b.native, 0n) / BigInt(left.length);
-  const plain = await plainTransfer(config, freshAddress(config));
+  const plain = (await plainTransfer(config, freshAddress(config))).holder;
   rows.push({ chain: config.chain, what: "plain token transfer (a payout)", fee: plain.fee, gas: plain.gas });
   rows.push(
     row(
@@ -150,8 +109,6 @@ async function benchEvm(config: ChainConfig): Promise<Row[]> {
 }
 
 async function benchOther(config: ChainConfig): Promise<Row[]> {
-  if (!createOutboundDriver(config))
-    return [{ chain: config.chain, what: "skipped: no outbound driver on this branch yet", fee: 0n, gas: null }];
   const paid = await payPayments(config, owner, PAYMENTS);
   const r = await sweepRound(
     config,
@@ -159,7 +116,7 @@ async function benchOther(config: ChainConfig): Promise<Row[]> {
     () => confirmedAt(paid),
     PLAN_EVERY_MS,
   );
-  const plain = await plainTransfer(config, freshAddress(config));
+  const plain = (await plainTransfer(config, freshAddress(config))).holder;
   return [
     { chain: config.chain, what: "plain token transfer (a payout)", fee: plain.fee, gas: null },
     row(
@@ -200,40 +157,21 @@ function print(rows: Row[]): void {
   );
 }
 
-const chains = new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), {
-  ...process.env,
-  DATA_DIR: chainDir,
-  SANDBOX_BLOCK_TIME: "1",
-});
-try {
-  await chains.ready;
-  const worker = await spawnWorker(root, {
-    WORKER_ROLES: "watchers,outbound",
-    LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL || "error",
-  });
-  try {
-    const wanted = process.env.BENCH_CHAINS?.split(",");
-    const configs = (await sandboxChainConfigs(getDb(), { fresh: true })).filter(
-      (c) => !wanted || wanted.includes(c.chain),
-    );
+await runSandboxBench(
+  root,
+  { env: { SANDBOX_CONFIRMATIONS: String(CONFIRMATIONS) }, workerRoles: "watchers,outbound" },
+  async (bench) => {
+    owner = bench.owner;
     console.log(
       `sweeps: fee per swept deposit and payment confirmed → funds in the treasury, ${PAYMENTS} payments per latency round`,
     );
     const results = await Promise.all(
-      configs.map((c) =>
+      bench.configs.map((c) =>
         (c.family === "evm" ? benchEvm(c) : benchOther(c)).catch((err): Row[] => [
           { chain: c.chain, what: `failed: ${String(err).slice(0, 80)}`, fee: 0n, gas: null },
         ]),
       ),
     );
     print(results.flat());
-  } finally {
-    await worker.stop();
-  }
-} finally {
-  await chains.stop();
-  await closeDb();
-  await database.drop();
-  fs.rmSync(chainDir, { recursive: true, force: true });
-}
-process.exit(0);
+  },
+);

@@ -1,47 +1,11 @@
-import { createPublicClient, type Hex, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
-import { getDb, inTransaction } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { createOutbound } from "@/lib/outbound/create-outbound";
-import { createPayment } from "@/lib/payments/create-payment";
 import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
-import { roleAddress } from "@/lib/wallets/role-address";
-
-export type Owner = { merchantId: string; mode: "sandbox" };
-export interface Paid {
-  paymentId: string;
-  address: string;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-/** `n` payments on a chain, each paid in full from its own sandbox wallet (one every `spacingMs`). */
-export async function payPayments(config: ChainConfig, owner: Owner, n: number, spacingMs = 100): Promise<Paid[]> {
-  const payments = await inTransaction(getDb(), async (tx) => {
-    const rows = [];
-    for (let i = 0; i < n; i++)
-      rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i) * 1_000n, chain: config.chain }));
-    return rows;
-  });
-  const ops = sandboxChainOps(config);
-  const sends = [];
-  for (const p of payments) {
-    sends.push(ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals)));
-    await sleep(spacingMs);
-  }
-  await Promise.all(sends);
-  return payments.map((p) => ({ paymentId: p.id, address: p.depositAddress! }));
-}
+import { gasUsed } from "../lib/plain-transfer";
+import { until } from "../lib/wait";
 
 /** Late transfers to addresses already used (their payments confirmed): credited, and due again. */
 export async function payAgain(config: ChainConfig, addresses: string[]): Promise<void> {
@@ -61,16 +25,6 @@ async function creditedCount(addresses: string[]): Promise<number> {
     [addresses],
   );
   return row!.n;
-}
-
-export async function confirmedAt(paid: Paid[]): Promise<Map<string, number> | null> {
-  const rows = await query<{ deposit_address: string; confirmed_at: Date | null }>(
-    getDb(),
-    "select deposit_address, confirmed_at from payments where id = any($1::text[])",
-    [paid.map((p) => p.paymentId)],
-  );
-  if (rows.some((r) => r.confirmed_at === null)) return null;
-  return new Map(rows.map((r) => [r.deposit_address, r.confirmed_at!.getTime()]));
 }
 
 export interface RoundResult {
@@ -136,11 +90,13 @@ export async function sweepRound(
   );
   let fee = rows.reduce((sum, r) => sum + BigInt(r.fee_native), 0n);
   let gas: bigint | null = null;
-  if (config.family === "evm") {
-    const client = createPublicClient({ transport: http(config.rpcUrl), cacheTime: 0 });
-    const receipts = await Promise.all(rows.map((r) => client.getTransactionReceipt({ hash: r.tx_hash as Hex })));
-    gas = receipts.reduce((sum, r) => sum + r.gasUsed, 0n);
-  }
+  if (config.family === "evm")
+    gas = (
+      await gasUsed(
+        config,
+        rows.map((r) => r.tx_hash),
+      )
+    ).reduce((sum, g) => sum + g, 0n);
   // A deployment the batches waited for is a one-time cost: reported apart.
   const afters = [...new Set(rows.map((r) => r.after_id).filter((a): a is string => !!a && !topups.has(a)))];
   const deploys = afters.length
@@ -159,45 +115,4 @@ export async function sweepRound(
     transactions: new Set(rows.map((r) => r.tx_hash)).size,
     deployFee: deploys.reduce((sum, d) => sum + BigInt(d.fee_native), 0n),
   };
-}
-
-/**
- * One plain token transfer as the service sends it: a payout from the treasury to an address that already
- * holds the token (the second of two to it, so no account or storage is created). Fee and gas.
- */
-export async function plainTransfer(
-  config: ChainConfig,
-  recipient: string,
-): Promise<{ fee: bigint; gas: bigint | null }> {
-  const treasury = await roleAddress(getDb(), config.mode, config.chain, "treasury");
-  let last: { fee: bigint; gas: bigint | null } | null = null;
-  for (let i = 0; i < 2; i++) {
-    const intent = await createOutbound(getDb(), {
-      mode: config.mode,
-      chain: config.chain,
-      purpose: "payout",
-      signer: { role: "treasury" },
-      fromAddress: treasury.address,
-      toAddress: recipient,
-      asset: "token",
-      rawAmount: fromUsdtUnits(10_000n, config.decimals),
-    });
-    type Payout = { status: string; fee_native: string | null; tx_hash: string | null };
-    let row: Payout | undefined;
-    await until("the payout confirmed", async () => {
-      [row] = await query<Payout>(
-        getDb(),
-        "select status, fee_native::text, tx_hash from outbound_transactions where id = $1",
-        [intent.id],
-      );
-      return row!.status === "confirmed";
-    });
-    let gas: bigint | null = null;
-    if (config.family === "evm") {
-      const client = createPublicClient({ transport: http(config.rpcUrl), cacheTime: 0 });
-      gas = (await client.getTransactionReceipt({ hash: row!.tx_hash as Hex })).gasUsed;
-    }
-    last = { fee: BigInt(row!.fee_native!), gas };
-  }
-  return last!;
 }

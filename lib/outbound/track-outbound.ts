@@ -5,7 +5,7 @@ import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
 import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
-import { progressSent } from "./progress-sent";
+import { progressSent, sendCandidate } from "./progress-sent";
 import { checkLanded } from "./check-landed";
 import { sanctionedBeforeSigning } from "@/lib/payouts/sanctions-oracle";
 import { signCandidate } from "./sign-candidate";
@@ -69,7 +69,7 @@ export async function trackOutbound(db: Db, engine: OutboundEngine): Promise<num
 async function step(db: Db, engine: OutboundEngine, ctx: TickContext, intent: OutboundRow, own: CandidateRow[]) {
   switch (intent.status) {
     case "intent":
-      return signFirst(db, engine, intent);
+      return signFirst(db, engine, ctx, intent);
     case "signed":
     case "broadcast":
       return progressSent(db, engine, ctx, intent, own);
@@ -80,7 +80,7 @@ async function step(db: Db, engine: OutboundEngine, ctx: TickContext, intent: Ou
   }
 }
 
-async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): Promise<void> {
+async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, intent: OutboundRow): Promise<void> {
   if (intent.after) {
     const [dep] = await query<{ status: string }>(db, "select status from outbound_transactions where id = $1", [
       intent.after,
@@ -97,5 +97,9 @@ async function signFirst(db: Db, engine: OutboundEngine, intent: OutboundRow): P
   // the transfer waits for the next round.
   const sanctioned = await sanctionedBeforeSigning(engine.config, intent);
   if (sanctioned === null) return;
-  await signCandidate(db, engine.driver, await engine.keysOf(intent), intent, "first", null, sanctioned);
+  const keys = await engine.keysOf(intent);
+  const signed = await signCandidate(db, engine.driver, keys, intent, "first", null, sanctioned);
+  // Sent as soon as its bytes are committed, as a replacement or a re-sign is: not a pass later, after every
+  // other intent of this pass was signed (which held a burst of payouts back by seconds).
+  if (signed) await sendCandidate(db, engine, ctx, { ...intent, status: "signed" }, signed);
 }
