@@ -4,7 +4,7 @@
 //
 // Setup, all chains at once: one payment per chain of the whole amount, paid from a sandbox wallet and
 // confirmed by the watcher (the merchant's `available`), and the treasury funded from the sandbox faucet with
-// twice the payouts' total (no payout waits for a sweep, nor for the liquidity double count in
+// twice the payouts' total (no payout waits for a sweep, nor for the conservative liquidity count in
 // payouts/payout-round.ts; sweeps are kept out with a sandbox threshold no deposit reaches).
 // Then, one chain at a time (so chains do not compete for this machine's CPU): BENCH_PAYOUTS (50) payouts of
 // 1 USDT, each to a fresh address, created back to back through the functions POST /v1/payouts runs (its

@@ -19,9 +19,10 @@ const TREASURY_MARGIN_UNITS = 1_000_000n;
  * A merchant balance and treasury liquidity for `n` payouts of `amountUnits`: one payment of the whole amount,
  * paid from a sandbox wallet and confirmed by the worker's watcher (the real path that credits `available`),
  * and the treasury funded straight from the sandbox faucet (so no payout waits for a sweep). Returns once both
- * are there. The treasury gets twice the payouts' total: execute_payout subtracts every payout transfer not yet
- * confirmed at depth from a balance read at the head, which those that already landed have left, so with only
- * the total the last payouts of a burst wait 10 s for liquidity they have (see docs/PAYOUTS.md, "Benchmark").
+ * are there. The treasury gets twice the payouts' total: execute_payout counts a transfer mined while a payout
+ * waited its turn (the chain's payouts execute one at a time) both in the balance and as still owed, never the
+ * other way round, so with only the total some payouts of a burst wait 10 s for liquidity they have (see
+ * docs/PAYOUTS.md, "Benchmark").
  */
 export async function fundForPayouts(config: ChainConfig, owner: Owner, n: number, amountUnits: bigint) {
   const total = amountUnits * BigInt(n);

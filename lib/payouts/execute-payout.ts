@@ -40,9 +40,10 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (!config) return retryLater(db, payoutId, "its chain is not running");
   const treasury = await roleAddress(db, config.mode, config.chain, "treasury");
   // Network reads before the transaction: the chain's sanctions oracle (unreadable, the payout waits), and
-  // the treasury's balance (later queued payouts are subtracted inside it).
+  // the treasury's balance, less the payout transfers it has not yet left (counted inside the transaction).
   const sanctioned = await sanctionedOrUnknown(config, payoutId, peek.to_address);
   if (sanctioned === null) return retryLater(db, payoutId, "the sanctions oracle cannot be read");
+  const open = await openPayoutTransfers(db, config.mode, config.chain);
   const held = (await createChainAdapter(config).balances(treasury.address)).token;
   const step = await inTransaction(db, async (tx): Promise<PayoutStep> => {
     await query(tx, "select pg_advisory_xact_lock(hashtext('usdt-payments:payouts:' || $1 || ':' || $2))", [
@@ -63,12 +64,12 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
       await transitionPayout(tx, payout, "held_for_review");
       return "review_required";
     }
-    const [queued] = await query<{ raw: string }>(
-      tx,
-      `select coalesce(sum(raw_amount), 0)::text as raw from outbound_transactions
-       where mode = $1 and chain = $2 and purpose = 'payout' and status not in ('confirmed','reverted','expired')`,
-      [config.mode, config.chain],
-    );
+    const [queued] = await query<{ raw: string }>(tx, OWED_BY_TREASURY, [
+      config.mode,
+      config.chain,
+      open.mined,
+      open.unmined,
+    ]);
     const raw = fromUsdtUnits(payout.amountUnits, config.decimals);
     if (held - BigInt(queued!.raw) < raw) return "waiting_for_liquidity";
     const transfer = await createOutbound(tx, {
@@ -91,6 +92,35 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (step === "waiting_for_liquidity") await waitForLiquidity(db, payoutId, config.mode, config.chain);
   return step;
 }
+
+/**
+ * The open payout transfers, read before the treasury's balance, split by whether they were already mined
+ * then. The balance (read at the head) has left every transfer mined before it, and only those, so what still
+ * takes from it is every open transfer except those already mined before the read (and still mined), and any
+ * transfer unmined before the read that has since confirmed. A transfer mined between the two reads is counted
+ * twice: a short wait, never an overdraft.
+ */
+async function openPayoutTransfers(db: Db, mode: Mode, chain: Chain) {
+  const rows = await query<{ id: string; status: string }>(
+    db,
+    `select id, status from outbound_transactions
+      where mode = $1 and chain = $2 and purpose = 'payout' and status not in ('confirmed','reverted','expired')`,
+    [mode, chain],
+  );
+  return {
+    mined: rows.filter((r) => r.status === "mined").map((r) => r.id),
+    unmined: rows.filter((r) => r.status !== "mined").map((r) => r.id),
+  };
+}
+
+const OWED_BY_TREASURY = `
+  select coalesce(sum(raw_amount), 0)::text as raw from (
+    select raw_amount from outbound_transactions
+     where mode = $1 and chain = $2 and purpose = 'payout' and status not in ('confirmed','reverted','expired')
+       and not (status = 'mined' and id = any($3))
+    union all
+    select raw_amount from outbound_transactions where id = any($4) and status = 'confirmed'
+  ) owed`;
 
 async function waitForLiquidity(db: Db, payoutId: string, mode: Mode, chain: Chain): Promise<PayoutStep> {
   const [row] = await query<{ amount_units: string; waited_ms: string }>(
