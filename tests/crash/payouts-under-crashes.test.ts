@@ -114,8 +114,23 @@ describe("50 payouts across the five chains while the worker is SIGKILLed at 5 r
       "all 50 payouts to be confirmed",
       async () => {
         const now = await progress();
-        const ended = now.filter((r) => r.status === "failed" || r.status === "blocked");
-        if (ended.length) throw new Error(`payouts ended otherwise: ${JSON.stringify(ended)}`);
+        if (now.some((r) => r.status === "failed" || r.status === "blocked")) {
+          const ended = await query(
+            getDb(),
+            `select p.id, p.chain, p.status, p.failure_code, o.id as outbound, o.status as transfer, o.failure,
+                    o.nonce::text, o.created_at, o.updated_at,
+                    (select json_agg(json_build_object('hash', c.tx_hash, 'status', c.status, 'nonce', c.nonce::text,
+                                                       'block', c.block_number::text, 'at', c.created_at))
+                       from outbound_candidates c where c.outbound_id = o.id) as candidates,
+                    (select json_agg(json_build_object('id', s.id, 'purpose', s.purpose, 'status', s.status,
+                                                       'block', s.block_number::text, 'at', s.updated_at))
+                       from outbound_transactions s where s.chain = p.chain and s.purpose <> 'payout') as others
+               from payouts p left join outbound_transactions o on o.id = p.outbound_id
+              where p.id = any($1) and p.status in ('failed', 'blocked')`,
+            [ids],
+          );
+          throw new Error(`payouts ended otherwise: ${JSON.stringify(ended)}`);
+        }
         return now.every((r) => r.status === "confirmed");
       },
       300_000,

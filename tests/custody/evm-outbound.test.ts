@@ -11,6 +11,8 @@ import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
 import { formatAmount } from "@/lib/money/amount";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
+import { EvmDriver } from "@/lib/outbound/drivers/evm-driver";
+import type { CandidateRow } from "@/lib/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
 import { expectPayoutConfirms, usePayoutMerchant, waitForPayout } from "./payout-helpers";
 import {
@@ -186,6 +188,30 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     }
     expect(await chain.transfersTo(to)).toBe(1);
     expect(await chain.balanceOf(to)).toBe(3n * USDT);
+  });
+
+  it("a replacement keeps its predecessor's gas limit: re-estimated against pending state, it could fall short and revert", async () => {
+    // The intent the leader sends anyway; here only the driver's preparation of a replacement is looked at.
+    const intent = await outbound(
+      (await sendFromTreasury(CHAIN, chain.treasury.address, chain.freshAddress(), USDT)).id,
+    );
+    const signer = privateKeyToAccount(bytesToHex(chain.treasury.privateKey));
+    const previous = {
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      signedTx: await signer.signTransaction({
+        chainId: chain.config.chainId!,
+        type: "eip1559",
+        to: intent.toAddress as Hex,
+        gas: 123_456n, // not what any estimate of this transfer gives
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+        nonce: 0,
+      }),
+    } as CandidateRow;
+    const prepared = await new EvmDriver(chain.config).prepare(intent, previous);
+    expect(prepared).toMatchObject({ gas: 123_456n });
+    expect(prepared!.maxFeePerGas * 10n).toBeGreaterThanOrEqual(previous.maxFeePerGas! * 11n);
   });
 
   it("a dropped transaction is sent again, the same bytes", async () => {

@@ -215,4 +215,16 @@ describe("payouts on Solana, end to end", () => {
   it("a payout to an owner whose token account is frozen fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
     await expectFrozenPayoutFails(s, "solana", recipients());
   }, 150_000);
+
+  it("refuses a token account as the destination (the USDT would sit in an account nobody can spend), and the treasury", async () => {
+    const tokenAccount = await chain.ataOf(chain.treasury.address); // exists: the file funded the treasury
+    expect(await chain.accountExists(tokenAccount)).toBe(true);
+    for (const to of [tokenAccount, chain.treasury.address]) {
+      const before = await balanceOf(s.merchant.sandboxKey, "solana");
+      const refused = await s.createPayout({ to_address: to, amount: "1.000000" });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
+      expect(await balanceOf(s.merchant.sandboxKey, "solana")).toEqual(before);
+    }
+  });
 });

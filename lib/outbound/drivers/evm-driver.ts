@@ -8,6 +8,7 @@ import {
   type Hex,
   type PublicClient,
   type SignedAuthorization,
+  parseTransaction,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
@@ -66,12 +67,25 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     if (planned) return { chainId, gas: BigInt(planned.limit), ...fees };
     const batch = intent.options.batch;
     const authorizationList = batch ? await batchAuthorizations(this.client, chainId, batch, keys?.members) : undefined;
+    // A replacement keeps its predecessor's gas limit: estimated now, against a pending state in which the
+    // predecessor may already have run (a first transfer to a recipient then looks like a cheaper second one),
+    // it could fall short where the replacement really runs, and the payout would revert out of gas.
+    if (previous)
+      return {
+        chainId,
+        gas: parseTransaction(previous.signedTx as Hex).gas!,
+        ...fees,
+        ...(authorizationList?.length ? { authorizationList } : {}),
+      };
     let gas = fallbackGas(intent, authorizationList?.length ?? 0);
     try {
       const estimate = await this.client.estimateGas({
         account: intent.fromAddress as Address,
         ...evmCall(this.config, intent),
         ...(authorizationList?.length ? { authorizationList } : {}),
+        // Against mined state: some nodes (anvil, Besu) default to `pending`, where a queued transfer to the
+        // same recipient already ran and this one looks cheaper than it will be.
+        blockTag: "latest",
       });
       // A margin: state can change between estimate and inclusion (a first transfer into an empty balance costs more).
       gas = (estimate * 13n) / 10n;
