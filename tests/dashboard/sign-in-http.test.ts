@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { createUser } from "@/lib/users/create-user";
+import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
+import { newMerchant } from "../helpers/api";
+
+// next-auth's Credentials flow over HTTP, as the sign-in form drives it (csrf → callback), on a web instance
+// whose public URL is https (as behind a TLS proxy): the session cookie must be Secure, HttpOnly and Lax.
+const root = path.resolve(import.meta.dirname, "../..");
+let web: SpawnedWebServer;
+let email: string;
+let password: string;
+beforeAll(async () => {
+  web = await spawnWebServer(root, {
+    DATABASE_URL: inject("databaseUrl"),
+    MASTER_KEY: inject("masterKey"),
+    REDIS_KEY_PREFIX: inject("redisKeyPrefix"),
+    DATA_DIR: path.join(root, ".data", "test"),
+    LOG_LEVEL: "error",
+    TRUST_PROXY: "true",
+    PUBLIC_BASE_URL: "https://pay.example.test",
+  });
+  const m = await newMerchant();
+  email = `secure.${randomBytes(4).toString("hex")}@shop.test`;
+  ({ password } = await createUser(getDb(), { merchantId: m.id, email, role: "owner" }));
+}, 90_000);
+afterAll(() => web?.stop());
+
+const ip = `10.77.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
+const cookiesOf = (res: Response) => res.headers.getSetCookie();
+
+async function signIn(pass: string) {
+  const csrf = await fetch(`${web.url}/api/auth/csrf`, { headers: { "x-forwarded-for": ip } });
+  const csrfCookie = cookiesOf(csrf).find((c) => c.startsWith("__Host-next-auth.csrf-token="))!;
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  return fetch(`${web.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: csrfCookie.split(";")[0]!,
+      "x-forwarded-for": ip,
+    },
+    body: new URLSearchParams({ email, password: pass, csrfToken, json: "true" }),
+  });
+}
+
+describe("sign-in behind https", () => {
+  it("a wrong password sets no session; the right one sets a Secure, HttpOnly, Lax cookie for 30 minutes", async () => {
+    const wrong = await signIn("definitely not it");
+    expect(wrong.status).toBe(401);
+    expect(new URL(((await wrong.json()) as { url: string }).url).searchParams.get("error")).toBe("CredentialsSignin");
+    expect(cookiesOf(wrong).some((c) => c.includes("session-token"))).toBe(false);
+
+    const before = Date.now();
+    const ok = await signIn(password);
+    expect(ok.status).toBe(200);
+    const session = cookiesOf(ok).find((c) => c.startsWith("__Secure-next-auth.session-token="));
+    expect(session, cookiesOf(ok).join("\n")).toBeDefined();
+    const attrs = session!.split(";").map((a) => a.trim().toLowerCase());
+    expect(attrs).toEqual(expect.arrayContaining(["path=/", "httponly", "secure", "samesite=lax"]));
+    const expires = Date.parse(attrs.find((a) => a.startsWith("expires="))!.slice("expires=".length));
+    expect(expires - before).toBeGreaterThan(29 * 60_000);
+    expect(expires - before).toBeLessThan(31 * 60_000);
+    // The CSP with a nonce is on the dashboard's responses too.
+    const page = await fetch(`${web.url}/dashboard/sign-in`, { headers: { "x-forwarded-for": ip } });
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
+  });
+});
