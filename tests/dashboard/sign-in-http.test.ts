@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/create-user";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { newMerchant } from "../helpers/api";
+import { signInOverHttp } from "../helpers/dashboard-http";
 
 // next-auth's Credentials flow over HTTP, as the sign-in form drives it (csrf → callback), on a web instance
 // whose public URL is https (as behind a TLS proxy): the session cookie must be Secure, HttpOnly and Lax.
@@ -30,22 +31,7 @@ afterAll(() => web?.stop());
 
 const ip = `10.77.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
 const cookiesOf = (res: Response) => res.headers.getSetCookie();
-
-async function signIn(pass: string) {
-  const csrf = await fetch(`${web.url}/api/auth/csrf`, { headers: { "x-forwarded-for": ip } });
-  const csrfCookie = cookiesOf(csrf).find((c) => c.startsWith("__Host-next-auth.csrf-token="))!;
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return fetch(`${web.url}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: csrfCookie.split(";")[0]!,
-      "x-forwarded-for": ip,
-    },
-    body: new URLSearchParams({ email, password: pass, csrfToken, json: "true" }),
-  });
-}
+const signIn = (pass: string) => signInOverHttp(web.url, { email, password: pass }, { "x-forwarded-for": ip });
 
 describe("sign-in behind https", () => {
   it("a wrong password sets no session; the right one sets a Secure, HttpOnly, Lax cookie for 30 minutes", async () => {
