@@ -1,7 +1,7 @@
 import { CreateKeyForm } from "@/components/dashboard/create-key-form";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
-import { listModeKeys } from "@/lib/dashboard/api-keys";
+import { LIVE_KEYS_NOTE, listModeKeys } from "@/lib/dashboard/api-keys";
 import { getDb } from "@/lib/db/client";
 import { can } from "@/lib/users/roles";
 import { createKey } from "./actions";
@@ -15,7 +15,12 @@ export default async function KeysPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">API keys</h1>
-      {can(user.role, "keys:write") && <CreateKeyForm action={createKey} />}
+      {can(user.role, "keys:write") &&
+        (mode === "live" ? (
+          <p className="text-sm text-slate-700">{LIVE_KEYS_NOTE}</p>
+        ) : (
+          <CreateKeyForm action={createKey} />
+        ))}
       {keys.length === 0 ? (
         <p className="text-sm text-slate-700">No {mode} keys. Create one to call the API.</p>
       ) : (
