@@ -35,3 +35,18 @@ export async function signInWaitMs(db: Db, email: string, ip: string, nowMs = Da
     .map((d) => d.getTime() + SIGN_IN_WINDOW_MS - nowMs);
   return Math.max(0, ...waits);
 }
+
+/** How long sign-in attempts are kept (far past the limits' window: a record of who tried). */
+export const SIGN_IN_ATTEMPTS_KEPT_DAYS = 30;
+
+/** Deletes attempts older than the retention, at most `batch` per call. */
+export async function pruneSignInAttempts(db: Db, batch = 1000): Promise<number> {
+  const rows = await query<{ id: string }>(
+    db,
+    `delete from sign_in_attempts where id in (
+       select id from sign_in_attempts where created_at < now() - ($1::int * interval '1 day') limit $2)
+     returning id`,
+    [SIGN_IN_ATTEMPTS_KEPT_DAYS, batch],
+  );
+  return rows.length;
+}

@@ -6,6 +6,7 @@ import { createUser, UserInputError } from "@/lib/users/create-user";
 import { hashPassword, verifyPassword } from "@/lib/users/password";
 import { loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
 import { signInWithPassword } from "@/lib/users/sign-in";
+import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
 import { newMerchant } from "../helpers/api";
 import { runCli } from "../helpers/run-cli";
 
@@ -150,6 +151,23 @@ describe("sign-in limits", () => {
     const refused = await attempt(email, password, from);
     expect(refused).toMatchObject({ ok: false, reason: "limited" });
     expect(await attempt(email, password, ip())).toMatchObject({ ok: true });
+  });
+});
+
+describe("sign-in attempts retention", () => {
+  it("attempts older than 30 days are pruned, newer ones kept", async () => {
+    const email = unique("retention");
+    await attempt(email, "whatever whatever", ip());
+    await attempt(email, "whatever whatever", ip());
+    await query(
+      getDb(),
+      `update sign_in_attempts set created_at = now() - interval '31 days'
+        where id = (select id from sign_in_attempts where email = $1 order by created_at limit 1)`,
+      [email],
+    );
+    while ((await pruneSignInAttempts(getDb())) > 0);
+    const left = await query(getDb(), "select 1 from sign_in_attempts where email = $1", [email]);
+    expect(left).toHaveLength(1);
   });
 });
 
