@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Mode } from "@/lib/modes/mode";
+import { can } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
 import { SessionKeepAlive } from "./keep-alive";
 
@@ -79,6 +80,11 @@ export function DashboardShell({
         <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
           API keys
         </Link>
+        {can(user.role, "audit:read") && (
+          <Link href="/dashboard/audit" className="text-slate-800 underline-offset-4 hover:underline">
+            Audit log
+          </Link>
+        )}
       </nav>
       <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
     </div>
