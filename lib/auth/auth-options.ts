@@ -2,6 +2,7 @@ import type { AuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
 import { signInWithPassword } from "@/lib/users/sign-in";
 import { LIMITED_PREFIX } from "@/lib/users/sign-in-messages";
 import { nextAuthSecret } from "./secret";
@@ -32,6 +33,16 @@ export function authOptions(): AuthOptions {
     // Secure (and __Secure-/__Host- prefixed) cookies whenever the public URL is https; always HttpOnly, Lax.
     useSecureCookies: publicBaseUrl.startsWith("https://"),
     pages: { signIn: "/dashboard/sign-in", error: "/dashboard/sign-in" },
+    // next-auth's own messages as our JSON log lines; an expired or foreign session cookie is routine (debug).
+    logger: {
+      error(code, metadata) {
+        const message = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
+        if (code === "JWT_SESSION_ERROR") log.debug("dashboard session refused", { code, message });
+        else log.error("next-auth error", { code, message });
+      },
+      warn: (code) => log.warn("next-auth warning", { code }),
+      debug: () => {},
+    },
     providers: [
       Credentials({
         name: "Password",

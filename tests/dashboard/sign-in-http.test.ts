@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { nextAuthSecret } from "@/lib/auth/secret";
 import { getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/create-user";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
@@ -13,6 +15,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 let web: SpawnedWebServer;
 let email: string;
 let password: string;
+let userId: string;
 beforeAll(async () => {
   web = await spawnWebServer(root, {
     DATABASE_URL: inject("databaseUrl"),
@@ -25,7 +28,9 @@ beforeAll(async () => {
   });
   const m = await newMerchant();
   email = `secure.${randomBytes(4).toString("hex")}@shop.test`;
-  ({ password } = await createUser(getDb(), { merchantId: m.id, email, role: "owner" }));
+  const created = await createUser(getDb(), { merchantId: m.id, email, role: "owner" });
+  password = created.password;
+  userId = created.user.id;
 }, 90_000);
 afterAll(() => web?.stop());
 
@@ -53,5 +58,31 @@ describe("sign-in behind https", () => {
     // The CSP with a nonce is on the dashboard's responses too.
     const page = await fetch(`${web.url}/dashboard/sign-in`, { headers: { "x-forwarded-for": ip } });
     expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
+  });
+
+  it("idle expiry: a session older than 30 minutes is refused; using it renews it for 30 more minutes", async () => {
+    // Sessions as next-auth issues them (the same secret, derived from MASTER_KEY), with chosen lifetimes.
+    const session = async (maxAge: number, sv = 1) =>
+      `__Secure-next-auth.session-token=${await encode({ token: { uid: userId, sv, email }, secret: nextAuthSecret(), maxAge })}`;
+    const home = (cookie: string) =>
+      fetch(`${web.url}/dashboard`, { redirect: "manual", headers: { cookie, "x-forwarded-for": ip } });
+    const fresh = await home(await session(60));
+    expect(fresh.status).toBe(200);
+    expect(await fresh.text()).toContain(email);
+    const idle = await home(await session(-60));
+    expect([idle.status, idle.headers.get("location")]).toEqual([307, "/dashboard/sign-in"]);
+    // A session of an older version (signed out everywhere since) is refused too.
+    const stale = await home(await session(60, 0));
+    expect([stale.status, stale.headers.get("location")]).toEqual([307, "/dashboard/sign-in"]);
+
+    // The keep-alive (next-auth's session endpoint, called by every dashboard page) re-issues the cookie.
+    const before = Date.now();
+    const renewed = await fetch(`${web.url}/api/auth/session`, {
+      headers: { cookie: await session(60), "x-forwarded-for": ip },
+    });
+    const cookie = cookiesOf(renewed).find((c) => c.startsWith("__Secure-next-auth.session-token="))!;
+    const expires = Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!);
+    expect(expires - before).toBeGreaterThan(29 * 60_000);
+    expect((await home(cookie.split(";")[0]!)).status).toBe(200);
   });
 });
