@@ -79,7 +79,8 @@ describe("dashboard sign-in", () => {
     await submitSignIn(page, owner.email, "not the password");
     expect(await passwordError(page)).toBe("Wrong email or password.");
     expect(await page.getByLabel("Password").getAttribute("aria-describedby")).toBe("password-error");
-    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
+    expect(page.url()).toBe(site("/dashboard/sign-in"));
+    expect(await page.locator("form:has(#password)").getAttribute("method")).toBe("post");
     expect((await context.cookies()).some((c) => c.name.includes("session-token"))).toBe(false);
     await snapshot(page, "dashboard-sign-in-wrong-password");
   });
@@ -119,7 +120,7 @@ describe("dashboard sign-in", () => {
 
   it("every dashboard page refuses without a session: redirect to sign-in", async () => {
     const { page } = await visitor();
-    for (const path of ["/dashboard", "/dashboard/keys"]) {
+    for (const path of ["/dashboard", "/dashboard/keys", "/dashboard/audit"]) {
       const res = await fetch(site(path), { redirect: "manual" });
       expect([res.status, res.headers.get("location")], path).toEqual([307, "/dashboard/sign-in"]);
       await page.goto(site(path));

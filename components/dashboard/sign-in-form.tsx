@@ -36,7 +36,8 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
+    // method="post": should the script not have loaded, a submit must never put the password in the URL.
+    <form method="post" onSubmit={submit} className="space-y-4" noValidate>
       <div>
         <label htmlFor="email" className="block text-sm font-medium text-slate-800">
           Email
