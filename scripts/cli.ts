@@ -17,6 +17,7 @@ const { values, positionals } = parseArgs({
     email: { type: "string" },
     merchant: { type: "string" },
     mode: { type: "string" },
+    role: { type: "string" },
     scopes: { type: "string" },
     key: { type: "string" },
     chain: { type: "string" },

@@ -97,6 +97,16 @@ try {
   } else {
     lines.push(`  New key:   npm run --silent cli -- keys create --merchant ${demo.merchantId} --mode sandbox`);
   }
+  if (demo.dashboard) {
+    lines.push(
+      `  Dashboard: ${cfg.publicBaseUrl}/dashboard`,
+      `  Sign in:   ${demo.dashboard.email} / ${demo.dashboard.password}  (password shown only this once)`,
+    );
+  } else {
+    lines.push(
+      `  Dashboard: ${cfg.publicBaseUrl}/dashboard  (new user: npm run --silent cli -- users create --merchant ${demo.merchantId} --email E --role owner)`,
+    );
+  }
   lines.push("Press Ctrl-C to stop.", "");
   console.log(lines.join("\n"));
 } catch (err) {

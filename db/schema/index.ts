@@ -13,3 +13,4 @@ export * from "./reorg-reversals";
 export * from "./outbound";
 export * from "./custody";
 export * from "./jobs";
+export * from "./users";

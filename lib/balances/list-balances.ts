@@ -6,12 +6,13 @@ import { formatAmount } from "@/lib/money/amount";
 
 /**
  * One entry per chain enabled in the key's mode, zeros included. `available` is withdrawable now;
- * `reserved` is funds detected for in-flight payments that are not yet confirmed.
+ * `reserved` is funds detected for in-flight payments that are not yet confirmed;
+ * `in_flight` is debited for payouts not yet confirmed or failed. The API and the dashboard both list these.
  */
 export async function listBalances(db: Db, owner: { merchantId: string; mode: Mode }) {
-  const rows = await query<{ chain: string; available_units: string; reserved_units: string }>(
+  const rows = await query<{ chain: string; available_units: string; reserved_units: string; in_flight_units: string }>(
     db,
-    "select chain, available_units::text, reserved_units::text from balances where merchant_id = $1 and mode = $2",
+    "select chain, available_units::text, reserved_units::text, in_flight_units::text from balances where merchant_id = $1 and mode = $2",
     [owner.merchantId, owner.mode],
   );
   const byChain = new Map(rows.map((r) => [r.chain, r]));
@@ -22,6 +23,7 @@ export async function listBalances(db: Db, owner: { merchantId: string; mode: Mo
       symbol: "USDT" as const,
       available: formatAmount(BigInt(row?.available_units ?? 0)),
       reserved: formatAmount(BigInt(row?.reserved_units ?? 0)),
+      in_flight: formatAmount(BigInt(row?.in_flight_units ?? 0)),
     };
   });
 }

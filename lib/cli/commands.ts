@@ -18,6 +18,7 @@ import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 import { CUSTODY_COMMANDS } from "./custody-commands";
 import { PAYOUT_COMMANDS } from "./payout-commands";
+import { USER_COMMANDS } from "./user-commands";
 
 export { type CommandResult, type Flags, UsageError } from "./cli-flags";
 
@@ -145,7 +146,7 @@ Object.assign(COMMANDS, {
   },
 });
 
-Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS);
+Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS, USER_COMMANDS);
 
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
@@ -154,6 +155,7 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   keys rotate --key key_…
   keys revoke --key key_…
   keys list --merchant mer_…
+  users create --merchant mer_… --email E --role owner|admin|developer|viewer   (prints a generated password once)
   balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
   ledger check
   reorgs list [--merchant mer_…] [--open]

@@ -27,6 +27,10 @@ function variable<T, F>(
 
 export const text = <F>(fallback: F) => variable(fallback, "text", (raw) => raw);
 
+/** A secret of at least 32 characters, never echoed in the error. */
+export const secretText = () =>
+  variable(undefined, "at least 32 characters", (raw) => (raw.length >= 32 ? raw : undefined), { echo: false });
+
 export const positiveInt = <F>(fallback: F) =>
   variable(fallback, "a positive integer", (raw) => {
     const value = Number(raw);

@@ -12,6 +12,7 @@ import {
   oneOf,
   positiveInt,
   positiveNumber,
+  secretText,
   text,
   usdtAmount,
 } from "./env-fields";
@@ -37,6 +38,7 @@ const shape = {
   REDIS_KEY_PREFIX: z.string().default("usdt:"),
   LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
   MASTER_KEY: masterKeyBytes(),
+  NEXTAUTH_SECRET: secretText(),
   LIVE_SEED_MNEMONIC: text(undefined),
   LIVE_SEED_FILE: text(undefined),
   LIVE_TREASURY_KEY_FILE: text(undefined),
@@ -87,6 +89,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   logLevel: (typeof LOG_LEVELS)[number];
   masterKey: Buffer | undefined;
+  /** Signs and encrypts dashboard sessions; derived from the master key when unset (lib/auth/secret.ts). */
+  nextAuthSecret: string | undefined;
   liveSeedMnemonic: string | undefined;
   liveSeedFile: string | undefined;
   /** Role key files (docs/CUSTODY.md): a role's keys per family instead of the live seed's derivation. */
@@ -145,6 +149,7 @@ export const envSchema = z
       redisKeyPrefix: env.REDIS_KEY_PREFIX,
       logLevel: env.LOG_LEVEL,
       masterKey: env.MASTER_KEY,
+      nextAuthSecret: env.NEXTAUTH_SECRET,
       liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
       liveSeedFile: env.LIVE_SEED_FILE,
       liveTreasuryKeyFile: env.LIVE_TREASURY_KEY_FILE,

@@ -13,6 +13,7 @@ export { CONFIG_VARIABLES } from "./env-schema";
  *   up, for their child processes (which inherit the environment), then call resetConfig();
  * - scripts that start child processes pass process.env on to them (spawn-web, spawn-worker,
  *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
+ * - lib/auth/auth-options.ts writes NEXTAUTH_URL (from PUBLIC_BASE_URL) unless set: next-auth reads it there;
  * - scripts/lib/spawn-web.ts reads WEB_EXEC_ARGV, a harness knob for profiling the spawned web server;
  * - bench/ (BENCH_* knobs) and the test setup under tests/ and e2e/.
  */

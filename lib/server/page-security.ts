@@ -23,6 +23,11 @@ async function walletOrigins(): Promise<string[]> {
   return [...new Set(urls.map(origin).filter((o): o is string => o !== null))];
 }
 
+/** The merchant dashboard's pages and its sign-in endpoints. */
+export function isDashboardPath(pathname: string): boolean {
+  return ["/dashboard", "/api/auth"].some((area) => pathname === area || pathname.startsWith(`${area}/`));
+}
+
 /** The policy of the hosted pages: scripts only with this response's nonce (and what they load). */
 export function contentSecurityPolicy(nonce: string, connect: string[]): string {
   return [

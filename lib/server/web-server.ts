@@ -4,7 +4,7 @@ import { newRequestId, ORIGINAL_METHOD_HEADER } from "@/lib/api/respond";
 import { log } from "@/lib/log";
 import { clientIp, ipLimitKey } from "./client-ip";
 import { admitPublicPageRequest, isPublicPagePath } from "./public-page-limit";
-import { applyPageSecurity } from "./page-security";
+import { applyPageSecurity, isDashboardPath } from "./page-security";
 import {
   isApiRawPath,
   redirectToCanonical,
@@ -77,6 +77,8 @@ export async function startWebServer(opts: {
             return await handle(vetted, res);
           }
         }
+        // The dashboard gets the same CSP with a per-response nonce and security headers (docs/DASHBOARD.md).
+        if (isDashboardPath(pathname)) await applyPageSecurity(req, res);
         await handle(req, res);
       } catch (err) {
         log.error("request failed outside the route handlers", {

@@ -22,7 +22,8 @@ export async function spawnWebServer(root: string, env: Record<string, string>):
       ...env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      PUBLIC_BASE_URL: `http://localhost:${port}`,
+      // A test may put the instance behind an https public URL (the dashboard's Secure cookies).
+      PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

@@ -27,6 +27,7 @@ describe("GET /v1/balances", () => {
         symbol: "USDT",
         available: "0.000000",
         reserved: "0.000000",
+        in_flight: "0.000000",
       })),
     });
     // No live chain has an RPC configured on the test servers: the live list is empty, not an error.
@@ -37,6 +38,7 @@ describe("GET /v1/balances", () => {
       symbol: "USDT",
       available: "12.000000",
       reserved: "0.000000",
+      in_flight: "0.000000",
     });
     // Another merchant's balance is untouched.
     const other = await newMerchant();

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { freePort } from "@/lib/db/embedded";
+import { sessionCookie, signInOverHttp } from "../helpers/dashboard-http";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -80,6 +81,20 @@ describe("one-command start (npm start, embedded database)", () => {
       const key = /Sandbox API key[^:]*: (mnt_test_sk_[0-9A-Za-z]{43})/.exec(first.output())?.[1];
       expect(key, first.output()).toBeDefined();
       expect(first.output()).toContain(`Web:       http://127.0.0.1:${port}`);
+      // The demo merchant's dashboard owner, printed once: that password signs in.
+      const dashboard = /Sign in: +(demo@example\.com) \/ ([0-9A-Za-z]{20}) +\(password shown only this once\)/.exec(
+        first.output(),
+      );
+      expect(dashboard, first.output()).not.toBeNull();
+      const signedIn = await signInOverHttp(`http://127.0.0.1:${port}`, {
+        email: dashboard![1]!,
+        password: dashboard![2]!,
+      });
+      expect(signedIn.status).toBe(200);
+      expect(sessionCookie(signedIn)).toMatch(/^next-auth\.session-token=/);
+      const home = await fetch(`http://127.0.0.1:${port}/dashboard`, { headers: { cookie: sessionCookie(signedIn)! } });
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("Demo merchant");
 
       const res = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, {
         headers: { authorization: `Bearer ${key}` },
@@ -225,6 +240,8 @@ describe("one-command start (npm start, embedded database)", () => {
       started.push(second.child.pid!);
       expect(second.output()).not.toMatch(/mnt_test_sk_[0-9A-Za-z]{43}/);
       expect(second.output()).toMatch(/New key: {3}npm run --silent cli -- keys create --merchant mer_/);
+      expect(second.output()).not.toContain("Sign in:");
+      expect(second.output()).toMatch(/Dashboard: .*users create --merchant mer_/);
       const again = await fetch(`http://127.0.0.1:${port}/v1/payment-links`, {
         headers: { authorization: `Bearer ${key}` },
       });

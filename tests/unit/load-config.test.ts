@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       redisKeyPrefix: "usdt:",
       logLevel: "info",
       masterKey: undefined,
+      nextAuthSecret: undefined,
       solanaPublicRpcUrl: "https://api.mainnet-beta.solana.com",
       sandboxChains: true,
       sandboxBlockTimeS: 1,

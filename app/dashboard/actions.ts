@@ -1,0 +1,49 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { actorOf, requireActionUser, SIGN_IN_PATH } from "@/lib/auth/guard";
+import { MODE_COOKIE } from "@/lib/auth/mode";
+import { config } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { MODES, type Mode } from "@/lib/modes/mode";
+import { recordAudit } from "@/lib/users/audit";
+import { signOutEverywhere } from "@/lib/users/sessions";
+
+// Server actions of the dashboard's frame. Next refuses an action whose Origin is not the request's Host
+// (its CSRF check); each one then asks the guard for the session (and permission) before doing anything.
+
+const secure = () => config().publicBaseUrl.startsWith("https://");
+
+async function dropSessionCookie(): Promise<void> {
+  const jar = await cookies();
+  for (const name of ["next-auth.session-token", "__Secure-next-auth.session-token"])
+    jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__") });
+}
+
+export async function switchMode(formData: FormData): Promise<void> {
+  await requireActionUser();
+  const mode = String(formData.get("mode"));
+  if ((MODES as readonly string[]).includes(mode))
+    (await cookies()).set(MODE_COOKIE, mode as Mode, {
+      path: "/dashboard",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: secure(),
+    });
+  redirect("/dashboard");
+}
+
+export async function signOut(): Promise<void> {
+  const user = await requireActionUser();
+  await recordAudit(getDb(), await actorOf(user), { action: "user.signed_out", target: user.id });
+  await dropSessionCookie();
+  redirect(SIGN_IN_PATH);
+}
+
+export async function signOutOfAllSessions(): Promise<void> {
+  const user = await requireActionUser();
+  await signOutEverywhere(getDb(), await actorOf(user));
+  await dropSessionCookie();
+  redirect(SIGN_IN_PATH);
+}

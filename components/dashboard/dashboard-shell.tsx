@@ -1,0 +1,92 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { Mode } from "@/lib/modes/mode";
+import { can } from "@/lib/users/roles";
+import type { SessionUser } from "@/lib/users/sessions";
+import { SessionKeepAlive } from "./keep-alive";
+
+const button = "rounded-md px-3 py-1.5 text-sm font-medium";
+
+/**
+ * The frame of every signed-in page: merchant and user, the sandbox / live switch (always visible), the
+ * sign-out buttons, and a banner on sandbox data.
+ */
+export function DashboardShell({
+  user,
+  mode,
+  actions,
+  children,
+}: {
+  user: SessionUser;
+  mode: Mode;
+  actions: {
+    switchMode: (f: FormData) => Promise<void>;
+    signOut: () => Promise<void>;
+    signOutAll: () => Promise<void>;
+  };
+  children: ReactNode;
+}) {
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <SessionKeepAlive />
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-3 px-4 py-3">
+          <Link href="/dashboard" className="mr-auto min-w-0 truncate font-semibold text-slate-900">
+            {user.merchantName}
+          </Link>
+          <form action={actions.switchMode} aria-label="Mode" className="flex rounded-lg bg-slate-100 p-0.5">
+            {(["sandbox", "live"] as const).map((m) => (
+              <button
+                key={m}
+                type="submit"
+                name="mode"
+                value={m}
+                aria-pressed={mode === m}
+                className={`${button} ${mode === m ? (m === "sandbox" ? "bg-amber-400 text-amber-950" : "bg-slate-900 text-white") : "text-slate-700"}`}
+              >
+                {m === "sandbox" ? "Sandbox" : "Live"}
+              </button>
+            ))}
+          </form>
+        </div>
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-2 px-4 pb-3 text-sm text-slate-600">
+          <span className="mr-auto min-w-0 truncate">
+            {user.email} · {user.role}
+          </span>
+          <form action={actions.signOut}>
+            <button type="submit" className={`${button} border border-slate-300 text-slate-800`}>
+              Sign out
+            </button>
+          </form>
+          <form action={actions.signOutAll}>
+            <button type="submit" className={`${button} border border-slate-300 text-slate-800`}>
+              Sign out of all sessions
+            </button>
+          </form>
+        </div>
+      </header>
+      {mode === "sandbox" && (
+        <p
+          role="note"
+          className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm font-medium text-amber-900"
+        >
+          Sandbox data — test networks only, no real money moves.
+        </p>
+      )}
+      <nav aria-label="Dashboard" className="mx-auto flex max-w-5xl gap-4 px-4 pt-4 text-sm font-medium">
+        <Link href="/dashboard" className="text-slate-800 underline-offset-4 hover:underline">
+          Home
+        </Link>
+        <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
+          API keys
+        </Link>
+        {can(user.role, "audit:read") && (
+          <Link href="/dashboard/audit" className="text-slate-800 underline-offset-4 hover:underline">
+            Audit log
+          </Link>
+        )}
+      </nav>
+      <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import type { AuthOptions } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { config } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { signInWithPassword } from "@/lib/users/sign-in";
+import { LIMITED_PREFIX } from "@/lib/users/sign-in-messages";
+import { nextAuthSecret } from "./secret";
+
+/** Idle expiry: a session not used for this long is gone (each dashboard page load renews it). */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+
+function header(headers: unknown, name: string): string | null {
+  const value = (headers as Record<string, string | string[] | undefined> | undefined)?.[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+let cached: AuthOptions | undefined;
+
+/**
+ * next-auth v4: the Credentials provider over lib/users (Argon2id, limits, audit), JWT sessions carrying
+ * the user id and session version (checked against the database on every request by lib/auth/guard.ts).
+ */
+export function authOptions(): AuthOptions {
+  if (cached) return cached;
+  const { publicBaseUrl } = config();
+  // next-auth builds its callback URLs from NEXTAUTH_URL; the app's public URL is the one configuration of it.
+  process.env.NEXTAUTH_URL ??= `${publicBaseUrl}/api/auth`;
+  cached = {
+    secret: nextAuthSecret(),
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS, updateAge: 0 },
+    jwt: { maxAge: SESSION_IDLE_SECONDS },
+    // Secure (and __Secure-/__Host- prefixed) cookies whenever the public URL is https; always HttpOnly, Lax.
+    useSecureCookies: publicBaseUrl.startsWith("https://"),
+    pages: { signIn: "/dashboard/sign-in", error: "/dashboard/sign-in" },
+    // next-auth's own messages as our JSON log lines; an expired or foreign session cookie is routine (debug).
+    logger: {
+      error(code, metadata) {
+        const message = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
+        if (code === "JWT_SESSION_ERROR") log.debug("dashboard session refused", { code, message });
+        else log.error("next-auth error", { code, message });
+      },
+      warn: (code) => log.warn("next-auth warning", { code }),
+      debug: () => {},
+    },
+    providers: [
+      Credentials({
+        name: "Password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, req) {
+          const result = await signInWithPassword(getDb(), {
+            email: String(credentials?.email ?? ""),
+            password: String(credentials?.password ?? ""),
+            ip: header(req.headers, "x-client-ip") ?? "unknown",
+            userAgent: header(req.headers, "user-agent"),
+          });
+          if (result.ok) return { id: result.user.id, email: result.user.email, sv: result.user.sessionVersion };
+          if (result.reason === "limited") throw new Error(`${LIMITED_PREFIX}${result.waitMs}`);
+          return null;
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.uid = user.id;
+          token.sv = (user as { sv?: number }).sv;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        return { ...session, uid: token.uid, sv: token.sv } as typeof session;
+      },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { createUser, UserInputError } from "@/lib/users/create-user";
+import { hashPassword, verifyPassword } from "@/lib/users/password";
+import { loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
+import { signInWithPassword } from "@/lib/users/sign-in";
+import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
+import { newMerchant } from "../helpers/api";
+import { runCli } from "../helpers/run-cli";
+
+const unique = (name: string) => `${name}.${randomBytes(4).toString("hex")}@shop.test`;
+const ip = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
+const attempt = (email: string, password: string, from: string) =>
+  signInWithPassword(getDb(), { email, password, ip: from, userAgent: "vitest" });
+
+describe("passwords", () => {
+  it("are stored as Argon2id hashes with a fresh salt, and only the right password verifies", async () => {
+    const [a, b] = await Promise.all([hashPassword("correct horse battery"), hashPassword("correct horse battery")]);
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword(a, "correct horse battery")).toBe(true);
+    expect(await verifyPassword(a, "correct horse batterY")).toBe(false);
+    expect(await verifyPassword("not a hash", "correct horse battery")).toBe(false);
+  });
+
+  it("users: emails unique whatever their case; short passwords refused; the hash never leaves", async () => {
+    const m = await newMerchant();
+    const email = unique("Case");
+    const made = await createUser(getDb(), { merchantId: m.id, email, role: "admin" });
+    expect(made.user).toEqual({
+      id: expect.stringMatching(/^usr_[0-9A-Za-z]{24}$/),
+      object: "user",
+      merchant: m.id,
+      email,
+      role: "admin",
+      created_at: expect.any(String),
+    });
+    expect(made.password).toMatch(/^[0-9A-Za-z]{20}$/);
+    await expect(createUser(getDb(), { merchantId: m.id, email: email.toUpperCase(), role: "viewer" })).rejects.toThrow(
+      UserInputError,
+    );
+    await expect(
+      createUser(getDb(), { merchantId: m.id, email: unique("short"), role: "viewer", password: "elevenchars" }),
+    ).rejects.toThrow(/at least 12 characters/);
+  });
+});
+
+describe("CLI users create", () => {
+  it("prints the user and a generated password once; the password signs in; the creation is audited", async () => {
+    const m = await newMerchant();
+    const email = unique("owner");
+    const res = await runCli(["users", "create", "--merchant", m.id, "--email", email, "--role", "owner", "--json"], {
+      ...process.env,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.trimEnd().split("\n")).toHaveLength(1);
+    const out = JSON.parse(res.stdout);
+    expect(out).toEqual({
+      user: {
+        id: expect.stringMatching(/^usr_/),
+        object: "user",
+        merchant: m.id,
+        email,
+        role: "owner",
+        created_at: expect.any(String),
+      },
+      password: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
+    });
+    const [stored] = await query<{ password_hash: string }>(getDb(), "select password_hash from users where id = $1", [
+      out.user.id,
+    ]);
+    expect(stored!.password_hash).not.toContain(out.password);
+    const signedIn = await attempt(email.toUpperCase(), out.password, ip());
+    expect(signedIn).toMatchObject({ ok: true, user: { id: out.user.id, merchantId: m.id, role: "owner" } });
+    const audit = await query<{ action: string; user_id: string | null; user_agent: string | null }>(
+      getDb(),
+      "select action, user_id, user_agent from audit_log where merchant_id = $1 order by created_at",
+      [m.id],
+    );
+    expect(audit).toEqual([
+      { action: "user.created", user_id: null, user_agent: "cli" },
+      { action: "user.signed_in", user_id: out.user.id, user_agent: "vitest" },
+    ]);
+  });
+
+  it("refuses a bad role, an unknown merchant and a taken email with exit 2", async () => {
+    const m = await newMerchant();
+    const email = unique("taken");
+    const run = (args: string[]) => runCli(["users", "create", ...args, "--json"], { ...process.env });
+    const badRole = await run(["--merchant", m.id, "--email", email, "--role", "god"]);
+    expect([badRole.code, JSON.parse(badRole.stdout).error.message]).toEqual([
+      2,
+      '--role must be one of owner, admin, developer, viewer, got "god"',
+    ]);
+    const noMerchant = await run(["--merchant", "mer_nope", "--email", email, "--role", "viewer"]);
+    expect([noMerchant.code, JSON.parse(noMerchant.stdout).error.message]).toEqual([2, "no merchant mer_nope"]);
+    expect((await run(["--merchant", m.id, "--email", email, "--role", "viewer"])).code).toBe(0);
+    const taken = await run(["--merchant", m.id, "--email", email.toUpperCase(), "--role", "viewer"]);
+    expect(taken.code).toBe(2);
+    expect(JSON.parse(taken.stdout).error.message).toContain("already exists");
+  });
+});
+
+describe("sign-in limits", () => {
+  it("an account locks after 5 wrong passwords (from any IP), for 15 minutes, right password or not", async () => {
+    const m = await newMerchant();
+    const email = unique("locked");
+    const { password } = await createUser(getDb(), { merchantId: m.id, email, role: "viewer" });
+    for (let i = 0; i < 5; i++)
+      expect(await attempt(email, "wrong password!", ip())).toEqual({ ok: false, reason: "invalid" });
+    const locked = await attempt(email, password, ip());
+    expect(locked.ok).toBe(false);
+    const waitMs = (locked as { waitMs: number }).waitMs;
+    expect(waitMs).toBeGreaterThan(14 * 60_000);
+    expect(waitMs).toBeLessThanOrEqual(15 * 60_000);
+    // Refused attempts are not counted: the wait does not grow while the account is locked.
+    const [row] = await query<{ n: number }>(
+      getDb(),
+      "select count(*)::int as n from sign_in_attempts where email = $1",
+      [email],
+    );
+    expect(row!.n).toBe(5);
+    // 15 minutes later (the failures moved back in time), the right password works again.
+    await query(
+      getDb(),
+      "update sign_in_attempts set created_at = created_at - interval '15 minutes' where email = $1",
+      [email],
+    );
+    expect(await attempt(email, password, ip())).toMatchObject({ ok: true });
+  });
+
+  it("a success clears the account's count; 4 failures, success, 4 failures still signs in", async () => {
+    const m = await newMerchant();
+    const email = unique("reset");
+    const { password } = await createUser(getDb(), { merchantId: m.id, email, role: "viewer" });
+    const from = ip();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 4; i++) expect((await attempt(email, "nope nope nope", from)).ok).toBe(false);
+      expect((await attempt(email, password, from)).ok).toBe(true);
+    }
+  });
+
+  it("an IP locks after 20 failures whatever the accounts (unknown emails too); other IPs are unaffected", async () => {
+    const m = await newMerchant();
+    const email = unique("victim");
+    const { password } = await createUser(getDb(), { merchantId: m.id, email, role: "viewer" });
+    const from = ip();
+    for (let i = 0; i < 20; i++) expect((await attempt(unique(`guess${i}`), "guess guess guess", from)).ok).toBe(false);
+    const refused = await attempt(email, password, from);
+    expect(refused).toMatchObject({ ok: false, reason: "limited" });
+    expect(await attempt(email, password, ip())).toMatchObject({ ok: true });
+  });
+});
+
+describe("sign-in attempts retention", () => {
+  it("attempts older than 30 days are pruned, newer ones kept", async () => {
+    const email = unique("retention");
+    await attempt(email, "whatever whatever", ip());
+    await attempt(email, "whatever whatever", ip());
+    await query(
+      getDb(),
+      `update sign_in_attempts set created_at = now() - interval '31 days'
+        where id = (select id from sign_in_attempts where email = $1 order by created_at limit 1)`,
+      [email],
+    );
+    while ((await pruneSignInAttempts(getDb())) > 0);
+    const left = await query(getDb(), "select 1 from sign_in_attempts where email = $1", [email]);
+    expect(left).toHaveLength(1);
+  });
+});
+
+describe("sessions", () => {
+  it("a session's version must be the user's: signing out everywhere ends every earlier session, audited", async () => {
+    const m = await newMerchant("Session Shop");
+    const email = unique("sessions");
+    const { user } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
+    expect(await loadSessionUser(getDb(), user.id, 1)).toEqual({
+      id: user.id,
+      merchantId: m.id,
+      merchantName: "Session Shop",
+      email,
+      role: "developer",
+    });
+    await signOutEverywhere(getDb(), { merchantId: m.id, userId: user.id, ip: "10.0.0.9", userAgent: "ua" });
+    expect(await loadSessionUser(getDb(), user.id, 1)).toBeNull();
+    expect(await loadSessionUser(getDb(), user.id, 2)).toMatchObject({ id: user.id });
+    expect(await loadSessionUser(getDb(), "usr_missing", 1)).toBeNull();
+    const audit = await query(getDb(), "select action, ip, user_agent from audit_log where user_id = $1", [user.id]);
+    expect(audit).toEqual([{ action: "user.signed_out_everywhere", ip: "10.0.0.9", user_agent: "ua" }]);
+  });
+});
