@@ -141,7 +141,7 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
     expect(await setFrozen(chain, frozen, false)).toMatchObject({ frozen: false, tx_hash: expect.any(String) });
     expect(await transfer(frozen)).toBe("success");
     expect(await balance(frozen)).toBe(unit);
-  });
+  }, 90_000); // seven transactions, each awaited, on a machine the rest of the suite keeps busy
 
   it("on tron (through the facade, as the token's owner)", async () => {
     const { rpcUrl } = await sandboxChain("tron");
@@ -166,7 +166,7 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
     expect(await result(await payer.send(other, 1_000_000n))).toBe("SUCCESS");
     await setFrozen("tron", frozen, false);
     expect(await result(await payer.send(frozen, 1_000_000n))).toBe("SUCCESS");
-  });
+  }, 90_000);
 
   it("on solana (the owner's token account frozen by the mint's freeze authority)", async () => {
     const config = await sandboxChain("solana");
@@ -222,7 +222,7 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
     expect(await state(frozen)).toBe("initialized");
     expect(await transfer(frozen)).toBeNull();
     expect((await setFrozen("solana", frozen, false)).tx_hash).toBeNull();
-  });
+  }, 90_000);
 });
 
 describe("congest and drop (eth)", () => {
