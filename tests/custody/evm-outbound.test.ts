@@ -212,6 +212,8 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     const prepared = await new EvmDriver(chain.config).prepare(intent, previous);
     expect(prepared).toMatchObject({ gas: 123_456n });
     expect(prepared!.maxFeePerGas * 10n).toBeGreaterThanOrEqual(previous.maxFeePerGas! * 11n);
+    // The next tests count on the treasury having nothing in flight.
+    await waitForStatus(intent.id, "confirmed");
   });
 
   it("a dropped transaction is sent again, the same bytes", async () => {
