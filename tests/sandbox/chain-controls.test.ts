@@ -111,37 +111,41 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
   it.each([
     ["eth", 6], // the no-return token kind
     ["bnb", 18],
-  ] as const)("on %s (%i decimals)", async (chain, decimals) => {
-    const payer = await fundedWallet(m.sandboxKey, chain, "10.000000");
-    const [frozen, other] = [evmAddress(), evmAddress()];
-    const unit = 10n ** BigInt(decimals);
-    const balance = (of: Address) =>
-      payer.client.readContract({
-        address: payer.config.tokenAddress as Address,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [of],
+  ] as const)(
+    "on %s (%i decimals)",
+    async (chain, decimals) => {
+      const payer = await fundedWallet(m.sandboxKey, chain, "10.000000");
+      const [frozen, other] = [evmAddress(), evmAddress()];
+      const unit = 10n ** BigInt(decimals);
+      const balance = (of: Address) =>
+        payer.client.readContract({
+          address: payer.config.tokenAddress as Address,
+          abi: erc20Abi,
+          functionName: "balanceOf",
+          args: [of],
+        });
+      const transfer = async (to: Address) =>
+        (await payer.client.waitForTransactionReceipt({ hash: await payer.send(to, unit, { gas: 100_000n }) })).status;
+
+      const reply = await setFrozen(chain, frozen, true);
+      expect(reply).toEqual({
+        object: "sandbox_freeze",
+        chain,
+        address: frozen,
+        frozen: true,
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       });
-    const transfer = async (to: Address) =>
-      (await payer.client.waitForTransactionReceipt({ hash: await payer.send(to, unit, { gas: 100_000n }) })).status;
+      expect((await setFrozen(chain, frozen, true)).tx_hash).toBeNull(); // already frozen: nothing to send
+      expect(await transfer(frozen)).toBe("reverted");
+      expect(await transfer(other)).toBe("success");
+      expect([await balance(frozen), await balance(other)]).toEqual([0n, unit]);
 
-    const reply = await setFrozen(chain, frozen, true);
-    expect(reply).toEqual({
-      object: "sandbox_freeze",
-      chain,
-      address: frozen,
-      frozen: true,
-      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-    });
-    expect((await setFrozen(chain, frozen, true)).tx_hash).toBeNull(); // already frozen: nothing to send
-    expect(await transfer(frozen)).toBe("reverted");
-    expect(await transfer(other)).toBe("success");
-    expect([await balance(frozen), await balance(other)]).toEqual([0n, unit]);
-
-    expect(await setFrozen(chain, frozen, false)).toMatchObject({ frozen: false, tx_hash: expect.any(String) });
-    expect(await transfer(frozen)).toBe("success");
-    expect(await balance(frozen)).toBe(unit);
-  }, 90_000); // seven transactions, each awaited, on a machine the rest of the suite keeps busy
+      expect(await setFrozen(chain, frozen, false)).toMatchObject({ frozen: false, tx_hash: expect.any(String) });
+      expect(await transfer(frozen)).toBe("success");
+      expect(await balance(frozen)).toBe(unit);
+    },
+    90_000,
+  ); // seven transactions, each awaited, on a machine the rest of the suite keeps busy
 
   it("on tron (through the facade, as the token's owner)", async () => {
     const { rpcUrl } = await sandboxChain("tron");
