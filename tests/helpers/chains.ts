@@ -33,6 +33,13 @@ export function startWatcherProcess(chains: Chain[]): Promise<SpawnedWorker> {
   return spawnWorker(root, { WORKER_ROLES: "watchers", WATCH_CHAINS: chains.join(","), LOG_LEVEL: "error" });
 }
 
+/**
+ * A payer's fee offer: far above the sandbox base fee, so a payment is never refused while another test of
+ * the run congests the shared chain (the sandbox `congest` control raises the next base fee to 50 gwei).
+ * Only the base fee is paid; 1 ETH from the faucet covers the offer.
+ */
+const PAYER_FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+
 /** A payer's own wallet: a fresh key, given test USDT and gas through the sandbox faucet. */
 export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: string) {
   const config = await sandboxChain(chain);
@@ -68,6 +75,7 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
         functionName: "transfer",
         args: [to as Address, raw],
         gas: opts.gas,
+        ...PAYER_FEES,
       }),
     /** The same transfer signed but not sent: the raw transaction can be broadcast (again) at will. */
     sign: async (to: string, raw: bigint): Promise<Hex> =>
@@ -75,6 +83,7 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
         await wallet.prepareTransactionRequest({
           to: config.tokenAddress as Address,
           data: encodeFunctionData({ abi, functionName: "transfer", args: [to as Address, raw] }),
+          ...PAYER_FEES,
         }),
       ),
   };
