@@ -11,7 +11,7 @@ import { log } from "@/lib/log";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
-import { startWatcherProcess, watchPayment } from "../helpers/chains";
+import { fundedWallet, startWatcherProcess, watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { evmChain, startOutboundWorker, waitForStatus } from "./outbound-helpers";
 import { expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
@@ -189,4 +189,30 @@ describe("payouts on eth, end to end", () => {
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
+});
+
+// The sandbox freeze control on eth's no-return token kind, here where no test reorganizes eth (the suite's
+// tests/sandbox/chain-controls.test.ts covers bnb).
+describe("sandbox freeze on eth (the no-return token kind)", () => {
+  it("a transfer to a frozen address fails on chain, others go through; unfrozen, it goes through", async () => {
+    const payer = await fundedWallet(m.sandboxKey, CHAIN, "10.000000");
+    const [frozen, other] = [chain.freshAddress(), chain.freshAddress()];
+    const transfer = async (to: string) =>
+      (await payer.client.waitForTransactionReceipt({ hash: await payer.send(to, 1_000_000n, { gas: 100_000n }) }))
+        .status;
+    const setFrozen = async (address: string, on: boolean) => {
+      const reply = await api("POST", `/v1/sandbox/chains/${CHAIN}/${on ? "freeze" : "unfreeze"}`, {
+        key: m.sandboxKey,
+        body: { address },
+      });
+      expect(reply.status, reply.text).toBe(200);
+    };
+    await setFrozen(frozen, true);
+    expect(await transfer(frozen)).toBe("reverted");
+    expect(await transfer(other)).toBe("success");
+    expect([await chain.balanceOf(frozen), await chain.balanceOf(other)]).toEqual([0n, 1_000_000n]);
+    await setFrozen(frozen, false);
+    expect(await transfer(frozen)).toBe("success");
+    expect(await chain.balanceOf(frozen)).toBe(1_000_000n);
+  });
 });
