@@ -14,7 +14,7 @@ import { runCli } from "../helpers/run-cli";
 import { EvmDriver } from "@/lib/outbound/drivers/evm-driver";
 import type { CandidateRow } from "@/lib/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
-import { expectPayoutConfirms, usePayoutMerchant, waitForPayout } from "./payout-helpers";
+import { expectPayoutConfirms, units, usePayoutMerchant, waitForPayout } from "./payout-helpers";
 import {
   candidates,
   evmChain,
@@ -312,7 +312,7 @@ describe("payouts on bnb (18 decimals), end to end", () => {
     );
     expect(created.map((c) => c.status)).toEqual(Array(50).fill(200));
     expect((await balanceOf(s.merchant.sandboxKey, CHAIN)).available).toBe(
-      formatAmount(BigInt(before.available.replace(".", "")) - 5_000_000n),
+      formatAmount(units(before.available) - 5_000_000n),
     );
     const ids = created.map((c) => c.json.id as string);
     for (const id of ids) await waitForPayout(id, "confirmed", 180_000);

@@ -16,7 +16,13 @@ import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { evmChain, outbound, startOutboundWorker, waitFor, waitForStatus } from "./outbound-helpers";
 import { paidPayment, sweepsOf } from "./payment-helpers";
-import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant, waitForPayout } from "./payout-helpers";
+import {
+  expectFrozenPayoutFails,
+  expectPayoutConfirms,
+  units,
+  usePayoutMerchant,
+  waitForPayout,
+} from "./payout-helpers";
 
 // polygon: this file owns its watcher and outbound leader (tests/custody/README.md): sweeps, then payouts.
 const CHAIN = "polygon" as const;
@@ -243,6 +249,11 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
   const s = usePayoutMerchant(CHAIN, "50.000000");
   const createPayout = s.createPayout;
   const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 6 });
+  const reviewAbove = (limit: string) =>
+    runCli(
+      ["payouts", "policy", "set", "--merchant", s.merchant.id, "--mode", "sandbox", "--review-above", limit, "--json"],
+      process.env,
+    );
 
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; a signed payout.confirmed with the metadata arrives", async () => {
     const done = await expectPayoutConfirms(s, CHAIN, recipients());
@@ -272,21 +283,7 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
   });
 
   it("review: above the merchant's limit a payout waits; approved it confirms, rejected it fails (rejected) with a refund", async () => {
-    const set = await runCli(
-      [
-        "payouts",
-        "policy",
-        "set",
-        "--merchant",
-        s.merchant.id,
-        "--mode",
-        "sandbox",
-        "--review-above",
-        "3.000000",
-        "--json",
-      ],
-      process.env,
-    );
+    const set = await reviewAbove("3.000000");
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ review_above: "3.000000" });
     const [approve, reject] = await Promise.all([
@@ -299,28 +296,14 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     const rejected = await runCli(["payouts", "reject", "--payout", reject.json.id, "--json"], process.env);
     expect(JSON.parse(rejected.stdout)).toMatchObject({ status: "failed", failure_code: "rejected" });
     expect((await balanceOf(s.merchant.sandboxKey, CHAIN)).available).toBe(
-      formatAmount(BigInt(before.available.replace(".", "")) + 5_000_000n),
+      formatAmount(units(before.available) + 5_000_000n),
     );
     const approved = await runCli(["payouts", "approve", "--payout", approve.json.id, "--json"], process.env);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: "pending" });
     await waitForPayout(approve.json.id, "confirmed", 90_000);
     const again = await runCli(["payouts", "approve", "--payout", approve.json.id, "--json"], process.env);
     expect(again.code).toBe(2);
-    await runCli(
-      [
-        "payouts",
-        "policy",
-        "set",
-        "--merchant",
-        s.merchant.id,
-        "--mode",
-        "sandbox",
-        "--review-above",
-        "none",
-        "--json",
-      ],
-      process.env,
-    );
+    await reviewAbove("none");
   }, 150_000);
 
   it("refuses destinations that would lose or loop the money: the token contract, an own deposit address, the treasury", async () => {

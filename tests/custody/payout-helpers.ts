@@ -19,7 +19,7 @@ import { paidPayment } from "./payment-helpers";
 const root = path.resolve(import.meta.dirname, "../..");
 const FINAL = ["confirmed", "failed", "blocked"];
 /** An API amount ("37.654322") in base units. */
-const units = (amount: string) => BigInt(amount.replace(".", ""));
+export const units = (amount: string) => BigInt(amount.replace(".", ""));
 
 /**
  * A jobs worker (execute_payout, webhook deliveries). Its sweep cron stays out of the other files' chains: a
