@@ -7,8 +7,7 @@ import { MODE_COOKIE } from "@/lib/auth/mode";
 import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { MODES, type Mode } from "@/lib/modes/mode";
-import { recordAudit } from "@/lib/users/audit";
-import { signOutEverywhere } from "@/lib/users/sessions";
+import { endSession, signOutEverywhere } from "@/lib/users/sessions";
 
 // Server actions of the dashboard's frame. Next refuses an action whose Origin is not the request's Host
 // (its CSRF check); each one then asks the guard for the session (and permission) before doing anything.
@@ -36,7 +35,8 @@ export async function switchMode(formData: FormData): Promise<void> {
 
 export async function signOut(): Promise<void> {
   const user = await requireActionUser();
-  await recordAudit(getDb(), await actorOf(user), { action: "user.signed_out", target: user.id });
+  // The session row ends here: the cookie is worthless even if a copy of it survives.
+  await endSession(getDb(), await actorOf(user), user.sessionId);
   await dropSessionCookie();
   redirect(SIGN_IN_PATH);
 }

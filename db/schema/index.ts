@@ -14,3 +14,4 @@ export * from "./outbound";
 export * from "./custody";
 export * from "./jobs";
 export * from "./users";
+export * from "./user-security";

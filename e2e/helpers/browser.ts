@@ -150,6 +150,22 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   expect(width, `${name}: page is ${width}px wide at a 360px viewport`).toBeLessThanOrEqual(VIEWPORT.width);
 }
 
+/** The desktop width every dashboard page is also shot at. */
+export const WIDE_VIEWPORT = { width: 1280, height: 800 };
+
+/** `snapshot` at 1280 px as `<name>-1280.png` (no sideways scroll there either), then back to the phone. */
+export async function snapshotWide(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(WIDE_VIEWPORT);
+  try {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-1280.png`), fullPage: true });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, `${name}: page is ${width}px wide at a 1280px viewport`).toBeLessThanOrEqual(WIDE_VIEWPORT.width);
+  } finally {
+    await page.setViewportSize(VIEWPORT);
+  }
+}
+
 const jsQR = (
   typeof jsQRModule === "function" ? jsQRModule : (jsQRModule as unknown as { default: typeof jsQRModule }).default
 ) as typeof jsQRModule;

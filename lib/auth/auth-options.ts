@@ -19,7 +19,8 @@ let cached: AuthOptions | undefined;
 
 /**
  * next-auth v4: the Credentials provider over lib/users (Argon2id, limits, audit), JWT sessions carrying
- * the user id and session version (checked against the database on every request by lib/auth/guard.ts).
+ * the user id, session version and session row id (checked against the database on every request by
+ * lib/auth/guard.ts).
  */
 export function authOptions(): AuthOptions {
   if (cached) return cached;
@@ -46,16 +47,29 @@ export function authOptions(): AuthOptions {
     providers: [
       Credentials({
         name: "Password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Authentication code", type: "text" },
+        },
         async authorize(credentials, req) {
           const result = await signInWithPassword(getDb(), {
             email: String(credentials?.email ?? ""),
             password: String(credentials?.password ?? ""),
+            code: credentials?.code ? String(credentials.code) : undefined,
             ip: header(req.headers, "x-client-ip") ?? "unknown",
             userAgent: header(req.headers, "user-agent"),
           });
-          if (result.ok) return { id: result.user.id, email: result.user.email, sv: result.user.sessionVersion };
+          if (result.ok)
+            return {
+              id: result.user.id,
+              email: result.user.email,
+              sv: result.user.sessionVersion,
+              sid: result.sessionId,
+            };
           if (result.reason === "limited") throw new Error(`${LIMITED_PREFIX}${result.waitMs}`);
+          // Codes the sign-in form understands (lib/users/sign-in-messages.ts); a wrong password stays next-auth's own.
+          if (result.reason !== "invalid") throw new Error(result.reason);
           return null;
         },
       }),
@@ -65,11 +79,12 @@ export function authOptions(): AuthOptions {
         if (user) {
           token.uid = user.id;
           token.sv = (user as { sv?: number }).sv;
+          token.sid = (user as { sid?: string }).sid;
         }
         return token;
       },
       session({ session, token }) {
-        return { ...session, uid: token.uid, sv: token.sv } as typeof session;
+        return { ...session, uid: token.uid, sv: token.sv, sid: token.sid } as typeof session;
       },
     },
   };

@@ -11,9 +11,10 @@ export const SIGN_IN_PATH = "/dashboard/sign-in";
 
 /** The signed-in user of this request, or null: no session, an expired one, or one signed out everywhere. */
 export async function currentUser(): Promise<SessionUser | null> {
-  const session = (await getServerSession(authOptions())) as { uid?: unknown; sv?: unknown } | null;
-  if (typeof session?.uid !== "string" || typeof session.sv !== "number") return null;
-  return loadSessionUser(getDb(), session.uid, session.sv);
+  const session = (await getServerSession(authOptions())) as { uid?: unknown; sv?: unknown; sid?: unknown } | null;
+  if (typeof session?.uid !== "string" || typeof session.sv !== "number" || typeof session.sid !== "string")
+    return null;
+  return loadSessionUser(getDb(), { uid: session.uid, sv: session.sv, sid: session.sid });
 }
 
 /**

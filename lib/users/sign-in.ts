@@ -2,23 +2,41 @@ import { randomUUID } from "node:crypto";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
 import { recordAudit } from "./audit";
+import { hasSecondFactor, verifySecondFactorCode } from "./factors/second-factor";
 import { dummyHash, verifyPassword } from "./password";
 import type { Role } from "./roles";
+import { openSession } from "./sessions";
 import { signInWaitMs } from "./sign-in-limits";
 
 export type SignInResult =
-  | { ok: true; user: { id: string; merchantId: string; email: string; role: Role; sessionVersion: number } }
-  | { ok: false; reason: "invalid" }
+  | {
+      ok: true;
+      user: { id: string; merchantId: string; email: string; role: Role; sessionVersion: number };
+      sessionId: string;
+    }
+  | { ok: false; reason: "invalid" | "second_factor_required" | "invalid_code" }
   | { ok: false; reason: "limited"; waitMs: number };
 
+/** Records one attempt; failures count toward the limits (sign-in-limits.ts), a success resets the account's. */
+export async function recordSignInAttempt(db: Db, email: string, ip: string, succeeded: boolean): Promise<void> {
+  await execute(db, "insert into sign_in_attempts (id, email, ip, succeeded) values ($1, $2, $3, $4)", [
+    `sia_${randomUUID()}`,
+    email,
+    ip,
+    succeeded,
+  ]);
+}
+
 /**
- * A password sign-in under the limits (sign-in-limits.ts). The account's attempts are serialized (an
- * advisory lock on its email) so parallel guesses cannot slip past the count. A locked account or IP is
- * refused before the password is checked; an unknown email costs as long as a wrong password.
+ * A sign-in under the limits: the password, then, for a user with a second factor, a code (authenticator
+ * app or recovery code). The account's attempts are serialized (an advisory lock on its email) so parallel
+ * guesses cannot slip past the count. A locked account or IP is refused before anything is checked; an
+ * unknown email costs as long as a wrong password. A right password without the code asks for it (nothing
+ * recorded); a wrong code counts as a failure like a wrong password.
  */
 export async function signInWithPassword(
   db: Db,
-  input: { email: string; password: string; ip: string; userAgent: string | null },
+  input: { email: string; password: string; code?: string; ip: string; userAgent: string | null },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   return inTransaction(db, async (tx) => {
@@ -36,21 +54,33 @@ export async function signInWithPassword(
       email,
     ]);
     const valid = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
-    const succeeded = Boolean(user) && valid;
-    await execute(tx, "insert into sign_in_attempts (id, email, ip, succeeded) values ($1, $2, $3, $4)", [
-      `sia_${randomUUID()}`,
-      email,
-      input.ip,
-      succeeded,
-    ]);
-    if (!user || !succeeded) return { ok: false, reason: "invalid" };
-    await recordAudit(
-      tx,
-      { merchantId: user.merchant_id, userId: user.id, ip: input.ip, userAgent: input.userAgent },
-      { action: "user.signed_in", target: user.id },
-    );
+    if (!user || !valid) {
+      await recordSignInAttempt(tx, email, input.ip, false);
+      return { ok: false, reason: "invalid" };
+    }
+    const needsCode = await hasSecondFactor(tx, user.id);
+    if (needsCode && !input.code?.trim()) return { ok: false, reason: "second_factor_required" };
+    const factor = needsCode ? await verifySecondFactorCode(tx, user.id, input.code ?? "") : null;
+    if (needsCode && !factor) {
+      await recordSignInAttempt(tx, email, input.ip, false);
+      return { ok: false, reason: "invalid_code" };
+    }
+    await recordSignInAttempt(tx, email, input.ip, true);
+    const actor = { merchantId: user.merchant_id, userId: user.id, ip: input.ip, userAgent: input.userAgent };
+    const sessionId = await openSession(tx, {
+      userId: user.id,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      secondFactor: Boolean(factor),
+    });
+    await recordAudit(tx, actor, {
+      action: "user.signed_in",
+      target: user.id,
+      details: { second_factor: factor, session: sessionId },
+    });
     return {
       ok: true,
+      sessionId,
       user: {
         id: user.id,
         merchantId: user.merchant_id,

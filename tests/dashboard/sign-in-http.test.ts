@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { nextAuthSecret } from "@/lib/auth/secret";
 import { getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/create-user";
+import { openSession } from "@/lib/users/sessions";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { newMerchant } from "../helpers/api";
 import { signInOverHttp } from "../helpers/dashboard-http";
@@ -61,9 +62,11 @@ describe("sign-in behind https", () => {
   });
 
   it("idle expiry: a session older than 30 minutes is refused; using it renews it for 30 more minutes", async () => {
-    // Sessions as next-auth issues them (the same secret, derived from MASTER_KEY), with chosen lifetimes.
+    // Sessions as next-auth issues them (the same secret, derived from MASTER_KEY), with chosen lifetimes,
+    // over one open session row.
+    const sid = await openSession(getDb(), { userId, ip, userAgent: null, secondFactor: false });
     const session = async (maxAge: number, sv = 1) =>
-      `__Secure-next-auth.session-token=${await encode({ token: { uid: userId, sv, email }, secret: nextAuthSecret(), maxAge })}`;
+      `__Secure-next-auth.session-token=${await encode({ token: { uid: userId, sv, sid, email }, secret: nextAuthSecret(), maxAge })}`;
     const home = (cookie: string) =>
       fetch(`${web.url}/dashboard`, { redirect: "manual", headers: { cookie, "x-forwarded-for": ip } });
     const fresh = await home(await session(60));

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { createUser, UserInputError } from "@/lib/users/create-user";
 import { hashPassword, verifyPassword } from "@/lib/users/password";
-import { loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
+import { endSession, listOpenSessions, loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
 import { signInWithPassword } from "@/lib/users/sign-in";
 import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
 import { newMerchant } from "../helpers/api";
@@ -172,22 +172,45 @@ describe("sign-in attempts retention", () => {
 });
 
 describe("sessions", () => {
-  it("a session's version must be the user's: signing out everywhere ends every earlier session, audited", async () => {
+  it("a session is its row and the user's version: ending it, signing out everywhere or idling ends it, audited", async () => {
     const m = await newMerchant("Session Shop");
     const email = unique("sessions");
-    const { user } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
-    expect(await loadSessionUser(getDb(), user.id, 1)).toEqual({
+    const { user, password } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
+    const signIn = async () => {
+      const r = await attempt(email, password, ip());
+      if (!r.ok) throw new Error(r.reason);
+      return { uid: user.id, sv: r.user.sessionVersion, sid: r.sessionId };
+    };
+    const [a, b, c] = [await signIn(), await signIn(), await signIn()];
+    expect(await loadSessionUser(getDb(), a)).toEqual({
       id: user.id,
       merchantId: m.id,
       merchantName: "Session Shop",
       email,
       role: "developer",
+      sessionId: a.sid,
+      secondFactorAt: null,
     });
-    await signOutEverywhere(getDb(), { merchantId: m.id, userId: user.id, ip: "10.0.0.9", userAgent: "ua" });
-    expect(await loadSessionUser(getDb(), user.id, 1)).toBeNull();
-    expect(await loadSessionUser(getDb(), user.id, 2)).toMatchObject({ id: user.id });
-    expect(await loadSessionUser(getDb(), "usr_missing", 1)).toBeNull();
-    const audit = await query(getDb(), "select action, ip, user_agent from audit_log where user_id = $1", [user.id]);
-    expect(audit).toEqual([{ action: "user.signed_out_everywhere", ip: "10.0.0.9", user_agent: "ua" }]);
+    expect(await loadSessionUser(getDb(), { ...a, uid: "usr_other" })).toBeNull();
+    const actor = { merchantId: m.id, userId: user.id, ip: "10.0.0.9", userAgent: "ua" };
+    expect(await endSession(getDb(), actor, a.sid)).toBe(true);
+    expect(await loadSessionUser(getDb(), a)).toBeNull();
+    expect(await loadSessionUser(getDb(), b)).not.toBeNull();
+    expect((await listOpenSessions(getDb(), user.id)).map((s) => s.id).sort()).toEqual([b.sid, c.sid].sort());
+
+    await query(getDb(), "update user_sessions set last_seen_at = now() - interval '31 minutes' where id = $1", [
+      c.sid,
+    ]);
+    expect(await loadSessionUser(getDb(), c)).toBeNull();
+
+    await signOutEverywhere(getDb(), actor);
+    expect(await loadSessionUser(getDb(), b)).toBeNull();
+    expect(await loadSessionUser(getDb(), { ...b, sv: b.sv + 1 })).toBeNull();
+    expect(await listOpenSessions(getDb(), user.id)).toEqual([]);
+    const audit = await query(getDb(), "select action, ip, user_agent from audit_log where user_id = $1 and ip = $2", [
+      user.id,
+      "10.0.0.9",
+    ]);
+    expect(audit.map((r) => r.action).sort()).toEqual(["user.session_ended", "user.signed_out_everywhere"]);
   });
 });

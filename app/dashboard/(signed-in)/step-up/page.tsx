@@ -1,0 +1,39 @@
+import Link from "next/link";
+import { StepUpForm } from "@/components/dashboard/step-up-form";
+import { requirePageUser } from "@/lib/auth/guard";
+import { getDb } from "@/lib/db/client";
+import { hasSecondFactor } from "@/lib/users/factors/second-factor";
+import { safeNextPath } from "@/lib/users/safe-next-path";
+import { STEP_UP_WINDOW_MS } from "@/lib/users/step-up";
+import { stepUp } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+/** Step-up: a second factor now, for the next 5 minutes of sensitive actions (docs/DASHBOARD.md#step-up). */
+export default async function StepUpPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const user = await requirePageUser();
+  const next = safeNextPath((await searchParams).next);
+  const minutes = STEP_UP_WINDOW_MS / 60_000;
+  return (
+    <div className="max-w-md space-y-4">
+      <h1 className="text-2xl font-semibold text-slate-900">Confirm it's you</h1>
+      {(await hasSecondFactor(getDb(), user.id)) ? (
+        <>
+          <p className="text-sm text-slate-700">
+            Live keys, live webhook endpoints, payouts and changes to your second factors need a second factor within
+            the last {minutes} minutes.
+          </p>
+          <StepUpForm action={stepUp} next={next} />
+        </>
+      ) : (
+        <p className="text-sm text-slate-700">
+          This needs a second factor, and your account has none yet.{" "}
+          <Link href="/dashboard/security" className="font-medium text-slate-900 underline">
+            Add an authenticator app under Security
+          </Link>
+          , then come back.
+        </p>
+      )}
+    </div>
+  );
+}

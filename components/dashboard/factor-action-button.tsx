@@ -1,0 +1,34 @@
+"use client";
+
+import { useActionState } from "react";
+import type { FactorState } from "@/app/dashboard/(signed-in)/security/actions";
+import { RecoveryCodes } from "./recovery-codes";
+import { StepUpLink } from "./step-up-link";
+
+/** One button acting on the user's factors; refusals (step-up first) and new codes appear beside it. */
+export function FactorActionButton({
+  action,
+  label,
+}: {
+  action: (prev: FactorState, form: FormData) => Promise<FactorState>;
+  label: string;
+}) {
+  const [state, formAction, pending] = useActionState(action, {});
+  return (
+    <form action={formAction} className="space-y-2">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+      >
+        {label}
+      </button>
+      {state.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {state.error} {state.stepUp && <StepUpLink next="/dashboard/security" />}
+        </p>
+      )}
+      {state.codes && <RecoveryCodes codes={state.codes} />}
+    </form>
+  );
+}
