@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { generate } from "otplib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/create-user";
+import { confirmAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
+import { beginTotpEnrollment } from "@/lib/users/factors/totp";
 import type { Role } from "@/lib/users/roles";
 import { freshClientIp, site, VIEWPORT, waitUntil } from "./browser";
 
@@ -61,3 +64,44 @@ export const passwordError = (page: Page) =>
     const el = page.locator("#password-error");
     return (await el.count()) ? (await el.innerText()).trim() : null;
   });
+
+/** A user with an authenticator app already on (as Security turns it on); `secret` makes its codes. */
+export async function newUserWithApp(merchantId: string, role: Role): Promise<DashboardUser & { secret: string }> {
+  const user = await newUser(merchantId, role);
+  const started = await beginTotpEnrollment(getDb(), { id: user.id, email: user.email });
+  if (!started) throw new Error("enrollment refused");
+  const actor = { merchantId, userId: user.id, ip: null, userAgent: null };
+  if (!(await confirmAuthenticatorApp(getDb(), actor, "ses_setup", await totpCode(started.secret, 0))))
+    throw new Error("the app's code was refused");
+  lastStep.set(user.id, currentStep());
+  return { ...user, secret: started.secret };
+}
+
+/** The app's code `steps` 30 s periods ahead (later periods only: a past one could leave the window mid-test). */
+export const totpCode = (secret: string, steps: number) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * steps });
+
+const currentStep = () => Math.floor(Date.now() / 30_000);
+const lastStep = new Map<string, number>();
+
+/**
+ * The next code this user's app may give: the next period's, once it is later than the last one the server
+ * accepted (a code works once; the server accepts one period ahead), waiting for the clock if need be.
+ */
+export async function nextTotpCode(user: DashboardUser & { secret: string }): Promise<string> {
+  while (currentStep() + 1 <= (lastStep.get(user.id) ?? 0)) await new Promise((r) => setTimeout(r, 250));
+  lastStep.set(user.id, currentStep() + 1);
+  return totpCode(user.secret, 1);
+}
+
+/**
+ * Signs in with password and app code, and waits for the home page. The session has proved a second factor,
+ * so step-up actions work for 5 minutes.
+ */
+export async function signInWithCode(page: Page, user: DashboardUser & { secret: string }): Promise<void> {
+  await submitSignIn(page, user.email, user.password);
+  await page.getByLabel("Authentication code").fill(await nextTotpCode(user));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+  await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
+}
