@@ -45,6 +45,12 @@ describe("dashboard second factors", () => {
     await signIn(page, owner);
     await page.getByRole("link", { name: "Security" }).click();
     await page.getByRole("heading", { name: "Security" }).waitFor();
+    // The first factor asks for the password, so a borrowed session cannot plant one.
+    await page.getByLabel("Current password").fill("not the password");
+    await page.getByRole("button", { name: "Add an authenticator app" }).click();
+    expect(await alert(page)).toBe("Wrong password.");
+    expect(await page.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("Current password").fill(owner.password);
     await page.getByRole("button", { name: "Add an authenticator app" }).click();
     await page.getByLabel("Code from the app").waitFor();
     secret = (await page.getByTestId("totp-secret").innerText()).trim();

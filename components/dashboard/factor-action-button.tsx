@@ -9,13 +9,19 @@ import { StepUpLink } from "./step-up-link";
 export function FactorActionButton({
   action,
   label,
+  hidden = {},
 }: {
   action: (prev: FactorState, form: FormData) => Promise<FactorState>;
   label: string;
+  /** Fields sent with the action (which passkey). */
+  hidden?: Record<string, string>;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-2">
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <button
         type="submit"
         disabled={pending}

@@ -8,7 +8,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
     <div role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm">
       <h3 className="font-medium text-emerald-900">Recovery codes (shown only this once)</h3>
       <p className="mt-1 text-emerald-900">
-        Keep them somewhere safe. Each one works once, in place of a code from the app.
+        Keep them somewhere safe. Each one works once, in place of your second factor.
       </p>
       <ol aria-label="Recovery codes" className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
         {codes.map((c) => (

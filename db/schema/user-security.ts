@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -53,3 +53,38 @@ export const userRecoveryCodes = pgTable(
   },
   (t) => [index("user_recovery_codes_user_idx").on(t.userId)],
 );
+
+/**
+ * Passkeys (WebAuthn credentials). `id` is the credential id (base64url), `publicKey` its COSE key
+ * (base64url); `counter` is the authenticator's signature counter (a counter that goes backwards means a
+ * cloned authenticator, refused).
+ */
+export const userPasskeys = pgTable(
+  "user_passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: jsonb("transports").$type<string[]>().notNull().default([]),
+    backedUp: boolean("backed_up").notNull().default(false),
+    createdAt: at("created_at").notNull().defaultNow(),
+    lastUsedAt: at("last_used_at"),
+  },
+  (t) => [index("user_passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * WebAuthn challenges, one per ceremony (register, sign in, step up): single use (deleted when answered)
+ * and short-lived. `userId` is null for a passkey sign-in, where the passkey names its user.
+ */
+export const webauthnChallenges = pgTable("webauthn_challenges", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+  purpose: text("purpose", { enum: ["register", "sign_in", "step_up"] }).notNull(),
+  challenge: text("challenge").notNull(),
+  expiresAt: at("expires_at").notNull(),
+});

@@ -4,6 +4,7 @@ import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { signInWithPassword } from "@/lib/users/sign-in";
+import { signInWithPasskey } from "@/lib/users/sign-in-with-passkey";
 import { LIMITED_PREFIX } from "@/lib/users/sign-in-messages";
 import { nextAuthSecret } from "./secret";
 
@@ -71,6 +72,35 @@ export function authOptions(): AuthOptions {
           // Codes the sign-in form understands (lib/users/sign-in-messages.ts); a wrong password stays next-auth's own.
           if (result.reason !== "invalid") throw new Error(result.reason);
           return null;
+        },
+      }),
+      // A passkey alone (two factors in one): the browser's answer to a challenge from the sign-in page.
+      Credentials({
+        id: "passkey",
+        name: "Passkey",
+        credentials: { challengeId: { type: "text" }, response: { type: "text" } },
+        async authorize(credentials, req) {
+          let response: unknown;
+          try {
+            response = JSON.parse(String(credentials?.response ?? ""));
+          } catch {
+            throw new Error("invalid_passkey");
+          }
+          const result = await signInWithPasskey(getDb(), {
+            challengeId: String(credentials?.challengeId ?? ""),
+            response: response as Parameters<typeof signInWithPasskey>[1]["response"],
+            ip: header(req.headers, "x-client-ip") ?? "unknown",
+            userAgent: header(req.headers, "user-agent"),
+          });
+          if (result.ok)
+            return {
+              id: result.user.id,
+              email: result.user.email,
+              sv: result.user.sessionVersion,
+              sid: result.sessionId,
+            };
+          if (result.reason === "limited") throw new Error(`${LIMITED_PREFIX}${result.waitMs}`);
+          throw new Error(result.reason);
         },
       }),
     ],

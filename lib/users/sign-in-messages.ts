@@ -9,6 +9,7 @@ export function signInErrorMessage(code: string): string {
   if (code.startsWith(LIMITED_PREFIX)) return waitMessage(Number(code.slice(LIMITED_PREFIX.length)) || 60_000);
   if (code === "CredentialsSignin") return "Wrong email or password.";
   if (code === SECOND_FACTOR_REQUIRED) return "Enter the code from your authenticator app, or a recovery code.";
+  if (code === "invalid_passkey") return "That passkey was not accepted. Try again, or sign in with your password.";
   if (code === "invalid_code")
     return "Wrong code. Enter the current code from your authenticator app, or an unused recovery code.";
   return "Signing in failed. Try again in a moment.";

@@ -14,7 +14,7 @@ export type SignInResult =
       user: { id: string; merchantId: string; email: string; role: Role; sessionVersion: number };
       sessionId: string;
     }
-  | { ok: false; reason: "invalid" | "second_factor_required" | "invalid_code" }
+  | { ok: false; reason: "invalid" | "second_factor_required" | "invalid_code" | "invalid_passkey" }
   | { ok: false; reason: "limited"; waitMs: number };
 
 /** Records one attempt; failures count toward the limits (sign-in-limits.ts), a success resets the account's. */

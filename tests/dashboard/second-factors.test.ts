@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { createUser } from "@/lib/users/create-user";
 import { confirmAuthenticatorApp, removeAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
+import { checkMayAddFactor } from "@/lib/users/factors/may-add-factor";
 import { beginTotpEnrollment } from "@/lib/users/factors/totp";
+import { relyingParty, saveChallenge, takeChallenge } from "@/lib/users/factors/webauthn-challenges";
 import { loadSessionUser } from "@/lib/users/sessions";
 import { signInWithPassword } from "@/lib/users/sign-in";
 import { hasFreshStepUp, requireStepUp, StepUpRequiredError, stepUpWithCode } from "@/lib/users/step-up";
@@ -117,5 +120,62 @@ describe("authenticator app (TOTP) and recovery codes", () => {
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(["user.totp_enabled", "user.stepped_up", "user.totp_removed"]),
     );
+  });
+});
+
+describe("adding factors and WebAuthn challenges", () => {
+  it("the first factor needs the password (counted like a sign-in); later ones need step-up", async () => {
+    const m = await newMerchant();
+    const email = unique("addfactor");
+    const { user, password } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
+    const session = {
+      id: user.id,
+      merchantId: m.id,
+      merchantName: "",
+      email,
+      role: "developer" as const,
+      sessionId: "ses_x",
+      secondFactorAt: null,
+    };
+    const from = ip();
+    expect(await checkMayAddFactor(getDb(), session, { password: "wrong wrong wrong", ip: from })).toEqual({
+      reason: "password",
+      message: "Wrong password.",
+    });
+    const failures = await query(getDb(), "select 1 from sign_in_attempts where email = $1 and not succeeded", [email]);
+    expect(failures).toHaveLength(1);
+    expect(await checkMayAddFactor(getDb(), session, { password, ip: from })).toBeNull();
+
+    const u = await userWithApp();
+    const withApp = { ...session, id: u.user.id, email: u.email };
+    expect(await checkMayAddFactor(getDb(), withApp, { password: u.password, ip: from })).toEqual({
+      reason: "step_up",
+    });
+    expect(
+      await checkMayAddFactor(getDb(), { ...withApp, secondFactorAt: new Date() }, { password: "", ip: from }),
+    ).toBeNull();
+  });
+
+  it("a challenge is taken once, only for its ceremony and user, and not after it expires", async () => {
+    const u = await userWithApp();
+    const save = () => saveChallenge(getDb(), { purpose: "step_up", userId: u.user.id, challenge: "c1" });
+    const id = await save();
+    expect(await takeChallenge(getDb(), { id, purpose: "sign_in", userId: u.user.id })).toBeNull();
+    expect(await takeChallenge(getDb(), { id, purpose: "step_up", userId: null })).toBeNull();
+    expect(await takeChallenge(getDb(), { id, purpose: "step_up", userId: u.user.id })).toBe("c1");
+    expect(await takeChallenge(getDb(), { id, purpose: "step_up", userId: u.user.id })).toBeNull();
+    const old = await save();
+    await query(getDb(), "update webauthn_challenges set expires_at = now() - interval '1 second' where id = $1", [
+      old,
+    ]);
+    expect(await takeChallenge(getDb(), { id: old, purpose: "step_up", userId: u.user.id })).toBeNull();
+  });
+
+  it("the relying party is the configured public URL, whatever host a request names", () => {
+    expect(relyingParty()).toEqual({
+      id: new URL(config().publicBaseUrl).hostname,
+      origin: new URL(config().publicBaseUrl).origin,
+      name: "USDT Payments",
+    });
   });
 });

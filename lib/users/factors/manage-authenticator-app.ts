@@ -3,7 +3,8 @@ import { type Actor, recordAudit } from "../audit";
 import { markSecondFactor, type SessionUser } from "../sessions";
 import { requireStepUp } from "../step-up";
 import { deleteRecoveryCodes, replaceRecoveryCodes } from "./recovery-codes";
-import { checkTotpCode, deleteTotp, hasConfirmedTotp } from "./totp";
+import { hasSecondFactor } from "./second-factor";
+import { checkTotpCode, deleteTotp } from "./totp";
 
 type UserActor = Actor & { userId: string };
 
@@ -26,12 +27,12 @@ export async function confirmAuthenticatorApp(
   });
 }
 
-/** Removes the authenticator app and its recovery codes (step-up first, so a stolen session cannot). */
+/** Removes the authenticator app (step-up first, so a stolen session cannot); the codes go with the last factor. */
 export async function removeAuthenticatorApp(db: Db, actor: UserActor, user: SessionUser): Promise<void> {
   requireStepUp(user);
   await inTransaction(db, async (tx) => {
     if (!(await deleteTotp(tx, actor.userId))) return;
-    await deleteRecoveryCodes(tx, actor.userId);
+    if (!(await hasSecondFactor(tx, actor.userId))) await deleteRecoveryCodes(tx, actor.userId);
     await recordAudit(tx, actor, { action: "user.totp_removed", target: actor.userId });
   });
 }
@@ -40,7 +41,7 @@ export async function removeAuthenticatorApp(db: Db, actor: UserActor, user: Ses
 export async function renewRecoveryCodes(db: Db, actor: UserActor, user: SessionUser): Promise<string[] | null> {
   requireStepUp(user);
   return inTransaction(db, async (tx) => {
-    if (!(await hasConfirmedTotp(tx, actor.userId))) return null;
+    if (!(await hasSecondFactor(tx, actor.userId))) return null;
     const codes = await replaceRecoveryCodes(tx, actor.userId);
     await recordAudit(tx, actor, { action: "user.recovery_codes_renewed", target: actor.userId });
     return codes;

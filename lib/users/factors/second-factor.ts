@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
 import { spendRecoveryCode } from "./recovery-codes";
-import { checkTotpCode, hasConfirmedTotp, isTotpCode } from "./totp";
+import { checkTotpCode, isTotpCode } from "./totp";
 
 export type CodeFactor = "totp" | "recovery_code";
 
@@ -15,7 +16,24 @@ export async function verifySecondFactorCode(db: Db, userId: string, typed: stri
   return (await spendRecoveryCode(db, userId, code)) ? "recovery_code" : null;
 }
 
+export interface UserFactors {
+  totp: boolean;
+  passkeys: number;
+}
+
+/** Which second factors the user has (an authenticator app turned on, passkeys). */
+export async function userFactors(db: Db, userId: string): Promise<UserFactors> {
+  const [row] = await query<{ totp: boolean; passkeys: number }>(
+    db,
+    `select exists (select 1 from user_totp where user_id = $1 and confirmed_at is not null) as totp,
+            (select count(*)::int from user_passkeys where user_id = $1) as passkeys`,
+    [userId],
+  );
+  return { totp: Boolean(row?.totp), passkeys: row?.passkeys ?? 0 };
+}
+
 /** Whether signing in needs a second factor, and step-up can be done. */
 export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
-  return hasConfirmedTotp(db, userId);
+  const f = await userFactors(db, userId);
+  return f.totp || f.passkeys > 0;
 }

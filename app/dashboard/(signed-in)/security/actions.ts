@@ -1,5 +1,6 @@
 "use server";
 
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { revalidatePath } from "next/cache";
 import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { getDb } from "@/lib/db/client";
@@ -8,18 +9,79 @@ import {
   removeAuthenticatorApp,
   renewRecoveryCodes,
 } from "@/lib/users/factors/manage-authenticator-app";
+import { addPasskey, removePasskey } from "@/lib/users/factors/manage-passkeys";
+import { checkMayAddFactor } from "@/lib/users/factors/may-add-factor";
+import { passkeyRegistrationOptions } from "@/lib/users/factors/passkeys";
 import { beginTotpEnrollment } from "@/lib/users/factors/totp";
-import { endSession } from "@/lib/users/sessions";
-import { StepUpRequiredError } from "@/lib/users/step-up";
+import { endSession, type SessionUser } from "@/lib/users/sessions";
+import { STEP_UP_MESSAGE, StepUpRequiredError } from "@/lib/users/step-up";
 
 // Every user manages their own second factors and sessions (no role permission: it is their own account).
 
-export type FactorState = { uri?: string; secret?: string; codes?: string[]; error?: string; stepUp?: boolean };
+export type FactorState = {
+  uri?: string;
+  secret?: string;
+  codes?: string[];
+  error?: string;
+  /** The error belongs next to the password field. */
+  field?: "password";
+  stepUp?: boolean;
+};
 
-export async function startAuthenticatorApp(_prev: FactorState, _form: FormData): Promise<FactorState> {
+/** Why adding a factor is refused now (step-up first, or the password), as the forms show it; null: go on. */
+async function addFactorRefusal(user: SessionUser, form: FormData): Promise<FactorState | null> {
+  const refusal = await checkMayAddFactor(getDb(), user, {
+    password: String(form.get("password") ?? ""),
+    ip: (await actorOf(user)).ip,
+  });
+  if (!refusal) return null;
+  return refusal.reason === "step_up"
+    ? { error: STEP_UP_MESSAGE, stepUp: true }
+    : { error: refusal.message, field: "password" };
+}
+
+export async function startAuthenticatorApp(_prev: FactorState, form: FormData): Promise<FactorState> {
   const user = await requireActionUser();
+  const refused = await addFactorRefusal(user, form);
+  if (refused) return refused;
   const started = await beginTotpEnrollment(getDb(), user);
   return started ?? { error: "An authenticator app is already on. Remove it first to add another." };
+}
+
+export type PasskeyOptions = FactorState & {
+  ceremony?: { challengeId: string; options: PublicKeyCredentialCreationOptionsJSON };
+};
+
+/** The challenge for adding a passkey, after the same checks as any new factor. */
+export async function passkeyRegistration(form: FormData): Promise<PasskeyOptions> {
+  const user = await requireActionUser();
+  const refused = await addFactorRefusal(user, form);
+  if (refused) return refused;
+  return { ceremony: await passkeyRegistrationOptions(getDb(), user) };
+}
+
+/** Stores the passkey the browser made for that challenge; a first factor's recovery codes come back once. */
+export async function savePasskey(challengeId: string, response: string, name: string): Promise<FactorState> {
+  const user = await requireActionUser();
+  let parsed: RegistrationResponseJSON;
+  try {
+    parsed = JSON.parse(response) as RegistrationResponseJSON;
+  } catch {
+    return { error: "The passkey could not be added. Try again." };
+  }
+  const added = await addPasskey(getDb(), await actorOf(user), { challengeId, response: parsed, name });
+  if (!added) return { error: "The passkey could not be verified. Try again." };
+  revalidatePath("/dashboard/security");
+  return added.codes.length > 0 ? { codes: added.codes } : {};
+}
+
+export async function removeOnePasskey(_prev: FactorState, form: FormData): Promise<FactorState> {
+  const user = await requireActionUser();
+  return withStepUp(async () => {
+    await removePasskey(getDb(), await actorOf(user), user, String(form.get("passkey") ?? ""));
+    revalidatePath("/dashboard/security");
+    return {};
+  });
 }
 
 export async function turnOnAuthenticatorApp(prev: FactorState, form: FormData): Promise<FactorState> {
@@ -31,7 +93,7 @@ export async function turnOnAuthenticatorApp(prev: FactorState, form: FormData):
     String(form.get("code") ?? ""),
   );
   if (!codes) return { ...prev, codes: undefined, error: "Wrong code. Enter the 6-digit code the app shows now." };
-  // No revalidation here: the page would re-render as "on" and drop the codes before they were seen.
+  revalidatePath("/dashboard/security");
   return { codes };
 }
 

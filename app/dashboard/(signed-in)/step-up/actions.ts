@@ -1,10 +1,13 @@
 "use server";
 
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { redirect } from "next/navigation";
 import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { getDb } from "@/lib/db/client";
 import { waitMessage } from "@/lib/users/sign-in-messages";
+import { passkeyAssertionOptions } from "@/lib/users/factors/passkeys";
 import { stepUpWithCode } from "@/lib/users/step-up";
+import { stepUpWithPasskey } from "@/lib/users/step-up-with-passkey";
 import { safeNextPath } from "@/lib/users/safe-next-path";
 
 export type StepUpState = { error?: string };
@@ -25,4 +28,32 @@ export async function stepUp(_prev: StepUpState, form: FormData): Promise<StepUp
           : "Wrong code. Enter the current code from your authenticator app, or an unused recovery code.",
     };
   redirect(safeNextPath(String(form.get("next") ?? "")));
+}
+
+/** A step-up challenge that only this user's passkeys can answer. */
+export async function stepUpPasskeyOptions() {
+  const user = await requireActionUser();
+  return passkeyAssertionOptions(getDb(), { purpose: "step_up", userId: user.id });
+}
+
+/** Proves a passkey for this session; the page then goes back to `next` (returned, checked). */
+export async function stepUpPasskey(
+  challengeId: string,
+  response: string,
+  next: string,
+): Promise<StepUpState & { next?: string }> {
+  const user = await requireActionUser();
+  let parsed: AuthenticationResponseJSON;
+  try {
+    parsed = JSON.parse(response) as AuthenticationResponseJSON;
+  } catch {
+    return { error: "That passkey was not accepted. Try again." };
+  }
+  const ok = await stepUpWithPasskey(getDb(), await actorOf(user), {
+    sessionId: user.sessionId,
+    challengeId,
+    response: parsed,
+  });
+  if (!ok) return { error: "That passkey was not accepted. Try again." };
+  return { next: safeNextPath(next) };
 }

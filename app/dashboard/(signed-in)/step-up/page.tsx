@@ -2,10 +2,11 @@ import Link from "next/link";
 import { StepUpForm } from "@/components/dashboard/step-up-form";
 import { requirePageUser } from "@/lib/auth/guard";
 import { getDb } from "@/lib/db/client";
-import { hasSecondFactor } from "@/lib/users/factors/second-factor";
+import { userFactors } from "@/lib/users/factors/second-factor";
 import { safeNextPath } from "@/lib/users/safe-next-path";
 import { STEP_UP_WINDOW_MS } from "@/lib/users/step-up";
-import { stepUp } from "./actions";
+import { StepUpPasskeyButton } from "@/components/dashboard/step-up-passkey-button";
+import { stepUp, stepUpPasskey, stepUpPasskeyOptions } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -14,22 +15,26 @@ export default async function StepUpPage({ searchParams }: { searchParams: Promi
   const user = await requirePageUser();
   const next = safeNextPath((await searchParams).next);
   const minutes = STEP_UP_WINDOW_MS / 60_000;
+  const factors = await userFactors(getDb(), user.id);
   return (
     <div className="max-w-md space-y-4">
       <h1 className="text-2xl font-semibold text-slate-900">Confirm it's you</h1>
-      {(await hasSecondFactor(getDb(), user.id)) ? (
+      {factors.totp || factors.passkeys > 0 ? (
         <>
           <p className="text-sm text-slate-700">
             Live keys, live webhook endpoints, payouts and changes to your second factors need a second factor within
             the last {minutes} minutes.
           </p>
+          {factors.passkeys > 0 && (
+            <StepUpPasskeyButton next={next} options={stepUpPasskeyOptions} prove={stepUpPasskey} />
+          )}
           <StepUpForm action={stepUp} next={next} />
         </>
       ) : (
         <p className="text-sm text-slate-700">
           This needs a second factor, and your account has none yet.{" "}
           <Link href="/dashboard/security" className="font-medium text-slate-900 underline">
-            Add an authenticator app under Security
+            Add one under Security
           </Link>
           , then come back.
         </p>

@@ -5,16 +5,16 @@ import { useActionState } from "react";
 import type { FactorState } from "@/app/dashboard/(signed-in)/security/actions";
 import { RecoveryCodes } from "./recovery-codes";
 
-type Action = (prev: FactorState, form: FormData) => Promise<FactorState>;
-const button =
-  "rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-60";
-
-/**
- * Adding an authenticator app: a QR code (and the key to type), then the app's first code turns it on and
- * the recovery codes are shown once.
- */
-export function AuthenticatorAppSetup({ start, confirm }: { start: Action; confirm: Action }) {
-  const [started, startAction, starting] = useActionState(start, {});
+/** The QR code (and the key to type) of a new authenticator app; its first code turns it on. */
+export function AuthenticatorAppConfirm({
+  uri,
+  secret,
+  confirm,
+}: {
+  uri: string;
+  secret: string;
+  confirm: (prev: FactorState, form: FormData) => Promise<FactorState>;
+}) {
   const [confirmed, confirmAction, confirming] = useActionState(confirm, {});
   if (confirmed.codes)
     return (
@@ -23,29 +23,16 @@ export function AuthenticatorAppSetup({ start, confirm }: { start: Action; confi
         <RecoveryCodes codes={confirmed.codes} />
       </div>
     );
-  if (!started.uri)
-    return (
-      <form action={startAction} className="space-y-2">
-        <button type="submit" disabled={starting} className={button}>
-          Add an authenticator app
-        </button>
-        {started.error && (
-          <p role="alert" className="text-sm text-red-700">
-            {started.error}
-          </p>
-        )}
-      </form>
-    );
   return (
     <form action={confirmAction} className="space-y-3">
       <p className="text-sm text-slate-700">Scan this with your authenticator app, then enter the code it shows.</p>
       <div className="inline-block rounded-lg bg-white p-2 ring-1 ring-slate-200">
-        <QRCodeSVG value={started.uri} size={176} level="M" title="QR code for your authenticator app" />
+        <QRCodeSVG value={uri} size={176} level="M" title="QR code for your authenticator app" />
       </div>
       <p className="text-sm text-slate-700">
         Or type this key:{" "}
         <code className="break-all font-mono text-slate-900" data-testid="totp-secret">
-          {started.secret}
+          {secret}
         </code>
       </p>
       <div>
@@ -68,7 +55,11 @@ export function AuthenticatorAppSetup({ start, confirm }: { start: Action; confi
           </p>
         )}
       </div>
-      <button type="submit" disabled={confirming} className={button}>
+      <button
+        type="submit"
+        disabled={confirming}
+        className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-60"
+      >
         Turn on
       </button>
     </form>

@@ -1,0 +1,37 @@
+import { inTransaction, type Db } from "@/lib/db/client";
+import { execute, query } from "@/lib/db/query";
+import { verifyPassword } from "../password";
+import type { SessionUser } from "../sessions";
+import { recordSignInAttempt } from "../sign-in";
+import { signInWaitMs } from "../sign-in-limits";
+import { waitMessage } from "../sign-in-messages";
+import { hasFreshStepUp } from "../step-up";
+import { hasSecondFactor } from "./second-factor";
+
+export type AddFactorRefusal = { reason: "step_up" } | { reason: "password"; message: string };
+
+/**
+ * Whether this session may add a second factor, so a borrowed session cannot plant its own factor and then
+ * pass step-up with it: with a factor already, step-up first; with none, the current password (checked
+ * under the sign-in limits).
+ */
+export async function checkMayAddFactor(
+  db: Db,
+  user: SessionUser,
+  input: { password: string; ip: string | null },
+): Promise<AddFactorRefusal | null> {
+  if (await hasSecondFactor(db, user.id)) return hasFreshStepUp(user) ? null : { reason: "step_up" };
+  const email = user.email.toLowerCase();
+  const ip = input.ip ?? "unknown";
+  return inTransaction(db, async (tx) => {
+    await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [email]);
+    const waitMs = await signInWaitMs(tx, email, ip);
+    if (waitMs > 0) return { reason: "password", message: waitMessage(waitMs) } as const;
+    const [row] = await query<{ password_hash: string }>(tx, "select password_hash from users where id = $1", [
+      user.id,
+    ]);
+    const valid = Boolean(row) && (await verifyPassword(row!.password_hash, input.password));
+    await recordSignInAttempt(tx, email, ip, valid);
+    return valid ? null : ({ reason: "password", message: "Wrong password." } as const);
+  });
+}
