@@ -50,7 +50,13 @@ async function sandboxChainOf(db: Db, actor: Actor, mode: Mode, paymentId: strin
 const firstIssue = (e: { issues: { message: string }[] }) => e.issues[0]!.message;
 
 /** "Mine blocks" on the payment's sandbox chain (as POST /v1/sandbox/chains/:chain/mine). */
-export function mineForPayment(db: Db, actor: Actor, mode: Mode, paymentId: string, blocks: number) {
+export function mineForPayment(
+  db: Db,
+  actor: Actor,
+  mode: Mode,
+  paymentId: string,
+  blocks: number,
+): Promise<ActionOutcome> {
   if (mode !== "sandbox") return Promise.resolve({ error: SANDBOX_ONLY });
   const body = mineBody.safeParse({ blocks });
   if (!body.success) return Promise.resolve({ error: firstIssue(body.error) });
@@ -63,7 +69,13 @@ export function mineForPayment(db: Db, actor: Actor, mode: Mode, paymentId: stri
 }
 
 /** "Reorg": replaces the newest blocks of the payment's sandbox chain (as POST /v1/sandbox/chains/:chain/reorg). */
-export function reorgForPayment(db: Db, actor: Actor, mode: Mode, paymentId: string, depth: number) {
+export function reorgForPayment(
+  db: Db,
+  actor: Actor,
+  mode: Mode,
+  paymentId: string,
+  depth: number,
+): Promise<ActionOutcome> {
   if (mode !== "sandbox") return Promise.resolve({ error: SANDBOX_ONLY });
   const body = reorgBody.safeParse({ depth });
   if (!body.success) return Promise.resolve({ error: firstIssue(body.error) });
