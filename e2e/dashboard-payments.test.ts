@@ -74,12 +74,14 @@ afterAll(async () => {
 describe("dashboard payments and events", () => {
   let payAction: Request | undefined;
   let paymentId = "";
+  let polygonId = "";
 
   it("finds a payment by address, pays it in sandbox, mines it to confirmed and resends its webhook", async () => {
-    await createPayment(m, { amount: "1.000000", chain: "polygon" });
+    const polygonPayment = await createPayment(m, { amount: "1.000000", chain: "polygon" });
     const target = await createPayment(m, { amount: "7.125000", chain: "tron", metadata: { order: "C-42" } });
     await createPayment(m, { amount: "2.000000" });
     paymentId = target.id;
+    polygonId = polygonPayment.id;
     const owner = await newUser(m.id, "owner");
     const { page, errors } = await visitor();
     await signIn(page, owner);
@@ -152,12 +154,28 @@ describe("dashboard payments and events", () => {
     );
     await snapshot(page, "dashboard-payment-resent");
 
+    // The emulated Tron chain has no forks: no Reorg there. A Polygon (anvil) payment's page has one.
+    expect(await page.getByRole("button", { name: "Reorg" }).count()).toBe(0);
+    await page.goto(site(`/dashboard/payments/${polygonPayment.id}`));
+    await page.getByLabel("Depth").fill("2");
+    await page.getByRole("button", { name: "Reorg" }).click();
+    const reorged = await waitUntil("the reorg's outcome", async () => {
+      const out = page.locator("form:has(button:text-is('Reorg')) :is([role=status], [role=alert])");
+      return (await out.count()) ? out.first().innerText() : null;
+    });
+    expect(reorged).toMatch(/^Replaced the newest 2 blocks on polygon; head \d+\.$/);
+
     const audit = await query<{ action: string }>(
       getDb(),
       "select action from audit_log where merchant_id = $1 and action like any (array['sandbox.%', 'webhook.%']) order by created_at",
       [m.id],
     );
-    expect(audit.map((a) => a.action)).toEqual(["sandbox.payment_paid", "sandbox.blocks_mined", "webhook.resent"]);
+    expect(audit.map((a) => a.action)).toEqual([
+      "sandbox.payment_paid",
+      "sandbox.blocks_mined",
+      "webhook.resent",
+      "sandbox.chain_reorganized",
+    ]);
     expect(errors).toEqual([]);
   });
 
@@ -191,8 +209,13 @@ describe("dashboard payments and events", () => {
     await signIn(v.page, viewer);
     await v.page.goto(site(`/dashboard/payments/${paymentId}`));
     await v.page.getByRole("heading", { name: "Payment 7.125000 USDT" }).waitFor();
-    for (const name of ["Pay it", "Mine blocks", "Reorg", "Resend"])
+    for (const name of ["Pay it", "Mine blocks", "Resend"])
       expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
+    await v.page.goto(site(`/dashboard/payments/${polygonId}`));
+    await v.page.getByRole("heading", { name: "Payment 1.000000 USDT" }).waitFor();
+    for (const name of ["Pay it", "Mine blocks", "Reorg"])
+      expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
+    await v.page.goto(site(`/dashboard/payments/${paymentId}`));
     expect(await v.page.locator("li[data-delivery]").count()).toBeGreaterThan(0);
     await snapshot(v.page, "dashboard-payment-viewer");
 

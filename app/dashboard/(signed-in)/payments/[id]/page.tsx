@@ -6,6 +6,7 @@ import { PaymentTimeline } from "@/components/dashboard/payment-timeline";
 import { StatusBadge, UtcTime } from "@/components/dashboard/status-badge";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
 import { NETWORK } from "@/lib/checkout/networks";
 import { config } from "@/lib/config/env";
 import { loadPaymentDetail } from "@/lib/dashboard/payment-detail";
@@ -86,19 +87,28 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
           <p className="text-sm text-amber-900">
             Test the payment's life without a wallet. These exist in sandbox only.
           </p>
-          <ActionForm action={payIt} label="Pay it" hidden={ctx} />
-          <ActionForm
-            action={mineBlocks}
-            label="Mine blocks"
-            hidden={ctx}
-            number={{ name: "blocks", label: "Blocks", value: 40, min: 1, max: 1000 }}
-          />
-          <ActionForm
-            action={reorgChain}
-            label="Reorg"
-            hidden={ctx}
-            number={{ name: "depth", label: "Depth", value: 2, min: 1, max: 64 }}
-          />
+          {p.chain ? (
+            <>
+              <ActionForm action={payIt} label="Pay it" hidden={ctx} />
+              <ActionForm
+                action={mineBlocks}
+                label="Mine blocks"
+                hidden={ctx}
+                number={{ name: "blocks", label: "Blocks", value: 40, min: 1, max: 1000 }}
+              />
+              {/* Only the anvil (EVM) chains have forks; the emulated Tron and Solana chains refuse a reorg. */}
+              {p.chain && CHAIN_FAMILY[p.chain] === "evm" && (
+                <ActionForm
+                  action={reorgChain}
+                  label="Reorg"
+                  hidden={ctx}
+                  number={{ name: "depth", label: "Depth", value: 2, min: 1, max: 64 }}
+                />
+              )}
+            </>
+          ) : (
+            <p className="text-sm text-amber-900">Open its checkout and choose a network first.</p>
+          )}
         </section>
       )}
       <section aria-labelledby="timeline-heading">
