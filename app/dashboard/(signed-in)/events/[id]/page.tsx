@@ -33,7 +33,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         </h2>
         <pre
           data-testid="event-json"
-          className="max-h-[32rem] overflow-auto rounded-lg bg-slate-900 p-4 font-mono text-xs text-slate-100"
+          className="whitespace-pre-wrap rounded-lg bg-slate-900 p-4 font-mono text-xs text-slate-100 [overflow-wrap:anywhere]"
         >
           {detail.json}
         </pre>

@@ -70,7 +70,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
           {Object.keys(p.metadata).length === 0 ? (
             "none"
           ) : (
-            <pre className="overflow-x-auto whitespace-pre-wrap break-all font-mono text-xs">
+            <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">
               {JSON.stringify(p.metadata, null, 2)}
             </pre>
           )}
