@@ -80,6 +80,12 @@ export function DashboardShell({
         <Link href="/dashboard" className="text-slate-800 underline-offset-4 hover:underline">
           Home
         </Link>
+        <Link href="/dashboard/payments" className="text-slate-800 underline-offset-4 hover:underline">
+          Payments
+        </Link>
+        <Link href="/dashboard/events" className="text-slate-800 underline-offset-4 hover:underline">
+          Events
+        </Link>
         <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
           API keys
         </Link>

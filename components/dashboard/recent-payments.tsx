@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { NETWORK } from "@/lib/checkout/networks";
 import type { Chain } from "@/lib/chains/chains";
 
@@ -21,7 +22,10 @@ export function RecentPayments({ payments }: { payments: Item[] }) {
             {p.chain ? (NETWORK[p.chain as Chain]?.name ?? p.chain) : "no network yet"}
           </span>
           <span className="w-full truncate font-mono text-xs text-slate-500">
-            {p.id} · <time dateTime={p.created_at}>{p.created_at.replace("T", " ").slice(0, 16)} UTC</time>
+            <Link href={`/dashboard/payments/${p.id}`} className="text-slate-700 underline underline-offset-2">
+              {p.id}
+            </Link>{" "}
+            · <time dateTime={p.created_at}>{p.created_at.replace("T", " ").slice(0, 16)} UTC</time>
           </span>
         </li>
       ))}

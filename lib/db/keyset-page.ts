@@ -10,6 +10,8 @@ export interface KeysetPageRequest {
   filter: { sql: string; values: unknown[] };
   limit?: number;
   startingAfter?: string;
+  /** The first id of the page after this one: the page before it (the dashboard's "Previous"). */
+  endingBefore?: string;
   /** Names the resource in the error for a cursor that is not one of the caller's. */
   noun: string;
 }
@@ -18,6 +20,7 @@ export interface KeysetPageRequest {
  * Newest first with id as tiebreak, keyset-paginated: `starting_after` is the last id of the previous
  * page, so rows inserted meanwhile never shift a page (nothing lost or repeated). Reads one extra row to
  * make `has_more` exact. A cursor outside the caller's own rows is a 400 naming `starting_after`.
+ * `endingBefore` pages the other way (still returned newest first); its `has_more` says newer rows remain.
  */
 export async function keysetPage(
   db: Db,
@@ -27,25 +30,26 @@ export async function keysetPage(
   const n = req.filter.values.length;
   let cursorSql = "";
   const values = [...req.filter.values];
-  if (req.startingAfter) {
+  const backwards = !req.startingAfter && Boolean(req.endingBefore);
+  const cursorId = req.startingAfter ?? req.endingBefore;
+  if (cursorId) {
+    const param = backwards ? "ending_before" : "starting_after";
     const [cursor] = await query<{ created_at: Date }>(
       db,
       `select created_at from ${req.table} where id = $${n + 1} and ${req.filter.sql}`,
-      [...values, req.startingAfter],
+      [...values, cursorId],
     );
-    if (!cursor)
-      throw invalidRequest(
-        `starting_after '${req.startingAfter}' is not a ${req.noun} of yours in this mode.`,
-        "starting_after",
-      );
-    cursorSql = ` and (created_at, id) < ($${n + 1}, $${n + 2})`;
-    values.push(cursor.created_at, req.startingAfter);
+    if (!cursor) throw invalidRequest(`${param} '${cursorId}' is not a ${req.noun} of yours in this mode.`, param);
+    cursorSql = ` and (created_at, id) ${backwards ? ">" : "<"} ($${n + 1}, $${n + 2})`;
+    values.push(cursor.created_at, cursorId);
   }
   values.push(limit + 1);
+  const order = backwards ? "asc" : "desc";
   const rows = await query(
     db,
-    `select ${req.columns} from ${req.table} where ${req.filter.sql}${cursorSql} order by created_at desc, id desc limit $${values.length}`,
+    `select ${req.columns} from ${req.table} where ${req.filter.sql}${cursorSql} order by created_at ${order}, id ${order} limit $${values.length}`,
     values,
   );
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  const page = rows.slice(0, limit);
+  return { rows: backwards ? page.reverse() : page, hasMore: rows.length > limit };
 }

@@ -11,7 +11,7 @@ type Owner = { merchantId: string; mode: Mode };
 export async function listEvents(
   db: Db,
   owner: Owner,
-  page: { limit?: number; starting_after?: string; type?: EventType },
+  page: { limit?: number; starting_after?: string; ending_before?: string; type?: EventType },
 ) {
   const filter = page.type
     ? { sql: "merchant_id = $1 and mode = $2 and type = $3", values: [owner.merchantId, owner.mode, page.type] }
@@ -22,6 +22,7 @@ export async function listEvents(
     filter,
     limit: page.limit,
     startingAfter: page.starting_after,
+    endingBefore: page.ending_before,
     noun: "event",
   });
   return { events: result.rows.map((r) => JSON.parse(r.body as string) as EventObject), hasMore: result.hasMore };

@@ -17,6 +17,7 @@ export async function recordReplayAttempt(
   eventId: string,
   endpointId: string,
   result: AttemptResult,
+  alsoInTransaction?: (tx: Db) => Promise<void>,
 ): Promise<void> {
   const record = (attempt: AttemptResult) =>
     inTransaction(db, async (tx) => {
@@ -34,6 +35,7 @@ export async function recordReplayAttempt(
       );
       await insertAttempts(tx, [{ deliveryId: delivery!.id, number: delivery!.last_attempt + 1, result: attempt }]);
       if (attempt.success) await markDelivered(tx, [delivery!.id]);
+      await alsoInTransaction?.(tx);
     });
   await withExcerptFallback(record, result);
 }

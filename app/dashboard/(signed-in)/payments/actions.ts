@@ -1,0 +1,72 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { dashboardMode } from "@/lib/auth/mode";
+import {
+  type ActionOutcome,
+  mineForPayment,
+  payInSandbox,
+  reorgForPayment,
+  resendFromDashboard,
+} from "@/lib/dashboard/payment-actions";
+import { getDb } from "@/lib/db/client";
+import type { Permission } from "@/lib/users/roles";
+
+// The payment and event pages' buttons. Each asks the guard first (a viewer's replayed request is refused
+// here), then calls the same lib functions as /v1; the lib refuses sandbox controls in live mode.
+
+async function guarded(
+  permission: Permission,
+  run: (
+    actor: Awaited<ReturnType<typeof actorOf>>,
+    mode: Awaited<ReturnType<typeof dashboardMode>>,
+  ) => Promise<ActionOutcome>,
+): Promise<ActionOutcome> {
+  let user: Awaited<ReturnType<typeof requireActionUser>>;
+  try {
+    user = await requireActionUser(permission);
+  } catch (err) {
+    if (err instanceof ForbiddenActionError) return { error: err.message };
+    throw err;
+  }
+  return run(await actorOf(user), await dashboardMode());
+}
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "");
+const refresh = (form: FormData) => {
+  if (form.get("payment")) revalidatePath(`/dashboard/payments/${text(form, "payment")}`);
+  if (form.get("event")) revalidatePath(`/dashboard/events/${text(form, "event")}`);
+};
+
+export async function payIt(_prev: ActionOutcome, form: FormData): Promise<ActionOutcome> {
+  const out = await guarded("payments:write", (actor, mode) =>
+    payInSandbox(getDb(), actor, mode, text(form, "payment")),
+  );
+  refresh(form);
+  return out;
+}
+
+export async function mineBlocks(_prev: ActionOutcome, form: FormData): Promise<ActionOutcome> {
+  const out = await guarded("payments:write", (actor, mode) =>
+    mineForPayment(getDb(), actor, mode, text(form, "payment"), Number(text(form, "blocks"))),
+  );
+  refresh(form);
+  return out;
+}
+
+export async function reorgChain(_prev: ActionOutcome, form: FormData): Promise<ActionOutcome> {
+  const out = await guarded("payments:write", (actor, mode) =>
+    reorgForPayment(getDb(), actor, mode, text(form, "payment"), Number(text(form, "depth"))),
+  );
+  refresh(form);
+  return out;
+}
+
+export async function resendWebhook(_prev: ActionOutcome, form: FormData): Promise<ActionOutcome> {
+  const out = await guarded("webhooks:write", (actor, mode) =>
+    resendFromDashboard(getDb(), actor, mode, text(form, "delivery")),
+  );
+  refresh(form);
+  return out;
+}
