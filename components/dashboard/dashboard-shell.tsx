@@ -73,12 +73,21 @@ export function DashboardShell({
           Sandbox data — test networks only, no real money moves.
         </p>
       )}
-      <nav aria-label="Dashboard" className="mx-auto flex max-w-5xl gap-4 px-4 pt-4 text-sm font-medium">
+      <nav
+        aria-label="Dashboard"
+        className="mx-auto flex max-w-5xl flex-wrap gap-x-4 gap-y-2 px-4 pt-4 text-sm font-medium"
+      >
         <Link href="/dashboard" className="text-slate-800 underline-offset-4 hover:underline">
           Home
         </Link>
         <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
           API keys
+        </Link>
+        <Link href="/dashboard/links" className="text-slate-800 underline-offset-4 hover:underline">
+          Payment links
+        </Link>
+        <Link href="/dashboard/webhooks" className="text-slate-800 underline-offset-4 hover:underline">
+          Webhooks
         </Link>
         {can(user.role, "audit:read") && (
           <Link href="/dashboard/audit" className="text-slate-800 underline-offset-4 hover:underline">

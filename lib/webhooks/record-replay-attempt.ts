@@ -17,6 +17,8 @@ export async function recordReplayAttempt(
   eventId: string,
   endpointId: string,
   result: AttemptResult,
+  /** More writes for the attempt's transaction (the dashboard's audit row). */
+  alsoInTransaction?: (tx: Db) => Promise<void>,
 ): Promise<void> {
   const record = (attempt: AttemptResult) =>
     inTransaction(db, async (tx) => {
@@ -34,6 +36,7 @@ export async function recordReplayAttempt(
       );
       await insertAttempts(tx, [{ deliveryId: delivery!.id, number: delivery!.last_attempt + 1, result: attempt }]);
       if (attempt.success) await markDelivered(tx, [delivery!.id]);
+      await alsoInTransaction?.(tx);
     });
   await withExcerptFallback(record, result);
 }

@@ -1,0 +1,100 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { actionErrorMessage, requireActionActor } from "@/lib/auth/action-actor";
+import {
+  createDashboardWebhook,
+  deleteDashboardWebhook,
+  setDashboardWebhookActive,
+  updateDashboardWebhookEvents,
+} from "@/lib/dashboard/webhook-endpoints";
+import type { EndpointFormErrors } from "@/lib/dashboard/webhook-form";
+import { readEndpointForm } from "@/lib/dashboard/webhook-form";
+import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/webhook-sends";
+import { getDb } from "@/lib/db/client";
+
+export type CreateWebhookState = { errors?: EndpointFormErrors; secret?: string; endpointId?: string };
+export type ActionState = { error?: string; message?: string };
+export type FilterState = { errors?: EndpointFormErrors; message?: string };
+
+const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+const detailPath = (id: string) => `/dashboard/webhooks/${encodeURIComponent(id)}`;
+
+/** Adds an endpoint in the selected mode (webhooks:write); its signing secret comes back once. */
+export async function createWebhook(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const result = await createDashboardWebhook(getDb(), actor, readEndpointForm(form));
+    if (!result.ok) return { errors: result.errors };
+    revalidatePath("/dashboard/webhooks");
+    return { secret: result.secret, endpointId: result.endpoint.id };
+  } catch (err) {
+    return { errors: { form: actionErrorMessage(err) } };
+  }
+}
+
+/** Replaces an endpoint's event filter. */
+export async function updateWebhookFilter(_prev: FilterState, form: FormData): Promise<FilterState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const id = field(form, "id");
+    const result = await updateDashboardWebhookEvents(getDb(), actor, id, readEndpointForm(form));
+    if (!result.ok) return { errors: result.errors };
+    revalidatePath(detailPath(id));
+    return { message: "Event filter saved." };
+  } catch (err) {
+    return { errors: { form: actionErrorMessage(err) } };
+  }
+}
+
+/** Disables or enables an endpoint (`active` = "true" or "false"). */
+export async function setWebhookActive(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const id = field(form, "id");
+    const row = await setDashboardWebhookActive(getDb(), actor, id, field(form, "active") === "true");
+    revalidatePath(detailPath(id));
+    return { message: row.active ? "Endpoint enabled." : "Endpoint disabled." };
+  } catch (err) {
+    return { error: actionErrorMessage(err) };
+  }
+}
+
+/** Deletes an endpoint (after the button's confirmation step), then back to the list. */
+export async function deleteWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    await deleteDashboardWebhook(getDb(), actor, field(form, "id"));
+  } catch (err) {
+    return { error: actionErrorMessage(err) };
+  }
+  revalidatePath("/dashboard/webhooks");
+  redirect("/dashboard/webhooks");
+}
+
+/** Sends one event again to one endpoint and says what the receiver answered. */
+export async function resendWebhookEvent(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const endpointId = field(form, "endpoint_id");
+    const result = await resendDashboardEvent(getDb(), actor, { endpointId, eventId: field(form, "event_id") });
+    revalidatePath(detailPath(endpointId));
+    return { message: describeAttempt(result) };
+  } catch (err) {
+    return { error: actionErrorMessage(err) };
+  }
+}
+
+/** Sends a webhook_endpoint.test event to the endpoint. */
+export async function sendWebhookTestEvent(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const id = field(form, "id");
+    const { eventId, result } = await sendDashboardTestEvent(getDb(), actor, id);
+    revalidatePath(detailPath(id));
+    return { message: `Test event ${eventId}: ${describeAttempt(result)}` };
+  } catch (err) {
+    return { error: actionErrorMessage(err) };
+  }
+}
