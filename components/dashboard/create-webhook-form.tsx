@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/dashboard/(signed-in)/webhooks/actions";
 import { CopyButton } from "@/components/checkout/copy-button";
-import { EventFilterFields } from "./event-filter-fields";
+import { EventFilterFields, filterKey } from "./event-filter-fields";
 
 /** "Add endpoint": URL and event filter; the signing secret shown once, with a copy button. */
 export function CreateWebhookForm({
@@ -14,6 +14,7 @@ export function CreateWebhookForm({
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const errors = state.errors ?? {};
+  const values = state.values ?? { url: "", filter: "all" as const, events: [] };
   return (
     <form action={formAction} className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <h2 className="text-lg font-semibold text-slate-900">Add an endpoint</h2>
@@ -27,6 +28,8 @@ export function CreateWebhookForm({
           type="url"
           inputMode="url"
           required
+          key={values.url}
+          defaultValue={values.url}
           placeholder="https://example.com/webhooks"
           aria-invalid={errors.url ? true : undefined}
           aria-describedby={errors.url ? "url-error" : undefined}
@@ -38,7 +41,12 @@ export function CreateWebhookForm({
           </p>
         )}
       </div>
-      <EventFilterFields initial={[]} error={errors.events} />
+      <EventFilterFields
+        key={filterKey(values.filter, values.events)}
+        filter={values.filter}
+        events={values.events}
+        error={errors.events}
+      />
       <button
         type="submit"
         disabled={pending}

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import type { FilterState } from "@/app/dashboard/(signed-in)/webhooks/actions";
-import { EventFilterFields } from "./event-filter-fields";
+import { EventFilterFields, filterKey } from "./event-filter-fields";
 
 /** Edits an endpoint's event filter. */
 export function EditFilterForm({
@@ -15,10 +15,16 @@ export function EditFilterForm({
   events: readonly string[];
 }) {
   const [state, formAction, pending] = useActionState(action, {});
+  const values = state.values ?? { filter: events.length > 0 ? ("chosen" as const) : ("all" as const), events };
   return (
     <form action={formAction} className="space-y-3">
       <input type="hidden" name="id" value={id} />
-      <EventFilterFields initial={events} error={state.errors?.events} />
+      <EventFilterFields
+        key={filterKey(values.filter, values.events)}
+        filter={values.filter}
+        events={values.events}
+        error={state.errors?.events}
+      />
       <button
         type="submit"
         disabled={pending}

@@ -5,20 +5,29 @@ import { EVENT_TYPES } from "@/lib/events/event-types";
 
 /**
  * "All events" or chosen types (an empty filter means all, as in the API). The checkboxes are usable only
- * with "Chosen event types", so what is ticked is what will be sent.
+ * with "Chosen event types", so what is ticked is what will be sent. Inputs are uncontrolled (React resets
+ * a submitted form to their defaults): give the component a `key` of its defaults so it remounts with them.
  */
-export function EventFilterFields({ initial, error }: { initial: readonly string[]; error?: string }) {
-  const [chosen, setChosen] = useState(initial.length > 0);
+export function EventFilterFields({
+  filter,
+  events,
+  error,
+}: {
+  filter: "all" | "chosen";
+  events: readonly string[];
+  error?: string;
+}) {
+  const [chosen, setChosen] = useState(filter === "chosen");
   return (
     <fieldset className="space-y-2" aria-describedby={error ? "events-error" : undefined}>
       <legend className="text-sm font-medium text-slate-900">Events to send</legend>
       <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <label className="flex items-center gap-2">
-          <input type="radio" name="filter" value="all" checked={!chosen} onChange={() => setChosen(false)} />
+          <input type="radio" name="filter" value="all" defaultChecked={!chosen} onChange={() => setChosen(false)} />
           All events
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="filter" value="chosen" checked={chosen} onChange={() => setChosen(true)} />
+          <input type="radio" name="filter" value="chosen" defaultChecked={chosen} onChange={() => setChosen(true)} />
           Chosen event types
         </label>
       </div>
@@ -29,7 +38,7 @@ export function EventFilterFields({ initial, error }: { initial: readonly string
               type="checkbox"
               name="events"
               value={type}
-              defaultChecked={initial.includes(type)}
+              defaultChecked={events.includes(type)}
               disabled={!chosen}
             />
             <span className="font-mono text-xs">{type}</span>
@@ -44,3 +53,6 @@ export function EventFilterFields({ initial, error }: { initial: readonly string
     </fieldset>
   );
 }
+
+/** A key that changes whenever the defaults do, so EventFilterFields remounts with them. */
+export const filterKey = (filter: string, events: readonly string[]) => `${filter}:${events.join()}`;

@@ -9,42 +9,49 @@ import {
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
 } from "@/lib/dashboard/webhook-endpoints";
-import type { EndpointFormErrors } from "@/lib/dashboard/webhook-form";
-import { readEndpointForm } from "@/lib/dashboard/webhook-form";
+import { type EndpointFormErrors, type EndpointFormInput, readEndpointForm } from "@/lib/dashboard/webhook-form";
 import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/webhook-sends";
 import { getDb } from "@/lib/db/client";
 
-export type CreateWebhookState = { errors?: EndpointFormErrors; secret?: string; endpointId?: string };
+/** After an error, `values` are what was sent, so the form shows them again (React resets a submitted form). */
+export type CreateWebhookState = {
+  errors?: EndpointFormErrors;
+  values?: EndpointFormInput;
+  secret?: string;
+  endpointId?: string;
+};
 export type ActionState = { error?: string; message?: string };
-export type FilterState = { errors?: EndpointFormErrors; message?: string };
+export type FilterState = { errors?: EndpointFormErrors; values?: EndpointFormInput; message?: string };
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 const detailPath = (id: string) => `/dashboard/webhooks/${encodeURIComponent(id)}`;
 
 /** Adds an endpoint in the selected mode (webhooks:write); its signing secret comes back once. */
 export async function createWebhook(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
+  const values = readEndpointForm(form);
   try {
     const actor = await requireActionActor("webhooks:write");
-    const result = await createDashboardWebhook(getDb(), actor, readEndpointForm(form));
-    if (!result.ok) return { errors: result.errors };
+    const result = await createDashboardWebhook(getDb(), actor, values);
+    if (!result.ok) return { errors: result.errors, values };
     revalidatePath("/dashboard/webhooks");
     return { secret: result.secret, endpointId: result.endpoint.id };
   } catch (err) {
-    return { errors: { form: actionErrorMessage(err) } };
+    return { errors: { form: actionErrorMessage(err) }, values };
   }
 }
 
 /** Replaces an endpoint's event filter. */
 export async function updateWebhookFilter(_prev: FilterState, form: FormData): Promise<FilterState> {
+  const values = readEndpointForm(form);
   try {
     const actor = await requireActionActor("webhooks:write");
     const id = field(form, "id");
-    const result = await updateDashboardWebhookEvents(getDb(), actor, id, readEndpointForm(form));
-    if (!result.ok) return { errors: result.errors };
+    const result = await updateDashboardWebhookEvents(getDb(), actor, id, values);
+    if (!result.ok) return { errors: result.errors, values };
     revalidatePath(detailPath(id));
     return { message: "Event filter saved." };
   } catch (err) {
-    return { errors: { form: actionErrorMessage(err) } };
+    return { errors: { form: actionErrorMessage(err) }, values };
   }
 }
 

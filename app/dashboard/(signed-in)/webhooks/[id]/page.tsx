@@ -81,7 +81,7 @@ export default async function WebhookPage({
               confirm={{ question: "Delete this endpoint? It receives nothing more.", label: "Delete endpoint" }}
             />
           </div>
-          <EditFilterForm key={endpoint.events.join()} action={updateWebhookFilter} id={id} events={endpoint.events} />
+          <EditFilterForm action={updateWebhookFilter} id={id} events={endpoint.events} />
         </section>
       )}
       <section aria-labelledby="log-heading" className="space-y-3">
