@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
@@ -27,7 +27,16 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const linkCount = async () =>
+  (await query(getDb(), "select id from payment_links where merchant_id = $1", [m.id])).length;
+let createAction: Request;
+
 describe("dashboard payment links", () => {
+  it("refuses without a session: redirect to sign-in", async () => {
+    const res = await fetch(site("/dashboard/links"), { redirect: "manual" });
+    expect([res.status, res.headers.get("location")]).toEqual([307, "/dashboard/sign-in"]);
+  });
+
   it("an admin creates a link: URL with copy and QR; its /pay page shows it; active and expired lists", async () => {
     const admin = await newUser(m.id, "admin");
     const { page, errors } = await visitor();
@@ -47,7 +56,10 @@ describe("dashboard payment links", () => {
 
     await page.getByLabel("Amount (USDT)").fill("7.25");
     await page.getByLabel("Description (optional)").fill("Oolong sampler");
-    await page.getByRole("button", { name: "Create link" }).click();
+    [createAction] = await Promise.all([
+      page.waitForRequest((r: Request) => r.method() === "POST" && "next-action" in r.headers()),
+      page.getByRole("button", { name: "Create link" }).click(),
+    ]);
     const urlBox = page.getByLabel("Link for 7.250000 USDT (active for 30 minutes)");
     await urlBox.waitFor({ timeout: 15_000 });
     const url = await urlBox.inputValue();
@@ -108,5 +120,17 @@ describe("dashboard payment links", () => {
     expect(await page.getByRole("button", { name: "Create link" }).count()).toBe(0);
     expect(await page.getByLabel("Amount (USDT)").count()).toBe(0);
     await snapshot(page, "dashboard-links-viewer");
+
+    // The admin's "Create link" request, replayed byte for byte with the viewer's session: refused.
+    const before = await linkCount();
+    const headers = Object.fromEntries(
+      Object.entries(await createAction.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+    );
+    const replay = await page.context().request.post(createAction.url(), {
+      headers,
+      data: createAction.postDataBuffer()!,
+    });
+    expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
+    expect(await linkCount()).toBe(before);
   });
 });

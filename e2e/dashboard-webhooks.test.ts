@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
@@ -37,6 +37,14 @@ afterAll(async () => {
 
 describe("dashboard webhooks", () => {
   let endpointPath = "";
+  let testEventAction: Request;
+
+  it("refuses without a session: redirect to sign-in", async () => {
+    for (const path of ["/dashboard/webhooks", "/dashboard/webhooks/wh_unknown"]) {
+      const res = await fetch(site(path), { redirect: "manual" });
+      expect([res.status, res.headers.get("location")], path).toEqual([307, "/dashboard/sign-in"]);
+    }
+  });
 
   it("a developer adds an endpoint, sends a test event, sees its delivery, resends it, edits the filter", async () => {
     const dev = await newUser(m.id, "developer");
@@ -73,7 +81,10 @@ describe("dashboard webhooks", () => {
     await page.getByText("No deliveries yet.").waitFor();
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole("button", { name: "Send test event" }).click();
+    [testEventAction] = await Promise.all([
+      page.waitForRequest((r: Request) => r.method() === "POST" && "next-action" in r.headers()),
+      page.getByRole("button", { name: "Send test event" }).click(),
+    ]);
     expect(await statusText(page)).toMatch(/^Test event evt_\w+: Delivered: HTTP 200 in \d+ ms\.$/);
     const first = page.locator("li[data-attempt]");
     await first.waitFor();
@@ -143,6 +154,18 @@ describe("dashboard webhooks", () => {
       expect(await page.getByRole("button", { name }).count(), String(name)).toBe(0);
     expect(await page.getByRole("checkbox").count()).toBe(0);
     await snapshot(page, "dashboard-webhook-viewer");
+
+    // The developer's "Send test event" request, replayed byte for byte with the viewer's session.
+    const sent = receiver.at("/hook").length;
+    const headers = Object.fromEntries(
+      Object.entries(await testEventAction.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+    );
+    const replay = await page.context().request.post(testEventAction.url(), {
+      headers,
+      data: testEventAction.postDataBuffer()!,
+    });
+    expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
+    expect(receiver.at("/hook")).toHaveLength(sent);
   });
 
   it("an owner disables (nothing is sent), enables, then deletes after confirming; live waits for step-up", async () => {
