@@ -188,7 +188,11 @@ describe("dashboard webhooks", () => {
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByText("Delete this endpoint? It receives nothing more.").waitFor();
     await snapshot(page, "dashboard-webhook-delete-confirm");
-    await page.getByRole("button", { name: "Delete endpoint" }).click();
+    // The confirming button has the focus: Enter confirms, as a keyboard user would.
+    await waitUntil("focus on Delete endpoint", () =>
+      page.evaluate(() => document.activeElement?.textContent === "Delete endpoint"),
+    );
+    await page.keyboard.press("Enter");
     await page.waitForURL(/\/dashboard\/webhooks$/, { timeout: 15_000 });
     await page.getByText("No sandbox webhook endpoints.").waitFor();
     expect((await page.goto(site(endpointPath)))?.status()).toBe(404);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import type { ActionState } from "@/app/dashboard/(signed-in)/webhooks/actions";
 
 const base = "rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-60";
@@ -31,6 +31,11 @@ export function ActionButton({
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const [asking, setAsking] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  // Keyboard users land on the confirming button (the one they pressed is gone).
+  useEffect(() => {
+    if (asking) confirmButton.current?.focus();
+  }, [asking]);
   return (
     <form action={formAction} className="flex flex-wrap items-center gap-2">
       {Object.entries(fields).map(([name, value]) => (
@@ -43,7 +48,7 @@ export function ActionButton({
       ) : confirm ? (
         <>
           <span className="text-sm text-slate-800">{confirm.question}</span>
-          <button type="submit" disabled={pending} className={styles.danger}>
+          <button ref={confirmButton} type="submit" disabled={pending} className={styles.danger}>
             {confirm.label}
           </button>
           <button type="button" className={styles.plain} onClick={() => setAsking(false)}>

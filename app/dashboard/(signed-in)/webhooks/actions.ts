@@ -86,7 +86,8 @@ export async function resendWebhookEvent(_prev: ActionState, form: FormData): Pr
     const actor = await requireActionActor("webhooks:write");
     const endpointId = field(form, "endpoint_id");
     const result = await resendDashboardEvent(getDb(), actor, { endpointId, eventId: field(form, "event_id") });
-    revalidatePath(detailPath(endpointId));
+    // Every dashboard page: the log may be an endpoint's (here) or an event's (the Events pages).
+    revalidatePath("/dashboard", "layout");
     return { message: describeAttempt(result) };
   } catch (err) {
     return { error: actionErrorMessage(err) };
