@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
@@ -8,7 +6,7 @@ import { query } from "@/lib/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startWatcherProcess } from "@/tests/helpers/chains";
 import { startReceiver } from "@/tests/helpers/webhook-receiver";
-import { launchBrowser, SCREENSHOT_DIR, site, snapshot, VIEWPORT, waitUntil } from "./helpers/browser";
+import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { createPayment } from "./helpers/checkout";
 import { newUser, newVisitor, signIn } from "./helpers/dashboard";
 
@@ -25,16 +23,6 @@ const visitor = async () => {
   contexts.push(v.context);
   return v;
 };
-
-/** The page at 1280 px: a screenshot, and nothing wider than the window. */
-async function wideSnapshot(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-1280.png`), fullPage: true });
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${name}: ${width}px wide at 1280`).toBeLessThanOrEqual(1280);
-  await page.setViewportSize(VIEWPORT);
-}
 
 /** Reloads the payment's page until its status badge reads one of `statuses`. */
 const waitForPaymentStatus = (page: Page, statuses: string[], timeoutMs = 30_000) =>
@@ -92,7 +80,7 @@ describe("dashboard payments and events", () => {
     await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
     expect(await page.locator("tr[data-payment]").count()).toBe(3);
     await snapshot(page, "dashboard-payments-list");
-    await wideSnapshot(page, "dashboard-payments-list");
+    await snapshotWide(page, "dashboard-payments-list");
 
     await page.getByLabel("Search").fill(target.deposit_address);
     await page.getByRole("button", { name: "Apply filters" }).click();
@@ -136,7 +124,7 @@ describe("dashboard payments and events", () => {
     expect(timeline).toContain("payment.awaiting_payment");
     expect(timeline.at(-1)).toBe("payment.confirmed");
     await snapshot(page, "dashboard-payment-confirmed");
-    await wideSnapshot(page, "dashboard-payment-confirmed");
+    await snapshotWide(page, "dashboard-payment-confirmed");
 
     // Resend the confirmed event's delivery: the receiver gets it, and the row shows the attempt.
     const confirmedRow = page.locator("li[data-delivery]").filter({ hasText: "payment.confirmed" });
@@ -173,7 +161,7 @@ describe("dashboard payments and events", () => {
     expect(audit.map((a) => a.action)).toEqual([
       "sandbox.payment_paid",
       "sandbox.blocks_mined",
-      "webhook.resent",
+      "webhook_event.resent",
       "sandbox.chain_reorganized",
     ]);
     expect(errors).toEqual([]);
@@ -192,7 +180,7 @@ describe("dashboard payments and events", () => {
     await waitUntil("confirmed events only", async () => (await items.count()) === 1);
     expect(await items.first().getAttribute("data-event")).toBe("payment.confirmed");
     await snapshot(page, "dashboard-events-filtered");
-    await wideSnapshot(page, "dashboard-events-filtered");
+    await snapshotWide(page, "dashboard-events-filtered");
 
     await items.first().getByRole("link", { name: "payment.confirmed" }).click();
     await page.getByRole("heading", { name: "payment.confirmed" }).waitFor();
@@ -200,7 +188,7 @@ describe("dashboard payments and events", () => {
     expect(body).toMatchObject({ object: "event", type: "payment.confirmed", data: { object: { id: paymentId } } });
     expect(await page.locator("li[data-delivery]").count()).toBe(1);
     await snapshot(page, "dashboard-event-detail");
-    await wideSnapshot(page, "dashboard-event-detail");
+    await snapshotWide(page, "dashboard-event-detail");
   });
 
   it("a viewer sees no buttons and its replay of Pay it is refused; live mode does not show sandbox payments", async () => {

@@ -1,11 +1,23 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Mode } from "@/lib/modes/mode";
-import { can } from "@/lib/users/roles";
+import { can, type Permission } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
 import { SessionKeepAlive } from "./keep-alive";
 
 const button = "rounded-md px-3 py-1.5 text-sm font-medium";
+
+/** The dashboard's pages, in the order of the nav; an entry with a permission shows only to roles that have it. */
+const NAV: { href: string; label: string; permission?: Permission }[] = [
+  { href: "/dashboard", label: "Home" },
+  { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/links", label: "Payment links" },
+  { href: "/dashboard/events", label: "Events" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/security", label: "Security" },
+  { href: "/dashboard/audit", label: "Audit log", permission: "audit:read" },
+];
 
 /**
  * The frame of every signed-in page: merchant and user, the sandbox / live switch (always visible), the
@@ -77,26 +89,11 @@ export function DashboardShell({
         aria-label="Dashboard"
         className="mx-auto flex max-w-5xl flex-wrap gap-x-4 gap-y-2 px-4 pt-4 text-sm font-medium"
       >
-        <Link href="/dashboard" className="text-slate-800 underline-offset-4 hover:underline">
-          Home
-        </Link>
-        <Link href="/dashboard/payments" className="text-slate-800 underline-offset-4 hover:underline">
-          Payments
-        </Link>
-        <Link href="/dashboard/events" className="text-slate-800 underline-offset-4 hover:underline">
-          Events
-        </Link>
-        <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
-          API keys
-        </Link>
-        <Link href="/dashboard/security" className="text-slate-800 underline-offset-4 hover:underline">
-          Security
-        </Link>
-        {can(user.role, "audit:read") && (
-          <Link href="/dashboard/audit" className="text-slate-800 underline-offset-4 hover:underline">
-            Audit log
+        {NAV.filter((item) => !item.permission || can(user.role, item.permission)).map((item) => (
+          <Link key={item.href} href={item.href} className="text-slate-800 underline-offset-4 hover:underline">
+            {item.label}
           </Link>
-        )}
+        ))}
       </nav>
       <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
     </div>

@@ -92,7 +92,7 @@ export function resendFromDashboard(db: Db, actor: Actor, mode: Mode, deliveryId
   return outcome(async () => {
     const result = await resendDelivery(db, owner(actor, mode), deliveryId, (tx, r) =>
       recordAudit(tx, actor, {
-        action: "webhook.resent",
+        action: "webhook_event.resent",
         target: deliveryId,
         details: { event: r.eventId, endpoint: r.endpointId, status_code: r.statusCode },
       }),

@@ -17,6 +17,7 @@ export async function recordReplayAttempt(
   eventId: string,
   endpointId: string,
   result: AttemptResult,
+  /** More writes for the attempt's transaction (the dashboard's audit row). */
   alsoInTransaction?: (tx: Db) => Promise<void>,
 ): Promise<void> {
   const record = (attempt: AttemptResult) =>

@@ -207,7 +207,7 @@ describe("a payment's detail and its events", () => {
       [m.id, delivery.id],
     );
     expect(audit).toEqual([
-      { action: "webhook.resent", target: delivery.id, details: expect.objectContaining({ status_code: 200 }) },
+      { action: "webhook_event.resent", target: delivery.id, details: expect.objectContaining({ status_code: 200 }) },
     ]);
 
     const count = receiver.at("/resend").length;
