@@ -5,11 +5,11 @@ import { query } from "@/lib/db/query";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startReceiver, verifySignature } from "@/tests/helpers/webhook-receiver";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
-import { newUser, newVisitor, signIn } from "./helpers/dashboard";
+import { newUser, newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 
 // Webhook endpoints from the dashboard, against a real loopback receiver (sandbox endpoints may use one in
 // the test stack): add (secret shown once), test event, its delivery in the log, resend (a second signed
-// delivery), filter, disable/enable, delete; a viewer reads only; live waits for step-up.
+// delivery), filter, disable/enable, delete; a viewer reads only; live needs step-up.
 let browser: Browser;
 let m: TestMerchant;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -129,6 +129,19 @@ describe("dashboard webhooks", () => {
       "select action, user_id from audit_log where merchant_id = $1 and action like 'webhook%' order by created_at",
       [m.id],
     );
+    // An owner who signed in with an app code gets past step-up, to the URL rules (http is refused in live).
+    const stepped = await newUserWithApp(m.id, "owner");
+    const second = await visitor();
+    await signInWithCode(second.page, stepped);
+    await second.page.getByRole("button", { name: "Live" }).click();
+    await second.page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
+    await second.page.goto(site("/dashboard/webhooks"));
+    await second.page.getByLabel("Endpoint URL").fill("http://hooks.example.com/live");
+    await second.page.getByRole("button", { name: "Add endpoint" }).click();
+    await second.page.locator("#url-error").waitFor({ timeout: 15_000 });
+    expect(await second.page.locator("#url-error").innerText()).toBe("url must use https");
+    expect(await second.page.getByText("Confirm it's you").count()).toBe(0);
+
     expect(actions.map((a) => a.action)).toEqual([
       "webhook_endpoint.created",
       "webhook_endpoint.test_sent",
@@ -167,7 +180,7 @@ describe("dashboard webhooks", () => {
     expect(receiver.at("/hook")).toHaveLength(sent);
   });
 
-  it("an owner disables (nothing is sent), enables, then deletes after confirming; live waits for step-up", async () => {
+  it("an owner disables (nothing is sent), enables, then deletes after confirming; live needs step-up", async () => {
     const owner = await newUser(m.id, "owner");
     const { page } = await visitor();
     await signIn(page, owner);
@@ -200,8 +213,13 @@ describe("dashboard webhooks", () => {
     await page.getByRole("button", { name: "Live" }).click();
     await page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
     await page.goto(site("/dashboard/webhooks"));
-    await page.getByText("Live webhook endpoints are added with a live API key").waitFor();
-    expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
+    // Live needs step-up: this owner has no second factor at all.
+    await page.getByLabel("Endpoint URL").fill("https://hooks.example.com/live");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByText("Confirm it's you with your second factor first.").waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("link", { name: "Confirm with your second factor" }).getAttribute("href")).toBe(
+      "/dashboard/step-up?next=%2Fdashboard%2Fwebhooks",
+    );
     await snapshot(page, "dashboard-webhooks-live");
     await snapshotWide(page, "dashboard-webhooks-live");
 
@@ -210,6 +228,19 @@ describe("dashboard webhooks", () => {
       "select action from audit_log where merchant_id = $1 and user_id = $2 and action like 'webhook%' order by created_at",
       [m.id, owner.id],
     );
+    // An owner who signed in with an app code gets past step-up, to the URL rules (http is refused in live).
+    const stepped = await newUserWithApp(m.id, "owner");
+    const second = await visitor();
+    await signInWithCode(second.page, stepped);
+    await second.page.getByRole("button", { name: "Live" }).click();
+    await second.page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
+    await second.page.goto(site("/dashboard/webhooks"));
+    await second.page.getByLabel("Endpoint URL").fill("http://hooks.example.com/live");
+    await second.page.getByRole("button", { name: "Add endpoint" }).click();
+    await second.page.locator("#url-error").waitFor({ timeout: 15_000 });
+    expect(await second.page.locator("#url-error").innerText()).toBe("url must use https");
+    expect(await second.page.getByText("Confirm it's you").count()).toBe(0);
+
     expect(actions.map((a) => a.action)).toEqual([
       "webhook_endpoint.disabled",
       "webhook_endpoint.enabled",

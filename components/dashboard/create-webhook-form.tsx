@@ -5,6 +5,8 @@ import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/dashboard/(signed-in)/webhooks/actions";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { EventFilterFields, filterKey } from "./event-filter-fields";
+import { STEP_UP_MESSAGE } from "@/lib/users/step-up-message";
+import { StepUpLink } from "./step-up-link";
 
 /** "Add endpoint": URL and event filter; the signing secret shown once, with a copy button. */
 export function CreateWebhookForm({
@@ -56,7 +58,7 @@ export function CreateWebhookForm({
       </button>
       {errors.form && (
         <p role="alert" className="text-sm text-red-700">
-          {errors.form}
+          {errors.form} {errors.form === STEP_UP_MESSAGE && <StepUpLink next="/dashboard/webhooks" />}
         </p>
       )}
       {state.secret && state.endpointId && (

@@ -7,7 +7,12 @@ import { dashboardMode } from "./mode";
 /** requireActionUser, then who acts, with which role, in the selected mode (for lib/dashboard mutations). */
 export async function requireActionActor(permission: Permission): Promise<DashboardActor> {
   const user = await requireActionUser(permission);
-  return { ...(await actorOf(user)), role: user.role, mode: await dashboardMode() };
+  return {
+    ...(await actorOf(user)),
+    role: user.role,
+    mode: await dashboardMode(),
+    secondFactorAt: user.secondFactorAt,
+  };
 }
 
 /**

@@ -7,6 +7,8 @@ export interface DashboardActor extends Actor {
   userId: string;
   role: Role;
   mode: Mode;
+  /** When the acting session last proved a second factor (step-up); null or absent: never. */
+  secondFactorAt?: Date | null;
 }
 
 /** A role without the permission: the action reports the message and does nothing. */

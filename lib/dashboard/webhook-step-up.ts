@@ -1,13 +1,10 @@
+import { hasFreshStepUp, STEP_UP_MESSAGE } from "@/lib/users/step-up";
 import type { DashboardActor } from "./dashboard-actor";
 
-/** Live endpoints need step-up (a second factor within 5 minutes), not built yet: the API makes them until then. */
-export const LIVE_WEBHOOKS_NOTE =
-  "Live webhook endpoints are added with a live API key (POST /v1/webhooks) until second factors are in.";
-
 /**
- * Why this actor may not add an endpoint now, or null. THE one place to swap for the step-up check
- * (lib/auth/step-up.ts) once it exists: sandbox never needs it, live will need a recent second factor.
+ * Why this actor may not add an endpoint now, or null: a live endpoint receives real payment events, so it
+ * needs step-up (a second factor within 5 minutes, docs/DASHBOARD.md#step-up); sandbox never does.
  */
-export function webhookStepUpRefusal(actor: Pick<DashboardActor, "mode">): string | null {
-  return actor.mode === "live" ? LIVE_WEBHOOKS_NOTE : null;
+export function webhookStepUpRefusal(actor: Pick<DashboardActor, "mode" | "secondFactorAt">): string | null {
+  return actor.mode === "live" && !hasFreshStepUp(actor) ? STEP_UP_MESSAGE : null;
 }

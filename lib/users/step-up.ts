@@ -1,8 +1,9 @@
 import { inTransaction, type Db } from "@/lib/db/client";
+import { STEP_UP_MESSAGE } from "./step-up-message";
 import { execute } from "@/lib/db/query";
 import { type Actor, recordAudit } from "./audit";
 import { verifySecondFactorCode } from "./factors/second-factor";
-import { markSecondFactor, type SessionUser } from "./sessions";
+import { markSecondFactor } from "./sessions";
 import { signInWaitMs } from "./sign-in-limits";
 import { recordSignInAttempt } from "./sign-in";
 
@@ -12,7 +13,7 @@ import { recordSignInAttempt } from "./sign-in";
  */
 export const STEP_UP_WINDOW_MS = 5 * 60_000;
 
-export const STEP_UP_MESSAGE = "Confirm it's you with your second factor first.";
+export { STEP_UP_MESSAGE };
 
 export class StepUpRequiredError extends Error {
   constructor() {
@@ -20,12 +21,12 @@ export class StepUpRequiredError extends Error {
   }
 }
 
-export function hasFreshStepUp(user: Pick<SessionUser, "secondFactorAt">, nowMs = Date.now()): boolean {
-  return user.secondFactorAt !== null && nowMs - user.secondFactorAt.getTime() < STEP_UP_WINDOW_MS;
+export function hasFreshStepUp(user: { secondFactorAt?: Date | null }, nowMs = Date.now()): boolean {
+  return Boolean(user.secondFactorAt) && nowMs - user.secondFactorAt!.getTime() < STEP_UP_WINDOW_MS;
 }
 
 /** Throws StepUpRequiredError unless this session proved a second factor within the window. */
-export function requireStepUp(user: Pick<SessionUser, "secondFactorAt">): void {
+export function requireStepUp(user: { secondFactorAt?: Date | null }): void {
   if (!hasFreshStepUp(user)) throw new StepUpRequiredError();
 }
 

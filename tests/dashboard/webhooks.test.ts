@@ -9,7 +9,7 @@ import {
   updateDashboardWebhookEvents,
 } from "@/lib/dashboard/webhook-endpoints";
 import { resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/webhook-sends";
-import { LIVE_WEBHOOKS_NOTE } from "@/lib/dashboard/webhook-step-up";
+import { STEP_UP_MESSAGE } from "@/lib/users/step-up-message";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { listDeliveryLog } from "@/lib/webhooks/list-delivery-log";
@@ -89,13 +89,19 @@ describe("dashboard webhook endpoints", () => {
     expect(JSON.stringify(audit)).not.toContain("whsec_");
   });
 
-  it("in live mode are refused until step-up exists, with the note, and nothing is created", async () => {
+  it("in live mode need step-up: refused without a second factor in the last 5 minutes, added with one", async () => {
     const m = await newMerchant();
     const live = await newActor(m.id, "owner", "live");
-    const r = await createDashboardWebhook(db(), live, { url: "https://hooks.example.com/x", ...all }, publicDns);
-    expect(r).toEqual({ ok: false, errors: { form: LIVE_WEBHOOKS_NOTE } });
+    const input = { url: "https://hooks.example.com/x", ...all };
+    for (const secondFactorAt of [null, new Date(Date.now() - 6 * 60_000)]) {
+      const r = await createDashboardWebhook(db(), { ...live, secondFactorAt }, input, publicDns);
+      expect(r).toEqual({ ok: false, errors: { form: STEP_UP_MESSAGE } });
+    }
     expect((await listWebhookEndpoints(db(), { merchantId: m.id, mode: "live" }, {})).rows).toEqual([]);
     expect(await auditRows(m.id, "webhook_endpoint.created")).toEqual([]);
+    const made = await createDashboardWebhook(db(), { ...live, secondFactorAt: new Date() }, input, publicDns);
+    expect(made).toMatchObject({ ok: true, endpoint: { mode: "live" } });
+    expect(await auditRows(m.id, "webhook_endpoint.created")).toHaveLength(1);
   });
 
   it("filter, disable, enable and delete, each audited", async () => {

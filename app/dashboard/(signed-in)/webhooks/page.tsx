@@ -2,7 +2,6 @@ import Link from "next/link";
 import { CreateWebhookForm } from "@/components/dashboard/create-webhook-form";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
-import { webhookStepUpRefusal } from "@/lib/dashboard/webhook-step-up";
 import { getDb } from "@/lib/db/client";
 import { can } from "@/lib/users/roles";
 import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/create-webhook-endpoint";
@@ -19,7 +18,6 @@ export default async function WebhooksPage() {
     { merchantId: user.merchantId, mode },
     { limit: MAX_WEBHOOK_ENDPOINTS },
   );
-  const refusal = webhookStepUpRefusal({ mode });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">Webhooks</h1>
@@ -52,14 +50,16 @@ export default async function WebhooksPage() {
           ))}
         </ul>
       )}
-      {can(user.role, "webhooks:write") &&
-        (refusal ? (
-          <p role="note" className="text-sm text-slate-700">
-            {refusal}
-          </p>
-        ) : (
+      {can(user.role, "webhooks:write") && (
+        <>
+          {mode === "live" && (
+            <p role="note" className="text-sm text-slate-700">
+              Live endpoints receive real payment events: adding one needs your second factor within the last 5 minutes.
+            </p>
+          )}
           <CreateWebhookForm action={createWebhook} />
-        ))}
+        </>
+      )}
     </div>
   );
 }
