@@ -80,6 +80,9 @@ export function DashboardShell({
         <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
           API keys
         </Link>
+        <Link href="/dashboard/team" className="text-slate-800 underline-offset-4 hover:underline">
+          Team
+        </Link>
         {can(user.role, "audit:read") && (
           <Link href="/dashboard/audit" className="text-slate-800 underline-offset-4 hover:underline">
             Audit log

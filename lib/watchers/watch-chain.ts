@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { sleep } from "@/lib/util/sleep";
 import { CursorMovedError } from "./chain-cursor";
+import { recordHead, recordScanError } from "./chain-health";
 import { ChainMovedError, scanOnce, type ScanResult, type ScanTarget } from "./scan-chain";
 
 export interface WatchOptions {
@@ -18,10 +19,16 @@ export interface WatchOptions {
  */
 export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal, opts: WatchOptions): Promise<void> {
   let failures = 0;
+  let headWritten = { number: -1, at: 0 };
   while (!signal.aborted) {
     try {
       const result = await scanOnce(db, target);
       failures = 0;
+      // The head for the dashboard's chain health: when it moved, and at least every 10 s while it does not.
+      if (result.head !== headWritten.number || Date.now() - headWritten.at > 10_000) {
+        await recordHead(db, target, result.head).catch(() => {});
+        headWritten = { number: result.head, at: Date.now() };
+      }
       opts.onScan?.(result);
       if (result.caughtUp) await sleep(opts.pollMs, signal);
     } catch (err) {
@@ -32,6 +39,7 @@ export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal
       }
       failures += 1;
       const error = err instanceof Error ? err.message : String(err);
+      await recordScanError(db, target, error).catch(() => {});
       if (opts.maxFailures && failures >= opts.maxFailures) {
         log.warn("chain scans keep failing; reloading the chain's configuration", {
           chain: target.chain,
