@@ -1,10 +1,11 @@
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import { gzipSync } from "node:zlib";
+import type { APIRequestContext, Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startWatcherProcess } from "@/tests/helpers/chains";
-import { launchBrowser, snapshot, waitUntil } from "./helpers/browser";
+import { launchBrowser, site, snapshot, waitUntil } from "./helpers/browser";
 import { createPayment, getPayment } from "./helpers/checkout";
 import { newUser, newVisitor, signIn } from "./helpers/dashboard";
 
@@ -24,6 +25,22 @@ afterAll(async () => {
   await browser?.close();
   await worker?.stop();
 });
+
+/** First-load JavaScript of a page as bench/pages.ts counts it: the HTML's scripts and script preloads, gzipped one by one. */
+async function firstLoadGzipKb(request: APIRequestContext, url: string): Promise<{ kb: number; html: string }> {
+  const html = await (await request.get(url)).text();
+  const srcs = new Set(
+    [
+      ...html.matchAll(/<script[^>]*src="([^"]+)"/g),
+      ...html.matchAll(/<link[^>]+rel="preload"[^>]+as="script"[^>]+href="([^"]+)"/g),
+      ...html.matchAll(/<link[^>]+href="([^"]+\.js)"[^>]+as="script"/g),
+    ].map((m) => m[1]!),
+  );
+  let bytes = 0;
+  for (const src of srcs)
+    bytes += gzipSync(await (await request.get(new URL(src, url).toString())).body(), { level: 9 }).length;
+  return { kb: bytes / 1024, html };
+}
 
 describe("dashboard home", () => {
   it("shows the confirmed volume of the day as a chart and a table, and polygon's watcher as OK", async () => {
@@ -61,10 +78,11 @@ describe("dashboard home", () => {
       expect(await table.locator(`tr[data-volume-day="${today}"]`).innerText()).toMatch(/12\.345678\s+1/);
 
       const polygon = v.page.locator('tr[data-chain-health="polygon"]');
-      await waitUntil(
-        "polygon OK",
-        async () => (await polygon.getAttribute("data-state")) === "ok" || (await v.page.reload(), false),
-      );
+      await waitUntil("polygon OK", async () => {
+        if ((await polygon.getAttribute("data-state")) === "ok") return true;
+        await v.page.reload();
+        return false;
+      });
       const cells = await polygon.locator("td").allInnerTexts();
       expect(cells[0]).toBe("OK");
       expect(Number(cells[1])).toBeLessThanOrEqual(50);
@@ -78,6 +96,12 @@ describe("dashboard home", () => {
       });
       expect(await v.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       expect(v.errors).toEqual([]);
+
+      // recharts is not part of the first load: the home page stays within the 200 KB (gzip) budget.
+      const first = await firstLoadGzipKb(v.context.request, site("/dashboard"));
+      console.log(`dashboard home first-load JS: ${first.kb.toFixed(1)} KB gzip`);
+      expect(first.kb).toBeGreaterThan(50);
+      expect(first.kb).toBeLessThanOrEqual(200);
     } finally {
       await v.context.close();
     }

@@ -46,7 +46,7 @@ export function ChainHealthTable({ chains }: { chains: ChainHealth[] }) {
                 )}
               </th>
               <td className="px-3 py-2">
-                <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATE[c.state].style}`}>
+                <span className={`rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${STATE[c.state].style}`}>
                   {STATE[c.state].label}
                 </span>
               </td>

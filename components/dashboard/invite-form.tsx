@@ -23,6 +23,7 @@ export function InviteForm({ action }: { action: (prev: InviteState, form: FormD
             name="email"
             type="email"
             required
+            defaultValue={state.typed?.email}
             aria-invalid={state.error ? true : undefined}
             aria-describedby={state.error ? "invite-error" : undefined}
             className={field}
@@ -32,7 +33,7 @@ export function InviteForm({ action }: { action: (prev: InviteState, form: FormD
           <label htmlFor="invite-role" className="block text-sm font-medium text-slate-800">
             Role
           </label>
-          <select id="invite-role" name="role" defaultValue="developer" className={field}>
+          <select id="invite-role" name="role" defaultValue={state.typed?.role ?? "developer"} className={field}>
             {USER_ROLES.map((r) => (
               <option key={r} value={r}>
                 {r}

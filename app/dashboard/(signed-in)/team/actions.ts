@@ -12,7 +12,15 @@ import { removeMember } from "@/lib/users/remove-member";
 import { isRole } from "@/lib/users/roles";
 import { TeamNotFoundError, TeamRuleError } from "@/lib/users/team-errors";
 
-export type InviteState = { error?: string; link?: string; email?: string; mailed?: boolean; mailError?: string };
+export type InviteState = {
+  error?: string;
+  link?: string;
+  email?: string;
+  /** After a refusal, what was typed, so the form shows it again (React resets a form after its action). */
+  typed?: { email: string; role: string };
+  mailed?: boolean;
+  mailError?: string;
+};
 export type MemberState = { error?: string; done?: string };
 
 /** Runs a team:write action; a refusal the user can act on comes back as `error`, anything else throws. */
@@ -31,11 +39,16 @@ async function asOwner<S>(
 
 /** Invites an email with a role: the one-time link is shown, and emailed when SMTP is configured. */
 export async function inviteMember(_prev: InviteState, form: FormData): Promise<InviteState> {
-  const role = String(form.get("role") ?? "");
+  const typed = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
+  const result = await invite(typed);
+  return result.error ? { ...result, typed } : result;
+}
+
+async function invite({ email: typedEmail, role }: { email: string; role: string }): Promise<InviteState> {
   if (!isRole(role)) return { error: "Choose a role." };
   return asOwner(async (actor, merchantName) => {
     const { invitation, token } = await createInvitation(getDb(), actor, {
-      email: String(form.get("email") ?? ""),
+      email: typedEmail,
       role,
     });
     const link = `${config().publicBaseUrl}${INVITE_PATH}${token}`;
