@@ -73,7 +73,11 @@ describe("dashboard team", () => {
     await snapshot(o.page, "dashboard-team");
 
     const email = `ines.${Date.now()}@shop.test`;
-    const link = await invite(o.page, email, "developer");
+    const [inviteRequest] = await Promise.all([
+      o.page.waitForRequest((r: Request) => r.method() === "POST" && "next-action" in r.headers()),
+      invite(o.page, email, "developer"),
+    ]);
+    const link = await o.page.getByLabel(`Invitation link for ${email} (works once, for 7 days)`).inputValue();
     expect(link).toMatch(/\/dashboard\/invite\/[0-9A-Za-z]{32}$/);
     await o.page.getByRole("button", { name: "Copy link" }).click();
     await o.page.getByRole("button", { name: "Copied" }).waitFor();
@@ -114,6 +118,24 @@ describe("dashboard team", () => {
     await memberRow(n.page, email).waitFor();
     expect(await n.page.getByRole("button", { name: "Invite", exact: true }).count()).toBe(0);
     expect(await n.page.getByRole("button", { name: /^Change role of/ }).count()).toBe(0);
+    // The owner's invite request replayed with the developer's session: refused, no invitation made.
+    const replay = async (request: Request) => {
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length", "host"].includes(k)),
+      );
+      const url = request.url().replace(new URL(request.url()).origin, memberOrigin);
+      return (
+        await n.context.request.post(url, {
+          headers: { ...headers, origin: memberOrigin },
+          data: request.postDataBuffer()!,
+        })
+      ).text();
+    };
+    const invitations = async () =>
+      (await query(getDb(), "select id from invitations where merchant_id = $1", [m.id])).length;
+    const before = await invitations();
+    expect(await replay(inviteRequest)).toContain("Your role (developer) does not allow this.");
+    expect(await invitations()).toBe(before);
     // The link is spent.
     const again = await visitor();
     await again.page.goto(link);
@@ -136,15 +158,7 @@ describe("dashboard team", () => {
     await snapshot(o.page, "dashboard-team-role-changed");
 
     // An admin may not change the team: the owner's request replayed with the admin's session is refused.
-    const headers = Object.fromEntries(
-      Object.entries(await action!.allHeaders()).filter(([k]) => !["cookie", "content-length", "host"].includes(k)),
-    );
-    const ownerOrigin = new URL(action!.url()).origin;
-    const asAdmin = await n.context.request.post(action!.url().replace(ownerOrigin, memberOrigin), {
-      headers: { ...headers, origin: memberOrigin },
-      data: action!.postDataBuffer()!,
-    });
-    expect(await asAdmin.text()).toContain("Your role (admin) does not allow this.");
+    expect(await replay(action!)).toContain("Your role (admin) does not allow this.");
     // The last owner cannot step down.
     await o.page.getByLabel(`New role for ${owner.email}`).selectOption("viewer");
     await o.page.getByRole("button", { name: `Change role of ${owner.email}` }).click();
