@@ -59,8 +59,9 @@ export async function loadChainHealth(
         lastErrorAt: null,
       };
     const processed = Number(r.block_number) >= 0 ? Number(r.block_number) : null;
-    const head = r.head_number === null ? null : Number(r.head_number);
-    const lag = head === null ? null : Math.max(0, head - Number(r.block_number));
+    // The head is written at most every 5 s, the cursor on every scan: the head is at least what was applied.
+    const head = r.head_number === null ? null : Math.max(Number(r.head_number), Number(r.block_number));
+    const lag = head === null ? null : head - Number(r.block_number);
     const erroring = r.last_error_at !== null && (r.head_seen_at === null || r.last_error_at > r.head_seen_at);
     const stale = r.head_seen_at === null || now.getTime() - r.head_seen_at.getTime() > STALE_MS;
     const state: ChainHealthState = erroring ? "erroring" : stale || (lag ?? 0) > LAG_BLOCKS ? "lagging" : "ok";

@@ -19,16 +19,17 @@ export interface WatchOptions {
  */
 export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal, opts: WatchOptions): Promise<void> {
   let failures = 0;
-  let headWritten = { number: -1, at: 0 };
+  let headWrittenAt = 0;
   while (!signal.aborted) {
     try {
       const result = await scanOnce(db, target);
-      failures = 0;
-      // The head for the dashboard's chain health: when it moved, and at least every 10 s while it does not.
-      if (result.head !== headWritten.number || Date.now() - headWritten.at > 10_000) {
+      // The head for the dashboard's chain health: at most every 5 s (a fast chain's head moves each poll),
+      // and at once on the first good scan after a failure, so the chain reads as recovered.
+      if (failures > 0 || Date.now() - headWrittenAt >= 5_000) {
         await recordHead(db, target, result.head).catch(() => {});
-        headWritten = { number: result.head, at: Date.now() };
+        headWrittenAt = Date.now();
       }
+      failures = 0;
       opts.onScan?.(result);
       if (result.caughtUp) await sleep(opts.pollMs, signal);
     } catch (err) {
