@@ -6,6 +6,7 @@ import { acceptInvitation, findInvitation } from "@/lib/users/accept-invitation"
 import { changeMemberRole } from "@/lib/users/change-member-role";
 import { createUser } from "@/lib/users/create-user";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "@/lib/users/invitations";
+import { listAudit } from "@/lib/users/list-audit";
 import { listMembers } from "@/lib/users/list-members";
 import { removeMember } from "@/lib/users/remove-member";
 import type { Role } from "@/lib/users/roles";
@@ -170,6 +171,7 @@ describe("members", () => {
     const owner = await member(m.id, "owner");
     const admin = await member(m.id, "admin");
     expect(await loadSessionUser(getDb(), admin.id, 1)).not.toBeNull();
+    await signInWithPassword(getDb(), { email: admin.email, password: admin.password, ip: "10.0.0.6", userAgent: "t" });
     const stranger = await member((await newMerchant()).id, "viewer");
     await expect(removeMember(getDb(), actorOf(owner), stranger.id)).rejects.toThrow(TeamNotFoundError);
     await expect(changeMemberRole(getDb(), actorOf(owner), { userId: stranger.id, role: "owner" })).rejects.toThrow(
@@ -194,6 +196,9 @@ describe("members", () => {
       target: admin.id,
       details: { email: admin.email, role: "admin" },
     });
+    // The audit log still names them.
+    const signIn = (await listAudit(getDb(), m.id)).find((e) => e.action === "user.signed_in");
+    expect(signIn!.email).toBe(`${admin.email} (removed)`);
     // The email is free again: it can be invited back.
     await expect(
       createInvitation(getDb(), actorOf(owner), { email: admin.email, role: "viewer" }),
