@@ -15,6 +15,7 @@ const NAV: { href: string; label: string; permission?: Permission }[] = [
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/security", label: "Security" },
   { href: "/dashboard/audit", label: "Audit log", permission: "audit:read" },
 ];

@@ -28,6 +28,12 @@ export const chainCursors = pgTable(
     blockHash: text("block_hash"),
     blockTime: timestamp("block_time", { withTimezone: true, precision: 3 }),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** The chain's head as the watcher last read it, and when (the dashboard's chain health: lag = head − block). */
+    headNumber: bigint("head_number", { mode: "number" }),
+    headSeenAt: timestamp("head_seen_at", { withTimezone: true, precision: 3 }),
+    /** The watcher's last failed scan (credentials stripped from URLs), and when. */
+    lastError: text("last_error"),
+    lastErrorAt: timestamp("last_error_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [primaryKey({ columns: [t.mode, t.chain] })],
 );

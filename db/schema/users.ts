@@ -63,3 +63,31 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_merchant_idx").on(t.merchantId, t.createdAt)],
 );
+
+/**
+ * Invitations to join a merchant's team (docs/DASHBOARD.md#team). Only the SHA-256 of the link's token is
+ * stored; an invitation is used once (`usedAt`), or revoked, or expires (`expiresAt`, 7 days).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id),
+    email: text("email").notNull(),
+    role: text("role", { enum: USER_ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: text("invited_by").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, precision: 3 }),
+    usedBy: text("used_by"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
+    index("invitations_merchant_idx").on(t.merchantId, t.createdAt),
+    check("invitations_role_check", sql`${t.role} in ('owner', 'admin', 'developer', 'viewer')`),
+  ],
+);

@@ -27,6 +27,21 @@ function variable<T, F>(
 
 export const text = <F>(fallback: F) => variable(fallback, "text", (raw) => raw);
 
+/** An smtp:// or smtps:// URL (its password is never echoed in the error). */
+export const smtpUrl = () =>
+  variable(
+    undefined,
+    "an smtp:// or smtps:// URL",
+    (raw) => {
+      try {
+        return ["smtp:", "smtps:"].includes(new URL(raw).protocol) ? raw : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    { echo: false },
+  );
+
 /** A secret of at least 32 characters, never echoed in the error. */
 export const secretText = () =>
   variable(undefined, "at least 32 characters", (raw) => (raw.length >= 32 ? raw : undefined), { echo: false });

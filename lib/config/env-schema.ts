@@ -13,6 +13,7 @@ import {
   positiveInt,
   positiveNumber,
   secretText,
+  smtpUrl,
   text,
   usdtAmount,
 } from "./env-fields";
@@ -39,6 +40,8 @@ const shape = {
   LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
   MASTER_KEY: masterKeyBytes(),
   NEXTAUTH_SECRET: secretText(),
+  SMTP_URL: smtpUrl(),
+  SMTP_FROM: text(undefined),
   LIVE_SEED_MNEMONIC: text(undefined),
   LIVE_SEED_FILE: text(undefined),
   LIVE_TREASURY_KEY_FILE: text(undefined),
@@ -91,6 +94,9 @@ export interface AppConfig {
   masterKey: Buffer | undefined;
   /** Signs and encrypts dashboard sessions; derived from the master key when unset (lib/auth/secret.ts). */
   nextAuthSecret: string | undefined;
+  /** Where the dashboard's invitation emails go out (never logged: it may carry a password); unset, links are only shown. */
+  smtpUrl: string | undefined;
+  smtpFrom: string | undefined;
   liveSeedMnemonic: string | undefined;
   liveSeedFile: string | undefined;
   /** Role key files (docs/CUSTODY.md): a role's keys per family instead of the live seed's derivation. */
@@ -150,6 +156,8 @@ export const envSchema = z
       logLevel: env.LOG_LEVEL,
       masterKey: env.MASTER_KEY,
       nextAuthSecret: env.NEXTAUTH_SECRET,
+      smtpUrl: env.SMTP_URL,
+      smtpFrom: env.SMTP_FROM,
       liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
       liveSeedFile: env.LIVE_SEED_FILE,
       liveTreasuryKeyFile: env.LIVE_TREASURY_KEY_FILE,

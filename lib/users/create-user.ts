@@ -7,7 +7,7 @@ import { serializeUser } from "./serialize-user";
 
 export class UserInputError extends Error {}
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Creates a dashboard user of a merchant. Without a password one is generated; it is returned this once
@@ -18,7 +18,7 @@ export async function createUser(
   input: { merchantId: string; email: string; role: Role; password?: string },
 ): Promise<{ user: ReturnType<typeof serializeUser>; password: string }> {
   const email = input.email.trim();
-  if (!EMAIL.test(email)) throw new UserInputError(`"${email}" is not an email address`);
+  if (!EMAIL_PATTERN.test(email)) throw new UserInputError(`"${email}" is not an email address`);
   const password = input.password ?? generatePassword();
   if (password.length < MIN_PASSWORD_LENGTH)
     throw new UserInputError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { sleep } from "@/lib/util/sleep";
 import { CursorMovedError } from "./chain-cursor";
+import { recordHead, recordScanError } from "./chain-health";
 import { ChainMovedError, scanOnce, type ScanResult, type ScanTarget } from "./scan-chain";
 
 export interface WatchOptions {
@@ -18,9 +19,16 @@ export interface WatchOptions {
  */
 export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal, opts: WatchOptions): Promise<void> {
   let failures = 0;
+  let headWrittenAt = 0;
   while (!signal.aborted) {
     try {
       const result = await scanOnce(db, target);
+      // The head for the dashboard's chain health: at most every 5 s (a fast chain's head moves each poll),
+      // and at once on the first good scan after a failure, so the chain reads as recovered.
+      if (failures > 0 || Date.now() - headWrittenAt >= 5_000) {
+        await recordHead(db, target, result.head).catch(() => {});
+        headWrittenAt = Date.now();
+      }
       failures = 0;
       opts.onScan?.(result);
       if (result.caughtUp) await sleep(opts.pollMs, signal);
@@ -32,6 +40,7 @@ export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal
       }
       failures += 1;
       const error = err instanceof Error ? err.message : String(err);
+      await recordScanError(db, target, error).catch(() => {});
       if (opts.maxFailures && failures >= opts.maxFailures) {
         log.warn("chain scans keep failing; reloading the chain's configuration", {
           chain: target.chain,

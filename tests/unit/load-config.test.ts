@@ -31,6 +31,8 @@ describe("loadConfig", () => {
       logLevel: "info",
       masterKey: undefined,
       nextAuthSecret: undefined,
+      smtpUrl: undefined,
+      smtpFrom: undefined,
       solanaPublicRpcUrl: "https://api.mainnet-beta.solana.com",
       sandboxChains: true,
       sandboxBlockTimeS: 1,
@@ -128,6 +130,15 @@ describe("loadConfig", () => {
   it("does not echo RPC URLs, which often carry provider keys", () => {
     expect(problems({ ETH_RPC_URL: "not a url secret-key" })).toEqual([
       "ETH_RPC_URL must be an absolute URL (http://… or https://…)",
+    ]);
+  });
+
+  it("takes an smtp(s):// URL for invitation emails and never echoes a bad one (it may carry a password)", () => {
+    expect(
+      loadConfig({ SMTP_URL: "smtps://u:p@mail.example.com:465", SMTP_FROM: "Pay <no-reply@x.test>" }),
+    ).toMatchObject({ smtpUrl: "smtps://u:p@mail.example.com:465", smtpFrom: "Pay <no-reply@x.test>" });
+    expect(problems({ SMTP_URL: "http://u:hunter2@mail.example.com" })).toEqual([
+      "SMTP_URL must be an smtp:// or smtps:// URL",
     ]);
   });
 

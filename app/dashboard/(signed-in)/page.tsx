@@ -1,4 +1,6 @@
 import { BalancesGrid } from "@/components/dashboard/balances-grid";
+import { ChainHealthTable } from "@/components/dashboard/chain-health-table";
+import { VolumeSection } from "@/components/dashboard/volume-section";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
@@ -7,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
-/** The dashboard home: balances per chain and the latest payments, in the selected mode. */
+/** The dashboard home, in the selected mode: balances per chain, 30-day volume, latest payments, chain health. */
 export default async function DashboardHome() {
   const [user, mode] = await Promise.all([requirePageUser("balances:read"), dashboardMode()]);
   const home = await loadHome(getDb(), { merchantId: user.merchantId, mode });
@@ -20,11 +22,23 @@ export default async function DashboardHome() {
         </h2>
         <BalancesGrid balances={home.balances} live={mode === "live"} />
       </section>
+      <section aria-labelledby="volume-heading">
+        <h2 id="volume-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Confirmed volume
+        </h2>
+        <VolumeSection days={home.volume} mode={mode} />
+      </section>
       <section aria-labelledby="payments-heading">
         <h2 id="payments-heading" className="mb-3 text-lg font-semibold text-slate-900">
           Recent payments
         </h2>
         <RecentPayments payments={home.payments} />
+      </section>
+      <section aria-labelledby="chains-heading">
+        <h2 id="chains-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Chain health
+        </h2>
+        <ChainHealthTable chains={home.chains} />
       </section>
     </div>
   );

@@ -1,0 +1,93 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { config } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { mailConfigured, sendMail } from "@/lib/mail/send-mail";
+import { changeMemberRole } from "@/lib/users/change-member-role";
+import { invitationEmail } from "@/lib/users/invitation-email";
+import { createInvitation, INVITE_PATH, revokeInvitation } from "@/lib/users/invitations";
+import { removeMember } from "@/lib/users/remove-member";
+import { isRole } from "@/lib/users/roles";
+import { TeamNotFoundError, TeamRuleError } from "@/lib/users/team-errors";
+
+export type InviteState = {
+  error?: string;
+  link?: string;
+  email?: string;
+  /** After a refusal, what was typed, so the form shows it again (React resets a form after its action). */
+  typed?: { email: string; role: string };
+  mailed?: boolean;
+  mailError?: string;
+};
+export type MemberState = { error?: string; done?: string };
+
+/** Runs a team:write action; a refusal the user can act on comes back as `error`, anything else throws. */
+async function asOwner<S>(
+  run: (actor: Awaited<ReturnType<typeof actorOf>>, merchantName: string) => Promise<S>,
+): Promise<S | { error: string }> {
+  try {
+    const user = await requireActionUser("team:write");
+    return await run(await actorOf(user), user.merchantName);
+  } catch (err) {
+    if (err instanceof ForbiddenActionError || err instanceof TeamRuleError || err instanceof TeamNotFoundError)
+      return { error: err.message };
+    throw err;
+  }
+}
+
+/** Invites an email with a role: the one-time link is shown, and emailed when SMTP is configured. */
+export async function inviteMember(_prev: InviteState, form: FormData): Promise<InviteState> {
+  const typed = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
+  const result = await invite(typed);
+  return result.error ? { ...result, typed } : result;
+}
+
+async function invite({ email: typedEmail, role }: { email: string; role: string }): Promise<InviteState> {
+  if (!isRole(role)) return { error: "Choose a role." };
+  return asOwner(async (actor, merchantName) => {
+    const { invitation, token } = await createInvitation(getDb(), actor, {
+      email: typedEmail,
+      role,
+    });
+    const link = `${config().publicBaseUrl}${INVITE_PATH}${token}`;
+    revalidatePath("/dashboard/team");
+    if (!mailConfigured()) return { link, email: invitation.email };
+    try {
+      await sendMail({
+        to: invitation.email,
+        ...invitationEmail({ merchantName, role, link, expiresAt: invitation.expiresAt }),
+      });
+      return { link, email: invitation.email, mailed: true };
+    } catch (err) {
+      return { link, email: invitation.email, mailError: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+export async function revokeInvite(_prev: MemberState, form: FormData): Promise<MemberState> {
+  return asOwner(async (actor) => {
+    await revokeInvitation(getDb(), actor, String(form.get("invitation") ?? ""));
+    revalidatePath("/dashboard/team");
+    return { done: "Invitation revoked." };
+  });
+}
+
+export async function changeRole(_prev: MemberState, form: FormData): Promise<MemberState> {
+  const role = String(form.get("role") ?? "");
+  if (!isRole(role)) return { error: "Choose a role." };
+  return asOwner(async (actor) => {
+    await changeMemberRole(getDb(), actor, { userId: String(form.get("member") ?? ""), role });
+    revalidatePath("/dashboard/team");
+    return { done: `Role changed to ${role}.` };
+  });
+}
+
+export async function removeTeamMember(_prev: MemberState, form: FormData): Promise<MemberState> {
+  return asOwner(async (actor) => {
+    await removeMember(getDb(), actor, String(form.get("member") ?? ""));
+    revalidatePath("/dashboard/team");
+    return { done: "Member removed." };
+  });
+}

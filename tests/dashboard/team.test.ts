@@ -1,0 +1,207 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { query } from "@/lib/db/query";
+import { acceptInvitation, findInvitation } from "@/lib/users/accept-invitation";
+import { changeMemberRole } from "@/lib/users/change-member-role";
+import { createUser } from "@/lib/users/create-user";
+import { createInvitation, listPendingInvitations, revokeInvitation } from "@/lib/users/invitations";
+import { listAudit } from "@/lib/users/list-audit";
+import { listMembers } from "@/lib/users/list-members";
+import { removeMember } from "@/lib/users/remove-member";
+import type { Role } from "@/lib/users/roles";
+import { loadSessionUser } from "@/lib/users/sessions";
+import { signInWithPassword } from "@/lib/users/sign-in";
+import { TeamNotFoundError, TeamRuleError } from "@/lib/users/team-errors";
+import { newMerchant } from "../helpers/api";
+
+const unique = (name: string) => `${name}.${randomBytes(4).toString("hex")}@shop.test`;
+const PASSWORD = "a long enough password";
+
+async function member(merchantId: string, role: Role) {
+  const { user, password } = await createUser(getDb(), { merchantId, email: unique(role), role });
+  return { ...user, password };
+}
+const actorOf = (u: { id: string; merchant: string }) => ({
+  merchantId: u.merchant,
+  userId: u.id,
+  ip: "10.0.0.1",
+  userAgent: "vitest",
+});
+const auditOf = (merchantId: string) =>
+  query<{ action: string; user_id: string | null; target: string | null; details: Record<string, unknown> | null }>(
+    getDb(),
+    "select action, user_id, target, details from audit_log where merchant_id = $1 order by created_at, id",
+    [merchantId],
+  );
+const accept = (token: string, password = PASSWORD) =>
+  acceptInvitation(getDb(), { token, password, ip: "10.0.0.2", userAgent: "vitest" });
+
+describe("invitations", () => {
+  it("a link works once: the user gets the invited role in the inviter's merchant and can sign in; audited", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    const email = unique("Invited");
+    const { invitation, token } = await createInvitation(getDb(), actorOf(owner), { email, role: "developer" });
+    expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
+    // Only the hash is stored.
+    const [row] = await query<{ token_hash: string }>(getDb(), "select token_hash from invitations where id = $1", [
+      invitation.id,
+    ]);
+    expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.token_hash).not.toContain(token);
+    expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * 86_400_000);
+    expect((await listPendingInvitations(getDb(), m.id)).map((i) => i.email)).toEqual([email]);
+    expect(await findInvitation(getDb(), token)).toMatchObject({ state: "valid", email, role: "developer" });
+
+    const { userId } = await accept(token);
+    const signedIn = await signInWithPassword(getDb(), { email, password: PASSWORD, ip: "10.0.0.3", userAgent: "t" });
+    expect(signedIn).toMatchObject({ ok: true, user: { id: userId, merchantId: m.id, role: "developer" } });
+    expect(await findInvitation(getDb(), token)).toEqual({ state: "used" });
+    await expect(accept(token, "another long password")).rejects.toThrow(/already been used/);
+    expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
+    expect((await auditOf(m.id)).map((a) => [a.action, a.user_id])).toEqual([
+      ["invitation.created", owner.id],
+      ["invitation.accepted", userId],
+      ["user.signed_in", userId],
+    ]);
+  });
+
+  it("two accepts of one link at once: exactly one user is created", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    const email = unique("race");
+    const { token } = await createInvitation(getDb(), actorOf(owner), { email, role: "viewer" });
+    const results = await Promise.allSettled([accept(token), accept(token), accept(token)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const users = await query(getDb(), "select id from users where lower(email) = lower($1)", [email]);
+    expect(users).toHaveLength(1);
+  });
+
+  it("expired, revoked and unknown links are refused; an email that is already a user cannot be invited", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    const old = await createInvitation(getDb(), actorOf(owner), { email: unique("old"), role: "viewer" }, eightDaysAgo);
+    expect(await findInvitation(getDb(), old.token)).toEqual({ state: "expired" });
+    await expect(accept(old.token)).rejects.toThrow(/expired/);
+    expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
+
+    const revoked = await createInvitation(getDb(), actorOf(owner), { email: unique("rev"), role: "admin" });
+    await revokeInvitation(getDb(), actorOf(owner), revoked.invitation.id);
+    await expect(accept(revoked.token)).rejects.toThrow(/revoked/);
+    await expect(revokeInvitation(getDb(), actorOf(owner), revoked.invitation.id)).rejects.toThrow(TeamNotFoundError);
+    expect(await findInvitation(getDb(), "x".repeat(32))).toEqual({ state: "unknown" });
+
+    // Another merchant's owner cannot revoke this merchant's invitation.
+    const other = await member((await newMerchant()).id, "owner");
+    const pending = await createInvitation(getDb(), actorOf(owner), { email: unique("p"), role: "viewer" });
+    await expect(revokeInvitation(getDb(), actorOf(other), pending.invitation.id)).rejects.toThrow(TeamNotFoundError);
+    expect(await findInvitation(getDb(), pending.token)).toMatchObject({ state: "valid" });
+
+    await expect(
+      createInvitation(getDb(), actorOf(owner), { email: other.email.toUpperCase(), role: "viewer" }),
+    ).rejects.toThrow(`${other.email.toUpperCase()} already has a dashboard account.`);
+    await expect(createInvitation(getDb(), actorOf(owner), { email: "nope", role: "viewer" })).rejects.toThrow(
+      TeamRuleError,
+    );
+    // Someone signed up with the invited email meanwhile: the acceptance is refused and the link stays unused.
+    const late = unique("late");
+    const raced = await createInvitation(getDb(), actorOf(owner), { email: late, role: "viewer" });
+    await createUser(getDb(), { merchantId: other.merchant, email: late, role: "viewer" });
+    await expect(accept(raced.token)).rejects.toThrow(/already exists/);
+    expect(await findInvitation(getDb(), raced.token)).toMatchObject({ state: "valid" });
+    expect((await auditOf(m.id)).map((a) => a.action)).toEqual([
+      "invitation.created",
+      "invitation.created",
+      "invitation.revoked",
+      "invitation.created",
+      "invitation.created",
+    ]);
+  });
+});
+
+describe("members", () => {
+  it("lists members with their last sign-in; a role change applies to the member's next request; audited", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    const dev = await member(m.id, "developer");
+    await signInWithPassword(getDb(), { email: dev.email, password: dev.password, ip: "10.0.0.9", userAgent: "t" });
+    const listed = await listMembers(getDb(), m.id);
+    expect(listed.map((x) => [x.email, x.role])).toEqual([
+      [owner.email, "owner"],
+      [dev.email, "developer"],
+    ]);
+    expect(listed[0]!.lastSignInAt).toBeNull();
+    expect(Date.now() - Date.parse(listed[1]!.lastSignInAt!)).toBeLessThan(60_000);
+
+    expect(await loadSessionUser(getDb(), dev.id, 1)).toMatchObject({ role: "developer" });
+    await changeMemberRole(getDb(), actorOf(owner), { userId: dev.id, role: "viewer" });
+    expect(await loadSessionUser(getDb(), dev.id, 1)).toMatchObject({ role: "viewer" });
+    const audit = await auditOf(m.id);
+    expect(audit.at(-1)).toEqual({
+      action: "user.role_changed",
+      user_id: owner.id,
+      target: dev.id,
+      details: { email: dev.email, from: "developer", to: "viewer" },
+    });
+  });
+
+  it("the last owner cannot be demoted or removed (not even by themselves); with two owners one may go", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    await expect(changeMemberRole(getDb(), actorOf(owner), { userId: owner.id, role: "admin" })).rejects.toThrow(
+      "A team keeps at least one owner",
+    );
+    await expect(removeMember(getDb(), actorOf(owner), owner.id)).rejects.toThrow(TeamRuleError);
+    const second = await member(m.id, "owner");
+    // Both demoting each other at once: one succeeds, one is refused; an owner remains.
+    const both = await Promise.allSettled([
+      changeMemberRole(getDb(), actorOf(owner), { userId: second.id, role: "admin" }),
+      changeMemberRole(getDb(), actorOf(second), { userId: owner.id, role: "admin" }),
+    ]);
+    expect(both.filter((r) => r.status === "rejected")).toHaveLength(1);
+    const owners = (await listMembers(getDb(), m.id)).filter((x) => x.role === "owner");
+    expect(owners).toHaveLength(1);
+    expect((await auditOf(m.id)).filter((a) => a.action === "user.role_changed")).toHaveLength(1);
+  });
+
+  it("a removed member's sessions are refused at once; another merchant's member is not found; audited", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    const admin = await member(m.id, "admin");
+    expect(await loadSessionUser(getDb(), admin.id, 1)).not.toBeNull();
+    await signInWithPassword(getDb(), { email: admin.email, password: admin.password, ip: "10.0.0.6", userAgent: "t" });
+    const stranger = await member((await newMerchant()).id, "viewer");
+    await expect(removeMember(getDb(), actorOf(owner), stranger.id)).rejects.toThrow(TeamNotFoundError);
+    await expect(changeMemberRole(getDb(), actorOf(owner), { userId: stranger.id, role: "owner" })).rejects.toThrow(
+      TeamNotFoundError,
+    );
+    expect(await loadSessionUser(getDb(), stranger.id, 1)).toMatchObject({ role: "viewer" });
+
+    await removeMember(getDb(), actorOf(owner), admin.id);
+    expect(await loadSessionUser(getDb(), admin.id, 1)).toBeNull();
+    expect(await loadSessionUser(getDb(), admin.id, 2)).toBeNull();
+    const refused = await signInWithPassword(getDb(), {
+      email: admin.email,
+      password: admin.password,
+      ip: "10.0.0.7",
+      userAgent: "t",
+    });
+    expect(refused.ok).toBe(false);
+    expect((await listMembers(getDb(), m.id)).map((x) => x.id)).toEqual([owner.id]);
+    expect((await auditOf(m.id)).at(-1)).toEqual({
+      action: "user.removed",
+      user_id: owner.id,
+      target: admin.id,
+      details: { email: admin.email, role: "admin" },
+    });
+    // The audit log still names them.
+    const signIn = (await listAudit(getDb(), m.id)).find((e) => e.action === "user.signed_in");
+    expect(signIn!.email).toBe(`${admin.email} (removed)`);
+    // The email is free again: it can be invited back.
+    await expect(
+      createInvitation(getDb(), actorOf(owner), { email: admin.email, role: "viewer" }),
+    ).resolves.toBeTruthy();
+  });
+});
