@@ -37,6 +37,13 @@ const auditOf = (merchantId: string) =>
 const accept = (token: string, password = PASSWORD) =>
   acceptInvitation(getDb(), { token, password, ip: "10.0.0.2", userAgent: "vitest" });
 
+/** Signs the member in with their password; the claims its session cookie would carry. */
+async function sessionOf(user: { id: string; email: string; password: string }, ip: string) {
+  const r = await signInWithPassword(getDb(), { email: user.email, password: user.password, ip, userAgent: "t" });
+  if (!r.ok) throw new Error(`sign-in refused: ${r.reason}`);
+  return { uid: user.id, sv: r.user.sessionVersion, sid: r.sessionId };
+}
+
 describe("invitations", () => {
   it("a link works once: the user gets the invited role in the inviter's merchant and can sign in; audited", async () => {
     const m = await newMerchant();
@@ -126,7 +133,7 @@ describe("members", () => {
     const m = await newMerchant();
     const owner = await member(m.id, "owner");
     const dev = await member(m.id, "developer");
-    await signInWithPassword(getDb(), { email: dev.email, password: dev.password, ip: "10.0.0.9", userAgent: "t" });
+    const devSession = await sessionOf(dev, "10.0.0.9");
     const listed = await listMembers(getDb(), m.id);
     expect(listed.map((x) => [x.email, x.role])).toEqual([
       [owner.email, "owner"],
@@ -135,9 +142,9 @@ describe("members", () => {
     expect(listed[0]!.lastSignInAt).toBeNull();
     expect(Date.now() - Date.parse(listed[1]!.lastSignInAt!)).toBeLessThan(60_000);
 
-    expect(await loadSessionUser(getDb(), dev.id, 1)).toMatchObject({ role: "developer" });
+    expect(await loadSessionUser(getDb(), devSession)).toMatchObject({ role: "developer" });
     await changeMemberRole(getDb(), actorOf(owner), { userId: dev.id, role: "viewer" });
-    expect(await loadSessionUser(getDb(), dev.id, 1)).toMatchObject({ role: "viewer" });
+    expect(await loadSessionUser(getDb(), devSession)).toMatchObject({ role: "viewer" });
     const audit = await auditOf(m.id);
     expect(audit.at(-1)).toEqual({
       action: "user.role_changed",
@@ -170,18 +177,18 @@ describe("members", () => {
     const m = await newMerchant();
     const owner = await member(m.id, "owner");
     const admin = await member(m.id, "admin");
-    expect(await loadSessionUser(getDb(), admin.id, 1)).not.toBeNull();
-    await signInWithPassword(getDb(), { email: admin.email, password: admin.password, ip: "10.0.0.6", userAgent: "t" });
+    const adminSession = await sessionOf(admin, "10.0.0.6");
+    expect(await loadSessionUser(getDb(), adminSession)).not.toBeNull();
     const stranger = await member((await newMerchant()).id, "viewer");
     await expect(removeMember(getDb(), actorOf(owner), stranger.id)).rejects.toThrow(TeamNotFoundError);
     await expect(changeMemberRole(getDb(), actorOf(owner), { userId: stranger.id, role: "owner" })).rejects.toThrow(
       TeamNotFoundError,
     );
-    expect(await loadSessionUser(getDb(), stranger.id, 1)).toMatchObject({ role: "viewer" });
+    expect(await loadSessionUser(getDb(), await sessionOf(stranger, "10.0.0.8"))).toMatchObject({ role: "viewer" });
 
     await removeMember(getDb(), actorOf(owner), admin.id);
-    expect(await loadSessionUser(getDb(), admin.id, 1)).toBeNull();
-    expect(await loadSessionUser(getDb(), admin.id, 2)).toBeNull();
+    expect(await loadSessionUser(getDb(), adminSession)).toBeNull();
+    expect(await loadSessionUser(getDb(), { ...adminSession, sv: adminSession.sv + 1 })).toBeNull();
     const refused = await signInWithPassword(getDb(), {
       email: admin.email,
       password: admin.password,
