@@ -155,7 +155,7 @@ describe("dashboard payments and events", () => {
 
     const audit = await query<{ action: string }>(
       getDb(),
-      "select action from audit_log where merchant_id = $1 and action like any (array['sandbox.%', 'webhook.%']) order by created_at",
+      "select action from audit_log where merchant_id = $1 and action like any (array['sandbox.%', 'webhook%']) order by created_at",
       [m.id],
     );
     expect(audit.map((a) => a.action)).toEqual([
