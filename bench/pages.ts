@@ -1,6 +1,6 @@
-// `npm run bench:pages`: first-load JavaScript (gzip) of the hosted pages from the production build — what
-// a payer's browser downloads before the page is interactive, wallet libraries excluded (they load only
-// when asked) — and Lighthouse's performance and accessibility scores (mobile preset, Debian's Chromium,
+// `npm run bench:pages`: first-load JavaScript (gzip) of the hosted pages and of the dashboard's home and
+// payments list (signed in) from the production build — what a browser downloads before the page is
+// interactive, wallet libraries excluded (they load only when asked) — and Lighthouse's performance and accessibility scores (mobile preset, Debian's Chromium,
 // median of BENCH_LIGHTHOUSE_RUNS=3; BENCH_LIGHTHOUSE=0 skips them).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -16,6 +16,8 @@ import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { createPayment } from "@/lib/payments/create-payment";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
+import { createUser } from "@/lib/users/create-user";
+import { sessionCookie, signInOverHttp } from "@/tests/helpers/dashboard-http";
 import { createTestDatabase } from "@/tests/setup/test-database";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -29,8 +31,14 @@ Object.assign(process.env, env);
  * Scripts the HTML loads (script tags and script preloads; not `noModule` polyfills, which modern
  * browsers skip), fetched and gzipped one by one.
  */
-async function firstLoadJs(base: string, pagePath: string): Promise<{ files: number; rawKb: number; gzipKb: number }> {
-  const html = await (await fetch(base + pagePath)).text();
+async function firstLoadJs(
+  base: string,
+  pagePath: string,
+  headers: Record<string, string> = {},
+): Promise<{ files: number; rawKb: number; gzipKb: number }> {
+  const res = await fetch(base + pagePath, { headers, redirect: "manual" });
+  if (res.status !== 200) throw new Error(`${pagePath}: HTTP ${res.status}`);
+  const html = await res.text();
   const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/nomodule/i.test(attrs));
   const srcs = new Set(
     [
@@ -51,7 +59,11 @@ async function firstLoadJs(base: string, pagePath: string): Promise<{ files: num
 }
 
 /** Lighthouse (mobile preset) against a page: median performance and accessibility scores, and the metrics of the median run. */
-function lighthouse(url: string, runs: number): { performance: number; accessibility: number; detail: string } {
+function lighthouse(
+  url: string,
+  runs: number,
+  headers: Record<string, string> = {},
+): { performance: number; accessibility: number; detail: string } {
   const results: { performance: number; accessibility: number; detail: string }[] = [];
   for (let i = 0; i < runs; i++) {
     const out = path.join(os.tmpdir(), `lh-${process.pid}-${i}.json`);
@@ -63,6 +75,7 @@ function lighthouse(url: string, runs: number): { performance: number; accessibi
         "--output=json",
         `--output-path=${out}`,
         "--only-categories=performance,accessibility",
+        ...(Object.keys(headers).length ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run",
       ],
       {
@@ -71,10 +84,14 @@ function lighthouse(url: string, runs: number): { performance: number; accessibi
       },
     );
     const report = JSON.parse(fs.readFileSync(out, "utf8")) as {
+      finalDisplayedUrl: string;
       categories: Record<string, { score: number }>;
       audits: Record<string, { displayValue?: string }>;
     };
     fs.rmSync(out, { force: true });
+    // A dashboard page without its session would measure the sign-in page instead.
+    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname)
+      throw new Error(`${url} ended at ${report.finalDisplayedUrl}`);
     const a = report.audits;
     results.push({
       performance: Math.round(report.categories.performance!.score * 100),
@@ -106,17 +123,25 @@ try {
   });
   const agnostic = await createPayment(getDb(), owner, { amount: 12_500_000n });
   const link = await createPaymentLink(getDb(), owner, { amount: 25_000_000n, description: "Concert ticket" });
+  // The dashboard's pages as a signed-in owner sees them, with a page of payments to list.
+  for (let i = 0; i < 25; i++)
+    await createPayment(getDb(), owner, { amount: BigInt(1_000_000 + i), chain: "eth", description: `Order ${i}` });
+  const { password } = await createUser(getDb(), { merchantId: merchant.id, email: "bench@shop.test", role: "owner" });
   const web = await spawnWebServer(root, env);
+  const cookie = sessionCookie(await signInOverHttp(web.url, { email: "bench@shop.test", password }));
+  if (!cookie) throw new Error("the bench user could not sign in");
+  const signedIn = { cookie };
+  const pages: [string, string, Record<string, string>][] = [
+    ["/checkout/<id> (network chosen)", `/checkout/${payment.id}`, {}],
+    ["/checkout/<id> (network picker)", `/checkout/${agnostic.id}`, {}],
+    ["/pay/<token>", `/pay/${link.token}`, {}],
+    ["/dashboard (home)", "/dashboard", signedIn],
+    ["/dashboard/payments", "/dashboard/payments", signedIn],
+  ];
   try {
-    console.log(
-      "first-load JavaScript of the hosted pages (production build; target ≤ 200 KB gzip, wallet libraries excluded)",
-    );
-    for (const [name, p] of [
-      ["/checkout/<id> (network chosen)", `/checkout/${payment.id}`],
-      ["/checkout/<id> (network picker)", `/checkout/${agnostic.id}`],
-      ["/pay/<token>", `/pay/${link.token}`],
-    ] as const) {
-      const f = await firstLoadJs(web.url, p);
+    console.log("first-load JavaScript (production build; target ≤ 200 KB gzip, wallet libraries excluded)");
+    for (const [name, p, headers] of pages) {
+      const f = await firstLoadJs(web.url, p, headers);
       console.log(
         `  ${name.padEnd(34)} ${f.files} scripts, ${f.rawKb.toFixed(1)} KB raw, ${f.gzipKb.toFixed(1)} KB gzip`,
       );
@@ -126,13 +151,10 @@ try {
       console.log(
         `Lighthouse, mobile preset (4× CPU slowdown, slow 4G), Debian Chromium, median of ${runs} (target ≥ 90)`,
       );
-      for (const [name, p] of [
-        ["/checkout/<id>", `/checkout/${payment.id}`],
-        ["/pay/<token>", `/pay/${link.token}`],
-      ] as const) {
-        const r = lighthouse(`${web.url}${p}`, runs);
+      for (const [name, p, headers] of pages.filter(([n]) => !n.includes("picker"))) {
+        const r = lighthouse(`${web.url}${p}`, runs, headers);
         console.log(
-          `  ${name.padEnd(16)} performance ${r.performance}, accessibility ${r.accessibility}  (${r.detail})`,
+          `  ${name.padEnd(32)} performance ${r.performance}, accessibility ${r.accessibility}  (${r.detail})`,
         );
       }
     }
