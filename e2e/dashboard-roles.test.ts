@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
-import { launchBrowser, site, snapshot } from "./helpers/browser";
+import { launchBrowser, site, snapshot, snapshotWide } from "./helpers/browser";
 import { newUser, newVisitor, signIn } from "./helpers/dashboard";
 
 // Roles are enforced on the server: a viewer sees no "Create key", and the owner's very request replayed with
@@ -133,5 +133,6 @@ describe("dashboard roles", () => {
     expect(text).toMatch(/ · 10\.\d+\.\d+\.\d+ · Mozilla\//);
     expect(await o.page.locator('li[data-audit="api_key.created"]').count()).toBe(1);
     await snapshot(o.page, "dashboard-audit");
+    await snapshotWide(o.page, "dashboard-audit");
   });
 });

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { adjustBalance } from "@/lib/ledger/adjust-balance";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
-import { launchBrowser, site, snapshot, waitUntil } from "./helpers/browser";
+import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { type DashboardUser, newUser, newVisitor, passwordError, signIn, submitSignIn } from "./helpers/dashboard";
 
 // The dashboard's first slice, as a merchant's team sees it: sign in with a password, the home balances and
@@ -48,6 +48,7 @@ describe("dashboard sign-in", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
     expect(res?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
     await snapshot(page, "dashboard-sign-in");
+    await snapshotWide(page, "dashboard-sign-in");
     await signIn(page, owner);
 
     const card = (chain: string) => page.locator(`li[data-chain="${chain}"]`);
@@ -63,6 +64,7 @@ describe("dashboard sign-in", () => {
     expect(await page.getByRole("note").innerText()).toContain("Sandbox data");
     expect(await page.getByRole("button", { name: "Sandbox" }).getAttribute("aria-pressed")).toBe("true");
     await snapshot(page, "dashboard-home-sandbox");
+    await snapshotWide(page, "dashboard-home-sandbox");
 
     // The switch: live has no chain configured on the test servers, and no sandbox banner.
     await page.getByRole("button", { name: "Live" }).click();
@@ -72,6 +74,29 @@ describe("dashboard sign-in", () => {
     expect(await page.getByText("No payments yet").count()).toBe(1);
     await snapshot(page, "dashboard-home-live");
     expect(errors).toEqual([]);
+  });
+
+  it("signs in with the keyboard alone, and every dashboard link is reachable by Tab", async () => {
+    const { page } = await visitor();
+    await page.goto(site("/dashboard/sign-in"));
+    // Tab from the top of the page: the first field is Email, then Password, then Sign in.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+    await page.keyboard.type(owner.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(owner.password);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
+    const nav = await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allInnerTexts();
+    const reached = new Set<string>();
+    for (let i = 0; i < 40 && reached.size < nav.length; i++) {
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() =>
+        document.activeElement?.closest("nav[aria-label=Dashboard]") ? document.activeElement.textContent : null,
+      );
+      if (focused) reached.add(focused.trim());
+    }
+    expect([...reached].sort()).toEqual([...nav].map((n) => n.trim()).sort());
   });
 
   it("a wrong password shows an error next to the field and no session", async () => {
