@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +11,15 @@ import { type DashboardUser, newUser, newVisitor, passwordError, signIn, submitS
 
 // The dashboard's first slice, as a merchant's team sees it: sign in with a password, the home balances and
 // payments, wrong passwords and the lockout, pages refused without a session, sign out of all sessions.
+/** The URL of every page.tsx under app/dashboard/(signed-in), a made-up id in each `[param]`. */
+function signedInPages(): string[] {
+  const base = path.resolve(import.meta.dirname, "../app/dashboard/(signed-in)");
+  return (fs.readdirSync(base, { recursive: true }) as string[])
+    .filter((f) => path.basename(f) === "page.tsx")
+    .map((f) => `/dashboard/${path.dirname(f)}`.replace(/\/\.$/, "").replace(/\[[^\]]+\]/g, "x_id"))
+    .sort();
+}
+
 let browser: Browser;
 let m: TestMerchant;
 let owner: DashboardUser;
@@ -145,12 +156,15 @@ describe("dashboard sign-in", () => {
 
   it("every dashboard page refuses without a session: redirect to sign-in", async () => {
     const { page } = await visitor();
-    for (const path of ["/dashboard", "/dashboard/keys", "/dashboard/audit"]) {
+    // Every page under (signed-in), read from the app's files, so a new page cannot be left out.
+    const paths = signedInPages();
+    expect(paths).toEqual(expect.arrayContaining(["/dashboard", "/dashboard/keys", "/dashboard/payments/x_id"]));
+    for (const path of paths) {
       const res = await fetch(site(path), { redirect: "manual" });
       expect([res.status, res.headers.get("location")], path).toEqual([307, "/dashboard/sign-in"]);
-      await page.goto(site(path));
-      expect(new URL(page.url()).pathname, path).toBe("/dashboard/sign-in");
     }
+    await page.goto(site("/dashboard/security"));
+    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
   });
 
   it("sign out of all sessions ends the other browser's session too; sign out ends this one", async () => {

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
+import { actionErrorMessage, requireActionActor } from "@/lib/auth/action-actor";
+import type { DashboardActor } from "@/lib/dashboard/dashboard-actor";
 import {
   type ActionOutcome,
   mineForPayment,
@@ -16,21 +16,18 @@ import type { Permission } from "@/lib/users/roles";
 // The payment and event pages' buttons. Each asks the guard first (a viewer's replayed request is refused
 // here), then calls the same lib functions as /v1; the lib refuses sandbox controls in live mode.
 
+/** The guard (role, session) and the selected mode; a refused role becomes the form's error. */
 async function guarded(
   permission: Permission,
-  run: (
-    actor: Awaited<ReturnType<typeof actorOf>>,
-    mode: Awaited<ReturnType<typeof dashboardMode>>,
-  ) => Promise<ActionOutcome>,
+  run: (actor: DashboardActor, mode: DashboardActor["mode"]) => Promise<ActionOutcome>,
 ): Promise<ActionOutcome> {
-  let user: Awaited<ReturnType<typeof requireActionUser>>;
+  let actor: DashboardActor;
   try {
-    user = await requireActionUser(permission);
+    actor = await requireActionActor(permission);
   } catch (err) {
-    if (err instanceof ForbiddenActionError) return { error: err.message };
-    throw err;
+    return { error: actionErrorMessage(err) };
   }
-  return run(await actorOf(user), await dashboardMode());
+  return run(actor, actor.mode);
 }
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
