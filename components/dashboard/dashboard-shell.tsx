@@ -83,6 +83,9 @@ export function DashboardShell({
         <Link href="/dashboard/keys" className="text-slate-800 underline-offset-4 hover:underline">
           API keys
         </Link>
+        <Link href="/dashboard/payouts" className="text-slate-800 underline-offset-4 hover:underline">
+          Payouts
+        </Link>
         <Link href="/dashboard/security" className="text-slate-800 underline-offset-4 hover:underline">
           Security
         </Link>
