@@ -85,18 +85,18 @@ describe("dashboard roles", () => {
     expect(await crossSite.text()).not.toContain("mnt_test_sk_");
     expect(await keyCount()).toBe(before + 1);
 
-    // Live keys wait for step-up: no button in live, and the same request made in live mode creates nothing.
+    // Live keys need step-up: this owner signed in without a second factor, so the same request made in live
+    // mode is refused and creates nothing.
     await o.page.goto(site("/dashboard/keys"));
     await o.page.getByRole("button", { name: "Live" }).click();
     await o.page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
     await o.page.goto(site("/dashboard/keys"));
-    await o.page.getByText("Live keys are created with the CLI").waitFor();
-    expect(await o.page.getByRole("button", { name: "Create key" }).count()).toBe(0);
+    await o.page.getByText("Live keys move real money").waitFor();
     const liveKeys = async () =>
       (await query(getDb(), "select id from api_keys where merchant_id = $1 and mode = 'live'", [m.id])).length;
     const liveBefore = await liveKeys();
     const inLive = await o.context.request.post(action!.url(), { headers, data: body });
-    expect(await inLive.text()).toContain("Live keys are created with the CLI");
+    expect(await inLive.text()).toContain("Confirm it's you with your second factor first.");
     expect(await liveKeys()).toBe(liveBefore);
 
     const audit = await query<{ action: string; user_id: string }>(

@@ -1,17 +1,34 @@
 "use client";
 
 import { useActionState } from "react";
-import type { CreateKeyState } from "@/app/dashboard/(signed-in)/keys/actions";
+import type { KeyActionState } from "@/app/dashboard/(signed-in)/keys/actions";
+import { ALL_SCOPES } from "@/lib/keys/scopes";
+import { ActionError } from "./action-error";
+import { NewSecret } from "./new-secret";
 
-/** "Create key"; the new secret shown once, selectable, with a reminder that it will not be shown again. */
+/** "Create key" with its scopes (all checked by default); the new secret shown once with a copy button. */
 export function CreateKeyForm({
   action,
+  mode,
 }: {
-  action: (prev: CreateKeyState, form: FormData) => Promise<CreateKeyState>;
+  action: (prev: KeyActionState, form: FormData) => Promise<KeyActionState>;
+  mode: string;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form action={formAction} className="space-y-3">
+    <form action={formAction} className="space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <input type="hidden" name="scopes-sent" value="1" />
+      <fieldset aria-describedby={state.field === "scopes" ? "scopes-error" : undefined}>
+        <legend className="text-sm font-medium text-slate-900">Scopes of the new {mode} key</legend>
+        <div className="mt-2 grid grid-cols-1 gap-1 text-sm sm:grid-cols-3">
+          {ALL_SCOPES.map((s) => (
+            <label key={s} className="flex items-center gap-2 font-mono text-xs">
+              <input type="checkbox" name="scope" value={s} defaultChecked />
+              {s}
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <button
         type="submit"
         disabled={pending}
@@ -19,24 +36,13 @@ export function CreateKeyForm({
       >
         Create key
       </button>
-      {state.error && (
-        <p role="alert" className="text-sm text-red-700">
-          {state.error}
-        </p>
-      )}
-      {state.secret && (
-        <div role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm">
-          <label htmlFor="new-key-secret" className="font-medium text-emerald-900">
-            New secret key (shown only this once)
-          </label>
-          <input
-            id="new-key-secret"
-            readOnly
-            value={state.secret}
-            className="mt-1 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs"
-          />
-        </div>
-      )}
+      <ActionError
+        id={state.field === "scopes" ? "scopes-error" : undefined}
+        error={state.error}
+        stepUp={state.stepUp}
+        next="/dashboard/keys"
+      />
+      {state.secret && <NewSecret secret={state.secret} />}
     </form>
   );
 }

@@ -12,6 +12,7 @@ const NAV: { href: string; label: string; permission?: Permission }[] = [
   { href: "/dashboard", label: "Home" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/links", label: "Payment links" },
+  { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "API keys" },

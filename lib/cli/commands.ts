@@ -66,7 +66,8 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
   async "keys rotate"(db, flags) {
     const rotated = await rotateApiKey(db, required(flags, "key"));
     return {
-      json: rotated,
+      // No overlap from the CLI: the old key stops at once, so its expiry is not part of the output.
+      json: { id: rotated.id, secret: rotated.secret, replaces: rotated.replaces },
       text: [`New key ${rotated.id}: ${rotated.secret}`, `${rotated.replaces} no longer works.`],
     };
   },

@@ -45,7 +45,8 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     [hash],
   );
   // The index lookup is on a hash the caller cannot steer; the compare is constant-time regardless.
-  if (!row || !safeEqual(row.secret_hash, hash) || row.revoked_at)
+  // A revoked_at in the future is a rolled key's overlap: it still works until then.
+  if (!row || !safeEqual(row.secret_hash, hash) || (row.revoked_at && row.revoked_at.getTime() <= Date.now()))
     throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");
 
   // last_used_at at one-minute resolution: one write per key per minute, not one per request.

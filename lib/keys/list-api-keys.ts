@@ -9,5 +9,5 @@ export async function listApiKeys(db: Db, merchantId: string) {
     .from(apiKeys)
     .where(eq(apiKeys.merchantId, merchantId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(serializeApiKey);
+  return rows.map((row) => serializeApiKey(row));
 }

@@ -1,24 +1,75 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
-import { createDashboardKey, LIVE_KEYS_NOTE } from "@/lib/dashboard/api-keys";
+import {
+  createDashboardKey,
+  isRollOverlap,
+  revokeDashboardKey,
+  rollDashboardKey,
+  scopesFromForm,
+} from "@/lib/dashboard/api-keys";
 import { getDb } from "@/lib/db/client";
+import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
+import type { Permission } from "@/lib/users/roles";
+import type { SessionUser } from "@/lib/users/sessions";
+import { StepUpRequiredError } from "@/lib/users/step-up";
 
-export type CreateKeyState = { secret?: string; id?: string; error?: string };
+export type KeyActionState = {
+  secret?: string;
+  id?: string;
+  error?: string;
+  field?: string;
+  stepUp?: boolean;
+  done?: string;
+};
+export type CreateKeyState = KeyActionState;
 
-/** Creates an API key in the selected mode (keys:write); the secret comes back once. */
-export async function createKey(_prev: CreateKeyState, _form: FormData): Promise<CreateKeyState> {
-  let user: Awaited<ReturnType<typeof requireActionUser>>;
+/** The guard, then the action; refusals (role, step-up, unknown key) come back as the form's error. */
+async function guarded(
+  permission: Permission,
+  run: (user: SessionUser) => Promise<KeyActionState>,
+): Promise<KeyActionState> {
   try {
-    user = await requireActionUser("keys:write");
+    const user = await requireActionUser(permission);
+    const state = await run(user);
+    revalidatePath("/dashboard/keys");
+    return state;
   } catch (err) {
     if (err instanceof ForbiddenActionError) return { error: err.message };
+    if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
+    if (err instanceof KeyNotFoundError) return { error: err.message };
     throw err;
   }
-  const mode = await dashboardMode();
-  // Live keys need step-up (a second factor within 5 minutes), which is not built yet: CLI only until then.
-  if (mode === "live") return { error: LIVE_KEYS_NOTE };
-  const key = await createDashboardKey(getDb(), await actorOf(user), mode);
-  return { id: key.id, secret: key.secret };
+}
+
+/** Creates an API key in the selected mode with the checked scopes (keys:write; live: step-up); the secret comes back once. */
+export async function createKey(_prev: KeyActionState, form: FormData): Promise<KeyActionState> {
+  return guarded("keys:write", async (user) => {
+    const scopes = form.has("scopes-sent") ? scopesFromForm(form.getAll("scope").map(String)) : undefined;
+    if (scopes === null) return { error: "Choose at least one scope.", field: "scopes" };
+    const key = await createDashboardKey(getDb(), await actorOf(user), user, await dashboardMode(), scopes);
+    return { id: key.id, secret: key.secret };
+  });
+}
+
+/** Rolls a key: a new secret once; the old one works now / 1 h / 24 h more (keys:write; live: step-up). */
+export async function rollKey(_prev: KeyActionState, form: FormData): Promise<KeyActionState> {
+  return guarded("keys:write", async (user) => {
+    const overlap = String(form.get("overlap") ?? "now");
+    if (!isRollOverlap(overlap)) return { error: "Choose how long the old key keeps working.", field: "overlap" };
+    const owner = { merchantId: user.merchantId, mode: await dashboardMode() };
+    const rolled = await rollDashboardKey(getDb(), await actorOf(user), user, owner, String(form.get("key")), overlap);
+    return { id: rolled.id, secret: rolled.secret };
+  });
+}
+
+/** Revokes a key at once, after the page's confirmation (keys:write; live: step-up). */
+export async function revokeKey(_prev: KeyActionState, form: FormData): Promise<KeyActionState> {
+  return guarded("keys:write", async (user) => {
+    const owner = { merchantId: user.merchantId, mode: await dashboardMode() };
+    const key = await revokeDashboardKey(getDb(), await actorOf(user), user, owner, String(form.get("key")));
+    return { done: `${key.display} revoked.` };
+  });
 }

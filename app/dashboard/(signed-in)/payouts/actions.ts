@@ -1,0 +1,84 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { ApiError } from "@/lib/api/errors";
+import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { dashboardMode } from "@/lib/auth/mode";
+import { createDashboardPayout } from "@/lib/dashboard/create-dashboard-payout";
+import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
+import { getDb } from "@/lib/db/client";
+import { PayoutReviewError } from "@/lib/payouts/review-payout";
+import type { Permission } from "@/lib/users/roles";
+import type { SessionUser } from "@/lib/users/sessions";
+import { StepUpRequiredError } from "@/lib/users/step-up";
+
+export type PayoutActionState = {
+  error?: string;
+  field?: string | null;
+  stepUp?: boolean;
+  done?: string;
+  id?: string;
+  /** What was typed, given back on a refusal so the form keeps it (React resets a form after its action). */
+  values?: Record<string, string>;
+};
+
+async function guarded(
+  permission: Permission,
+  run: (user: SessionUser) => Promise<PayoutActionState>,
+  revalidate = true,
+): Promise<PayoutActionState> {
+  try {
+    const state = await run(await requireActionUser(permission));
+    if (revalidate) revalidatePath("/dashboard/payouts", "layout");
+    return state;
+  } catch (err) {
+    if (err instanceof ForbiddenActionError) return { error: err.message };
+    if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
+    if (err instanceof PayoutReviewError || err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
+}
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "");
+
+/** Creates a payout (payouts:write, step-up), validated as POST /v1/payouts; errors name their field. */
+export async function createPayoutAction(_prev: PayoutActionState, form: FormData): Promise<PayoutActionState> {
+  return guarded("payouts:write", async (user) => {
+    const values = {
+      chain: text(form, "chain"),
+      to_address: text(form, "to_address"),
+      amount: text(form, "amount"),
+      description: text(form, "description"),
+      metadata: text(form, "metadata"),
+    };
+    const outcome = await createDashboardPayout(getDb(), await actorOf(user), user, await dashboardMode(), values);
+    if (!outcome.ok) return { error: outcome.error, field: outcome.field, values };
+    return { done: `Payout ${outcome.payout.id} created: ${outcome.payout.status}.`, id: outcome.payout.id };
+  });
+}
+
+/** Approve or Reject a payout under review (payouts:approve, step-up). */
+export async function reviewPayoutAction(_prev: PayoutActionState, form: FormData): Promise<PayoutActionState> {
+  return guarded(
+    "payouts:approve",
+    async (user) => {
+      const decision = text(form, "decision") === "approve" ? "approve" : "reject";
+      const id = text(form, "payout");
+      const row = await reviewDashboardPayout(getDb(), await actorOf(user), user, await dashboardMode(), id, decision);
+      return { done: `${id} ${decision === "approve" ? "approved" : "rejected"}: ${row.status}.` };
+      // Not revalidated: the payout would leave the queue at once, and the outcome with it. The row says it instead.
+    },
+    false,
+  );
+}
+
+/** Sets the payout policy of the selected mode (payouts:approve, i.e. owner and admin; step-up). */
+export async function setPolicyAction(_prev: PayoutActionState, form: FormData): Promise<PayoutActionState> {
+  return guarded("payouts:approve", async (user) => {
+    const outcome = await setDashboardPolicy(getDb(), await actorOf(user), user, await dashboardMode(), {
+      reviewAbove: text(form, "review_above"),
+      reviewNewDestinations: form.get("review_new_destinations") === "on",
+    });
+    return outcome.ok ? { done: "Policy saved." } : { error: outcome.error, field: outcome.field };
+  });
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import { useActionState } from "react";
+import type { PayoutActionState } from "@/app/dashboard/(signed-in)/payouts/actions";
+import { ActionError } from "./action-error";
+
+type Action = (prev: PayoutActionState, form: FormData) => Promise<PayoutActionState>;
+
+/** Edit the payout policy: review above an amount (blank: no limit) and payouts to new destinations. */
+export function PolicyForm({
+  action,
+  reviewAbove,
+  reviewNewDestinations,
+}: {
+  action: Action;
+  reviewAbove: string | null;
+  reviewNewDestinations: boolean;
+}) {
+  const [state, formAction, pending] = useActionState(action, {});
+  return (
+    <form action={formAction} className="space-y-2">
+      <label className="block text-sm text-slate-800">
+        Review payouts above (USDT)
+        <input
+          name="review_above"
+          defaultValue={reviewAbove ?? ""}
+          placeholder="no limit"
+          aria-describedby={state.field ? "review_above-error" : undefined}
+          className="mt-1 block w-full max-w-xs rounded border border-slate-300 px-2 py-1.5 text-sm"
+        />
+      </label>
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" name="review_new_destinations" defaultChecked={reviewNewDestinations} />
+        Review payouts to destinations never paid before
+      </label>
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+      >
+        Save policy
+      </button>
+      <ActionError
+        id={state.field ? "review_above-error" : undefined}
+        error={state.error}
+        stepUp={state.stepUp}
+        next="/dashboard/payouts"
+      />
+      {state.done && (
+        <p role="status" className="text-sm text-emerald-800">
+          {state.done}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,81 @@
+import { inTransaction, type Db } from "@/lib/db/client";
+import { formatAmount, parseAmount } from "@/lib/money/amount";
+import type { Mode } from "@/lib/modes/mode";
+import { getPayout } from "@/lib/payouts/get-payout";
+import { getPayoutPolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
+import { approvePayout, rejectPayout } from "@/lib/payouts/review-payout";
+import { type Actor, recordAudit } from "@/lib/users/audit";
+import type { SessionUser } from "@/lib/users/sessions";
+import { requireStepUp } from "@/lib/users/step-up";
+
+type Stepper = Pick<SessionUser, "secondFactorAt">;
+
+/**
+ * Approve or reject a payout held for review (step-up), with the functions the CLI uses, audited in the same
+ * transaction. Another merchant's or mode's payout is not found (ApiError not_found); one no longer under
+ * review (a replayed click) is refused with PayoutReviewError.
+ */
+export async function reviewDashboardPayout(
+  db: Db,
+  actor: Actor,
+  user: Stepper,
+  mode: Mode,
+  id: string,
+  decision: "approve" | "reject",
+) {
+  requireStepUp(user);
+  return inTransaction(db, async (tx) => {
+    const payout = await getPayout(tx, { merchantId: actor.merchantId, mode }, id);
+    const row = decision === "approve" ? await approvePayout(tx, id) : await rejectPayout(tx, id);
+    await recordAudit(tx, actor, {
+      action: decision === "approve" ? "payout.approved" : "payout.rejected",
+      target: id,
+      details: { mode, chain: payout.chain, amount: formatAmount(payout.amountUnits) },
+    });
+    return row;
+  });
+}
+
+export type PolicyOutcome = { ok: true } | { ok: false; error: string; field: "review_above" };
+
+/**
+ * Sets the mode's payout policy (step-up): review above an amount (blank: no limit) and review of new
+ * destinations, as `payouts policy set` does. Audited with the old and new values.
+ */
+export async function setDashboardPolicy(
+  db: Db,
+  actor: Actor,
+  user: Stepper,
+  mode: Mode,
+  input: { reviewAbove: string; reviewNewDestinations: boolean },
+): Promise<PolicyOutcome> {
+  requireStepUp(user);
+  const raw = input.reviewAbove.trim();
+  const parsed = raw === "" ? null : parseAmount(raw, "exact");
+  if (parsed && !parsed.ok)
+    return {
+      ok: false,
+      error: `Review above: ${parsed.message.replace(/^amount /, "")}, or blank for no limit`,
+      field: "review_above",
+    };
+  await inTransaction(db, async (tx) => {
+    const before = await getPayoutPolicy(tx, actor.merchantId, mode);
+    const after = await setPayoutPolicy(tx, {
+      merchant: actor.merchantId,
+      mode,
+      reviewAboveUnits: parsed ? parsed.units : null,
+      reviewNewDestinations: input.reviewNewDestinations,
+    });
+    const shown = (units: bigint | null) => (units === null ? null : formatAmount(units));
+    await recordAudit(tx, actor, {
+      action: "payout_policy.updated",
+      target: `${actor.merchantId}:${mode}`,
+      details: {
+        mode,
+        review_above: [shown(before.reviewAboveUnits), shown(after.reviewAboveUnits)],
+        review_new_destinations: [before.reviewNewDestinations, after.reviewNewDestinations],
+      },
+    });
+  });
+  return { ok: true };
+}
