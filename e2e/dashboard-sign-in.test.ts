@@ -98,7 +98,9 @@ describe("dashboard sign-in", () => {
     await page.keyboard.type(owner.password);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
-    const nav = await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allInnerTexts();
+    const navigation = page.getByRole("navigation", { name: "Dashboard" });
+    expect(await navigation.locator('[aria-current="page"]').allInnerTexts()).toEqual(["Home"]);
+    const nav = await navigation.getByRole("link").allInnerTexts();
     const reached = new Set<string>();
     for (let i = 0; i < 40 && reached.size < nav.length; i++) {
       await page.keyboard.press("Tab");

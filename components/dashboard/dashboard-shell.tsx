@@ -4,6 +4,7 @@ import type { Mode } from "@/lib/modes/mode";
 import { can, type Permission } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
 import { SessionKeepAlive } from "./keep-alive";
+import { NavLinks } from "./nav-links";
 
 const button = "rounded-md px-3 py-1.5 text-sm font-medium";
 
@@ -91,11 +92,12 @@ export function DashboardShell({
         aria-label="Dashboard"
         className="mx-auto flex max-w-5xl flex-wrap gap-x-4 gap-y-2 px-4 pt-4 text-sm font-medium"
       >
-        {NAV.filter((item) => !item.permission || can(user.role, item.permission)).map((item) => (
-          <Link key={item.href} href={item.href} className="text-slate-800 underline-offset-4 hover:underline">
-            {item.label}
-          </Link>
-        ))}
+        <NavLinks
+          items={NAV.filter((item) => !item.permission || can(user.role, item.permission)).map(({ href, label }) => ({
+            href,
+            label,
+          }))}
+        />
       </nav>
       <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
     </div>
