@@ -204,7 +204,7 @@ describe("members", () => {
       details: { email: admin.email, role: "admin" },
     });
     // The audit log still names them.
-    const signIn = (await listAudit(getDb(), m.id)).find((e) => e.action === "user.signed_in");
+    const signIn = (await listAudit(getDb(), m.id)).entries.find((e) => e.action === "user.signed_in");
     expect(signIn!.email).toBe(`${admin.email} (removed)`);
     // The email is free again: it can be invited back.
     await expect(

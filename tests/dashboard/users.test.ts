@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { recordAudit } from "@/lib/users/audit";
 import { createUser, UserInputError } from "@/lib/users/create-user";
+import { listAudit } from "@/lib/users/list-audit";
 import { hashPassword, verifyPassword } from "@/lib/users/password";
 import { endSession, listOpenSessions, loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
 import { signInWithPassword } from "@/lib/users/sign-in";
@@ -212,5 +214,23 @@ describe("sessions", () => {
       "10.0.0.9",
     ]);
     expect(audit.map((r) => r.action).sort()).toEqual(["user.session_ended", "user.signed_out_everywhere"]);
+  });
+});
+
+describe("audit log pages", () => {
+  it("pages newest first with a keyset cursor: nothing lost or repeated; another merchant's cursor matches nothing", async () => {
+    const m = await newMerchant("Audit Shop");
+    const actor = { merchantId: m.id, userId: null, ip: "10.0.0.1", userAgent: "vitest" };
+    for (let i = 0; i < 7; i++) await recordAudit(getDb(), actor, { action: `test.step_${i}` });
+    const first = await listAudit(getDb(), m.id, { limit: 3 });
+    const second = await listAudit(getDb(), m.id, { limit: 3, after: first.entries.at(-1)!.id });
+    const third = await listAudit(getDb(), m.id, { limit: 3, after: second.entries.at(-1)!.id });
+    const seen = [...first.entries, ...second.entries, ...third.entries].map((e) => e.id);
+    // One page of everything is the reference order (entries of one millisecond tie-break by id).
+    expect(seen).toEqual((await listAudit(getDb(), m.id, { limit: 100 })).entries.map((e) => e.id));
+    expect(seen).toHaveLength(7);
+    expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
+    const other = await newMerchant();
+    expect((await listAudit(getDb(), other.id, { after: first.entries[0]!.id })).entries).toEqual([]);
   });
 });

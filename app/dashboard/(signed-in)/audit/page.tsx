@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/guard";
 import { getDb } from "@/lib/db/client";
 import { AUDIT_PAGE_SIZE, listAudit } from "@/lib/users/list-audit";
@@ -5,13 +6,16 @@ import { AUDIT_PAGE_SIZE, listAudit } from "@/lib/users/list-audit";
 export const dynamic = "force-dynamic";
 
 /** The audit log (owners only: `audit:read`): who did what, when, from where. */
-export default async function AuditPage() {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
   const user = await requirePageUser("audit:read");
-  const entries = await listAudit(getDb(), user.merchantId);
+  const { after } = await searchParams;
+  const { entries, hasMore } = await listAudit(getDb(), user.merchantId, { after });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">Audit log</h1>
-      <p className="text-sm text-slate-600">The latest {AUDIT_PAGE_SIZE} changes made in this account, newest first.</p>
+      <p className="text-sm text-slate-600">
+        Every change made in this account, newest first, {AUDIT_PAGE_SIZE} a page.
+      </p>
       <ul className="divide-y divide-slate-200 rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
         {entries.map((e) => (
           <li key={e.id} data-audit={e.action} className="px-4 py-3 text-sm">
@@ -27,6 +31,21 @@ export default async function AuditPage() {
           </li>
         ))}
       </ul>
+      <nav aria-label="Audit log pages" className="flex gap-4 text-sm font-medium">
+        {after && (
+          <Link href="/dashboard/audit" className="text-slate-900 underline">
+            Newest
+          </Link>
+        )}
+        {hasMore && (
+          <Link
+            href={`/dashboard/audit?after=${encodeURIComponent(entries.at(-1)!.id)}`}
+            className="text-slate-900 underline"
+          >
+            Older entries
+          </Link>
+        )}
+      </nav>
     </div>
   );
 }
