@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { newMerchant } from "@/tests/helpers/api";
-import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
+import { getRateLimiter, LIMITS, WINDOW_MS } from "@/lib/rate-limit/policies";
+import { launchBrowser, site, snapshot, snapshotWide, VIEWPORT, waitUntil } from "./helpers/browser";
 import { type DashboardUser, newUser, newVisitor, submitSignIn } from "./helpers/dashboard";
 
 // Passkeys in Chromium's virtual authenticator (a platform authenticator with user verification, through
@@ -113,6 +114,20 @@ describe("dashboard passkeys", () => {
     await other.page.getByRole("button", { name: "Use a passkey" }).click();
     expect(await alert(other.page)).toMatch(/passkey/i);
     expect(new URL(other.page.url()).pathname).toBe("/dashboard/sign-in");
+  });
+
+  it("a client IP gets 30 passkey challenges a minute, then a wait message", async () => {
+    const ip = `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+    const context = await browser.newContext({ viewport: VIEWPORT, extraHTTPHeaders: { "X-Forwarded-For": ip } });
+    contexts.push(context);
+    for (let i = 0; i < LIMITS.passkey_challenges; i++)
+      expect(
+        (await getRateLimiter().hit(`ip:${ip}:passkey_challenges`, LIMITS.passkey_challenges, WINDOW_MS)).allowed,
+      ).toBe(true);
+    const page = await context.newPage();
+    await page.goto(onLocalhost("/dashboard/sign-in"));
+    await page.getByRole("button", { name: "Use a passkey" }).click();
+    expect(await alert(page)).toMatch(/^Too many passkey attempts\. Try again in \d+ seconds\.$/);
   });
 
   it("step-up with the passkey, then removing it", async () => {

@@ -1,6 +1,6 @@
 "use client";
 
-import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import type { PasskeySignInCeremony } from "@/app/dashboard/sign-in/actions";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -10,11 +10,7 @@ import { signInErrorMessage } from "@/lib/users/sign-in-messages";
  * "Sign in with a passkey": the browser asks the user's device (PIN, fingerprint, face), and next-auth's
  * passkey provider checks its answer. The WebAuthn client code loads only when pressed.
  */
-export function PasskeySignInButton({
-  options,
-}: {
-  options: () => Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>;
-}) {
+export function PasskeySignInButton({ options }: { options: () => Promise<PasskeySignInCeremony> }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -25,6 +21,11 @@ export function PasskeySignInButton({
     try {
       const { startAuthentication } = await import("@simplewebauthn/browser");
       const ceremony = await options();
+      if ("error" in ceremony) {
+        setError(ceremony.error);
+        setPending(false);
+        return;
+      }
       const answer = await startAuthentication({ optionsJSON: ceremony.options });
       const result = await signIn("passkey", {
         challengeId: ceremony.challengeId,

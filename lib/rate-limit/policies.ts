@@ -7,8 +7,11 @@ import type { RateLimiter } from "./types";
 /** A sliding 60-second window (docs/API.md#rate-limits). */
 export const WINDOW_MS = 60_000;
 
-/** Per-API-key limits by route class, and per-client-IP for the public hosted pages. */
-export const LIMITS = { default: 60, payouts: 10, replay: 10, public_pages: 30 } as const;
+/**
+ * Per-API-key limits by route class; per-client-IP for the public hosted pages and for the passkey
+ * challenges the dashboard's sign-in page hands out before anyone is signed in.
+ */
+export const LIMITS = { default: 60, payouts: 10, replay: 10, public_pages: 30, passkey_challenges: 30 } as const;
 export type RateLimitClass = keyof typeof LIMITS;
 
 const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };
