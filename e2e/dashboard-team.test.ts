@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
-import { launchBrowser, site, snapshot, waitUntil } from "./helpers/browser";
+import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { newUser, newVisitor, signIn } from "./helpers/dashboard";
 import { startSmtpReceiver } from "./helpers/smtp-receiver";
 
@@ -28,17 +28,6 @@ afterAll(async () => {
   for (const c of contexts) await c.close();
   await browser?.close();
 });
-
-/** The 1280 px screenshot of the page (no sideways scroll there either), then back to the phone. */
-async function wide(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({
-    path: path.resolve(import.meta.dirname, `../test-results/e2e/${name}-1280.png`),
-    fullPage: true,
-  });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-  await page.setViewportSize({ width: 360, height: 740 });
-}
 
 const memberRow = (page: Page, email: string) => page.locator(`li[data-member="${email}"]`);
 const auditActions = async () =>
@@ -85,7 +74,7 @@ describe("dashboard team", () => {
     await o.page.reload();
     expect(await o.page.locator(`li[data-invitation="${email}"]`).innerText()).toContain("developer");
     await snapshot(o.page, "dashboard-team-invited");
-    await wide(o.page, "dashboard-team-invited");
+    await snapshotWide(o.page, "dashboard-team-invited");
 
     // The invited person, in a browser of their own, with no session.
     const n = await visitor();
@@ -101,7 +90,7 @@ describe("dashboard team", () => {
     await n.page.getByRole("button", { name: "Create account" }).click();
     await n.page.locator("#confirmation-error").getByText("The two passwords differ.").waitFor();
     await snapshot(n.page, "dashboard-invite-error");
-    await wide(n.page, "dashboard-invite-error");
+    await snapshotWide(n.page, "dashboard-invite-error");
     // A refused form comes back empty (passwords are never echoed back): both typed again.
     await n.page.getByLabel("Password", { exact: true }).fill(password);
     await n.page.getByLabel("Confirm password").fill(password);
@@ -141,6 +130,8 @@ describe("dashboard team", () => {
     await again.page.goto(link);
     await again.page.getByText("This invitation has already been used.").waitFor();
     await snapshot(again.page, "dashboard-invite-used");
+    // A link that was never issued is the 404 page.
+    expect((await again.page.goto(site(`/dashboard/invite/${"x".repeat(32)}`)))?.status()).toBe(404);
 
     // The owner makes them admin: their very next page shows it.
     await o.page.reload();
@@ -186,7 +177,7 @@ describe("dashboard team", () => {
     await o.page.getByRole("button", { name: "Invite", exact: true }).click();
     await o.page.locator("#invite-error").getByText(`${owner.email} already has a dashboard account.`).waitFor();
     await snapshot(o.page, "dashboard-team-invite-error");
-    await wide(o.page, "dashboard-team");
+    await snapshotWide(o.page, "dashboard-team");
 
     expect(await auditActions()).toEqual([
       "invitation.created",

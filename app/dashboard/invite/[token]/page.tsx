@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { AcceptInvitationForm } from "@/components/dashboard/accept-invitation-form";
 import { getDb } from "@/lib/db/client";
 import { findInvitation, INVITATION_UNUSABLE } from "@/lib/users/accept-invitation";
@@ -13,6 +14,8 @@ export const metadata: Metadata = { title: "Join the team · Dashboard", robots:
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const invitation = await findInvitation(getDb(), token);
+  // A link that was never issued is not a page; a used, revoked or expired one says why it cannot be used.
+  if (invitation.state === "unknown") notFound();
   return (
     <main className="min-h-screen bg-slate-100 px-3 py-10 sm:py-16">
       <div className="mx-auto max-w-sm rounded-2xl bg-white px-5 py-6 shadow-sm ring-1 ring-slate-200 sm:px-6">
