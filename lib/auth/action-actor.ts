@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
+import { StepUpRequiredError } from "@/lib/users/step-up";
 import { DashboardForbiddenError, type DashboardActor } from "@/lib/dashboard/dashboard-actor";
 import type { Permission } from "@/lib/users/roles";
 import { actorOf, ForbiddenActionError, requireActionUser } from "./guard";
@@ -23,4 +24,19 @@ export function actionErrorMessage(err: unknown): string {
   if (err instanceof ForbiddenActionError || err instanceof DashboardForbiddenError) return err.message;
   if (err instanceof ApiError && err.status < 500) return err.message;
   throw err;
+}
+
+/** What a refused action gives its form: the message, and whether step-up would let it through. */
+export type ActionRefusal = { error: string; stepUp?: boolean };
+
+/**
+ * THE mapping of an action's error to its form's refusal: step-up needed (with the link to it), a role
+ * refused, an API error, or one of the action's own `expected` domain errors. Anything else (and Next's
+ * redirects) is rethrown.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: error classes with any constructor
+export function refusalOf(err: unknown, expected: (abstract new (...args: any[]) => Error)[] = []): ActionRefusal {
+  if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
+  if (err instanceof Error && expected.some((kind) => err instanceof kind)) return { error: err.message };
+  return { error: actionErrorMessage(err) };
 }

@@ -1,7 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { refusalOf } from "@/lib/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import {
   createDashboardKey,
@@ -14,7 +15,6 @@ import { getDb } from "@/lib/db/client";
 import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
 import type { Permission } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
-import { StepUpRequiredError } from "@/lib/users/step-up";
 
 export type KeyActionState = {
   secret?: string;
@@ -37,10 +37,7 @@ async function guarded(
     revalidatePath("/dashboard/keys");
     return state;
   } catch (err) {
-    if (err instanceof ForbiddenActionError) return { error: err.message };
-    if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
-    if (err instanceof KeyNotFoundError) return { error: err.message };
-    throw err;
+    return refusalOf(err, [KeyNotFoundError]);
   }
 }
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { ApiError } from "@/lib/api/errors";
-import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { refusalOf } from "@/lib/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { createDashboardPayout } from "@/lib/dashboard/create-dashboard-payout";
 import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
@@ -10,7 +10,6 @@ import { getDb } from "@/lib/db/client";
 import { PayoutReviewError } from "@/lib/payouts/review-payout";
 import type { Permission } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
-import { StepUpRequiredError } from "@/lib/users/step-up";
 
 export type PayoutActionState = {
   error?: string;
@@ -32,10 +31,7 @@ async function guarded(
     if (revalidate) revalidatePath("/dashboard/payouts", "layout");
     return state;
   } catch (err) {
-    if (err instanceof ForbiddenActionError) return { error: err.message };
-    if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
-    if (err instanceof PayoutReviewError || err instanceof ApiError) return { error: err.message };
-    throw err;
+    return refusalOf(err, [PayoutReviewError]);
   }
 }
 

@@ -2,6 +2,7 @@
 
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { revalidatePath } from "next/cache";
+import { refusalOf } from "@/lib/auth/action-actor";
 import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { getDb } from "@/lib/db/client";
 import {
@@ -14,7 +15,7 @@ import { checkMayAddFactor } from "@/lib/users/factors/may-add-factor";
 import { passkeyRegistrationOptions } from "@/lib/users/factors/passkeys";
 import { beginTotpEnrollment } from "@/lib/users/factors/totp";
 import { endSession, type SessionUser } from "@/lib/users/sessions";
-import { STEP_UP_MESSAGE, StepUpRequiredError } from "@/lib/users/step-up";
+import { STEP_UP_MESSAGE } from "@/lib/users/step-up";
 
 // Every user manages their own second factors and sessions (no role permission: it is their own account).
 
@@ -101,8 +102,7 @@ async function withStepUp(run: () => Promise<FactorState>): Promise<FactorState>
   try {
     return await run();
   } catch (err) {
-    if (err instanceof StepUpRequiredError) return { error: err.message, stepUp: true };
-    throw err;
+    return refusalOf(err);
   }
 }
 

@@ -1,7 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actorOf, ForbiddenActionError, requireActionUser } from "@/lib/auth/guard";
+import { refusalOf } from "@/lib/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { config } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { mailConfigured, sendMail } from "@/lib/mail/send-mail";
@@ -31,9 +32,7 @@ async function asOwner<S>(
     const user = await requireActionUser("team:write");
     return await run(await actorOf(user), user.merchantName);
   } catch (err) {
-    if (err instanceof ForbiddenActionError || err instanceof TeamRuleError || err instanceof TeamNotFoundError)
-      return { error: err.message };
-    throw err;
+    return refusalOf(err, [TeamRuleError, TeamNotFoundError]);
   }
 }
 
