@@ -141,3 +141,19 @@ export async function signOutEverywhere(db: Db, actor: Actor & { userId: string 
     await recordAudit(tx, actor, { action: "user.signed_out_everywhere", target: actor.userId });
   });
 }
+
+/** Session rows ended or idle this long ago are deleted (long past any use; the audit log keeps the record). */
+export const ENDED_SESSIONS_KEPT_DAYS = 30;
+
+/** Deletes at most `batch` long-finished session rows; returns how many. */
+export async function pruneSessions(db: Db, batch = 1000): Promise<number> {
+  const rows = await query<{ id: string }>(
+    db,
+    `delete from user_sessions where id in (
+       select id from user_sessions
+        where coalesce(ended_at, last_seen_at) < now() - ($1::int * interval '1 day') limit $2)
+     returning id`,
+    [ENDED_SESSIONS_KEPT_DAYS, batch],
+  );
+  return rows.length;
+}

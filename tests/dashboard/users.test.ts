@@ -6,7 +6,14 @@ import { recordAudit } from "@/lib/users/audit";
 import { createUser, UserInputError } from "@/lib/users/create-user";
 import { listAudit } from "@/lib/users/list-audit";
 import { hashPassword, verifyPassword } from "@/lib/users/password";
-import { endSession, listOpenSessions, loadSessionUser, signOutEverywhere } from "@/lib/users/sessions";
+import {
+  endSession,
+  listOpenSessions,
+  loadSessionUser,
+  openSession,
+  pruneSessions,
+  signOutEverywhere,
+} from "@/lib/users/sessions";
 import { signInWithPassword } from "@/lib/users/sign-in";
 import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
 import { newMerchant } from "../helpers/api";
@@ -214,6 +221,25 @@ describe("sessions", () => {
       "10.0.0.9",
     ]);
     expect(audit.map((r) => r.action).sort()).toEqual(["user.session_ended", "user.signed_out_everywhere"]);
+  });
+});
+
+describe("session rows retention", () => {
+  it("rows ended or idle more than 30 days ago are pruned; open and recent ones stay", async () => {
+    const m = await newMerchant();
+    const { user } = await createUser(getDb(), { merchantId: m.id, email: unique("prune"), role: "viewer" });
+    const open = () => openSession(getDb(), { userId: user.id, ip: null, userAgent: null, secondFactor: false });
+    const [fresh, endedLongAgo, idleLongAgo, endedRecently] = [await open(), await open(), await open(), await open()];
+    await query(getDb(), "update user_sessions set ended_at = now() - interval '31 days' where id = $1", [
+      endedLongAgo,
+    ]);
+    await query(getDb(), "update user_sessions set last_seen_at = now() - interval '31 days' where id = $1", [
+      idleLongAgo,
+    ]);
+    await query(getDb(), "update user_sessions set ended_at = now() - interval '1 day' where id = $1", [endedRecently]);
+    while ((await pruneSessions(getDb())) > 0);
+    const left = await query<{ id: string }>(getDb(), "select id from user_sessions where user_id = $1", [user.id]);
+    expect(left.map((r) => r.id).sort()).toEqual([fresh, endedRecently].sort());
   });
 });
 
