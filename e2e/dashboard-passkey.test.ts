@@ -5,7 +5,7 @@ import { query } from "@/lib/db/query";
 import { newMerchant } from "@/tests/helpers/api";
 import { getRateLimiter, LIMITS, WINDOW_MS } from "@/lib/rate-limit/policies";
 import { launchBrowser, site, snapshot, snapshotWide, VIEWPORT, waitUntil } from "./helpers/browser";
-import { type DashboardUser, newUser, newVisitor, submitSignIn } from "./helpers/dashboard";
+import { type DashboardUser, newUser, newVisitor } from "./helpers/dashboard";
 
 // Passkeys in Chromium's virtual authenticator (a platform authenticator with user verification, through
 // the DevTools protocol). WebAuthn needs a domain, not an IP, as its relying party: these pages are opened
@@ -39,9 +39,26 @@ async function deviceBrowser(): Promise<{ page: Page; cdp: CDPSession; authentic
   return { page: v.page, cdp, authenticatorId, errors: v.errors };
 }
 
+/** Types the password sign-in on this localhost page (submitSignIn would open the 127.0.0.1 one). */
+async function typePassword(page: Page, user: DashboardUser) {
+  expect(page.url()).toBe(onLocalhost("/dashboard/sign-in"));
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * Signs out with the header's button (the session row ends). Clearing cookies instead races the page's
+ * keep-alive, whose late answer can set the session cookie again.
+ */
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.waitForURL(onLocalhost("/dashboard/sign-in"), { timeout: 15_000 });
+}
+
 async function signInWithPassword(page: Page, user: DashboardUser) {
   await page.goto(onLocalhost("/dashboard/sign-in"));
-  await submitSignIn(page, user.email, user.password);
+  await typePassword(page, user);
   await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
 }
 
@@ -88,8 +105,7 @@ describe("dashboard passkeys", () => {
 
   it("signs in with the passkey alone, and the password now asks for a second factor", async () => {
     const { page, errors } = device;
-    await page.context().clearCookies();
-    await page.goto(onLocalhost("/dashboard/sign-in"));
+    await signOut(page);
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
     const [audit] = await query<{ details: { second_factor: string } }>(
@@ -99,9 +115,8 @@ describe("dashboard passkeys", () => {
     );
     expect(audit?.details.second_factor).toBe("passkey");
 
-    await page.context().clearCookies();
-    await page.goto(onLocalhost("/dashboard/sign-in"));
-    await submitSignIn(page, owner.email, owner.password);
+    await signOut(page);
+    await typePassword(page, owner);
     await page.getByLabel("Authentication code").waitFor();
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
