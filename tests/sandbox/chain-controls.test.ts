@@ -230,9 +230,11 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
   }, 90_000);
 });
 
-describe("congest and drop (eth)", () => {
+// On bnb: no suite file reorganizes bnb, while eth's reorg test (tests/chains/evm-lifecycle.test.ts) took this
+// test's transaction out of the chain in CI.
+describe("congest and drop (bnb)", () => {
   it("congest: the next block has the base fee; a transaction priced under it is not mined until its fee is raised", async () => {
-    const w = await fundedWallet(m.sandboxKey, "eth", "1.000000");
+    const w = await fundedWallet(m.sandboxKey, "bnb", "1.000000");
     const client = w.client as PublicClient;
     const send = (raw: Hex) => client.request({ method: "eth_sendRawTransaction", params: [raw] });
     const sign = (nonce: number, maxFeeGwei: string) =>
@@ -250,15 +252,15 @@ describe("congest and drop (eth)", () => {
     const queuedHash = await send(await sign(nonce + 1, "10"));
     const headBefore = await client.getBlockNumber();
     try {
-      const reply = await control("eth", "congest", { base_fee_gwei: "50" });
+      const reply = await control("bnb", "congest", { base_fee_gwei: "50" });
       expect(reply.status, reply.text).toBe(200);
       expect(reply.json).toEqual({
         object: "sandbox_chain_congested",
-        chain: "eth",
+        chain: "bnb",
         base_fee_per_gas: "50000000000",
         head: expect.any(Number),
       });
-      // The first block mined after the call has the base fee. Other suite files mine on the shared eth chain
+      // The first block mined after the call has the base fee. Other suite files mine on the shared chain
       // meanwhile, so that block may come before the head the reply read: look from the head before the call.
       const last = BigInt(reply.json.head) + 1n;
       await waitForBlock(client, last);
@@ -285,13 +287,13 @@ describe("congest and drop (eth)", () => {
       const later = await client.getBlock();
       expect(later.baseFeePerGas!).toBeLessThan(parseGwei("50"));
     } finally {
-      const restore = await control("eth", "congest", { base_fee_gwei: formatGwei(before) });
+      const restore = await control("bnb", "congest", { base_fee_gwei: formatGwei(before) });
       expect(restore.status, restore.text).toBe(200);
     }
   });
 
   it("drop: a stalled transaction leaves the pool and is never mined", async () => {
-    const w = await fundedWallet(m.sandboxKey, "eth", "1.000000");
+    const w = await fundedWallet(m.sandboxKey, "bnb", "1.000000");
     const client = w.client as PublicClient;
     const nonce = await client.getTransactionCount({ address: w.address, blockTag: "pending" });
     const sign = async (n: number) =>
@@ -303,11 +305,11 @@ describe("congest and drop (eth)", () => {
     await waitForBlock(client, (await client.getBlockNumber()) + 2n);
     expect((await client.getTransaction({ hash: stalled })).blockNumber).toBeNull();
 
-    const reply = await control("eth", "drop", { tx_hash: stalled });
+    const reply = await control("bnb", "drop", { tx_hash: stalled });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.json).toEqual({ object: "sandbox_drop", chain: "eth", tx_hash: stalled, dropped: true });
+    expect(reply.json).toEqual({ object: "sandbox_drop", chain: "bnb", tx_hash: stalled, dropped: true });
     expect(await client.getTransaction({ hash: stalled }).catch(() => null)).toBeNull();
-    expect((await control("eth", "drop", { tx_hash: stalled })).json.dropped).toBe(false);
+    expect((await control("bnb", "drop", { tx_hash: stalled })).json.dropped).toBe(false);
 
     // The missing nonce arrives; the dropped transaction does not follow it.
     const filler = await send(await sign(nonce));
@@ -315,6 +317,6 @@ describe("congest and drop (eth)", () => {
     await waitForBlock(client, receipt.blockNumber + 3n);
     expect(await client.getTransactionCount({ address: w.address })).toBe(nonce + 1);
     expect(await client.getTransaction({ hash: stalled }).catch(() => null)).toBeNull();
-    expect((await control("eth", "drop", { tx_hash: filler })).json.dropped).toBe(false); // mined, not pending
+    expect((await control("bnb", "drop", { tx_hash: filler })).json.dropped).toBe(false); // mined, not pending
   });
 });
