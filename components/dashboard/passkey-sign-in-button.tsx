@@ -2,47 +2,24 @@
 
 import type { PasskeySignInCeremony } from "@/app/dashboard/sign-in/actions";
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { signInErrorMessage } from "@/lib/users/sign-in-messages";
+import { usePasskeyAssertion } from "./use-passkey-assertion";
 
 /**
  * "Sign in with a passkey": the browser asks the user's device (PIN, fingerprint, face), and next-auth's
  * passkey provider checks its answer. The WebAuthn client code loads only when pressed.
  */
 export function PasskeySignInButton({ options }: { options: () => Promise<PasskeySignInCeremony> }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function run() {
-    setPending(true);
-    setError(null);
-    try {
-      const { startAuthentication } = await import("@simplewebauthn/browser");
-      const ceremony = await options();
-      if ("error" in ceremony) {
-        setError(ceremony.error);
-        setPending(false);
-        return;
-      }
-      const answer = await startAuthentication({ optionsJSON: ceremony.options });
-      const result = await signIn("passkey", {
-        challengeId: ceremony.challengeId,
-        response: JSON.stringify(answer),
-        redirect: false,
-      });
-      if (result?.ok && !result.error) {
-        router.replace("/dashboard");
-        router.refresh();
-        return;
-      }
-      setError(signInErrorMessage(result?.error ?? "invalid_passkey"));
-    } catch {
-      setError("The passkey prompt was closed or failed. Try again, or sign in with your password.");
-    }
-    setPending(false);
-  }
+  const { error, pending, assert } = usePasskeyAssertion(
+    "The passkey prompt was closed or failed. Try again, or sign in with your password.",
+  );
+  const run = () =>
+    assert(options, async (challengeId, response) => {
+      const result = await signIn("passkey", { challengeId, response, redirect: false });
+      return result?.ok && !result.error
+        ? { next: "/dashboard" }
+        : { error: signInErrorMessage(result?.error ?? "invalid_passkey") };
+    });
 
   return (
     <div className="space-y-1">

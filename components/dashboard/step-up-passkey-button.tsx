@@ -1,9 +1,8 @@
 "use client";
 
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
 import type { StepUpState } from "@/app/dashboard/(signed-in)/step-up/actions";
+import { usePasskeyAssertion } from "./use-passkey-assertion";
 
 /** Step-up with one of the user's passkeys; the WebAuthn client code loads only when pressed. */
 export function StepUpPasskeyButton({
@@ -15,28 +14,8 @@ export function StepUpPasskeyButton({
   options: () => Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>;
   prove: (challengeId: string, response: string, next: string) => Promise<StepUpState & { next?: string }>;
 }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  async function run() {
-    setPending(true);
-    setError(null);
-    try {
-      const { startAuthentication } = await import("@simplewebauthn/browser");
-      const ceremony = await options();
-      const answer = await startAuthentication({ optionsJSON: ceremony.options });
-      const result = await prove(ceremony.challengeId, JSON.stringify(answer), next);
-      if (result.next) {
-        router.replace(result.next);
-        router.refresh();
-        return;
-      }
-      setError(result.error ?? null);
-    } catch {
-      setError("The passkey prompt was closed or failed. Try again.");
-    }
-    setPending(false);
-  }
+  const { error, pending, assert } = usePasskeyAssertion("The passkey prompt was closed or failed. Try again.");
+  const run = () => assert(options, (challengeId, response) => prove(challengeId, response, next));
   return (
     <div className="space-y-1">
       <button
