@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, ConsoleMessage } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -5,11 +7,33 @@ import { query } from "@/lib/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startWatcherProcess } from "@/tests/helpers/chains";
-import { launchBrowser, newPayer, recorded, site, snapshot, waitForStatus, waitUntil } from "./helpers/browser";
+import {
+  freshClientIp,
+  launchBrowser,
+  newPayer,
+  recorded,
+  site,
+  snapshot,
+  waitForStatus,
+  waitUntil,
+} from "./helpers/browser";
 import { checkoutPath, createPayment, getPayment } from "./helpers/checkout";
 
 // Time running out while the page is open, the per-IP page limit, and the hosted pages' security headers.
 const MERCHANT = "Northwind Bikes";
+
+/** A server action's id from the build's manifest (what Next runs for a POST carrying it, on any path). */
+function actionId(filename: string, exportedName: string): string {
+  const file = path.resolve(import.meta.dirname, "../.next/server/server-reference-manifest.json");
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    node: Record<string, { filename: string; exportedName: string }>;
+  };
+  const found = Object.entries(manifest.node).find(
+    ([, a]) => a.filename === filename && a.exportedName === exportedName,
+  );
+  if (!found) throw new Error(`no action ${exportedName} in ${filename}`);
+  return found[0];
+}
 
 let browser: Browser;
 let worker: SpawnedWorker;
@@ -79,6 +103,53 @@ describe("checkout limits", () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("a public server action posted to any path is charged to the client like on its own page: the 31st is 429", async () => {
+    // The action's id, as an attacker reads it from the build; its one argument, in React's reply encoding.
+    const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
+    const payment = await createPayment(m, { amount: "1.000000" });
+    for (const path of ["/", "/dashboard/sign-in"]) {
+      const ip = freshClientIp();
+      const post = () =>
+        fetch(site(path), {
+          method: "POST",
+          headers: {
+            "Next-Action": action,
+            Accept: "text/x-component",
+            "Content-Type": "text/plain;charset=UTF-8",
+            Origin: site(""),
+            "X-Forwarded-For": ip,
+          },
+          body: JSON.stringify([payment.id]),
+        });
+      for (let i = 1; i <= 30; i++) expect((await post()).status, `${path}: post ${i}`).not.toBe(429);
+      const limited = await post();
+      expect(limited.status, path).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("the sandbox wallet button pays one payment at most 3 times a minute, whoever presses it", async () => {
+    const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
+    // No network chosen yet: each press is refused by the payment itself, and still counted.
+    const payment = await createPayment(m, { amount: "1.000000" });
+    const press = async () =>
+      (
+        await fetch(site(checkoutPath(payment.id)), {
+          method: "POST",
+          headers: {
+            "Next-Action": action,
+            Accept: "text/x-component",
+            "Content-Type": "text/plain;charset=UTF-8",
+            Origin: site(""),
+            "X-Forwarded-For": freshClientIp(),
+          },
+          body: JSON.stringify([payment.id]),
+        })
+      ).text();
+    for (let i = 0; i < 3; i++) expect(await press()).not.toContain("times this minute");
+    expect(await press()).toContain("The sandbox wallet paid this payment 3 times this minute.");
   });
 
   it("sends CSP with a nonce, frame-ancestors 'none', no-referrer and nosniff; a checkout loads with no CSP violation", async () => {

@@ -32,7 +32,7 @@ const keysPage = async (page: Page) => {
 };
 
 beforeAll(async () => {
-  [browser, m] = await Promise.all([launchBrowser(), newMerchant("Keystone Coffee")]);
+  [browser, m] = await Promise.all([launchBrowser(), newMerchant("Keystone Coffee", { sandboxChains: false })]);
 });
 afterAll(async () => {
   for (const c of contexts) await c.close();

@@ -12,11 +12,13 @@ import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helper
 import { type DashboardUser, newUser, newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 
 // Payouts from the dashboard on the polygon sandbox chain, executed by a real jobs worker and watcher: the policy
-// holds a large payout for review, the owner approves it and watches it confirm; another is rejected and its
+// holds a large payout for review, which the admin who asked for it cannot approve; the owner approves it and
+// watches it confirm; another is rejected and its
 // amount comes back; a viewer gets no controls, and replayed actions change nothing.
 let browser: Browser;
 let m: TestMerchant;
 let owner: DashboardUser & { secret: string };
+let admin: DashboardUser & { secret: string };
 let workers: SpawnedWorker[] = [];
 let rejectAction: Request | undefined;
 let rejectedId = "";
@@ -75,7 +77,7 @@ beforeAll(async () => {
     hash: (await chain.fundTreasury(100n * 10n ** BigInt(chain.config.decimals))) as Hex,
   });
   await paidPayment(m, "polygon", "100.000000");
-  owner = await newUserWithApp(m.id, "owner");
+  [owner, admin] = await Promise.all([newUserWithApp(m.id, "owner"), newUserWithApp(m.id, "admin")]);
 }, 120_000);
 afterAll(async () => {
   for (const c of contexts) await c.close();
@@ -108,8 +110,16 @@ describe("dashboard payouts", () => {
     expect(await page.getByLabel("Amount (USDT)").getAttribute("aria-describedby")).toBe("amount-error");
     await snapshot(page, "dashboard-payouts-amount-error");
 
-    const id = await createPayout(page, "25.000000");
+    // Two people: an admin asks for the payout and cannot approve it; the owner does.
+    const a = await visitor();
+    await signInWithCode(a.page, admin);
+    await payoutsPage(a.page);
+    const id = await createPayout(a.page, "25.000000");
     expect(await available()).toBe("75.000000");
+    const own = await inQueue(a.page, id);
+    await own.getByRole("button", { name: "Approve" }).click();
+    await own.getByText("You asked for this payout: another owner or admin must approve it.").waitFor();
+    await snapshot(a.page, "dashboard-payouts-own-approval-refused");
     const row = await inQueue(page, id);
     await snapshot(page, "dashboard-payouts-review-queue");
     await snapshotWide(page, "dashboard-payouts");

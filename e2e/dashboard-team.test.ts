@@ -6,7 +6,7 @@ import { query } from "@/lib/db/query";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
-import { newUser, newVisitor, signIn } from "./helpers/dashboard";
+import { newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 import { startSmtpReceiver } from "./helpers/smtp-receiver";
 
 // Team: an owner invites by link (shown to copy, emailed when SMTP is configured), the invited person joins
@@ -51,10 +51,11 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
 
 describe("dashboard team", () => {
   it("invite → accept with a password → sign in with the role; role change at once; removal ends the session", async () => {
-    const owner = await newUser(m.id, "owner");
+    // Team changes need step-up: this owner signs in with an authenticator app code.
+    const owner = await newUserWithApp(m.id, "owner");
     const o = await visitor();
     await o.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site("") });
-    await signIn(o.page, owner);
+    await signInWithCode(o.page, owner);
     await o.page.getByRole("link", { name: "Team" }).click();
     await o.page.getByRole("heading", { name: "Team", exact: true }).waitFor();
     await o.page.getByText("No pending invitations. Invite a teammate above.").waitFor();
@@ -205,10 +206,10 @@ describe("dashboard team", () => {
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         SMTP_FROM: "Quince payments <no-reply@quince.test>",
       });
-      const owner = await newUser(m.id, "owner");
+      const owner = await newUserWithApp(m.id, "owner");
       const o = await visitor();
       await o.page.goto(`${web.url}/dashboard/sign-in`);
-      await signIn(o.page, owner);
+      await signInWithCode(o.page, owner);
       await o.page.goto(`${web.url}/dashboard/team`);
       const email = `mail.${Date.now()}@shop.test`;
       const link = await invite(o.page, email, "viewer");

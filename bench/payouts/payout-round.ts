@@ -99,7 +99,8 @@ export async function payoutRound(
   for (let i = 0; i < n; i++) {
     const input = { chain: config.chain, to_address: freshAddress(config), amount: amountUnits };
     await (await prepareDestinationCheck(getDb(), owner, input))();
-    ids.push((await inTransaction(getDb(), (tx) => createPayout(tx, owner, input))).id);
+    // As an API key would: the bench measures the engine, not who asked.
+    ids.push((await inTransaction(getDb(), (tx) => createPayout(tx, owner, input, { keyId: "key_bench" }))).id);
   }
   const createMs = Date.now() - started;
   await until(

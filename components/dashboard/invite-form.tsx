@@ -3,6 +3,7 @@
 import { useActionState, useState } from "react";
 import type { InviteState } from "@/app/dashboard/(signed-in)/team/actions";
 import { USER_ROLES } from "@/lib/users/roles";
+import { ActionError } from "./action-error";
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base focus:border-slate-600";
 
@@ -42,11 +43,7 @@ export function InviteForm({ action }: { action: (prev: InviteState, form: FormD
           </select>
         </div>
       </div>
-      {state.error && (
-        <p id="invite-error" role="alert" className="text-sm text-red-700">
-          {state.error}
-        </p>
-      )}
+      <ActionError id="invite-error" error={state.error} stepUp={state.stepUp} next="/dashboard/team" />
       <button
         type="submit"
         disabled={pending}

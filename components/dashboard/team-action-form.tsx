@@ -2,6 +2,7 @@
 
 import { type ReactNode, useActionState } from "react";
 import type { MemberState } from "@/app/dashboard/(signed-in)/team/actions";
+import { ActionError } from "./action-error";
 
 /** One team action (change role, remove, revoke) with its outcome shown next to it. */
 export function TeamActionForm({
@@ -24,11 +25,9 @@ export function TeamActionForm({
       <fieldset disabled={pending} className="contents">
         {children}
       </fieldset>
-      {state.error && (
-        <p role="alert" className="w-full text-sm text-red-700">
-          {state.error}
-        </p>
-      )}
+      <div className="w-full">
+        <ActionError error={state.error} stepUp={state.stepUp} next="/dashboard/team" />
+      </div>
       {state.done && (
         <p role="status" className="w-full text-sm text-emerald-800">
           {state.done}

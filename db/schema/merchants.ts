@@ -31,6 +31,8 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
     /** Set on the new key when it was created by rotating another one. */
     replacesKeyId: text("replaces_key_id"),
+    /** The dashboard user who created (or rolled into) this key; null for the operator's CLI. */
+    createdByUserId: text("created_by_user_id"),
   },
   (t) => [
     uniqueIndex("api_keys_secret_hash_key").on(t.secretHash),

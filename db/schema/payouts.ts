@@ -38,6 +38,9 @@ export const payouts = pgTable(
     outboundId: text("outbound_id"),
     /** Set when an operator approved it out of review: the review policy is not applied again. */
     approvedAt: timestamp("approved_at", { withTimezone: true, precision: 3 }),
+    /** Who created it: a dashboard user, or an API key (whose creator counts); both null for older rows. */
+    createdByUserId: text("created_by_user_id"),
+    createdByKeyId: text("created_by_key_id"),
     /** Why it failed or was blocked (docs/PAYOUTS.md, "Failure codes"). */
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
@@ -93,6 +96,8 @@ export const payoutPolicies = pgTable(
     mode: text("mode", { enum: MODES }).notNull(),
     reviewAboveUnits: bigint("review_above_units", { mode: "bigint" }),
     reviewNewDestinations: boolean("review_new_destinations").notNull().default(false),
+    /** A payout's creator may approve it: allowed only while the team has a single approver. */
+    allowSelfApproval: boolean("allow_self_approval").notNull().default(false),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.mode] })],

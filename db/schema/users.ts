@@ -35,12 +35,17 @@ export const signInAttempts = pgTable(
     id: text("id").primaryKey(),
     email: text("email").notNull(),
     ip: text("ip").notNull(),
+    /** The client the limits count under: the IPv4 address or the IPv6 /64 (lib/server/client-ip.ts). */
+    clientKey: text("client_key"),
+    /** What was tried: a password, a second-factor code, or a passkey (docs/DASHBOARD.md#sign-in-limits). */
+    kind: text("kind").notNull().default("password"),
     succeeded: boolean("succeeded").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     index("sign_in_attempts_email_idx").on(t.email, t.createdAt),
-    index("sign_in_attempts_ip_idx").on(t.ip, t.createdAt),
+    index("sign_in_attempts_email_client_idx").on(t.email, t.clientKey, t.createdAt),
+    index("sign_in_attempts_client_idx").on(t.clientKey, t.createdAt),
   ],
 );
 

@@ -22,11 +22,14 @@ export async function newUser(merchantId: string, role: Role): Promise<Dashboard
 }
 
 /** A browser of its own (cookies, client IP) at phone size, recording CSP violations and page errors. */
-export async function newVisitor(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newVisitor(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; ip: string }> {
+  const ip = freshClientIp();
   const context = await browser.newContext({
     viewport: VIEWPORT,
     deviceScaleFactor: 2,
-    extraHTTPHeaders: { "X-Forwarded-For": freshClientIp() },
+    extraHTTPHeaders: { "X-Forwarded-For": ip },
     locale: "en-US",
   });
   const errors: string[] = [];
@@ -40,7 +43,7 @@ export async function newVisitor(browser: Browser): Promise<{ context: BrowserCo
   page.on("console", (m) => {
     if (m.text().startsWith("CSP violation")) errors.push(m.text());
   });
-  return { context, page, errors };
+  return { context, page, errors, ip };
 }
 
 /** Fills the sign-in form as a person would and presses Sign in. */

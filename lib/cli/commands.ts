@@ -6,7 +6,7 @@ import { createApiKey } from "@/lib/keys/create-api-key";
 import { listApiKeys } from "@/lib/keys/list-api-keys";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";
 import { rotateApiKey } from "@/lib/keys/rotate-api-key";
-import { parseScopes } from "@/lib/keys/scopes";
+import { parseScopes, SANDBOX_CHAINS_SCOPE } from "@/lib/keys/scopes";
 import { isChain } from "@/lib/chains/chains";
 import { adjustBalance } from "@/lib/ledger/adjust-balance";
 import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
@@ -52,6 +52,8 @@ export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandR
     const mode = required(flags, "mode") as Mode;
     if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
     const scopes = typeof flags.scopes === "string" ? parseScopes(flags.scopes) : undefined;
+    if (mode === "live" && scopes?.includes(SANDBOX_CHAINS_SCOPE))
+      throw new UsageError(`${SANDBOX_CHAINS_SCOPE} is for sandbox keys: live chains take no test controls`);
     await requireMerchant(db, merchantId);
     const key = await createApiKey(db, { merchantId, mode, scopes });
     return {
@@ -152,7 +154,8 @@ Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS, USER_COMMANDS);
 export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   merchants create --name N --email E
   merchants list
-  keys create --merchant mer_… --mode sandbox|live [--scopes a:read,b:write]
+  keys create --merchant mer_… --mode sandbox|live [--scopes a:read,b:write]   (default: every scope but sandbox:chains,
+                the shared sandbox chains' reorg/drop/freeze/congest, which only this command grants)
   keys rotate --key key_…
   keys revoke --key key_…
   keys list --merchant mer_…

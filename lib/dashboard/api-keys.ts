@@ -6,6 +6,7 @@ import { listApiKeys } from "@/lib/keys/list-api-keys";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";
 import { KeyNotFoundError, rotateApiKey } from "@/lib/keys/rotate-api-key";
 import { ALL_SCOPES, isScope, type Scope } from "@/lib/keys/scopes";
+import { grantableScopes, requireGrantable } from "./grantable-scopes";
 import type { Mode } from "@/lib/modes/mode";
 import { type Actor, recordAudit } from "@/lib/users/audit";
 import type { SessionUser } from "@/lib/users/sessions";
@@ -13,6 +14,7 @@ import { requireStepUp } from "@/lib/users/step-up";
 
 type Owner = { merchantId: string; mode: Mode };
 type Stepper = Pick<SessionUser, "secondFactorAt">;
+type Creator = Pick<SessionUser, "secondFactorAt" | "role">;
 
 /** How long the old secret keeps working after a roll: the dashboard's choices (now, 1 hour, 24 hours). */
 export const ROLL_OVERLAPS = { now: 0, "1h": 3_600_000, "24h": 86_400_000 } as const;
@@ -35,11 +37,16 @@ function stepUpFor(mode: Mode, user: Stepper) {
   if (mode === "live") requireStepUp(user);
 }
 
-/** A new key with the given scopes (default all), its secret returned this once; audited in the same transaction. */
-export async function createDashboardKey(db: Db, actor: Actor, user: Stepper, mode: Mode, scopes?: Scope[]) {
+/**
+ * A new key with the given scopes (default: all the creator's role may give), its secret returned this once;
+ * audited in the same transaction. A scope beyond the creator's role is refused (KeyScopeError).
+ */
+export async function createDashboardKey(db: Db, actor: Actor, user: Creator, mode: Mode, requested?: Scope[]) {
+  const scopes = requested ?? grantableScopes(user.role);
+  requireGrantable(user.role, scopes, "create");
   stepUpFor(mode, user);
   return inTransaction(db, async (tx) => {
-    const key = await createApiKey(tx, { merchantId: actor.merchantId, mode, scopes });
+    const key = await createApiKey(tx, { merchantId: actor.merchantId, mode, scopes, createdByUserId: actor.userId });
     await recordAudit(tx, actor, { action: "api_key.created", target: key.id, details: { mode, scopes: key.scopes } });
     return key;
   });
@@ -56,11 +63,14 @@ async function ownKey(tx: Db, owner: Owner, keyId: string) {
   return row;
 }
 
-/** Rolls a key: a new secret (shown once); the old one works until the chosen overlap ends. Audited. */
+/**
+ * Rolls a key: a new secret (shown once, same scopes); the old one works until the chosen overlap ends.
+ * Audited. The roller gets the secret, so a key with scopes beyond their role is refused (KeyScopeError).
+ */
 export async function rollDashboardKey(
   db: Db,
   actor: Actor,
-  user: Stepper,
+  user: Creator,
   owner: Owner,
   keyId: string,
   overlap: RollOverlap,
@@ -69,7 +79,8 @@ export async function rollDashboardKey(
   return inTransaction(db, async (tx) => {
     const old = await ownKey(tx, owner, keyId);
     if (old.revokedAt) throw new KeyNotFoundError(`Key ${keyId} is already rolled or revoked.`);
-    const rolled = await rotateApiKey(tx, keyId, { overlapMs: ROLL_OVERLAPS[overlap] });
+    requireGrantable(user.role, old.scopes, "roll");
+    const rolled = await rotateApiKey(tx, keyId, { overlapMs: ROLL_OVERLAPS[overlap], createdByUserId: actor.userId });
     await recordAudit(tx, actor, {
       action: "api_key.rolled",
       target: keyId,

@@ -47,7 +47,7 @@ function toBody(fields: PayoutFormFields): Record<string, unknown> | CreatePayou
  */
 export async function createDashboardPayout(
   db: Db,
-  actor: Actor,
+  actor: Actor & { userId: string },
   user: Pick<SessionUser, "secondFactorAt">,
   mode: Mode,
   fields: PayoutFormFields,
@@ -61,7 +61,7 @@ export async function createDashboardPayout(
     const check = await prepareDestinationCheck(db, owner, input);
     await check();
     const payout = await inTransaction(db, async (tx) => {
-      const row = await createPayout(tx, owner, input);
+      const row = await createPayout(tx, owner, input, { userId: actor.userId });
       await recordAudit(tx, actor, {
         action: "payout.created",
         target: row.id,

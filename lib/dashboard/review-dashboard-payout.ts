@@ -4,6 +4,7 @@ import type { Mode } from "@/lib/modes/mode";
 import { getPayout } from "@/lib/payouts/get-payout";
 import { getPayoutPolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
 import { approvePayout, rejectPayout } from "@/lib/payouts/review-payout";
+import { approverCount, requireSecondApprover } from "./second-approver";
 import { type Actor, recordAudit } from "@/lib/users/audit";
 import type { SessionUser } from "@/lib/users/sessions";
 import { requireStepUp } from "@/lib/users/step-up";
@@ -13,11 +14,12 @@ type Stepper = Pick<SessionUser, "secondFactorAt">;
 /**
  * Approve or reject a payout held for review (step-up), with the functions the CLI uses, audited in the same
  * transaction. Another merchant's or mode's payout is not found (ApiError not_found); one no longer under
- * review (a replayed click) is refused with PayoutReviewError.
+ * review (a replayed click) is refused with PayoutReviewError; approval by the person who asked for it, with
+ * SelfApprovalError (two people; rejecting your own is fine).
  */
 export async function reviewDashboardPayout(
   db: Db,
-  actor: Actor,
+  actor: Actor & { userId: string },
   user: Stepper,
   mode: Mode,
   id: string,
@@ -26,6 +28,10 @@ export async function reviewDashboardPayout(
   requireStepUp(user);
   return inTransaction(db, async (tx) => {
     const payout = await getPayout(tx, { merchantId: actor.merchantId, mode }, id);
+    if (decision === "approve") {
+      const policy = await getPayoutPolicy(tx, actor.merchantId, mode);
+      await requireSecondApprover(tx, payout, actor.userId, policy.allowSelfApproval);
+    }
     const row = decision === "approve" ? await approvePayout(tx, id) : await rejectPayout(tx, id);
     await recordAudit(tx, actor, {
       action: decision === "approve" ? "payout.approved" : "payout.rejected",
@@ -36,7 +42,7 @@ export async function reviewDashboardPayout(
   });
 }
 
-export type PolicyOutcome = { ok: true } | { ok: false; error: string; field: "review_above" };
+export type PolicyOutcome = { ok: true } | { ok: false; error: string; field: "review_above" | "allow_self_approval" };
 
 /**
  * Sets the mode's payout policy (step-up): review above an amount (blank: no limit) and review of new
@@ -47,7 +53,7 @@ export async function setDashboardPolicy(
   actor: Actor,
   user: Stepper,
   mode: Mode,
-  input: { reviewAbove: string; reviewNewDestinations: boolean },
+  input: { reviewAbove: string; reviewNewDestinations: boolean; allowSelfApproval?: boolean },
 ): Promise<PolicyOutcome> {
   requireStepUp(user);
   const raw = input.reviewAbove.trim();
@@ -58,13 +64,17 @@ export async function setDashboardPolicy(
       error: `Review above: ${parsed.message.replace(/^amount /, "")}, or blank for no limit`,
       field: "review_above",
     };
-  await inTransaction(db, async (tx) => {
+  return inTransaction(db, async (tx): Promise<PolicyOutcome> => {
     const before = await getPayoutPolicy(tx, actor.merchantId, mode);
+    const allowSelfApproval = input.allowSelfApproval ?? false;
+    if (allowSelfApproval && (await approverCount(tx, actor.merchantId)) !== 1)
+      return { ok: false, error: SELF_APPROVAL_REFUSED, field: "allow_self_approval" };
     const after = await setPayoutPolicy(tx, {
       merchant: actor.merchantId,
       mode,
       reviewAboveUnits: parsed ? parsed.units : null,
       reviewNewDestinations: input.reviewNewDestinations,
+      allowSelfApproval,
     });
     const shown = (units: bigint | null) => (units === null ? null : formatAmount(units));
     await recordAudit(tx, actor, {
@@ -74,8 +84,12 @@ export async function setDashboardPolicy(
         mode,
         review_above: [shown(before.reviewAboveUnits), shown(after.reviewAboveUnits)],
         review_new_destinations: [before.reviewNewDestinations, after.reviewNewDestinations],
+        allow_self_approval: [before.allowSelfApproval, after.allowSelfApproval],
       },
     });
+    return { ok: true };
   });
-  return { ok: true };
 }
+
+export const SELF_APPROVAL_REFUSED =
+  "Self-approval is only for a team with a single owner and no admin: with two, each payout needs the other's approval.";

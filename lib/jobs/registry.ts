@@ -6,6 +6,7 @@ import { expireOverduePaymentsJob } from "./definitions/expire-overdue-payments"
 import { executePayoutJob } from "./definitions/execute-payout";
 import { expirePaymentJob } from "./definitions/expire-payment";
 import { planSweepsJob } from "./definitions/plan-sweeps";
+import { notifySignInFailuresJob } from "./definitions/notify-sign-in-failures";
 import { pruneRateLimitBucketsJob } from "./definitions/prune-rate-limit-buckets";
 import { reconcileCustodyJob } from "./definitions/reconcile-custody";
 import { refillSolanaAddressPoolJob } from "./definitions/refill-solana-address-pool";
@@ -30,6 +31,7 @@ export const JOBS = [
   planSweepsJob,
   executePayoutJob,
   reconcileCustodyJob,
+  notifySignInFailuresJob,
 ] as const;
 
 type RegisteredJob = (typeof JOBS)[number];

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { newId } from "@/lib/crypto/random";
 import type { Mode } from "@/lib/modes/mode";
 import { generateKeySecret } from "./api-key-format";
-import { ALL_SCOPES, type Scope } from "./scopes";
+import { DEFAULT_SCOPES, type Scope } from "./scopes";
 
 export interface CreatedApiKey {
   id: string;
@@ -15,10 +15,10 @@ export interface CreatedApiKey {
 
 export async function createApiKey(
   db: Db,
-  input: { merchantId: string; mode: Mode; scopes?: Scope[]; replacesKeyId?: string },
+  input: { merchantId: string; mode: Mode; scopes?: Scope[]; replacesKeyId?: string; createdByUserId?: string | null },
 ): Promise<CreatedApiKey> {
   const generated = generateKeySecret(input.mode);
-  const scopes = input.scopes ?? ALL_SCOPES;
+  const scopes = input.scopes ?? DEFAULT_SCOPES;
   const id = newId("key_");
   await db.insert(apiKeys).values({
     id,
@@ -29,6 +29,7 @@ export async function createApiKey(
     last4: generated.last4,
     scopes,
     replacesKeyId: input.replacesKeyId ?? null,
+    createdByUserId: input.createdByUserId ?? null,
   });
   return { id, mode: input.mode, secret: generated.secret, scopes };
 }

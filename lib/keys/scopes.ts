@@ -1,12 +1,19 @@
 /**
- * Key scopes: read and write per resource family. A key has every scope unless created restricted.
- * `write` implies `read` of the same family (a key that may create payouts may also look them up).
+ * Key scopes: read and write per resource family, plus `sandbox:chains` (the chain-wide sandbox controls:
+ * reorg, drop, freeze, congest), which the sandbox chains' every tenant shares, so only the operator's CLI
+ * grants it and no key has it by default. `write` implies `read` of the same family (a key that may create
+ * payouts may also look them up).
  */
 export const RESOURCE_FAMILIES = ["payments", "payment_links", "balances", "payouts", "webhooks", "events"] as const;
 export type ResourceFamily = (typeof RESOURCE_FAMILIES)[number];
-export type Scope = `${ResourceFamily}:${"read" | "write"}`;
+export const SANDBOX_CHAINS_SCOPE = "sandbox:chains";
+export type Scope = `${ResourceFamily}:${"read" | "write"}` | typeof SANDBOX_CHAINS_SCOPE;
 
-export const ALL_SCOPES: Scope[] = RESOURCE_FAMILIES.flatMap((f) => [`${f}:read` as Scope, `${f}:write` as Scope]);
+/** What a key gets unless created restricted: every resource scope, not the chain-wide sandbox controls. */
+export const DEFAULT_SCOPES: Scope[] = RESOURCE_FAMILIES.flatMap((f) => [`${f}:read` as Scope, `${f}:write` as Scope]);
+
+/** Every scope a key can hold. */
+export const ALL_SCOPES: Scope[] = [...DEFAULT_SCOPES, SANDBOX_CHAINS_SCOPE];
 
 export function isScope(value: string): value is Scope {
   return (ALL_SCOPES as string[]).includes(value);

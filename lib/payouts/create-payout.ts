@@ -10,6 +10,9 @@ import { formatAmount } from "@/lib/money/amount";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
 import type { CreatePayoutInput } from "./schemas";
 
+/** Who asks for a payout: a dashboard user, or an API key (docs/PAYOUTS.md, "Review": two people). */
+export type PayoutCreator = { userId: string } | { keyId: string };
+
 /**
  * Creates a `pending` payout and debits `available` into `payouts_in_flight` in the caller's transaction.
  * Not enough available balance → 422 insufficient_balance, nothing written. Concurrent payouts serialize
@@ -21,6 +24,7 @@ export async function createPayout(
   db: Db,
   owner: { merchantId: string; mode: Mode },
   input: CreatePayoutInput,
+  createdBy: PayoutCreator,
 ): Promise<PayoutRow> {
   requireEnabledChain(owner.mode, input.chain);
   const id = newId("pay_out_");
@@ -45,8 +49,9 @@ export async function createPayout(
   }
   const [row] = await query(
     db,
-    `insert into payouts (id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata, created_at)
-     values ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, now()) returning ${PAYOUT_COLUMNS}`,
+    `insert into payouts (id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata,
+       created_by_user_id, created_by_key_id, created_at)
+     values ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, now()) returning ${PAYOUT_COLUMNS}`,
     [
       id,
       owner.merchantId,
@@ -56,6 +61,8 @@ export async function createPayout(
       input.amount.toString(),
       input.description ?? null,
       JSON.stringify(input.metadata ?? {}),
+      "userId" in createdBy ? createdBy.userId : null,
+      "keyId" in createdBy ? createdBy.keyId : null,
     ],
   );
   await enqueueJob(db, "execute_payout", { payout_id: id }, { jobKey: `execute_payout:${id}` });

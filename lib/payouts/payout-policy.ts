@@ -12,12 +12,19 @@ export interface PayoutPolicy {
   reviewAboveUnits: bigint | null;
   /** Payouts to a destination this merchant never paid (a confirmed payout) in this mode wait for review. */
   reviewNewDestinations: boolean;
+  /** The payout's requester may approve it (only while the team has a single approver; lib/dashboard). */
+  allowSelfApproval: boolean;
 }
 
 export async function getPayoutPolicy(db: Db, merchantId: string, mode: Mode): Promise<PayoutPolicy> {
-  const [row] = await query<{ review_above_units: string | null; review_new_destinations: boolean }>(
+  const [row] = await query<{
+    review_above_units: string | null;
+    review_new_destinations: boolean;
+    allow_self_approval: boolean;
+  }>(
     db,
-    "select review_above_units::text, review_new_destinations from payout_policies where merchant_id = $1 and mode = $2",
+    `select review_above_units::text, review_new_destinations, allow_self_approval
+       from payout_policies where merchant_id = $1 and mode = $2`,
     [merchantId, mode],
   );
   return {
@@ -25,16 +32,25 @@ export async function getPayoutPolicy(db: Db, merchantId: string, mode: Mode): P
     mode,
     reviewAboveUnits: row?.review_above_units ? BigInt(row.review_above_units) : null,
     reviewNewDestinations: row?.review_new_destinations ?? false,
+    allowSelfApproval: row?.allow_self_approval ?? false,
   };
 }
 
 export async function setPayoutPolicy(db: Db, policy: PayoutPolicy): Promise<PayoutPolicy> {
   await query(
     db,
-    `insert into payout_policies (merchant_id, mode, review_above_units, review_new_destinations) values ($1, $2, $3, $4)
+    `insert into payout_policies (merchant_id, mode, review_above_units, review_new_destinations, allow_self_approval)
+     values ($1, $2, $3, $4, $5)
      on conflict (merchant_id, mode) do update set review_above_units = excluded.review_above_units,
-       review_new_destinations = excluded.review_new_destinations, updated_at = now()`,
-    [policy.merchant, policy.mode, policy.reviewAboveUnits?.toString() ?? null, policy.reviewNewDestinations],
+       review_new_destinations = excluded.review_new_destinations,
+       allow_self_approval = excluded.allow_self_approval, updated_at = now()`,
+    [
+      policy.merchant,
+      policy.mode,
+      policy.reviewAboveUnits?.toString() ?? null,
+      policy.reviewNewDestinations,
+      policy.allowSelfApproval,
+    ],
   );
   return policy;
 }
@@ -45,6 +61,7 @@ export const serializePolicy = (p: PayoutPolicy) => ({
   mode: p.mode,
   review_above: p.reviewAboveUnits === null ? null : formatAmount(p.reviewAboveUnits),
   review_new_destinations: p.reviewNewDestinations,
+  allow_self_approval: p.allowSelfApproval,
 });
 
 /** Why the policy holds this payout for review, or null. An approved payout is never held again. */

@@ -9,9 +9,17 @@ export const WINDOW_MS = 60_000;
 
 /**
  * Per-API-key limits by route class; per-client-IP for the public hosted pages and for the passkey
- * challenges the dashboard's sign-in page hands out before anyone is signed in.
+ * challenges the dashboard's sign-in page hands out before anyone is signed in; per payment for the
+ * checkout's sandbox wallet button (faucet transfers on chains every tenant shares).
  */
-export const LIMITS = { default: 60, payouts: 10, replay: 10, public_pages: 30, passkey_challenges: 30 } as const;
+export const LIMITS = {
+  default: 60,
+  payouts: 10,
+  replay: 10,
+  public_pages: 30,
+  passkey_challenges: 30,
+  sandbox_pay: 3,
+} as const;
 export type RateLimitClass = keyof typeof LIMITS;
 
 const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };

@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
 import { newRequestId, ORIGINAL_METHOD_HEADER } from "@/lib/api/respond";
 import { log } from "@/lib/log";
 import { clientIp, ipLimitKey } from "./client-ip";
+import { loadActionClass } from "./public-actions";
 import { admitPublicPageRequest, isPublicPagePath } from "./public-page-limit";
 import { applyPageSecurity, isDashboardPath } from "./page-security";
 import {
@@ -16,6 +18,8 @@ import {
 import { isMultipartPost, vetMultipartPagePost } from "./page-form-body";
 import { decideRequestPath } from "./request-path";
 import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
+
+const CHARGED_HEADER = "x-public-budget-charged";
 
 export interface WebServer {
   url: string;
@@ -37,6 +41,11 @@ export async function startWebServer(opts: {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const actionClass = loadActionClass(opts.dir);
+  // Marks a request already charged to the public budget. Next forwards an action posted to another page's
+  // path back through this server with the request's headers: the mark keeps that copy from paying twice,
+  // and being this process's secret, no client can send it.
+  const chargedMark = randomBytes(16).toString("hex");
 
   const server = http.createServer((req, res) => {
     const requestId = newRequestId();
@@ -45,6 +54,8 @@ export async function startWebServer(opts: {
     req.headers["x-request-id"] = requestId;
     req.headers["x-client-ip"] = ip;
     delete req.headers[ORIGINAL_METHOD_HEADER];
+    const charged = req.headers[CHARGED_HEADER] === chargedMark;
+    delete req.headers[CHARGED_HEADER];
     res.setHeader("X-API-Version", "1");
     res.setHeader("Request-Id", requestId);
     void (async () => {
@@ -64,21 +75,25 @@ export async function startWebServer(opts: {
           req.headers[ORIGINAL_METHOD_HEADER] = method;
           req.method = "GET";
         }
-        if (isPublicPagePath(pathname)) {
-          const clientKey = ipLimitKey(ip);
+        const publicPage = isPublicPagePath(pathname);
+        // A public server action is charged wherever it is posted: Next runs an action by its id, on any path.
+        const action = method === "POST" ? req.headers["next-action"] : undefined;
+        const publicAction = typeof action === "string" && actionClass(action) === "public";
+        const clientKey = ipLimitKey(ip);
+        if ((publicPage || publicAction) && !charged) {
           if (!(await admitPublicPageRequest(clientKey, res))) return;
-          await applyPageSecurity(req, res);
-          // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
-          const streaming = (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
-          if (streaming && !admitStatusStream(clientKey, res)) return;
-          if (isMultipartPost(req)) {
-            const vetted = await vetMultipartPagePost(req, res);
-            if (!vetted) return;
-            return await handle(vetted, res);
-          }
+          req.headers[CHARGED_HEADER] = chargedMark;
         }
         // The dashboard gets the same CSP with a per-response nonce and security headers (docs/DASHBOARD.md).
-        if (isDashboardPath(pathname)) await applyPageSecurity(req, res);
+        if (publicPage || isDashboardPath(pathname)) await applyPageSecurity(req, res);
+        // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
+        const streaming = publicPage && (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
+        if (streaming && !admitStatusStream(clientKey, res)) return;
+        if ((publicPage || publicAction) && isMultipartPost(req)) {
+          const vetted = await vetMultipartPagePost(req, res);
+          if (!vetted) return;
+          return await handle(vetted, res);
+        }
         await handle(req, res);
       } catch (err) {
         log.error("request failed outside the route handlers", {

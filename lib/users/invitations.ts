@@ -4,6 +4,7 @@ import { query } from "@/lib/db/query";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { type Actor, recordAudit } from "./audit";
 import { EMAIL_PATTERN } from "./create-user";
+import { hasSecondFactor } from "./factors/second-factor";
 import type { Role } from "./roles";
 import { TeamNotFoundError, TeamRuleError } from "./team-errors";
 
@@ -21,9 +22,13 @@ export interface PendingInvitation {
   expiresAt: string;
 }
 
+/** Roles that can approve payouts and make live keys: inviting one needs a second factor of the inviter's own. */
+const GUARDED_ROLES: readonly Role[] = ["owner", "admin"];
+
 /**
  * An owner invites an email with a role: returns the invitation and its token (for the link), this once.
- * An email that already belongs to a user (of any merchant: emails are unique) is refused. Audited.
+ * An email that already belongs to a user (of any merchant: emails are unique) is refused; so is an owner
+ * or admin invitation from someone without a second factor. Audited.
  */
 export async function createInvitation(
   db: Db,
@@ -36,6 +41,10 @@ export async function createInvitation(
   const token = randomBase62(32);
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
   return inTransaction(db, async (tx) => {
+    if (GUARDED_ROLES.includes(input.role) && !(await hasSecondFactor(tx, actor.userId)))
+      throw new TeamRuleError(
+        `Inviting an ${input.role} needs a second factor on your own account: add one under Security first.`,
+      );
     const [taken] = await query(tx, "select 1 from users where lower(email) = lower($1)", [email]);
     if (taken) throw new TeamRuleError(`${email} already has a dashboard account.`);
     const id = newId("inv_");

@@ -1,11 +1,13 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { ipLimitKey } from "@/lib/server/client-ip";
 import { recordAudit } from "./audit";
 import { verifyPasskeyAssertion } from "./factors/passkeys";
 import type { Role } from "./roles";
 import { openSession } from "./sessions";
-import { recordSignInAttempt, type SignInResult } from "./sign-in";
+import type { SignInResult } from "./sign-in";
+import { recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
 
 /** Failures of passkey sign-ins that name no known passkey are counted under this "email" (per-IP limit). */
@@ -13,8 +15,8 @@ const UNKNOWN_PASSKEY = "(passkey)";
 
 /**
  * Sign-in with a passkey alone: it is two factors in one (the device, and the PIN or biometric that
- * verified the user). The per-IP limit applies; a failure counts against the passkey's account when the
- * passkey is known. The session counts as having proved a second factor.
+ * verified the user). Only the client limit applies: a passkey cannot be guessed, so others' wrong passwords
+ * for the account never keep its owner's passkey out. The session counts as having proved a second factor.
  */
 export async function signInWithPasskey(
   db: Db,
@@ -26,11 +28,11 @@ export async function signInWithPasskey(
       "select lower(u.email) as email from user_passkeys p join users u on u.id = p.user_id where p.id = $1",
       [String(input.response?.id ?? "")],
     );
-    const email = owner?.email ?? UNKNOWN_PASSKEY;
-    const waitMs = await signInWaitMs(tx, email, input.ip);
+    const who = { email: owner?.email ?? UNKNOWN_PASSKEY, ip: input.ip, clientKey: ipLimitKey(input.ip) };
+    const waitMs = await signInWaitMs(tx, who, "passkey");
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const verified = await verifyPasskeyAssertion(tx, { purpose: "sign_in", userId: null, ...input });
-    await recordSignInAttempt(tx, email, input.ip, Boolean(verified));
+    await recordSignInAttempt(tx, who, "passkey", Boolean(verified));
     if (!verified) return { ok: false, reason: "invalid_passkey" };
     const [user] = await query<{ id: string; merchant_id: string; email: string; role: Role; session_version: number }>(
       tx,

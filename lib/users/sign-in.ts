@@ -1,11 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { inTransaction, type Db } from "@/lib/db/client";
-import { execute, query } from "@/lib/db/query";
+import { query } from "@/lib/db/query";
+import { ipLimitKey } from "@/lib/server/client-ip";
 import { recordAudit } from "./audit";
 import { hasSecondFactor, verifySecondFactorCode } from "./factors/second-factor";
 import { dummyHash, verifyPassword } from "./password";
 import type { Role } from "./roles";
 import { openSession } from "./sessions";
+import { lockAccountAttempts, recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
 
 export type SignInResult =
@@ -17,31 +18,22 @@ export type SignInResult =
   | { ok: false; reason: "invalid" | "second_factor_required" | "invalid_code" | "invalid_passkey" }
   | { ok: false; reason: "limited"; waitMs: number };
 
-/** Records one attempt; failures count toward the limits (sign-in-limits.ts), a success resets the account's. */
-export async function recordSignInAttempt(db: Db, email: string, ip: string, succeeded: boolean): Promise<void> {
-  await execute(db, "insert into sign_in_attempts (id, email, ip, succeeded) values ($1, $2, $3, $4)", [
-    `sia_${randomUUID()}`,
-    email,
-    ip,
-    succeeded,
-  ]);
-}
-
 /**
- * A sign-in under the limits: the password, then, for a user with a second factor, a code (authenticator
- * app or recovery code). The account's attempts are serialized (an advisory lock on its email) so parallel
- * guesses cannot slip past the count. A locked account or IP is refused before anything is checked; an
- * unknown email costs as long as a wrong password. A right password without the code asks for it (nothing
- * recorded); a wrong code counts as a failure like a wrong password.
+ * A sign-in under the limits (sign-in-limits.ts): the password, then, for a user with a second factor, a code
+ * (authenticator app or recovery code). The account's attempts are serialized (an advisory lock on its email)
+ * so parallel guesses cannot slip past the count. A client that must wait is refused before anything is
+ * checked; an unknown email costs as long as a wrong password. A right password without the code asks for it
+ * (nothing recorded); a wrong code counts toward the account's code limit, which holds every client.
  */
 export async function signInWithPassword(
   db: Db,
   input: { email: string; password: string; code?: string; ip: string; userAgent: string | null },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
+  const who = { email, ip: input.ip, clientKey: ipLimitKey(input.ip) };
   return inTransaction(db, async (tx) => {
-    await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [email]);
-    const waitMs = await signInWaitMs(tx, email, input.ip);
+    await lockAccountAttempts(tx, email);
+    const waitMs = await signInWaitMs(tx, who, "password");
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const [user] = await query<{
       id: string;
@@ -55,17 +47,21 @@ export async function signInWithPassword(
     ]);
     const valid = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
     if (!user || !valid) {
-      await recordSignInAttempt(tx, email, input.ip, false);
+      await recordSignInAttempt(tx, who, "password", false);
       return { ok: false, reason: "invalid" };
     }
     const needsCode = await hasSecondFactor(tx, user.id);
     if (needsCode && !input.code?.trim()) return { ok: false, reason: "second_factor_required" };
+    if (needsCode) {
+      const codeWaitMs = await signInWaitMs(tx, who, "code");
+      if (codeWaitMs > 0) return { ok: false, reason: "limited", waitMs: codeWaitMs };
+    }
     const factor = needsCode ? await verifySecondFactorCode(tx, user.id, input.code ?? "") : null;
     if (needsCode && !factor) {
-      await recordSignInAttempt(tx, email, input.ip, false);
+      await recordSignInAttempt(tx, who, "code", false);
       return { ok: false, reason: "invalid_code" };
     }
-    await recordSignInAttempt(tx, email, input.ip, true);
+    await recordSignInAttempt(tx, who, needsCode ? "code" : "password", true);
     const actor = { merchantId: user.merchant_id, userId: user.id, ip: input.ip, userAgent: input.userAgent };
     const sessionId = await openSession(tx, {
       userId: user.id,

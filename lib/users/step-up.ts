@@ -1,11 +1,11 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { STEP_UP_MESSAGE } from "./step-up-message";
-import { execute } from "@/lib/db/query";
 import { type Actor, recordAudit } from "./audit";
 import { verifySecondFactorCode } from "./factors/second-factor";
 import { markSecondFactor } from "./sessions";
+import { ipLimitKey } from "@/lib/server/client-ip";
+import { lockAccountAttempts, recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
-import { recordSignInAttempt } from "./sign-in";
 
 /**
  * Step-up (docs/DASHBOARD.md#step-up): live API keys, live webhook endpoints, creating and approving
@@ -36,8 +36,9 @@ export type StepUpResult =
   | { ok: false; reason: "limited"; waitMs: number };
 
 /**
- * Proves a second factor for this session with a typed code, under the sign-in limits (a wrong code is a
- * failed attempt of the account, so step-up cannot be used to guess codes), audited.
+ * Proves a second factor for this session with a typed code, under the code limit (5 wrong codes hold the
+ * account's code entry, from every client, so step-up cannot be used to guess codes), audited. Others'
+ * wrong passwords do not block it.
  */
 export async function stepUpWithCode(
   db: Db,
@@ -46,12 +47,13 @@ export async function stepUpWithCode(
 ): Promise<StepUpResult> {
   const email = input.email.trim().toLowerCase();
   const ip = actor.ip ?? "unknown";
+  const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
-    await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [email]);
-    const waitMs = await signInWaitMs(tx, email, ip);
+    await lockAccountAttempts(tx, email);
+    const waitMs = await signInWaitMs(tx, who, "code");
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const factor = await verifySecondFactorCode(tx, actor.userId, input.code);
-    await recordSignInAttempt(tx, email, ip, Boolean(factor));
+    await recordSignInAttempt(tx, who, "code", Boolean(factor));
     if (!factor) return { ok: false, reason: "invalid" };
     await markSecondFactor(tx, input.sessionId);
     await recordAudit(tx, actor, {

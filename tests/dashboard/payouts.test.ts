@@ -16,7 +16,13 @@ import { api, newMerchant } from "../helpers/api";
 const EVM_TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const steppedUp = { secondFactorAt: new Date() };
 const stale = { secondFactorAt: null };
-const actorOf = (merchantId: string) => ({ merchantId, userId: null, ip: "10.0.0.1", userAgent: "vitest" });
+// Payouts are created by one admin and reviewed by another (two people: tests/dashboard/payout-two-person.test.ts).
+const actorOf = (merchantId: string, userId = "usr_reviewer") => ({
+  merchantId,
+  userId,
+  ip: "10.0.0.1",
+  userAgent: "vitest",
+});
 const form = (over: Partial<PayoutFormFields> = {}): PayoutFormFields => ({
   chain: "polygon",
   to_address: EVM_TO,
@@ -57,7 +63,13 @@ async function fundedMerchant() {
 
 /** Created from the dashboard, then taken forward by the executor as the worker would: held for review. */
 async function heldPayout(m: { id: string }, amount = "30.000000") {
-  const created = await createDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", form({ amount }));
+  const created = await createDashboardPayout(
+    getDb(),
+    actorOf(m.id, "usr_requester"),
+    steppedUp,
+    "sandbox",
+    form({ amount }),
+  );
   if (!created.ok) throw new Error(created.error);
   await executePayout(getDb(), created.payout.id);
   return created.payout.id;

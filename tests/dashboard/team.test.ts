@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { acceptInvitation, findInvitation } from "@/lib/users/accept-invitation";
 import { changeMemberRole } from "@/lib/users/change-member-role";
 import { createUser } from "@/lib/users/create-user";
+import { confirmAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
+import { beginTotpEnrollment } from "@/lib/users/factors/totp";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "@/lib/users/invitations";
 import { listAudit } from "@/lib/users/list-audit";
 import { listMembers } from "@/lib/users/list-members";
@@ -45,6 +48,27 @@ async function sessionOf(user: { id: string; email: string; password: string }, 
 }
 
 describe("invitations", () => {
+  it("an owner or admin invitation needs the inviter's own second factor; nothing is written without it", async () => {
+    const m = await newMerchant();
+    const owner = await member(m.id, "owner");
+    for (const role of ["owner", "admin"] as const) {
+      await expect(createInvitation(getDb(), actorOf(owner), { email: unique(role), role })).rejects.toThrow(
+        new TeamRuleError(
+          `Inviting an ${role} needs a second factor on your own account: add one under Security first.`,
+        ),
+      );
+    }
+    expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
+    // A developer needs none; with an authenticator app on, an admin invitation goes through.
+    await createInvitation(getDb(), actorOf(owner), { email: unique("dev"), role: "developer" });
+    const started = await beginTotpEnrollment(getDb(), { id: owner.id, email: owner.email });
+    const code = await generate({ secret: started!.secret });
+    expect(await confirmAuthenticatorApp(getDb(), actorOf(owner), "ses_t", code)).toBeTruthy();
+    const admin = await createInvitation(getDb(), actorOf(owner), { email: unique("adm"), role: "admin" });
+    expect((await listPendingInvitations(getDb(), m.id)).map((i) => i.role).sort()).toEqual(["admin", "developer"]);
+    expect(admin.invitation.role).toBe("admin");
+  });
+
   it("a link works once: the user gets the invited role in the inviter's merchant and can sign in; audited", async () => {
     const m = await newMerchant();
     const owner = await member(m.id, "owner");
@@ -94,7 +118,7 @@ describe("invitations", () => {
     await expect(accept(old.token)).rejects.toThrow(/expired/);
     expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
 
-    const revoked = await createInvitation(getDb(), actorOf(owner), { email: unique("rev"), role: "admin" });
+    const revoked = await createInvitation(getDb(), actorOf(owner), { email: unique("rev"), role: "developer" });
     await revokeInvitation(getDb(), actorOf(owner), revoked.invitation.id);
     await expect(accept(revoked.token)).rejects.toThrow(/revoked/);
     await expect(revokeInvitation(getDb(), actorOf(owner), revoked.invitation.id)).rejects.toThrow(TeamNotFoundError);

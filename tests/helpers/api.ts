@@ -50,8 +50,16 @@ export interface TestMerchant {
   liveKeyId: string;
 }
 
-export async function newMerchant(name = "Test merchant"): Promise<TestMerchant> {
-  const { merchant, keys } = await createMerchant(getDb(), { name, email: "owner@example.com" });
+/**
+ * A merchant with a sandbox and a live key. Its sandbox key also holds `sandbox:chains` (the suite is the
+ * operator of its chains) unless `sandboxChains: false`: a key as a merchant would have it.
+ */
+export async function newMerchant(
+  name = "Test merchant",
+  opts: { sandboxChains?: boolean } = {},
+): Promise<TestMerchant> {
+  const sandboxChains = opts.sandboxChains ?? true;
+  const { merchant, keys } = await createMerchant(getDb(), { name, email: "owner@example.com", sandboxChains });
   const sandbox = keys.find((k) => k.mode === "sandbox")!;
   const live = keys.find((k) => k.mode === "live")!;
   return {

@@ -5,6 +5,7 @@ import { isChain } from "@/lib/chains/chains";
 import { loadPaymentForCheckout } from "@/lib/checkout/load-checkout";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
 import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
 import { simulatePayment } from "@/lib/sandbox/simulate-payment";
 import type { SandboxPayResult } from "@/components/checkout/sandbox-pay-button";
@@ -23,11 +24,20 @@ export async function chooseNetwork(paymentId: string, form: FormData): Promise<
   redirect(`/checkout/${encodeURIComponent(paymentId)}${problem ? `?error=${problem}` : ""}`);
 }
 
-/** Sandbox payments only: a real transfer from a fresh sandbox wallet, as POST /v1/sandbox/payments/:id/simulate does. */
+/**
+ * Sandbox payments only: a real transfer from a fresh sandbox wallet, as POST /v1/sandbox/payments/:id/simulate
+ * does. Anyone holding the page can press it, so each payment gets 3 a minute.
+ */
 export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPayResult> {
   const payment = await loadPaymentForCheckout(getDb(), paymentId);
   if (payment?.mode !== "sandbox")
     return { ok: false, message: "Only sandbox payments can be paid with the sandbox wallet." };
+  const admitted = await getRateLimiter().hit(`payment:${paymentId}:sandbox_pay`, LIMITS.sandbox_pay, WINDOW_MS);
+  if (!admitted.allowed)
+    return {
+      ok: false,
+      message: `The sandbox wallet paid this payment ${LIMITS.sandbox_pay} times this minute. Try again in ${retryAfterSeconds(admitted.retryAfterMs)} seconds.`,
+    };
   try {
     const sent = await simulatePayment(getDb(), payment, paymentId);
     return { ok: true, txHash: sent.tx_hash };

@@ -25,7 +25,9 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     phases: {
       prepare: ({ db, auth, body }) => prepareDestinationCheck(db, auth, body),
       send: (_ctx, check) => check(),
-      record: async ({ db, auth, body }) => ({ body: serializePayout(await createPayout(db, auth, body)) }),
+      record: async ({ db, auth, body }) => ({
+        body: serializePayout(await createPayout(db, auth, body, { keyId: auth.keyId })),
+      }),
     },
   }),
 });

@@ -1,8 +1,9 @@
 import { inTransaction, type Db } from "@/lib/db/client";
-import { execute, query } from "@/lib/db/query";
+import { query } from "@/lib/db/query";
+import { ipLimitKey } from "@/lib/server/client-ip";
 import { verifyPassword } from "../password";
 import type { SessionUser } from "../sessions";
-import { recordSignInAttempt } from "../sign-in";
+import { lockAccountAttempts, recordSignInAttempt } from "../sign-in-attempts";
 import { signInWaitMs } from "../sign-in-limits";
 import { waitMessage } from "../sign-in-messages";
 import { hasFreshStepUp } from "../step-up";
@@ -23,15 +24,16 @@ export async function checkMayAddFactor(
   if (await hasSecondFactor(db, user.id)) return hasFreshStepUp(user) ? null : { reason: "step_up" };
   const email = user.email.toLowerCase();
   const ip = input.ip ?? "unknown";
+  const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
-    await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [email]);
-    const waitMs = await signInWaitMs(tx, email, ip);
+    await lockAccountAttempts(tx, email);
+    const waitMs = await signInWaitMs(tx, who, "password");
     if (waitMs > 0) return { reason: "password", message: waitMessage(waitMs) } as const;
     const [row] = await query<{ password_hash: string }>(tx, "select password_hash from users where id = $1", [
       user.id,
     ]);
     const valid = Boolean(row) && (await verifyPassword(row!.password_hash, input.password));
-    await recordSignInAttempt(tx, email, ip, valid);
+    await recordSignInAttempt(tx, who, "password", valid);
     return valid ? null : ({ reason: "password", message: "Wrong password." } as const);
   });
 }

@@ -11,6 +11,7 @@ import {
   rollDashboardKey,
   scopesFromForm,
 } from "@/lib/dashboard/api-keys";
+import { KeyScopeError } from "@/lib/dashboard/grantable-scopes";
 import { getDb } from "@/lib/db/client";
 import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
 import type { Permission } from "@/lib/users/roles";
@@ -37,11 +38,15 @@ async function guarded(
     revalidatePath("/dashboard/keys");
     return state;
   } catch (err) {
+    if (err instanceof KeyScopeError) return { error: err.message, field: "scopes" };
     return refusalOf(err, [KeyNotFoundError]);
   }
 }
 
-/** Creates an API key in the selected mode with the checked scopes (keys:write; live: step-up); the secret comes back once. */
+/**
+ * Creates an API key in the selected mode with the checked scopes, none beyond the user's role (keys:write;
+ * live: step-up); the secret comes back once.
+ */
 export async function createKey(_prev: KeyActionState, form: FormData): Promise<KeyActionState> {
   return guarded("keys:write", async (user) => {
     const scopes = form.has("scopes-sent") ? scopesFromForm(form.getAll("scope").map(String)) : undefined;

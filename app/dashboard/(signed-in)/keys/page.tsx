@@ -4,7 +4,8 @@ import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { listModeKeys } from "@/lib/dashboard/api-keys";
 import { getDb } from "@/lib/db/client";
-import { ALL_SCOPES } from "@/lib/keys/scopes";
+import { grantableScopes } from "@/lib/dashboard/grantable-scopes";
+import { DEFAULT_SCOPES } from "@/lib/keys/scopes";
 import { can } from "@/lib/users/roles";
 import { createKey, revokeKey, rollKey } from "./actions";
 
@@ -12,11 +13,19 @@ export const dynamic = "force-dynamic";
 
 const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
+/** "all" for every default scope (plus any extra, such as sandbox:chains), else the list. */
+function scopesLabel(scopes: string[]): string {
+  if (!DEFAULT_SCOPES.every((s) => scopes.includes(s))) return scopes.join(", ");
+  const extra = scopes.filter((s) => !(DEFAULT_SCOPES as string[]).includes(s));
+  return extra.length ? `all, ${extra.join(", ")}` : "all";
+}
+
 /** API keys of the selected mode; developers and up create, roll and revoke (live: step-up; docs/DASHBOARD.md#api-keys). */
 export default async function KeysPage() {
   const [user, mode] = await Promise.all([requirePageUser("keys:read"), dashboardMode()]);
   const keys = await listModeKeys(getDb(), { merchantId: user.merchantId, mode });
   const writer = can(user.role, "keys:write");
+  const grantable = grantableScopes(user.role);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">API keys</h1>
@@ -25,7 +34,14 @@ export default async function KeysPage() {
           Live keys move real money: creating, rolling or revoking one asks for your second factor.
         </p>
       )}
-      {writer && <CreateKeyForm action={createKey} mode={mode} />}
+      {writer && (
+        <CreateKeyForm
+          action={createKey}
+          mode={mode}
+          scopes={grantable}
+          withheld={DEFAULT_SCOPES.filter((s) => !grantable.includes(s))}
+        />
+      )}
       {keys.length === 0 ? (
         <p className="text-sm text-slate-700">No {mode} keys. Create one to call the API.</p>
       ) : (
@@ -42,9 +58,7 @@ export default async function KeysPage() {
               <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">
                 {k.status === "expiring" ? `works until ${when(k.revoked_at!)} UTC` : k.status}
               </span>
-              <span className="w-full text-xs break-words text-slate-600">
-                Scopes: {k.scopes.length === ALL_SCOPES.length ? "all" : k.scopes.join(", ")}
-              </span>
+              <span className="w-full text-xs break-words text-slate-600">Scopes: {scopesLabel(k.scopes)}</span>
               <span className="w-full text-xs text-slate-600">
                 {k.id} · created {when(k.created_at)} · last used {k.last_used_at ? when(k.last_used_at) : "never"}
               </span>

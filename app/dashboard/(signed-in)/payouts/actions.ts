@@ -6,6 +6,7 @@ import { actorOf, requireActionUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { createDashboardPayout } from "@/lib/dashboard/create-dashboard-payout";
 import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
+import { SelfApprovalError } from "@/lib/dashboard/second-approver";
 import { getDb } from "@/lib/db/client";
 import { PayoutReviewError } from "@/lib/payouts/review-payout";
 import type { Permission } from "@/lib/users/roles";
@@ -31,7 +32,7 @@ async function guarded(
     if (revalidate) revalidatePath("/dashboard/payouts", "layout");
     return state;
   } catch (err) {
-    return refusalOf(err, [PayoutReviewError]);
+    return refusalOf(err, [PayoutReviewError, SelfApprovalError]);
   }
 }
 
@@ -53,7 +54,7 @@ export async function createPayoutAction(_prev: PayoutActionState, form: FormDat
   });
 }
 
-/** Approve or Reject a payout under review (payouts:approve, step-up). */
+/** Approve or Reject a payout under review (payouts:approve, step-up; not your own: two people). */
 export async function reviewPayoutAction(_prev: PayoutActionState, form: FormData): Promise<PayoutActionState> {
   return guarded(
     "payouts:approve",
@@ -74,6 +75,7 @@ export async function setPolicyAction(_prev: PayoutActionState, form: FormData):
     const outcome = await setDashboardPolicy(getDb(), await actorOf(user), user, await dashboardMode(), {
       reviewAbove: text(form, "review_above"),
       reviewNewDestinations: form.get("review_new_destinations") === "on",
+      allowSelfApproval: form.get("allow_self_approval") === "on",
     });
     return outcome.ok ? { done: "Policy saved." } : { error: outcome.error, field: outcome.field };
   });

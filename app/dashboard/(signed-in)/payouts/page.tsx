@@ -78,6 +78,7 @@ export default async function PayoutsPage({
             action={setPolicyAction}
             reviewAbove={policy.review_above}
             reviewNewDestinations={policy.review_new_destinations}
+            allowSelfApproval={policy.allow_self_approval}
           />
         )}
       </section>

@@ -11,6 +11,8 @@ import { invitationEmail } from "@/lib/users/invitation-email";
 import { createInvitation, INVITE_PATH, revokeInvitation } from "@/lib/users/invitations";
 import { removeMember } from "@/lib/users/remove-member";
 import { isRole } from "@/lib/users/roles";
+import type { SessionUser } from "@/lib/users/sessions";
+import { requireStepUp } from "@/lib/users/step-up";
 import { TeamNotFoundError, TeamRuleError } from "@/lib/users/team-errors";
 
 export type InviteState = {
@@ -21,16 +23,22 @@ export type InviteState = {
   typed?: { email: string; role: string };
   mailed?: boolean;
   mailError?: string;
+  stepUp?: boolean;
 };
-export type MemberState = { error?: string; done?: string };
+export type MemberState = { error?: string; done?: string; stepUp?: boolean };
 
-/** Runs a team:write action; a refusal the user can act on comes back as `error`, anything else throws. */
+/**
+ * Runs a team:write action after step-up (docs/DASHBOARD.md#the-team): whoever holds an owner's session
+ * must not be able to make themselves a member. A refusal the user can act on comes back as `error` (with
+ * `stepUp` when confirming the second factor lets it through), anything else throws.
+ */
 async function asOwner<S>(
-  run: (actor: Awaited<ReturnType<typeof actorOf>>, merchantName: string) => Promise<S>,
-): Promise<S | { error: string }> {
+  run: (actor: Awaited<ReturnType<typeof actorOf>>, user: SessionUser) => Promise<S>,
+): Promise<S | { error: string; stepUp?: boolean }> {
   try {
     const user = await requireActionUser("team:write");
-    return await run(await actorOf(user), user.merchantName);
+    requireStepUp(user);
+    return await run(await actorOf(user), user);
   } catch (err) {
     return refusalOf(err, [TeamRuleError, TeamNotFoundError]);
   }
@@ -45,7 +53,8 @@ export async function inviteMember(_prev: InviteState, form: FormData): Promise<
 
 async function invite({ email: typedEmail, role }: { email: string; role: string }): Promise<InviteState> {
   if (!isRole(role)) return { error: "Choose a role." };
-  return asOwner(async (actor, merchantName) => {
+  return asOwner(async (actor, user) => {
+    const merchantName = user.merchantName;
     const { invitation, token } = await createInvitation(getDb(), actor, {
       email: typedEmail,
       role,

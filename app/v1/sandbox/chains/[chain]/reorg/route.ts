@@ -5,7 +5,7 @@ import { reorgBody } from "@/lib/sandbox/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
-    scope: "payments:write",
+    scope: "sandbox:chains",
     sandboxOnly: true,
     body: reorgBody,
     // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
