@@ -22,6 +22,20 @@ import { checkoutPath, createPayment, getPayment } from "./helpers/checkout";
 // Time running out while the page is open, the per-IP page limit, and the hosted pages' security headers.
 const MERCHANT = "Northwind Bikes";
 
+/** A server action called as a script would, by id, with its arguments in React's reply encoding. */
+const postAction = (pathname: string, action: string, ip: string, args: unknown[]) =>
+  fetch(site(pathname), {
+    method: "POST",
+    headers: {
+      "Next-Action": action,
+      Accept: "text/x-component",
+      "Content-Type": "text/plain;charset=UTF-8",
+      Origin: site(""),
+      "X-Forwarded-For": ip,
+    },
+    body: JSON.stringify(args),
+  });
+
 /** A server action's id from the build's manifest (what Next runs for a POST carrying it, on any path). */
 function actionId(filename: string, exportedName: string): string {
   const file = path.resolve(import.meta.dirname, "../.next/server/server-reference-manifest.json");
@@ -106,25 +120,13 @@ describe("checkout limits", () => {
   });
 
   it("a public server action posted to any path is charged to the client like on its own page: the 31st is 429", async () => {
-    // The action's id, as an attacker reads it from the build; its one argument, in React's reply encoding.
     const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
     const payment = await createPayment(m, { amount: "1.000000" });
     for (const path of ["/", "/dashboard/sign-in"]) {
       const ip = freshClientIp();
-      const post = () =>
-        fetch(site(path), {
-          method: "POST",
-          headers: {
-            "Next-Action": action,
-            Accept: "text/x-component",
-            "Content-Type": "text/plain;charset=UTF-8",
-            Origin: site(""),
-            "X-Forwarded-For": ip,
-          },
-          body: JSON.stringify([payment.id]),
-        });
-      for (let i = 1; i <= 30; i++) expect((await post()).status, `${path}: post ${i}`).not.toBe(429);
-      const limited = await post();
+      for (let i = 1; i <= 30; i++)
+        expect((await postAction(path, action, ip, [payment.id])).status, `${path}: post ${i}`).not.toBe(429);
+      const limited = await postAction(path, action, ip, [payment.id]);
       expect(limited.status, path).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     }
@@ -135,19 +137,7 @@ describe("checkout limits", () => {
     // No network chosen yet: each press is refused by the payment itself, and still counted.
     const payment = await createPayment(m, { amount: "1.000000" });
     const press = async () =>
-      (
-        await fetch(site(checkoutPath(payment.id)), {
-          method: "POST",
-          headers: {
-            "Next-Action": action,
-            Accept: "text/x-component",
-            "Content-Type": "text/plain;charset=UTF-8",
-            Origin: site(""),
-            "X-Forwarded-For": freshClientIp(),
-          },
-          body: JSON.stringify([payment.id]),
-        })
-      ).text();
+      (await postAction(checkoutPath(payment.id), action, freshClientIp(), [payment.id])).text();
     for (let i = 0; i < 3; i++) expect(await press()).not.toContain("times this minute");
     expect(await press()).toContain("The sandbox wallet paid this payment 3 times this minute.");
   });

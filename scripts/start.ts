@@ -4,7 +4,9 @@ import path from "node:path";
 import { resetConfig } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
+import { enabledChains } from "@/lib/chains/chains";
 import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
+import { INVITE_PATH } from "@/lib/users/invitations";
 import { liveXpubMismatches, liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
 import { walletSeed } from "@/lib/wallets/wallet-seed";
 import { ensureNextBuild } from "./lib/ensure-build";
@@ -13,6 +15,8 @@ import { startupConfig } from "./lib/startup-config";
 
 const root = process.cwd();
 const cfg = startupConfig();
+/** `npm start -- --demo`: a demo merchant even where live chains are configured (its owner gets an invitation). */
+const wantsDemo = process.argv.slice(2).includes("--demo");
 const children: SupervisedProcess[] = [];
 let dbProcess: SupervisedProcess | null = null;
 let shuttingDown = false;
@@ -65,7 +69,12 @@ try {
     : null;
   if (chainsProcess) children.push(chainsProcess);
   await bootstrapDatabase({ dataDir: cfg.dataDir });
-  const demo = await ensureDemoMerchant(getDb());
+  // A demo owner only where no live chain is configured, or when asked for (docs/DASHBOARD.md#the-demo-merchant).
+  const live = enabledChains("live", cfg).length > 0;
+  const demo =
+    !live || wantsDemo
+      ? await ensureDemoMerchant(getDb(), { owner: live ? "invitation" : "password", sandboxChains: !live })
+      : null;
   await walletSeed(getDb(), "sandbox"); // the sandbox HD seed is generated (encrypted) on first start
   await closeDb();
   ensureNextBuild(root);
@@ -82,14 +91,21 @@ try {
     `  Web:       ${cfg.publicBaseUrl}`,
     `  API:       ${cfg.publicBaseUrl}/v1`,
     `  Database:  ${dbLine}`,
-    `  Merchant:  ${demo.merchantId} (demo)`,
+    ...(demo ? [`  Merchant:  ${demo.merchantId} (demo)`] : []),
     ...(chains?.chains ?? []).map((c) =>
       c.emulated
         ? `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  emulated, USDT ${c.token} (${c.decimals} decimals)`
         : `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, USDT ${c.token} (${c.decimals} decimals)`,
     ),
   ];
-  if (demo.sandboxSecret) {
+  if (!demo) {
+    lines.push(
+      "  Merchants: none made by npm start, as live chains are configured (npm start -- --demo adds a demo one):",
+      "             npm run --silent cli -- merchants create --name N --email E",
+      "             npm run --silent cli -- users invite --merchant mer_… --email E --role owner   (a one-time link)",
+      `  Dashboard: ${cfg.publicBaseUrl}/dashboard`,
+    );
+  } else if (demo.sandboxSecret) {
     lines.push(
       `  Sandbox API key (shown only this once, store it now): ${demo.sandboxSecret}`,
       `  Try:       curl -s ${cfg.publicBaseUrl}/v1/payment-links -H "Authorization: Bearer ${demo.sandboxSecret}"`,
@@ -97,12 +113,18 @@ try {
   } else {
     lines.push(`  New key:   npm run --silent cli -- keys create --merchant ${demo.merchantId} --mode sandbox`);
   }
-  if (demo.dashboard) {
+  if (demo?.dashboard) {
     lines.push(
       `  Dashboard: ${cfg.publicBaseUrl}/dashboard`,
       `  Sign in:   ${demo.dashboard.email} / ${demo.dashboard.password}  (password shown only this once)`,
     );
-  } else {
+  } else if (demo?.invitation) {
+    lines.push(
+      `  Dashboard: ${cfg.publicBaseUrl}/dashboard`,
+      `  Owner:     ${cfg.publicBaseUrl}${INVITE_PATH}${demo.invitation.token}`,
+      `             (${demo.invitation.email} chooses a password there: works once, for 7 days, shown only this once)`,
+    );
+  } else if (demo) {
     lines.push(
       `  Dashboard: ${cfg.publicBaseUrl}/dashboard  (new user: npm run --silent cli -- users create --merchant ${demo.merchantId} --email E --role owner)`,
     );

@@ -160,6 +160,7 @@ export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
   keys revoke --key key_…
   keys list --merchant mer_…
   users create --merchant mer_… --email E --role owner|admin|developer|viewer   (prints a generated password once)
+  users invite --merchant mer_… --email E --role owner|admin|developer|viewer   (prints a one-time invitation link)
   balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
   ledger check
   reorgs list [--merchant mer_…] [--open]

@@ -28,11 +28,12 @@ const GUARDED_ROLES: readonly Role[] = ["owner", "admin"];
 /**
  * An owner invites an email with a role: returns the invitation and its token (for the link), this once.
  * An email that already belongs to a user (of any merchant: emails are unique) is refused; so is an owner
- * or admin invitation from someone without a second factor. Audited.
+ * or admin invitation from someone without a second factor. `actor.userId` null: the operator (CLI, or
+ * `npm start` inviting the demo owner), who holds the database and has no factor to ask for. Audited.
  */
 export async function createInvitation(
   db: Db,
-  actor: Actor & { userId: string },
+  actor: Actor,
   input: { email: string; role: Role },
   now = new Date(),
 ): Promise<{ invitation: PendingInvitation; token: string }> {
@@ -41,7 +42,7 @@ export async function createInvitation(
   const token = randomBase62(32);
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
   return inTransaction(db, async (tx) => {
-    if (GUARDED_ROLES.includes(input.role) && !(await hasSecondFactor(tx, actor.userId)))
+    if (actor.userId && GUARDED_ROLES.includes(input.role) && !(await hasSecondFactor(tx, actor.userId)))
       throw new TeamRuleError(
         `Inviting an ${input.role} needs a second factor on your own account: add one under Security first.`,
       );
@@ -52,7 +53,7 @@ export async function createInvitation(
       tx,
       `insert into invitations (id, merchant_id, email, role, token_hash, invited_by, expires_at, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [id, actor.merchantId, email, input.role, hashInvitationToken(token), actor.userId, expiresAt, now],
+      [id, actor.merchantId, email, input.role, hashInvitationToken(token), actor.userId ?? "operator", expiresAt, now],
     );
     await recordAudit(tx, actor, { action: "invitation.created", target: id, details: { email, role: input.role } });
     return {

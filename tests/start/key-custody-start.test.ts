@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { freePort } from "@/lib/db/embedded";
 import { accountXpub, deriveAddress } from "@/lib/wallets/derive-address";
@@ -75,15 +76,28 @@ describe("key custody under npm start (web and worker on one machine)", () => {
       expect(web.LIVE_TRON_XPUB).toBe(accountXpub(seed, "tron"));
       expect(out).not.toContain(mnemonic.split(" ").slice(0, 3).join(" "));
 
-      // A live key, and payments through the web: its addresses are the seed's.
-      const merchant = /Merchant: +(mer_\w+)/.exec(out)![1]!;
+      // Live chains configured: no demo merchant, no owner password, no secret in the log; the way to begin.
+      expect(out).not.toMatch(/Sign in:|Owner:|mnt_(live|test)_sk_|Merchant: +mer_/);
+      expect(out).toContain("users invite --merchant mer_… --email E --role owner");
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
       const databaseUrl = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`;
-      const created = await runCli(["keys", "create", "--merchant", merchant, "--mode", "live", "--json"], {
-        ...env,
-        DATABASE_URL: databaseUrl,
-        EMBEDDED_DATABASE: "1",
-      });
+      const cliEnv = { ...env, DATABASE_URL: databaseUrl, EMBEDDED_DATABASE: "1" };
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      const counts = await db.query(
+        "select (select count(*)::int from users) as users, (select count(*)::int from merchants) as merchants",
+      );
+      await db.end();
+      expect(counts.rows[0]).toEqual({ users: 0, merchants: 0 });
+
+      // The operator's first merchant, then a live key, and payments through the web: its addresses are the seed's.
+      const shop = await runCli(
+        ["merchants", "create", "--name", "Shop", "--email", "ops@shop.test", "--json"],
+        cliEnv,
+      );
+      expect(shop.code, shop.stderr).toBe(0);
+      const merchant = JSON.parse(shop.stdout).merchant.id as string;
+      const created = await runCli(["keys", "create", "--merchant", merchant, "--mode", "live", "--json"], cliEnv);
       expect(created.code, created.stderr).toBe(0);
       const key = JSON.parse(created.stdout).secret as string;
       const call = async (method: string, url: string, body?: unknown) =>
