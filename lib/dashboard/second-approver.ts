@@ -3,7 +3,7 @@ import { query } from "@/lib/db/query";
 import type { PayoutRow } from "@/lib/payouts/payout-row";
 import { can, USER_ROLES } from "@/lib/users/roles";
 
-/** Approving a payout you asked for is refused: review is a two-person control (docs/PAYOUTS.md#review). */
+/** Approving a payout you asked for is refused: review is a two-person control (docs/PAYOUTS.md, "Two people"). */
 export class SelfApprovalError extends Error {}
 
 /** The roles that may approve payouts, from THE role table. */

@@ -93,14 +93,14 @@ export async function failureCounts(db: Db, who: Attempter, nowMs = Date.now()):
   };
 }
 
-/** Milliseconds until this client may next try `kind` on this account (0: now). */
-export async function signInWaitMs(db: Db, who: Attempter, kind: AttemptKind, nowMs = Date.now()): Promise<number> {
+/** Milliseconds until this client may next try these kinds on this account (0: now). */
+export async function signInWaitMs(db: Db, who: Attempter, kinds: AttemptKind[], nowMs = Date.now()): Promise<number> {
   const counts = await failureCounts(db, who, nowMs);
   const ends: number[] = [];
   if (counts.clientOldest) ends.push(counts.clientOldest.getTime() + SIGN_IN_WINDOW_MS);
-  if (kind === "password" && counts.passwordLatest)
+  if (kinds.includes("password") && counts.passwordLatest)
     ends.push(counts.passwordLatest.getTime() + passwordDelayMs(counts.passwordFailures));
-  if (kind === "code" && counts.codeOldest) ends.push(counts.codeOldest.getTime() + SIGN_IN_WINDOW_MS);
+  if (kinds.includes("code") && counts.codeOldest) ends.push(counts.codeOldest.getTime() + SIGN_IN_WINDOW_MS);
   return Math.max(0, ...ends.map((end) => end - nowMs));
 }
 

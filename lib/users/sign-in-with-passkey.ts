@@ -29,7 +29,7 @@ export async function signInWithPasskey(
       [String(input.response?.id ?? "")],
     );
     const who = { email: owner?.email ?? UNKNOWN_PASSKEY, ip: input.ip, clientKey: ipLimitKey(input.ip) };
-    const waitMs = await signInWaitMs(tx, who, "passkey");
+    const waitMs = await signInWaitMs(tx, who, ["passkey"]);
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const verified = await verifyPasskeyAssertion(tx, { purpose: "sign_in", userId: null, ...input });
     await recordSignInAttempt(tx, who, "passkey", Boolean(verified));

@@ -33,7 +33,9 @@ export async function signInWithPassword(
   const who = { email, ip: input.ip, clientKey: ipLimitKey(input.ip) };
   return inTransaction(db, async (tx) => {
     await lockAccountAttempts(tx, email);
-    const waitMs = await signInWaitMs(tx, who, "password");
+    // The code limit is checked before the password too: checked after, "limited" would tell a guesser
+    // that the password was right.
+    const waitMs = await signInWaitMs(tx, who, ["password", "code"]);
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const [user] = await query<{
       id: string;
@@ -52,10 +54,6 @@ export async function signInWithPassword(
     }
     const needsCode = await hasSecondFactor(tx, user.id);
     if (needsCode && !input.code?.trim()) return { ok: false, reason: "second_factor_required" };
-    if (needsCode) {
-      const codeWaitMs = await signInWaitMs(tx, who, "code");
-      if (codeWaitMs > 0) return { ok: false, reason: "limited", waitMs: codeWaitMs };
-    }
     const factor = needsCode ? await verifySecondFactorCode(tx, user.id, input.code ?? "") : null;
     if (needsCode && !factor) {
       await recordSignInAttempt(tx, who, "code", false);

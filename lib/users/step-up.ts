@@ -50,7 +50,7 @@ export async function stepUpWithCode(
   const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
     await lockAccountAttempts(tx, email);
-    const waitMs = await signInWaitMs(tx, who, "code");
+    const waitMs = await signInWaitMs(tx, who, ["code"]);
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const factor = await verifySecondFactorCode(tx, actor.userId, input.code);
     await recordSignInAttempt(tx, who, "code", Boolean(factor));

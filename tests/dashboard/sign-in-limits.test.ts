@@ -121,9 +121,11 @@ describe("second-factor codes", () => {
     for (let i = 0; i < 5; i++) expect(await step("000000")).toEqual({ ok: false, reason: "invalid" });
     const next = await generate({ secret: started!.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
     expect(await step(next)).toMatchObject({ ok: false, reason: "limited" });
-    // The right password from a new client: the password is fine, the code entry is held.
+    // Password sign-ins of the account wait too, before the password is checked: the right one and a wrong
+    // one get the same answer, so the hold tells a guesser nothing.
     const signIn = await attempt(u.email, u.password, ip(), next);
     expect(waitOf(signIn)).toBeGreaterThan(14 * 60_000);
+    expect(waitOf(await attempt(u.email, WRONG, ip()))).toBeGreaterThan(14 * 60_000);
     const [audit] = await failureAudits(u.id);
     expect(audit?.details).toMatchObject({ kind: "code", failures: 5 });
     await elapse(u.email, 15 * 60_000);

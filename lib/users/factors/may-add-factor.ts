@@ -27,7 +27,7 @@ export async function checkMayAddFactor(
   const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
     await lockAccountAttempts(tx, email);
-    const waitMs = await signInWaitMs(tx, who, "password");
+    const waitMs = await signInWaitMs(tx, who, ["password"]);
     if (waitMs > 0) return { reason: "password", message: waitMessage(waitMs) } as const;
     const [row] = await query<{ password_hash: string }>(tx, "select password_hash from users where id = $1", [
       user.id,
