@@ -75,7 +75,7 @@ try {
   ];
 
   const cases: { name: string; opts: autocannon.Options }[] = [
-    { name: "GET /api/health (trivial Next route)", opts: { url: `${server.url}/api/health` } },
+    { name: "GET /api/ping (trivial Next route)", opts: { url: `${server.url}/api/ping` } },
     {
       name: "POST /v1/payment-links (full pipeline, idempotent)",
       opts: { url: server.url, requests: post("/v1/payment-links", () => ({ amount: "25.50", description: "order" })) },
@@ -118,7 +118,7 @@ try {
   );
   printTable(results);
   const byPrefix = (p: string) => results.find((r) => r.name.startsWith(p));
-  const trivial = byPrefix("GET /api/health");
+  const trivial = byPrefix("GET /api/ping");
   const ratio = (p: string, label: string) => {
     const r = byPrefix(p);
     if (trivial && r)

@@ -1,10 +1,12 @@
 // `npm start`: database (embedded unless DATABASE_URL), migrations, build, web and worker; prints how to
 // reach it. Ctrl-C / SIGTERM stops everything it started.
+import fs from "node:fs";
 import path from "node:path";
 import { resetConfig } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
 import { enabledChains } from "@/lib/chains/chains";
+import { processStatusWriter } from "@/lib/health/process-status";
 import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
 import { INVITE_PATH } from "@/lib/users/invitations";
 import { liveXpubMismatches, liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
@@ -20,6 +22,9 @@ const wantsDemo = process.argv.slice(2).includes("--demo");
 const children: SupervisedProcess[] = [];
 let dbProcess: SupervisedProcess | null = null;
 let shuttingDown = false;
+fs.mkdirSync(cfg.dataDir, { recursive: true });
+/** Every supervised process's state, for the web's /api/health (which says which one is down). */
+const reportState = processStatusWriter(cfg.dataDir);
 
 async function shutdown(code: number) {
   if (shuttingDown) return;
@@ -55,7 +60,7 @@ try {
   if (custodyProblems.length) throw new Error(custodyProblems.join("\n"));
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, NEXT_TELEMETRY_DISABLED: "1" };
   if (!cfg.databaseUrl) {
-    dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env);
+    dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env, reportState);
     env.DATABASE_URL = (await dbProcess.ready).url;
     env.EMBEDDED_DATABASE = "1";
     // Process plumbing: this process (bootstrap, getDb, the master key) reads the embedded server's URL too.
@@ -65,7 +70,7 @@ try {
   }
   // Sandbox chains start while the database migrates and the app builds.
   const chainsProcess = cfg.sandboxChains
-    ? new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env)
+    ? new SupervisedProcess("sandbox chains", path.join(root, "scripts/start-chains.ts"), env, reportState)
     : null;
   if (chainsProcess) children.push(chainsProcess);
   await bootstrapDatabase({ dataDir: cfg.dataDir });
@@ -79,8 +84,8 @@ try {
   await closeDb();
   ensureNextBuild(root);
 
-  const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), webEnv(env));
-  const worker = new SupervisedProcess("worker", path.join(root, "scripts/start-worker.ts"), env);
+  const web = new SupervisedProcess("web", path.join(root, "scripts/start-web.ts"), webEnv(env), reportState);
+  const worker = new SupervisedProcess("worker", path.join(root, "scripts/start-worker.ts"), env, reportState);
   children.push(web, worker);
   const [, , chains] = await Promise.all([web.ready, worker.ready, chainsProcess?.ready]);
 

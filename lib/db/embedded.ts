@@ -12,6 +12,8 @@ export interface EmbeddedDatabase {
   url: string;
   /** True when this process started the server (and so must stop it). */
   owned: boolean;
+  /** The port on 127.0.0.1 (for a watch on the server; external databases have none). */
+  port?: number;
   stop(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export async function startEmbeddedDatabase(
   const url = `postgres://${USER}:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/${DATABASE}`;
 
   // Already running (the service is up and this is the CLI, or a second start): just use it.
-  if (await canConnect(state.port)) return { url, owned: false, stop: async () => {} };
+  if (await canConnect(state.port)) return { url, owned: false, port: state.port, stop: async () => {} };
 
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -61,7 +63,7 @@ export async function startEmbeddedDatabase(
     );
   }
   if (fresh) await pg.createDatabase(DATABASE);
-  return { url, owned: true, stop: () => pg.stop() };
+  return { url, owned: true, port: state.port, stop: () => pg.stop() };
 }
 
 /**
@@ -119,7 +121,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:port (within a second). */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: "127.0.0.1" });
     socket.setTimeout(1000);

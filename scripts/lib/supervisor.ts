@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
+import type { ProcessState } from "@/lib/health/process-status";
 
 export interface ReadyMessage {
   type: "ready";
@@ -13,14 +14,25 @@ export interface ReadyMessage {
   }[];
 }
 
+/** A process that never came up is reported after this many tries; one that has been up is restarted forever. */
+const START_ATTEMPTS = 5;
+/** The longest wait between restarts. */
+const MAX_BACKOFF_MS = 30_000;
+/** A life this long resets the backoff. */
+const STABLE_AFTER_MS = 30_000;
+
 /**
  * Runs a script as a child process (node --import tsx, with an IPC channel so the child notices if we
- * die) and restarts it with backoff if it exits unexpectedly. stop() ends it: SIGTERM, then SIGKILL.
+ * die) and restarts it with capped backoff if it exits unexpectedly: a process that was up is never given up
+ * on (money must not stop silently; every restart is logged and its state reported through `onState`), one
+ * that never came up fails `ready` after 5 tries. stop() ends it: SIGTERM, then SIGKILL.
  */
 export class SupervisedProcess {
   private child: ChildProcess | null = null;
   private stopping = false;
+  private wasReady = false;
   private restarts = 0;
+  private status: ProcessState = { state: "starting", since: new Date().toISOString(), restarts: 0, lastExit: null };
   private readyResolve!: (msg: ReadyMessage) => void;
   private readyReject!: (err: Error) => void;
   readonly ready: Promise<ReadyMessage>;
@@ -29,16 +41,29 @@ export class SupervisedProcess {
     readonly name: string,
     private readonly script: string,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly onState: (name: string, state: ProcessState) => void = () => {},
+    /** The first restart's wait (doubling from there up to 30 s); tests shorten it. */
+    private readonly baseDelayMs = 500,
   ) {
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
     });
+    this.ready.catch(() => {}); // the caller awaits it; a failure after it resolved is reported, not thrown
     this.spawn();
   }
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  get state(): ProcessState {
+    return this.status;
+  }
+
+  private setState(state: ProcessState["state"], lastExit = this.status.lastExit) {
+    this.status = { state, since: new Date().toISOString(), restarts: this.restarts, lastExit };
+    this.onState(this.name, this.status);
   }
 
   private spawn() {
@@ -50,27 +75,31 @@ export class SupervisedProcess {
     this.child = child;
     const startedAt = Date.now();
     child.on("message", (msg: ReadyMessage) => {
-      if (msg?.type === "ready") this.readyResolve(msg);
+      if (msg?.type !== "ready") return;
+      this.wasReady = true;
+      this.setState("up");
+      this.readyResolve(msg);
     });
     child.on("exit", (code, signal) => {
       if (this.stopping) return;
-      // A child that keeps dying right after start is reported instead of restarted forever.
-      if (Date.now() - startedAt > 30_000) this.restarts = 0;
+      const exit = signal ?? `code ${code}`;
+      if (Date.now() - startedAt > STABLE_AFTER_MS) this.restarts = 0;
       this.restarts += 1;
-      if (this.restarts > 5) {
-        this.readyReject(
-          new Error(`${this.name} exited (${signal ?? code}) ${this.restarts} times in a row; giving up`),
-        );
+      if (!this.wasReady && this.restarts >= START_ATTEMPTS) {
+        this.setState("failed", exit);
+        this.readyReject(new Error(`${this.name} exited (${exit}) ${this.restarts} times in a row; giving up`));
         return;
       }
-      const delay = Math.min(30_000, 500 * 2 ** this.restarts);
-      console.error(`[start] ${this.name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      const delay = Math.min(MAX_BACKOFF_MS, this.baseDelayMs * 2 ** this.restarts);
+      this.setState("restarting", exit);
+      console.error(`[start] ${this.name} exited (${exit}); restarting in ${delay} ms (restart ${this.restarts})`);
       setTimeout(() => !this.stopping && this.spawn(), delay).unref();
     });
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopping = true;
+    this.setState("stopped");
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
