@@ -62,8 +62,11 @@ const args = process.argv.slice(2);
 const VALUED = new Set(["-t", "--testNamePattern", "--project", "--shard"]);
 const files: string[] = [];
 const flags: string[] = [];
+// `--phases suite,custody` runs only those phases (CI runs the browser and crash phases once, not per database).
+const chosen: string[] = [];
 for (let i = 0; i < args.length; i++) {
-  if (VALUED.has(args[i]!) && i + 1 < args.length) flags.push(args[i]!, args[++i]!);
+  if (args[i] === "--phases" && i + 1 < args.length) chosen.push(...args[++i]!.split(",").filter(Boolean));
+  else if (VALUED.has(args[i]!) && i + 1 < args.length) flags.push(args[i]!, args[++i]!);
   else if (args[i]!.startsWith("-")) flags.push(args[i]!);
   else files.push(args[i]!);
 }
@@ -76,13 +79,27 @@ const PHASES: [string, string][] = [
   ["tests/crash", "crash"],
 ];
 const phaseOf = (file: string) => PHASES.find(([prefix]) => file.startsWith(prefix))?.[1] ?? "suite";
-const wanted = new Set(files.length ? files.map(phaseOf) : ["suite", "custody", "e2e", "crash"]);
+const ALL_PHASES = ["suite", "custody", "e2e", "crash"];
+const unknown = chosen.filter((p) => !ALL_PHASES.includes(p));
+if (unknown.length) {
+  console.error(`--phases: unknown phase ${unknown.join(", ")} (phases: ${ALL_PHASES.join(", ")})`);
+  process.exit(2);
+}
+const wanted = new Set(files.length ? files.map(phaseOf) : chosen.length ? chosen : ALL_PHASES);
 const only = (phase: string) => [...files.filter((f) => phaseOf(f) === phase), ...flags];
-const runs = [];
-if (wanted.has("suite")) runs.push(runVitest("vitest.config.ts", only("suite")));
-if (wanted.has("custody")) runs.push(runVitest("vitest.custody.config.ts", only("custody")));
-if (wanted.has("e2e")) runs.push(runVitest("vitest.e2e.config.ts", only("e2e")));
-if (wanted.has("crash")) runs.push(runVitest("vitest.crash.config.ts", only("crash")));
+const runs: ReturnType<typeof runVitest>[] = [];
+const durations: string[] = [];
+const phase = (name: string, config: string) => {
+  if (!wanted.has(name)) return;
+  const started = Date.now();
+  runs.push(runVitest(config, only(name)));
+  durations.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
+};
+phase("suite", "vitest.config.ts");
+phase("custody", "vitest.custody.config.ts");
+phase("e2e", "vitest.e2e.config.ts");
+phase("crash", "vitest.crash.config.ts");
+console.log(`phases: ${durations.join(", ")}`);
 
 const sum = runs.reduce(
   (acc, r) => ({
