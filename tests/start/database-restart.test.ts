@@ -38,7 +38,7 @@ interface Service {
 }
 
 /** `npm start` without sandbox chains (payments need none), with a sandbox key of its own. */
-async function startService(dataDir: string, extra: Record<string, string>): Promise<Service> {
+async function startService(dataDir: string): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -52,7 +52,6 @@ async function startService(dataDir: string, extra: Record<string, string>): Pro
   };
   delete env.DATABASE_URL;
   delete env.MASTER_KEY;
-  Object.assign(env, extra);
   const child: ChildProcess = spawn("npm", ["start"], {
     cwd: root,
     env,
@@ -146,7 +145,7 @@ describe("a database killed under npm start", () => {
   it("embedded: started again; web and worker ride it out; health names it meanwhile; nothing lost or doubled", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-dbkill-"));
     const receiver = await startReceiver();
-    const service = await startService(dataDir, {});
+    const service = await startService(dataDir);
     try {
       expect((await service.call("POST", "/v1/webhooks", { url: receiver.url("/hook") }, randomUUID())).status).toBe(
         200,
