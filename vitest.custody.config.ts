@@ -13,6 +13,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: "forks",
+    // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
+    allowOnly: false,
     maxWorkers: 2,
   },
 });

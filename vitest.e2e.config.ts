@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     pool: "forks",
+    // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
+    allowOnly: false,
     maxWorkers: 1,
     fileParallelism: false,
   },

@@ -7,15 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "./lib/ensure-build";
+import { isNarrowedByName, type Totals, totalsOf, type VitestReport, verdict } from "./lib/test-verdict";
 
 const root = process.cwd();
 ensureNextBuild(root);
-
-interface Totals {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
 
 function runVitest(config: string, args: string[]): { status: number; totals: Totals | null } {
   const report = path.join(os.tmpdir(), `vitest-report-${process.pid}-${path.basename(config)}.json`);
@@ -30,25 +25,7 @@ function runVitest(config: string, args: string[]): { status: number; totals: To
   );
   let totals: Totals | null = null;
   try {
-    const result = JSON.parse(fs.readFileSync(report, "utf8")) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      numPendingTests: number;
-      numTodoTests: number;
-      testResults: { status: string; assertionResults: { status: string }[] }[];
-    };
-    // A file whose setup failed reports its tests as skipped, not failed: count them as failed so a
-    // browser that cannot start (say) never reads as "0 failed".
-    const brokenFiles = result.testResults.filter(
-      (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
-    );
-    const unrun = brokenFiles.reduce((n, f) => n + Math.max(1, f.assertionResults.length), 0);
-    const unrunSkipped = brokenFiles.reduce((n, f) => n + f.assertionResults.length, 0);
-    totals = {
-      passed: result.numPassedTests,
-      failed: result.numFailedTests + unrun,
-      skipped: result.numPendingTests + result.numTodoTests - unrunSkipped,
-    };
+    totals = totalsOf(JSON.parse(fs.readFileSync(report, "utf8")) as VitestReport);
     fs.rmSync(report, { force: true });
   } catch {
     /* vitest failed before writing a report; its exit code says so */
@@ -110,4 +87,6 @@ const sum = runs.reduce(
   { passed: 0, failed: 0, skipped: 0 },
 );
 console.log(`tests: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
-process.exit(sum.failed > 0 || runs.some((r) => r.status !== 0 || r.totals === null) ? 1 : 0);
+const failure = verdict(runs, isNarrowedByName(flags));
+if (failure) console.error(`npm test failed: ${failure}`);
+process.exit(failure ? 1 : 0);

@@ -41,6 +41,24 @@ export function refusePath(res: ServerResponse, api: boolean, reason: string, re
   res.end(envelope("invalid_request_error", 400, reason, requestId));
 }
 
+/**
+ * 404 in the API's envelope for a /v1 path with empty or dot segments (`/v1//payments`, a trailing `/`):
+ * never a redirect, which a client would follow by re-sending its request somewhere it did not choose.
+ */
+export function refuseUnknownApiPath(
+  res: ServerResponse,
+  method: string,
+  pathname: string,
+  suggestion: string,
+  requestId: string,
+): void {
+  res.statusCode = 404;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  const message = `Unrecognized request URL (${method.slice(0, 20)} ${pathname}). Paths have no empty or dot segments: did you mean ${suggestion}?`;
+  res.end(envelope("not_found", 404, message, requestId));
+}
+
 /** 308 to the normalised path (built by lib/server/request-path.ts from the path's own segments). */
 export function redirectToCanonical(res: ServerResponse, location: string): void {
   res.statusCode = 308;

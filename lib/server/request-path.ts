@@ -7,13 +7,21 @@
  *   escaped unreserved characters (`%76` for `v`), which URL parsers (Next's among them) resolve:
  *   `location` is the same path with them resolved. It is
  *   built from the path's own segments and always starts with exactly one `/`, so it never leaves the site.
- * - `refuse`: a raw backslash anywhere (parsers read it as `/`), a path that is not origin-form, or, outside
- *   /v1, a segment that does not decode to clean text (invalid or overlong escape, lone surrogate, NUL or
- *   another control character, an encoded `/` or `\`).
+ * - `unknown-api-path`: the same on a /v1 path. An API client must never be redirected (one that follows a
+ *   308 re-sends its POST, body and key, to a path it did not choose), so it gets the API's 404 naming the
+ *   path it meant (`suggestion`). Escaped unreserved characters alone do not count: `/v1/payments/pay%5Fa`
+ *   is the same path as `/v1/payments/pay_a` (RFC 3986, 6.2.2.2) and is served as that.
+ * - `refuse`: a raw backslash anywhere (parsers read it as `/`), a path that is neither origin-form nor
+ *   absolute-form, or, outside /v1, a segment that does not decode to clean text (invalid or overlong escape,
+ *   lone surrogate, NUL or another control character, an encoded `/` or `\`).
+ *
+ * An absolute-form request line (`POST http://host/v1/balances HTTP/1.1`, which a server must accept, RFC
+ * 9112 3.2.2) is decided on its path.
  */
 export type PathDecision =
   | { kind: "ok"; pathname: string; forward: string }
   | { kind: "redirect"; location: string }
+  | { kind: "unknown-api-path"; pathname: string; suggestion: string }
   | { kind: "refuse"; reason: string };
 
 const VALID_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
@@ -34,7 +42,18 @@ function decodeSegment(raw: string): string | null {
 
 const isApiPath = (segments: string[]) => segments[0] === "v1";
 
-export function decideRequestPath(rawUrl: string): PathDecision {
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/** The origin-form of a request target (`/path?query`): an absolute-form target loses its scheme and authority. */
+export function originForm(rawUrl: string): string {
+  const absolute = ABSOLUTE_FORM.exec(rawUrl);
+  if (!absolute) return rawUrl;
+  const rest = rawUrl.slice(absolute[0].length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+export function decideRequestPath(requestTarget: string): PathDecision {
+  const rawUrl = originForm(requestTarget);
   const queryAt = rawUrl.indexOf("?");
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const query = queryAt === -1 ? "" : rawUrl.slice(queryAt);
@@ -43,26 +62,40 @@ export function decideRequestPath(rawUrl: string): PathDecision {
 
   const kept: { raw: string; decoded: string | null }[] = [];
   let changed = false;
+  let escapesOnly = true;
   // "/" is the root path: its one empty segment is not a `//`.
   const rawSegments = rawPath === "/" ? [] : rawPath.slice(1).split("/");
   for (const spelled of rawSegments) {
     // Escaped letters, digits and `-._~` mean the characters themselves (RFC 3986's normalisation):
-    // `/%761/…` is `/v1/…` and is redirected there, so Next and every decision see one spelling.
+    // `/%761/…` is `/v1/…`: Next and every decision see one spelling.
     const raw = spelled.replace(UNRESERVED_ESCAPE, (hex) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
     if (raw !== spelled) changed = true;
     const decoded = decodeSegment(raw);
     if (raw === "" || decoded === ".") {
       changed = true;
+      escapesOnly = false;
     } else if (decoded === "..") {
       changed = true;
+      escapesOnly = false;
       kept.pop();
     } else {
       kept.push({ raw, decoded });
     }
   }
-  if (changed) return { kind: "redirect", location: `/${kept.map((s) => s.raw).join("/")}${query}` };
-
   const api = isApiPath(kept.map((s) => s.decoded ?? ""));
+  if (changed) {
+    const location = `/${kept.map((s) => s.raw).join("/")}`;
+    // Spelled as /v1 (`/v1/…`, `/%761/…`) or resolving to it: either way an API client sent it.
+    const spelledApi = /^\/(?:v|%76)(?:1|%31)(?:\/|$)/.test(rawPath);
+    if (api && escapesOnly) {
+      // Equivalent spelling: carry on with the plain one.
+    } else if (api || spelledApi) {
+      return { kind: "unknown-api-path", pathname: rawPath, suggestion: location };
+    } else {
+      return { kind: "redirect", location: `${location}${query}` };
+    }
+  }
+
   const decodedSegments: string[] = [];
   const forwardSegments: string[] = [];
   for (const { raw, decoded } of kept) {

@@ -12,14 +12,27 @@ import {
   redirectToCanonical,
   refusePageMethod,
   refusePath,
+  refuseUnknownApiPath,
   ROUTED_METHODS,
   writeRawEnvelope,
 } from "./edge-responses";
 import { isMultipartPost, vetMultipartPagePost } from "./page-form-body";
-import { decideRequestPath } from "./request-path";
+import { decideRequestPath, originForm } from "./request-path";
 import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
 
 const CHARGED_HEADER = "x-public-budget-charged";
+const NEXT_ROUTER_HEADERS = [
+  "rsc",
+  "next-action",
+  "next-router-state-tree",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-hmr-refresh",
+  "next-url",
+  "x-middleware-subrequest",
+  "x-middleware-prefetch",
+  "x-nextjs-data",
+];
 
 export interface WebServer {
   url: string;
@@ -62,12 +75,18 @@ export async function startWebServer(opts: {
       try {
         const rawUrl = req.url ?? "/";
         const decision = decideRequestPath(rawUrl);
-        if (decision.kind === "refuse") return refusePath(res, isApiRawPath(rawUrl), decision.reason, requestId);
+        const method = req.method ?? "GET";
+        if (decision.kind === "refuse")
+          return refusePath(res, isApiRawPath(originForm(rawUrl)), decision.reason, requestId);
         if (decision.kind === "redirect") return redirectToCanonical(res, decision.location);
+        if (decision.kind === "unknown-api-path")
+          return refuseUnknownApiPath(res, method, decision.pathname, decision.suggestion, requestId);
         const { pathname } = decision;
         req.url = decision.forward;
         const api = pathname === "/v1" || pathname.startsWith("/v1/");
-        const method = req.method ?? "GET";
+        // The API is route handlers only: Next's page-router headers (`RSC: 1` would get a 307 to an
+        // `_rsc` URL, `Next-Action` an action lookup) mean nothing there and must not change the answer.
+        if (api) for (const name of NEXT_ROUTER_HEADERS) delete req.headers[name];
         if (!(ROUTED_METHODS as readonly string[]).includes(method) || (api && method === "OPTIONS")) {
           if (!api) return refusePageMethod(res, method);
           // Routed as GET so the route's method table answers (405 with its Allow, or 404 if unknown);

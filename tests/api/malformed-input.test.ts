@@ -33,6 +33,68 @@ describe("malformed path segments under /v1", () => {
   });
 });
 
+describe("the /v1 edge answers only envelopes, never a redirect or a page", () => {
+  it.each([
+    ["GET", "/v1//payments", "/v1/payments"],
+    ["GET", "/v1/payments/", "/v1/payments"],
+    ["POST", "/v1/sandbox/payments//simulate", "/v1/sandbox/payments/simulate"],
+    ["POST", "/v1/payments/", "/v1/payments"],
+    ["GET", "/v1/x/../balances", "/v1/balances"],
+    ["DELETE", "/v1/./webhooks", "/v1/webhooks"],
+  ])("%s %s, with an empty or dot segment, is a 404 naming %s", async (method, path, meant) => {
+    const reply = asApiReply(await rawRequest(webUrls()[0]!, path, { method, key: m.sandboxKey }));
+    const err = expectError(reply, "not_found", 404, null);
+    expect(err.message).toContain(`did you mean ${meant}?`);
+    expect(reply.headers.get("location")).toBeNull();
+  });
+
+  it("escaped letters and digits are the same path: the resource is served", async () => {
+    for (const path of ["/%761/balances", "/v1/bal%61nces"]) {
+      const reply = asApiReply(await rawRequest(webUrls()[0]!, path, { key: m.sandboxKey }));
+      expect({ path, status: reply.status }).toEqual({ path, status: 200 });
+      expect(reply.json).toMatchObject({ object: "list" });
+    }
+  });
+
+  it("an absolute-form request line is served on its path", async () => {
+    const host = new URL(webUrls()[0]!).host;
+    const auth = `Authorization: Bearer ${m.sandboxKey}\r\nConnection: close`;
+    const ok = await rawSocketRequest(`GET http://${host}/v1/balances HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\n\r\n`);
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ object: "list" });
+    const missing = await rawSocketRequest(
+      `POST http://${host}/v1//payments HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Length: 0\r\n\r\n`,
+    );
+    expectError(missing, "not_found", 404, null);
+    const refused = await rawSocketRequest(
+      `GET http://${host}/v1\\balances HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\n\r\n`,
+    );
+    expectError(refused, "invalid_request_error", 400, null);
+  });
+
+  it("Next's router headers (RSC, Next-Action, prefetch) change nothing on /v1", async () => {
+    const host = new URL(webUrls()[0]!).host;
+    const headers = [
+      `Host: ${host}`,
+      `Authorization: Bearer ${m.sandboxKey}`,
+      "RSC: 1",
+      "Next-Router-Prefetch: 1",
+      "Next-Router-State-Tree: %5B%22%22%5D",
+      "Connection: close",
+    ].join("\r\n");
+    const list = await rawSocketRequest(`GET /v1/balances HTTP/1.1\r\n${headers}\r\n\r\n`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(list.json).toMatchObject({ object: "list" });
+    const unknown = await rawSocketRequest(`GET /v1/nothing HTTP/1.1\r\n${headers}\r\n\r\n`);
+    expectError(unknown, "not_found", 404, null);
+    const action = await rawSocketRequest(
+      `POST /v1/payments HTTP/1.1\r\n${headers}\r\nNext-Action: 00aa\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    );
+    expectError(action, "invalid_request_error", 400, "amount");
+  });
+});
+
 describe("NUL characters and unpaired surrogates in queries and bodies", () => {
   const queries: [...Case, path: string][] = [
     ["NUL in starting_after", 400, "invalid_request_error", "starting_after", "/v1/payments?starting_after=pay_%00"],
@@ -233,7 +295,21 @@ function rawSocketRequest(bytes: string): Promise<ApiReply> {
         const at = line.indexOf(":");
         headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
       }
-      resolve(asApiReply({ status: Number(statusLine!.split(" ")[1]), headers, text: body }));
+      const text_ = /chunked/i.test(headers["transfer-encoding"] ?? "") ? dechunk(body) : body;
+      resolve(asApiReply({ status: Number(statusLine!.split(" ")[1]), headers, text: text_ }));
     });
   });
+}
+
+/** A chunked body's content (ASCII bodies only, which is all these tests read). */
+function dechunk(body: string): string {
+  let out = "";
+  let rest = body;
+  for (;;) {
+    const eol = rest.indexOf("\r\n");
+    const size = Number.parseInt(rest.slice(0, eol), 16);
+    if (!size) return out;
+    out += rest.slice(eol + 2, eol + 2 + size);
+    rest = rest.slice(eol + 2 + size + 2);
+  }
 }

@@ -18,6 +18,8 @@ export function commonProblems(res: RawResponse): string[] {
 /** A /v1 response: JSON always (but to HEAD), the full envelope on every error. */
 export function apiProblems(res: RawResponse, method: string): string[] {
   const problems = commonProblems(res);
+  // A client that follows a redirect re-sends its request, key and body to a path it did not choose.
+  if (res.status >= 300 && res.status < 400) problems.push(`redirect ${res.status} on /v1`);
   if (method.toUpperCase() === "HEAD" || res.status === 204 || (res.status >= 300 && res.status < 400)) return problems;
   if (!/^application\/json/i.test(res.headers["content-type"] ?? "")) {
     problems.push(`Content-Type ${res.headers["content-type"] ?? "missing"}, not JSON`);

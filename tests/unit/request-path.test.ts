@@ -12,15 +12,17 @@ describe("the one path every decision of the web server uses", () => {
     expect(decideRequestPath("/")).toEqual({ kind: "ok", pathname: "/", forward: "/" });
   });
 
-  it("redirects escaped letters, digits and -._~ to the plain spelling, and leaves other escapes alone", () => {
+  it("redirects escaped letters, digits and -._~ to the plain spelling (serves it on /v1), and leaves other escapes alone", () => {
     expect(decideRequestPath("/%63heckout/pay_abc")).toEqual({ kind: "redirect", location: "/checkout/pay_abc" });
     expect(decideRequestPath("/%761/sandbox/chains/eth/reorg?x=1")).toEqual({
-      kind: "redirect",
-      location: "/v1/sandbox/chains/eth/reorg?x=1",
+      kind: "ok",
+      pathname: "/v1/sandbox/chains/eth/reorg",
+      forward: "/v1/sandbox/chains/eth/reorg?x=1",
     });
     expect(decideRequestPath("/v1/payments/pay%5Fa%2Db%7E")).toEqual({
-      kind: "redirect",
-      location: "/v1/payments/pay_a-b~",
+      kind: "ok",
+      pathname: "/v1/payments/pay_a-b~",
+      forward: "/v1/payments/pay_a-b~",
     });
     expect(decideRequestPath("/v1/payments/%ff")).toMatchObject({ kind: "ok", forward: "/v1/payments/%25ff" });
     expect(decideRequestPath("/pay/a%20b")).toMatchObject({ kind: "ok", pathname: "/pay/a b", forward: "/pay/a%20b" });
@@ -36,7 +38,6 @@ describe("the one path every decision of the web server uses", () => {
     ["/x/.%2E/pay/tok", "/pay/tok"],
     ["/%2e/api/public/checkout/pay_abc/events", "/api/public/checkout/pay_abc/events"],
     ["/../../checkout/pay_abc?a=b", "/checkout/pay_abc?a=b"],
-    ["/v1/x/../payments", "/v1/payments"],
     // Never off-site: a leading "//" would make the Location protocol-relative.
     ["//evil.example/checkout", "/evil.example/checkout"],
     ["/..//evil.example", "/evil.example"],
@@ -45,6 +46,35 @@ describe("the one path every decision of the web server uses", () => {
     const decision = decideRequestPath(raw);
     expect(decision).toEqual({ kind: "redirect", location });
     if (decision.kind === "redirect") expect(decision.location).toMatch(/^\/(?![/\\])/);
+  });
+
+  it.each([
+    ["/v1//payments", "/v1/payments"],
+    ["/v1/payments/", "/v1/payments"],
+    ["/v1/sandbox/payments//simulate?x=1", "/v1/sandbox/payments/simulate"],
+    ["/v1/x/../payments", "/v1/payments"],
+    ["/v1/./balances", "/v1/balances"],
+    ["/v1/..", "/"],
+    ["/%761//balances", "/v1/balances"],
+    ["/x/../v1/balances", "/v1/balances"],
+  ])(
+    "answers %s, an API path with empty or dot segments, with a 404 suggesting %s (never a redirect)",
+    (raw, suggestion) => {
+      const decision = decideRequestPath(raw);
+      expect(decision).toEqual({ kind: "unknown-api-path", pathname: raw.split("?")[0], suggestion });
+    },
+  );
+
+  it("decides an absolute-form request target on its path", () => {
+    expect(decideRequestPath("http://host.example/v1/balances?x=1")).toEqual({
+      kind: "ok",
+      pathname: "/v1/balances",
+      forward: "/v1/balances?x=1",
+    });
+    expect(decideRequestPath("https://h:8080")).toEqual({ kind: "ok", pathname: "/", forward: "/" });
+    expect(decideRequestPath("http://h?a=1")).toEqual({ kind: "ok", pathname: "/", forward: "/?a=1" });
+    expect(decideRequestPath("http://h/v1//payments")).toMatchObject({ kind: "unknown-api-path" });
+    expect(decideRequestPath("http://evil.example//x")).toEqual({ kind: "redirect", location: "/x" });
   });
 
   it.each([
@@ -58,8 +88,9 @@ describe("the one path every decision of the web server uses", () => {
     "/checkout/a%5Cb",
     "/checkout\\pay_abc",
     "/v1\\payments",
-    "http://evil.example/checkout/pay_abc",
     "*",
+    "example.com:443",
+    "mailto:a@b",
   ])("refuses %s", (raw) => {
     expect(decideRequestPath(raw).kind).toBe("refuse");
   });

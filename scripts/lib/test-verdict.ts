@@ -1,0 +1,49 @@
+// What `npm test` concludes from vitest's JSON reports. A skipped or to-do test fails the run unless the
+// run was narrowed by name (`-t`), where vitest reports every other test as skipped: a suite that lands
+// green with a `.skip` in it has silently stopped proving something.
+
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { status: string; assertionResults: { status: string }[] }[];
+}
+
+export interface Totals {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export function totalsOf(report: VitestReport): Totals {
+  // A file whose setup failed reports its tests as skipped, not failed: count them as failed so a browser
+  // that cannot start (say) never reads as "0 failed".
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+  );
+  const unrun = brokenFiles.reduce((n, f) => n + Math.max(1, f.assertionResults.length), 0);
+  const unrunSkipped = brokenFiles.reduce((n, f) => n + f.assertionResults.length, 0);
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests + unrun,
+    skipped: report.numPendingTests + report.numTodoTests - unrunSkipped,
+  };
+}
+
+export const NAME_FILTERS = ["-t", "--testNamePattern"];
+
+export function isNarrowedByName(flags: string[]): boolean {
+  return flags.some((f) => NAME_FILTERS.includes(f) || f.startsWith("--testNamePattern="));
+}
+
+/** Why the run fails, or null when it passes. */
+export function verdict(runs: { status: number; totals: Totals | null }[], narrowedByName: boolean): string | null {
+  if (runs.some((r) => r.totals === null)) return "a phase ended before vitest wrote its report";
+  const failed = runs.reduce((n, r) => n + r.totals!.failed, 0);
+  if (failed > 0) return `${failed} failed`;
+  const skipped = runs.reduce((n, r) => n + r.totals!.skipped, 0);
+  if (skipped > 0 && !narrowedByName) return `${skipped} skipped (a skipped or to-do test fails the run)`;
+  if (runs.some((r) => r.status !== 0)) return "vitest exited with an error";
+  return null;
+}
