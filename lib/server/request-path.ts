@@ -16,7 +16,7 @@
  *   lone surrogate, NUL or another control character, an encoded `/` or `\`).
  *
  * An absolute-form request line (`POST http://host/v1/balances HTTP/1.1`, which a server must accept, RFC
- * 9112 3.2.2) is decided on its path.
+ * 9112 3.2.2) is decided on its path, and a fragment sent in the target is dropped first.
  */
 export type PathDecision =
   | { kind: "ok"; pathname: string; forward: string }
@@ -53,7 +53,10 @@ export function originForm(rawUrl: string): string {
 }
 
 export function decideRequestPath(requestTarget: string): PathDecision {
-  const rawUrl = originForm(requestTarget);
+  // A request target has no fragment (RFC 9112 3.2); a client that sends one anyway means none, and Next
+  // would drop it after this decision (leaving `/v1/payments/#x` as a trailing-slash path it redirects).
+  const hash = requestTarget.indexOf("#");
+  const rawUrl = originForm(hash === -1 ? requestTarget : requestTarget.slice(0, hash));
   const queryAt = rawUrl.indexOf("?");
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const query = queryAt === -1 ? "" : rawUrl.slice(queryAt);

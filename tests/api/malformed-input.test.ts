@@ -41,6 +41,7 @@ describe("the /v1 edge answers only envelopes, never a redirect or a page", () =
     ["POST", "/v1/payments/", "/v1/payments"],
     ["GET", "/v1/x/../balances", "/v1/balances"],
     ["DELETE", "/v1/./webhooks", "/v1/webhooks"],
+    ["GET", "/v1/payment-links/#frag", "/v1/payment-links"],
   ])("%s %s, with an empty or dot segment, is a 404 naming %s", async (method, path, meant) => {
     const reply = asApiReply(await rawRequest(webUrls()[0]!, path, { method, key: m.sandboxKey }));
     const err = expectError(reply, "not_found", 404, null);

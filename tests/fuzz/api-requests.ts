@@ -5,12 +5,14 @@ import { guardBody, keepWebhooksOnLoopback, reachesRealTarget } from "./safety-g
 import { type Endpoint, ENDPOINTS, endpointLabel, type IdKind, idKindsOf } from "./endpoint-catalogue";
 import { hostileBodyBytes, hostileJsonText } from "./hostile-values";
 import type { RawRequest } from "./raw-http";
+import { DEFAULT_SCOPES, hasScope, type Scope } from "@/lib/keys/scopes";
 import { arbitraryFor, queryArbitrary } from "./zod-arbitrary";
 import { FIELD_HINTS, QUERY_HINTS } from "./field-hints";
 
 export interface FuzzKey {
   secret: string;
   mode: "sandbox" | "live";
+  scopes: readonly Scope[];
 }
 
 /** The run's merchants: their keys and the ids of what they own (payments, links, events, webhooks). */
@@ -26,6 +28,13 @@ export interface FuzzRequest {
   foreignId: boolean;
   /** A sandbox helper that moves coins or blocks: the fuzzer keeps its handler from running (no 2xx). */
   touchesChains?: boolean;
+  /** The endpoint's method with a key lacking this scope: the answer must not be a 2xx. */
+  missingScope?: Scope;
+  /**
+   * Asked as a well-behaved client asks (the endpoint's method and path, plain headers with a full sandbox
+   * key, the caller's own ids, a body drawn from the schema): most of these must succeed.
+   */
+  wellFormed?: boolean;
 }
 
 const BOGUS_PREFIX: Record<IdKind, string> = {
@@ -37,39 +46,44 @@ const BOGUS_PREFIX: Record<IdKind, string> = {
   chain: "",
 };
 
-function idArbitrary(kind: IdKind, merchants: FuzzMerchant[], self: number): fc.Arbitrary<[string, boolean]> {
+/** An id for a path: [the id, another merchant's, the caller's own (or a real chain)]. */
+type IdPick = [id: string, foreign: boolean, own: boolean];
+
+function idArbitrary(kind: IdKind, merchants: FuzzMerchant[], self: number): fc.Arbitrary<IdPick> {
   if (kind === "chain")
     return fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...CHAINS).map((c): [string, boolean] => [c, false]) },
-      { weight: 3, arbitrary: hostileSegment.map((s): [string, boolean] => [s, false]) },
+      { weight: 4, arbitrary: fc.constantFrom(...CHAINS).map((c): IdPick => [c, false, true]) },
+      { weight: 3, arbitrary: hostileSegment.map((s): IdPick => [s, false, false]) },
     );
   const own = merchants[self]!.ids[kind];
   const foreign = merchants.filter((_, i) => i !== self).flatMap((m) => m.ids[kind]);
-  const options: fc.WeightedArbitrary<[string, boolean]>[] = [
+  const options: fc.WeightedArbitrary<IdPick>[] = [
     {
       weight: 2,
       arbitrary: fc
         .string({ unit: fc.constantFrom(..."abcdefXYZ0129"), maxLength: 24 })
-        .map((s) => [`${BOGUS_PREFIX[kind]}${s}`, false]),
+        .map((s): IdPick => [`${BOGUS_PREFIX[kind]}${s}`, false, false]),
     },
-    { weight: 3, arbitrary: hostileSegment.map((s): [string, boolean] => [s, false]) },
+    { weight: 3, arbitrary: hostileSegment.map((s): IdPick => [s, false, false]) },
   ];
   if (own.length)
-    options.push({ weight: 5, arbitrary: fc.constantFrom(...own).map((id): [string, boolean] => [id, false]) });
+    options.push({ weight: 5, arbitrary: fc.constantFrom(...own).map((id): IdPick => [id, false, true]) });
   if (foreign.length)
-    options.push({ weight: 2, arbitrary: fc.constantFrom(...foreign).map((id): [string, boolean] => [id, true]) });
+    options.push({ weight: 2, arbitrary: fc.constantFrom(...foreign).map((id): IdPick => [id, true, false]) });
   return fc.oneof(...options);
 }
 
-function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<Buffer> {
+/** A body, and whether it was drawn from the endpoint's schema (rather than hostile text or bytes). */
+function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<{ bytes: Buffer; fromSchema: boolean }> {
   const objectBody = endpoint.body
     ? arbitraryFor(endpoint.body, "", FIELD_HINTS).map((v) => Buffer.from(JSON.stringify(v) ?? "null"))
     : fc.constant(Buffer.alloc(0));
+  const other = (bytes: fc.Arbitrary<Buffer>) => bytes.map((b) => ({ bytes: b, fromSchema: false }));
   return fc.oneof(
-    { weight: 10, arbitrary: objectBody },
-    { weight: 1, arbitrary: hostileJsonText.map((t) => Buffer.from(t)) },
-    { weight: 1, arbitrary: hostileBodyBytes },
-    { weight: 1, arbitrary: fc.constant(Buffer.alloc(0)) },
+    { weight: 10, arbitrary: objectBody.map((b) => ({ bytes: b, fromSchema: true })) },
+    { weight: 1, arbitrary: other(hostileJsonText.map((t) => Buffer.from(t))) },
+    { weight: 1, arbitrary: other(hostileBodyBytes) },
+    { weight: 1, arbitrary: other(fc.constant(Buffer.alloc(0))) },
   );
 }
 
@@ -89,16 +103,29 @@ function requestFor(endpoint: Endpoint, merchants: FuzzMerchant[], self: number)
     .tuple(ids, method, query, headersArbitrary(merchant), bodyArbitrary(endpoint), pathTwist)
     .map(([idValues, m, q, headers, body, twist]) => {
       let i = 0;
-      const path = twist(endpoint.path.replace(/\{\w+\}/g, () => idValues[i++]![0]));
+      const path = twist.apply(endpoint.path.replace(/\{\w+\}/g, () => idValues[i++]![0]));
       const target = q ? `${path}?${q}` : path;
       const sendsBody = ["POST", "PUT", "PATCH", "post"].includes(m);
-      let payload = sendsBody ? keepWebhooksOnLoopback(body) : undefined;
+      let payload = sendsBody ? keepWebhooksOnLoopback(body.bytes) : undefined;
       if (endpoint.touchesChains && payload && reachesRealTarget(path, merchants)) payload = guardBody(payload);
+      const asRouted = m === endpoint.method;
+      const key = headers.key;
+      const missingScope = asRouted && key ? endpoint.scopes.find((s) => !hasScope(key.scopes, s)) : undefined;
+      const fullKey = key?.mode === "sandbox" && key.scopes.length >= DEFAULT_SCOPES.length;
       return {
         label: endpointLabel(endpoint),
-        raw: { method: m, target, headers, body: payload },
+        raw: { method: m, target, headers: headers.headers, body: payload },
         foreignId: idValues.some(([, foreign]) => foreign),
         touchesChains: endpoint.touchesChains,
+        missingScope,
+        wellFormed:
+          asRouted &&
+          headers.plain &&
+          fullKey &&
+          twist.plain &&
+          idValues.every(([, , own]) => own) &&
+          (endpoint.method !== "POST" || body.fromSchema) &&
+          !endpoint.touchesChains,
       };
     });
 }
@@ -113,7 +140,7 @@ function unknownPath(merchant: FuzzMerchant): fc.Arbitrary<FuzzRequest> {
     )
     .map(([method, segments, headers]) => ({
       label: "* /v1/<unknown>",
-      raw: { method, target: `/v1/${["nope", ...segments].join("/")}`, headers },
+      raw: { method, target: `/v1/${["nope", ...segments].join("/")}`, headers: headers.headers },
       foreignId: false,
     }));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Scope } from "@/lib/keys/scopes";
 import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";
@@ -29,6 +30,8 @@ export interface Endpoint {
    * target that does not exist (the fuzzer never reorgs or mines what other test files rely on).
    */
   touchesChains?: boolean;
+  /** The scopes a key needs (all of them), as the route file declares. */
+  scopes: Scope[];
 }
 
 const emptyQuery = z.strictObject({});
@@ -37,35 +40,82 @@ const attemptsQuery = z.strictObject(paginationQuery);
 
 /** Every /v1 route (app/v1/**) with the schemas its route file validates against. */
 export const ENDPOINTS: Endpoint[] = [
-  { method: "GET", path: "/v1/balances", query: emptyQuery },
-  { method: "GET", path: "/v1/events", query: eventsQuery },
-  { method: "GET", path: "/v1/events/{event}", query: emptyQuery },
-  { method: "GET", path: "/v1/events/{event}/attempts", query: attemptsQuery },
-  { method: "GET", path: "/v1/payment-links", query: listPaymentLinksQuery },
-  { method: "POST", path: "/v1/payment-links", body: createPaymentLinkBody },
-  { method: "GET", path: "/v1/payment-links/{link}", query: emptyQuery },
-  { method: "GET", path: "/v1/payments", query: listPaymentsQuery },
-  { method: "POST", path: "/v1/payments", body: createPaymentBody },
-  { method: "GET", path: "/v1/payments/{payment}", query: emptyQuery },
-  { method: "POST", path: "/v1/payments/{payment}/replay", body: z.strictObject({}) },
-  { method: "GET", path: "/v1/payouts", query: listPayoutsQuery },
-  { method: "POST", path: "/v1/payouts", body: createPayoutBody },
-  { method: "GET", path: "/v1/payouts/{payout}", query: emptyQuery },
-  { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/congest", body: congestBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/drop", body: dropBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/freeze", body: freezeBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/mine", body: mineBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/reorg", body: reorgBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/chains/{chain}/unfreeze", body: freezeBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/faucet", body: faucetBody, touchesChains: true },
-  { method: "POST", path: "/v1/sandbox/payments/{payment}/simulate", body: simulateBody, touchesChains: true },
-  { method: "GET", path: "/v1/webhooks", query: listWebhooksQuery },
-  { method: "POST", path: "/v1/webhooks", body: createWebhookBody },
-  { method: "GET", path: "/v1/webhooks/{webhook}", query: emptyQuery },
-  { method: "POST", path: "/v1/webhooks/{webhook}", body: updateWebhookBody },
-  { method: "DELETE", path: "/v1/webhooks/{webhook}", query: emptyQuery },
-  { method: "GET", path: "/v1/webhooks/{webhook}/attempts", query: attemptsQuery },
+  { method: "GET", path: "/v1/balances", query: emptyQuery, scopes: ["balances:read"] },
+  { method: "GET", path: "/v1/events", query: eventsQuery, scopes: ["events:read"] },
+  { method: "GET", path: "/v1/events/{event}", query: emptyQuery, scopes: ["events:read"] },
+  {
+    method: "GET",
+    path: "/v1/events/{event}/attempts",
+    query: attemptsQuery,
+    scopes: ["events:read", "webhooks:read"],
+  },
+  { method: "GET", path: "/v1/payment-links", query: listPaymentLinksQuery, scopes: ["payment_links:read"] },
+  { method: "POST", path: "/v1/payment-links", body: createPaymentLinkBody, scopes: ["payment_links:write"] },
+  { method: "GET", path: "/v1/payment-links/{link}", query: emptyQuery, scopes: ["payment_links:read"] },
+  { method: "GET", path: "/v1/payments", query: listPaymentsQuery, scopes: ["payments:read"] },
+  { method: "POST", path: "/v1/payments", body: createPaymentBody, scopes: ["payments:write"] },
+  { method: "GET", path: "/v1/payments/{payment}", query: emptyQuery, scopes: ["payments:read"] },
+  { method: "POST", path: "/v1/payments/{payment}/replay", body: z.strictObject({}), scopes: ["payments:write"] },
+  { method: "GET", path: "/v1/payouts", query: listPayoutsQuery, scopes: ["payouts:read"] },
+  { method: "POST", path: "/v1/payouts", body: createPayoutBody, scopes: ["payouts:write"] },
+  { method: "GET", path: "/v1/payouts/{payout}", query: emptyQuery, scopes: ["payouts:read"] },
+  { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery, scopes: ["payments:read"] },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/congest",
+    body: congestBody,
+    touchesChains: true,
+    scopes: ["sandbox:chains"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/drop",
+    body: dropBody,
+    touchesChains: true,
+    scopes: ["sandbox:chains"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/freeze",
+    body: freezeBody,
+    touchesChains: true,
+    scopes: ["sandbox:chains"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/mine",
+    body: mineBody,
+    touchesChains: true,
+    scopes: ["payments:write"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/reorg",
+    body: reorgBody,
+    touchesChains: true,
+    scopes: ["sandbox:chains"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/chains/{chain}/unfreeze",
+    body: freezeBody,
+    touchesChains: true,
+    scopes: ["sandbox:chains"],
+  },
+  { method: "POST", path: "/v1/sandbox/faucet", body: faucetBody, touchesChains: true, scopes: ["payments:write"] },
+  {
+    method: "POST",
+    path: "/v1/sandbox/payments/{payment}/simulate",
+    body: simulateBody,
+    touchesChains: true,
+    scopes: ["payments:write"],
+  },
+  { method: "GET", path: "/v1/webhooks", query: listWebhooksQuery, scopes: ["webhooks:read"] },
+  { method: "POST", path: "/v1/webhooks", body: createWebhookBody, scopes: ["webhooks:write"] },
+  { method: "GET", path: "/v1/webhooks/{webhook}", query: emptyQuery, scopes: ["webhooks:read"] },
+  { method: "POST", path: "/v1/webhooks/{webhook}", body: updateWebhookBody, scopes: ["webhooks:write"] },
+  { method: "DELETE", path: "/v1/webhooks/{webhook}", query: emptyQuery, scopes: ["webhooks:write"] },
+  { method: "GET", path: "/v1/webhooks/{webhook}/attempts", query: attemptsQuery, scopes: ["webhooks:read"] },
 ];
 
 /** The label counts are kept under: method and template. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { getDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/create-api-key";
-import type { Scope } from "@/lib/keys/scopes";
+import { DEFAULT_SCOPES, type Scope } from "@/lib/keys/scopes";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import type { FuzzKey, FuzzMerchant } from "./api-requests";
@@ -14,6 +14,7 @@ const RESTRICTED: Scope[][] = [
   ["webhooks:read"],
   ["events:read"],
   ["balances:read", "payouts:read"],
+  ["payment_links:write"],
 ];
 
 /**
@@ -48,10 +49,10 @@ export async function createFuzzMerchants(
   let pages: PageTargets | undefined;
   for (let i = 0; i < count; i++) {
     const { merchant, keys: initial } = await createMerchant(getDb(), { name: `Fuzz ${i}`, email: "fuzz@example.com" });
-    const keys: FuzzKey[] = initial.map((k) => ({ secret: k.secret, mode: k.mode }));
+    const keys: FuzzKey[] = initial.map((k) => ({ secret: k.secret, mode: k.mode, scopes: DEFAULT_SCOPES }));
     const make = async (mode: "sandbox" | "live", scopes?: Scope[]) => {
       const key = await createApiKey(getDb(), { merchantId: merchant.id, mode, scopes });
-      keys.push({ secret: key.secret, mode });
+      keys.push({ secret: key.secret, mode, scopes: scopes ?? DEFAULT_SCOPES });
     };
     for (let k = 0; k < SANDBOX_KEYS; k++) await make("sandbox");
     for (let k = 0; k < LIVE_KEYS; k++) await make("live");

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { FuzzMerchant } from "./api-requests";
+import type { FuzzKey, FuzzMerchant } from "./api-requests";
 import { urlSizedHostileString } from "./hostile-values";
 
 // The pieces of a request besides its body: path segments, path twists, methods and headers.
@@ -40,22 +40,27 @@ export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   ),
 );
 
-/** Whole-path twists: trailing slash, doubled slash, dot segments inserted, an escape instead of a letter. */
-export const pathTwist: fc.Arbitrary<(p: string) => string> = fc.oneof(
-  { weight: 10, arbitrary: fc.constant((p: string) => p) },
+/**
+ * Whole-path twists: trailing slash, doubled slash, dot segments inserted, an escape instead of a letter.
+ * `plain`: the path is left as the route spells it.
+ */
+export const pathTwist: fc.Arbitrary<{ apply: (p: string) => string; plain: boolean }> = fc.oneof(
+  { weight: 10, arbitrary: fc.constant({ apply: (p: string) => p, plain: true }) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(
-      (p: string) => `${p}/`,
-      (p: string) => p.replace("/v1/", "/v1//"),
-      (p: string) => p.replace("/v1/", "/v1/./"),
-      (p: string) => p.replace("/v1/", "/v1/x/../"),
-      (p: string) => p.replace("/v1/", "/v1/%2e/"),
-      (p: string) => p.replace(/\/([a-z])/, (_m, c: string) => `/%${c.charCodeAt(0).toString(16)}`),
-      (p: string) => `${p}%00`,
-      (p: string) => `${p}#frag`,
-      (p: string) => `${p};x=1`,
-    ),
+    arbitrary: fc
+      .constantFrom(
+        (p: string) => `${p}/`,
+        (p: string) => p.replace("/v1/", "/v1//"),
+        (p: string) => p.replace("/v1/", "/v1/./"),
+        (p: string) => p.replace("/v1/", "/v1/x/../"),
+        (p: string) => p.replace("/v1/", "/v1/%2e/"),
+        (p: string) => p.replace(/\/([a-z])/, (_m, c: string) => `/%${c.charCodeAt(0).toString(16)}`),
+        (p: string) => `${p}%00`,
+        (p: string) => `${p}#frag`,
+        (p: string) => `${p};x=1`,
+      )
+      .map((apply) => ({ apply, plain: false })),
   },
 );
 
@@ -103,15 +108,31 @@ const CONTENT_TYPES = [
 
 const IDEMPOTENCY_KEYS = ["", " ", "a".repeat(255), "a".repeat(256), "a".repeat(300), "\xe9t\xe9", "k\tk", "😀", "%00"];
 
-export function headersArbitrary(merchant: FuzzMerchant) {
-  const key = fc.constantFrom(...merchant.keys).map((k) => k.secret);
+export interface FuzzHeaders {
+  headers: [string, string][];
+  /** The key the Authorization header carries in some spelling, or null when it carries none. */
+  key: FuzzKey | null;
+  /** Every header as a well-behaved client sends it (`Bearer <key>`, JSON, no or a UUID Idempotency-Key). */
+  plain: boolean;
+}
+
+export function headersArbitrary(merchant: FuzzMerchant): fc.Arbitrary<FuzzHeaders> {
+  const key = fc.constantFrom(...merchant.keys);
   const auth = fc.oneof(
-    { weight: 12, arbitrary: key.map((k) => `Bearer ${k}`) },
-    { weight: 1, arbitrary: fc.constantFrom(...GARBLED_AUTH) },
+    { weight: 12, arbitrary: key.map((k) => ({ value: `Bearer ${k.secret}`, key: k, plain: true })) },
+    { weight: 1, arbitrary: fc.constantFrom(...GARBLED_AUTH).map((value) => ({ value, key: null, plain: false })) },
     {
       weight: 1,
       arbitrary: key.chain((k) =>
-        fc.constantFrom(`Bearer  ${k}`, `Bearer ${k} `, `bearer ${k}`, `Bearer ${k.toUpperCase()}`, k),
+        fc
+          .constantFrom(
+            `Bearer  ${k.secret}`,
+            `Bearer ${k.secret} `,
+            `bearer ${k.secret}`,
+            `Bearer ${k.secret.toUpperCase()}`,
+            k.secret,
+          )
+          .map((value) => ({ value, key: k, plain: false })),
       ),
     },
   );
@@ -126,9 +147,10 @@ export function headersArbitrary(merchant: FuzzMerchant) {
   );
   return fc.tuple(auth, contentType, idempotency).map(([a, ct, idem]) => {
     const headers: [string, string][] = [];
-    if (a !== null) headers.push(["Authorization", a]);
+    if (a.value !== null) headers.push(["Authorization", a.value]);
     if (ct !== null) headers.push(["Content-Type", ct]);
     if (idem !== null) headers.push(["Idempotency-Key", idem.replace(/[^\t\x20-\xff]/g, "?")]);
-    return headers;
+    const plainIdempotency = idem === null || /^[0-9a-f-]{36}$/.test(idem);
+    return { headers, key: a.key, plain: a.plain && ct === "application/json" && plainIdempotency };
   });
 }

@@ -65,6 +65,17 @@ describe("the one path every decision of the web server uses", () => {
     },
   );
 
+  it("drops a fragment sent in the target before deciding", () => {
+    expect(decideRequestPath("/v1/payments#x")).toEqual({
+      kind: "ok",
+      pathname: "/v1/payments",
+      forward: "/v1/payments",
+    });
+    expect(decideRequestPath("/v1/payment-links/#frag")).toMatchObject({ kind: "unknown-api-path" });
+    expect(decideRequestPath("/v1/payments?a=1#b")).toMatchObject({ kind: "ok", forward: "/v1/payments?a=1" });
+    expect(decideRequestPath("/checkout/pay_a/#x")).toEqual({ kind: "redirect", location: "/checkout/pay_a" });
+  });
+
   it("decides an absolute-form request target on its path", () => {
     expect(decideRequestPath("http://host.example/v1/balances?x=1")).toEqual({
       kind: "ok",
