@@ -6,6 +6,7 @@ import { runAsLeader } from "@/lib/db/advisory-lock";
 import { log } from "@/lib/log";
 import type { Mode } from "@/lib/modes/mode";
 import { chainConfig, type ChainConfig } from "./chain-config";
+import { leadOnRightNetwork } from "./network-identity";
 import { enabledChains, type Chain } from "./chains";
 
 export interface ChainLeaders {
@@ -17,13 +18,19 @@ export interface ChainLeaders {
  * lock `usdt-payments:<role>:<mode>:<chain>` on its own connection): the chain watchers, the outbound senders.
  * WATCH_CHAINS limits this process to some chains (dedicated instances). A chain with no configuration yet (a
  * sandbox chain still starting) is looked for again every few seconds; when `lead` returns, leadership is
- * released and taken again, with the chain's configuration reloaded.
+ * released and taken again, with the chain's configuration reloaded. A live chain leads only while its RPC
+ * URL serves the right network (lib/chains/network-identity.ts); the others run on.
  */
 export function runChainLeaders(
   databaseUrl: string,
   role: "watch" | "outbound",
   lead: (db: Db, config: ChainConfig, signal: AbortSignal) => Promise<void>,
-  opts: { retryMs?: number } = {},
+  opts: {
+    retryMs?: number;
+    networkCheckMs?: number;
+    /** Told why a live chain is not led (its endpoint serves another network, or could not be asked). */
+    onNetworkRefused?: (db: Db, config: ChainConfig, reason: string) => void;
+  } = {},
 ): ChainLeaders {
   const only = appConfig().watchChains;
   const targets = (["sandbox", "live"] as const).flatMap((mode: Mode) =>
@@ -44,7 +51,15 @@ export function runChainLeaders(
       async (signal) => {
         const config = await chainConfig(db, mode, chain, { fresh: true });
         if (!config) return; // not running (yet); leadership is released and taken again later
-        await lead(db, config, signal);
+        await leadOnRightNetwork(config, signal, (guarded) => lead(db, config, guarded), {
+          checkMs: opts.networkCheckMs,
+          onRefused: (reason, proven) => {
+            const fields = { mode, chain, role, reason };
+            if (proven) log.error(`chain ${chain} stopped: wrong network`, fields);
+            else log.warn(`chain ${chain} waits: its network could not be checked`, fields);
+            opts.onNetworkRefused?.(db, config, reason);
+          },
+        });
       },
       { stop: stop.signal, retryMs: opts.retryMs ?? 2_000 },
     ).catch((err: unknown) => log.error(`chain ${role} leader stopped`, { mode, chain, error: String(err) })),

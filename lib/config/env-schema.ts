@@ -185,7 +185,19 @@ export const envSchema = z
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,
     }),
-  );
+  )
+  .superRefine((cfg, ctx) => {
+    // The crash hook SIGKILLs the signer on purpose: a test tool that must never reach real money.
+    const live = CHAINS.filter((chain) => cfg.chains[chain].rpcUrl !== undefined);
+    if (cfg.outboundCrashAt && live.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OUTBOUND_CRASH_AT"],
+        message: `is a test hook and cannot be set while live chains are configured (${live
+          .map((chain) => `${chain.toUpperCase()}_RPC_URL`)
+          .join(", ")})`,
+      });
+  });
 
 /** Every variable the schema reads, per-chain ones spelled out (ETH_RPC_URL, …, SOLANA_USDT_DECIMALS). */
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(shape), ...CHAIN_VARIABLES];

@@ -7,7 +7,10 @@ import { runOutbound } from "./run-outbound";
  * as the watchers have): the only process that signs, sends and tracks that chain's outbound transactions, so
  * two instances never race for a nonce. WATCH_CHAINS limits the chains as it does for the watchers.
  */
-export function startOutboundLeaders(databaseUrl: string, opts: { retryMs?: number } = {}): ChainLeaders {
+export function startOutboundLeaders(
+  databaseUrl: string,
+  opts: Parameters<typeof runChainLeaders>[3] = {},
+): ChainLeaders {
   return runChainLeaders(
     databaseUrl,
     "outbound",

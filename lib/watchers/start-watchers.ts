@@ -7,6 +7,7 @@ import { lateWindowMs } from "@/lib/deposits/watch-scope";
 import type { Mode } from "@/lib/modes/mode";
 import { log } from "@/lib/log";
 import type { ScanResult, ScanTarget } from "./scan-chain";
+import { recordScanError } from "./chain-health";
 import { watchChain } from "./watch-chain";
 
 /** Scan parameters per mode: sandbox chains are young and local (read from genesis, big steps). */
@@ -40,7 +41,11 @@ export type WatcherHandle = ChainLeaders;
  */
 export function startChainWatchers(
   databaseUrl: string,
-  opts: { onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void; retryMs?: number } = {},
+  opts: {
+    onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void;
+    retryMs?: number;
+    networkCheckMs?: number;
+  } = {},
 ): WatcherHandle {
   return runChainLeaders(
     databaseUrl,
@@ -54,6 +59,11 @@ export function startChainWatchers(
         onScan: (r) => opts.onScan?.(mode, chain, r),
       });
     },
-    { retryMs: opts.retryMs },
+    {
+      retryMs: opts.retryMs,
+      networkCheckMs: opts.networkCheckMs,
+      // Shown as the chain's last error on the dashboard's chain health.
+      onNetworkRefused: (db, config, reason) => void recordScanError(db, config, reason).catch(() => {}),
+    },
   );
 }

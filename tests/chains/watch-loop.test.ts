@@ -16,6 +16,7 @@ function growingChain(): ChainAdapter {
   return {
     chain: "polygon",
     family: "evm",
+    network: async () => "137",
     head: async () => ++head,
     blocks: async (ns) => new Map(ns.map((n) => [n, n <= head ? block(n) : null])),
     transfers: async () => [],

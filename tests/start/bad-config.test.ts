@@ -20,4 +20,17 @@ describe("npm start with a bad configuration", () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stdout).not.toContain("USDT Payments is running");
   });
+
+  it("refuses the crash test hook with a live chain configured", () => {
+    const run = spawnSync("npm", ["start"], {
+      cwd: root,
+      env: { ...process.env, OUTBOUND_CRASH_AT: "after_sign", ETH_RPC_URL: "http://127.0.0.1:1/rpc-key-secret" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("OUTBOUND_CRASH_AT is a test hook and cannot be set while live chains are configured");
+    expect(run.stderr).not.toContain("rpc-key-secret");
+    expect(run.stdout).not.toContain("USDT Payments is running");
+  });
 });

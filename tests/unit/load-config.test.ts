@@ -81,6 +81,22 @@ describe("loadConfig", () => {
     expect(loadConfig({ MASTER_KEY: bytes.toString("hex") }).masterKey).toEqual(bytes);
   });
 
+  it("refuses the crash test hook while live chains are configured", () => {
+    expect(problems({ OUTBOUND_CRASH_AT: "after_sign" })).toEqual([]);
+    expect(problems({ OUTBOUND_CRASH_AT: "after_sign", ETH_RPC_URL: "http://127.0.0.1:8545" })).toEqual([
+      "OUTBOUND_CRASH_AT is a test hook and cannot be set while live chains are configured (ETH_RPC_URL)",
+    ]);
+    expect(
+      problems({
+        OUTBOUND_CRASH_AT: "after_broadcast",
+        TRON_RPC_URL: "http://t.example",
+        SOLANA_RPC_URL: "http://s.example",
+      }),
+    ).toEqual([
+      "OUTBOUND_CRASH_AT is a test hook and cannot be set while live chains are configured (TRON_RPC_URL, SOLANA_RPC_URL)",
+    ]);
+  });
+
   it("names a bad PORT with the value it got", () => {
     expect(problems({ PORT: "abc" })).toEqual(['PORT must be a positive integer, got "abc"']);
   });

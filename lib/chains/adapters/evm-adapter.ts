@@ -55,6 +55,10 @@ export class EvmAdapter implements ChainAdapter {
     });
   }
 
+  async network(): Promise<string> {
+    return String(Number(await this.client.request({ method: "eth_chainId" })));
+  }
+
   async head(): Promise<number> {
     return Number(await this.client.request({ method: "eth_blockNumber" }));
   }

@@ -57,6 +57,10 @@ export class SolanaAdapter implements ChainAdapter {
     this.rpc = createSolanaRpc(cfg.rpcUrl);
   }
 
+  async network(): Promise<string> {
+    return String(await this.rpc.getGenesisHash().send());
+  }
+
   async head(): Promise<number> {
     return Number(await this.rpc.getSlot(COMMITMENT).send());
   }

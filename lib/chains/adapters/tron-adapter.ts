@@ -36,6 +36,11 @@ export class TronAdapter implements ChainAdapter {
     });
   }
 
+  /** Tron's /jsonrpc answers eth_chainId with the genesis block id's last 4 bytes (0x2b6653dc on mainnet). */
+  network(): Promise<string> {
+    return this.logs.network();
+  }
+
   head(): Promise<number> {
     return this.logs.head();
   }

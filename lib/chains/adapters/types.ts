@@ -44,6 +44,11 @@ export interface WatchedAddress {
 export interface ChainAdapter {
   readonly chain: Chain;
   readonly family: ChainFamily;
+  /**
+   * Which network the endpoint serves: EVM the chain id (`1`), Tron its chain id (the last 4 bytes of the
+   * genesis block id, `728126428` on mainnet), Solana the genesis hash.
+   */
+  network(): Promise<string>;
   /** The latest block (slot) number. */
   head(): Promise<number>;
   /** Headers of these blocks; a number the chain does not have (any more) maps to null. */
