@@ -31,6 +31,11 @@ export interface PoolTimeouts {
   acquireTimeoutMs?: number;
   /** Postgres statement_timeout on every connection of the pool. */
   statementTimeoutMs?: number;
+  /**
+   * Postgres idle_in_transaction_session_timeout: a transaction left waiting on the application this long is
+   * ended by the server, so no stuck request can hold row locks (an Idempotency-Key's claim) indefinitely.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 /**
@@ -44,6 +49,9 @@ export function createPool(url: string, max = config().databasePoolSize, timeout
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: timeouts.acquireTimeoutMs ?? 0,
     ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    ...(timeouts.idleInTransactionTimeoutMs
+      ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs }
+      : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
@@ -59,6 +67,8 @@ export function getDbHandle(): DbHandle {
     const pool = createPool(url, jobs ? Math.max(cfg.databasePoolSize, jobs + 2) : cfg.databasePoolSize, {
       acquireTimeoutMs: jobs ? 0 : cfg.databaseAcquireTimeoutMs,
       statementTimeoutMs: cfg.databaseStatementTimeoutMs,
+      // A request's transactions make no network calls: idle inside one for twice a statement's limit is a fault.
+      idleInTransactionTimeoutMs: jobs ? undefined : 2 * cfg.databaseStatementTimeoutMs,
     });
     registry.__usdtDb = { url, pool, db: drizzle(pool) };
   }

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
+import { freePort, startEmbeddedDatabase } from "@/lib/db/embedded";
 import { startReceiver } from "../helpers/webhook-receiver";
 
 // A killed PostgreSQL must not stop money silently. Under `npm start` the embedded server's postmaster is
@@ -38,7 +38,7 @@ interface Service {
 }
 
 /** `npm start` without sandbox chains (payments need none), with a sandbox key of its own. */
-async function startService(dataDir: string): Promise<Service> {
+async function startService(dataDir: string, databaseUrl?: string): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -52,6 +52,7 @@ async function startService(dataDir: string): Promise<Service> {
   };
   delete env.DATABASE_URL;
   delete env.MASTER_KEY;
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, MASTER_KEY: randomBytes(32).toString("base64") });
   const child: ChildProcess = spawn("npm", ["start"], {
     cwd: root,
     env,
@@ -180,6 +181,42 @@ describe("a database killed under npm start", () => {
       expect(service.out()).not.toContain("giving up");
     } finally {
       await service.stop();
+      await receiver.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it("external DATABASE_URL: web and worker ride out the server's restart; nothing lost or doubled", async () => {
+    // The operator's own PostgreSQL (an embedded one started here, outside npm start): killed, down for a
+    // while as a real restart or failover would be, then started again by the "operator".
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-extkill-"));
+    fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
+    const dbDir = path.join(dataDir, "operator-db");
+    let database = await startEmbeddedDatabase(dbDir);
+    const receiver = await startReceiver();
+    const service = await startService(path.join(dataDir, "service"), database.url);
+    try {
+      expect((await service.call("POST", "/v1/webhooks", { url: receiver.url("/hook") }, randomUUID())).status).toBe(
+        200,
+      );
+      const ids = [await service.createPayment("before")];
+      await hooked(receiver, ids[0]!);
+      for (const round of [1, 2]) {
+        killPostmaster(path.join(dbDir, "postgres"));
+        const down = await healthShows(service, "the database down", (b) => b.database === "down");
+        expect(down.body.ok).toBe(false);
+        const during = service.createPayment(`during-${round}`);
+        await sleep(15_000);
+        database = await startEmbeddedDatabase(dbDir);
+        await until(`round ${round}: health ok again`, async () => (await service.health()).status === 200, 60_000);
+        ids.push(await during);
+        ids.push(await service.createPayment(`after-${round}`));
+      }
+      for (const id of ids) await hooked(receiver, id);
+      await expectEachOnce(service, ids);
+    } finally {
+      await service.stop();
+      await database.stop();
       await receiver.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
