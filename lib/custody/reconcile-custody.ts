@@ -9,6 +9,7 @@ import type { Mode } from "@/lib/modes/mode";
 import { roleAddress } from "@/lib/wallets/role-address";
 import { checkCustodyConsistency } from "./check-custody-consistency";
 import { readCustodyBooks } from "./custody-books";
+import { gasNeeded } from "./gas-needed";
 import { modeChainConfigs, NATIVE, SYMBOL } from "./show-treasury";
 
 const PARALLEL_READS = 8;
@@ -17,7 +18,8 @@ const PARALLEL_READS = 8;
  * One chain's reconciliation (docs/CUSTODY.md, "Reconciliation"): the books first (one snapshot), then the chain
  * at its head: USDT on the treasury, the sweeper and every deposit address the books say holds some; against the
  * custody books (`unmatched`) and what merchants are owed (`difference`; negative is a shortfall). `alerts` name
- * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`.
+ * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`; or
+ * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`).
  */
 export async function reconcileChain(db: Db, config: ChainConfig) {
   const { mode, chain, decimals } = config;
@@ -27,7 +29,11 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   ]);
   const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address]);
   const adapter = createChainAdapter(config);
-  const [t, s] = await Promise.all([adapter.balances(treasury.address), adapter.balances(sweeper.address)]);
+  const [t, s, needed] = await Promise.all([
+    adapter.balances(treasury.address),
+    adapter.balances(sweeper.address),
+    gasNeeded(config),
+  ]);
   let onDeposits = 0n;
   for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
     const read = await Promise.all(books.holders.slice(i, i + PARALLEL_READS).map((a) => adapter.balances(a)));
@@ -48,6 +54,14 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
     alerts.push(`shortfall: ${formatAmount(-(difference + settling))} USDT less on chain than merchants are owed`);
   if (unmatched + settling < 0n)
     alerts.push(`unmatched: ${formatAmount(-(unmatched + settling))} USDT less on chain than the custody books hold`);
+  for (const [role, held] of [
+    ["treasury", t.native],
+    ["sweeper", s.native],
+  ] as const)
+    if (held < needed)
+      alerts.push(
+        `gas: the ${role} holds ${native(held)} ${SYMBOL[chain]}, less than one of its transactions may cost (${native(needed)} ${SYMBOL[chain]})`,
+      );
   return {
     chain,
     usdt: {
@@ -78,6 +92,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
       symbol: SYMBOL[chain],
       treasury: native(t.native),
       sweeper: native(s.native),
+      needed: native(needed),
       fees_spent: native(n.fees ?? 0n),
       books: {
         treasury: native(n.treasury ?? 0n),

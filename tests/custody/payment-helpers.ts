@@ -1,10 +1,19 @@
-import { expect } from "vitest";
+import type { JobHelpers } from "graphile-worker";
+import { expect, vi } from "vitest";
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
+import { reconcileCustodyJob } from "@/lib/jobs/definitions/reconcile-custody";
+import { log } from "@/lib/log";
+import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
+import { depositKey } from "@/lib/wallets/role-keys";
+import type { SigningKey } from "@/lib/wallets/wallet-roles";
 import { api, type TestMerchant } from "../helpers/api";
 import { watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
+import { waitFor } from "./outbound-helpers";
 
 /**
  * A payment paid in full from a sandbox wallet (POST /v1/sandbox/payments/:id/simulate) and watched until
@@ -45,4 +54,117 @@ export async function reconcileChain(chain: Chain) {
     alerts: string[];
   }[];
   return { unmatched: report!.usdt.unmatched, difference: report!.usdt.difference, alerts: report!.alerts };
+}
+
+interface ChainReport {
+  usdt: {
+    on_chain: { treasury: string; deposit_addresses: string; total: string };
+    books: Record<string, string>;
+    owed: Record<string, string>;
+    settling: string;
+    unmatched: string;
+    difference: string;
+  };
+  alerts: string[];
+}
+
+/** `reconcile --chain` in full: the exit code, `ok` and the chain's report. */
+export async function reconcileRun(chain: Chain) {
+  const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", chain, "--json"], process.env);
+  const parsed = JSON.parse(run.stdout) as { ok: boolean; chains: ChainReport[] };
+  expect(parsed.chains, run.stdout + run.stderr).toHaveLength(1);
+  return { code: run.code, ok: parsed.ok, report: parsed.chains[0]! };
+}
+
+/** The `reconcile_custody` job's run on one sandbox chain (in this process): the error lines it logged. */
+export async function reconcileJobErrors(chain: Chain) {
+  const errors = vi.spyOn(log, "error");
+  try {
+    await reconcileCustodyJob.handler({ mode: "sandbox", chain }, {} as JobHelpers);
+    return errors.mock.calls.map(([message, fields]) => ({ message, fields }));
+  } finally {
+    errors.mockRestore();
+  }
+}
+
+const units = (amount: string) => BigInt(amount.replace(".", ""));
+const usdt = (u: bigint) => {
+  const abs = u < 0n ? -u : u;
+  return `${u < 0n ? "-" : ""}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, "0")}`;
+};
+
+/**
+ * A USDT gap planted outside the service (its keys used elsewhere): USDT moved off the treasury, and off the
+ * deposit address the books say holds the most when the treasury alone holds too little. The files fund their
+ * treasuries from the faucet, a surplus (positive unmatched, never an alert), so it takes that surplus and
+ * 1.000000 more: the books then hold exactly 1.000000 more than the chain. What the operator sees: exit 3,
+ * unmatched -1.000000, the shortfall against what merchants are owed, both alerts with their exact amounts, and
+ * the job's error line. The sandbox tron and solana tokens have 6 decimals: raw amounts are USDT units.
+ */
+export async function expectTreasuryGapAlerts(
+  config: ChainConfig,
+  treasury: SigningKey,
+  freshAddress: () => string | Promise<string>,
+) {
+  const chain = config.chain;
+  expect(config.decimals).toBe(6);
+  const before = await reconcileRun(chain);
+  expect(before.report.alerts, JSON.stringify(before.report)).toEqual([]);
+  expect(before.code).toBe(0);
+  expect(before.report.usdt.settling).toBe("0.000000");
+  const surplus = units(before.report.usdt.unmatched);
+  expect(surplus).toBeGreaterThanOrEqual(0n);
+  const moved = surplus + 1_000_000n;
+  const onTreasury = units(before.report.usdt.on_chain.treasury);
+  const fromTreasury = onTreasury < moved ? onTreasury : moved;
+  const fromDeposit = moved - fromTreasury;
+
+  const adapter = createChainAdapter(config);
+  const send = async (key: SigningKey, raw: bigint) => {
+    const held = (await adapter.balances(key.address)).token;
+    expect(held).toBeGreaterThanOrEqual(raw);
+    await adapter.sendToken(key.privateKey, await freshAddress(), raw);
+    await waitFor("the transfer on chain", async () => (await adapter.balances(key.address)).token === held - raw);
+  };
+  if (fromTreasury > 0n) await send(treasury, fromTreasury);
+  if (fromDeposit > 0n) {
+    const [fullest] = await query<{ address: string; derivation_index: number }>(
+      getDb(),
+      `select c.address, p.derivation_index from custody_entries c join payments p on p.deposit_address = c.address
+        where c.mode = 'sandbox' and c.chain = $1 and c.asset = 'usdt' and c.account = 'deposit_addresses'
+        group by 1, 2 order by sum(c.amount) desc limit 1`,
+      [chain],
+    );
+    const key = await depositKey(getDb(), "sandbox", chain, Number(fullest!.derivation_index));
+    expect(key.address).toBe(fullest!.address);
+    await sandboxChainOps(config).fund(key.address, 0n); // the fees of its own transfer
+    await send(key, fromDeposit);
+  }
+
+  const after = await reconcileRun(chain);
+  expect(after.code).toBe(3);
+  expect(after.ok).toBe(false);
+  const difference = units(before.report.usdt.difference) - moved;
+  expect(difference).toBeLessThan(0n); // (books − owed) − 1.000000: a shortfall too
+  expect(after.report.usdt).toEqual({
+    ...before.report.usdt,
+    on_chain: {
+      ...before.report.usdt.on_chain,
+      treasury: usdt(onTreasury - fromTreasury),
+      deposit_addresses: usdt(units(before.report.usdt.on_chain.deposit_addresses) - fromDeposit),
+      total: usdt(units(before.report.usdt.on_chain.total) - moved),
+    },
+    unmatched: "-1.000000",
+    difference: usdt(difference),
+  });
+  expect(after.report.alerts).toEqual([
+    `shortfall: ${usdt(-difference)} USDT less on chain than merchants are owed`,
+    "unmatched: 1.000000 USDT less on chain than the custody books hold",
+  ]);
+  expect(await reconcileJobErrors(chain)).toEqual([
+    {
+      message: "custody reconciliation found a gap",
+      fields: expect.objectContaining({ mode: "sandbox", chain, alerts: after.report.alerts }),
+    },
+  ]);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JobHelpers } from "graphile-worker";
-import { formatUnits, type Hex } from "viem";
+import { formatUnits, type Hex, numberToHex } from "viem";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { checkCustodyConsistency } from "@/lib/custody/check-custody-consistency";
 import { resetConfig } from "@/lib/config/env";
@@ -9,6 +9,7 @@ import { query } from "@/lib/db/query";
 import { reconcileCustodyJob } from "@/lib/jobs/definitions/reconcile-custody";
 import { log } from "@/lib/log";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { depositKey } from "@/lib/wallets/role-keys";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { fundedWallet, startWatcherProcess, watchPayment } from "../helpers/chains";
@@ -47,6 +48,17 @@ async function booked(causeIds: string[]) {
     [causeIds],
   );
   return Object.fromEntries(rows.map((r) => [`${r.asset}:${r.account}`, BigInt(r.total)]));
+}
+
+/** The `reconcile_custody` job's run on eth: the error lines it logged. */
+async function jobErrors() {
+  const errors = vi.spyOn(log, "error");
+  try {
+    await reconcileCustodyJob.handler({ mode: "sandbox", chain: CHAIN }, {} as JobHelpers);
+    return errors.mock.calls.map(([message, fields]) => ({ message, fields }));
+  } finally {
+    errors.mockRestore();
+  }
 }
 
 beforeAll(async () => {
@@ -162,6 +174,60 @@ describe("the installation's own books, reconciled with the chain", () => {
     }
   });
 
+  it("tokens taken off a deposit address outside the service (its key used elsewhere): the gap adds to the shortfall, exit 3", async () => {
+    // The dust payment's address: the books hold 0.300000 USDT on it (the sweeps left it).
+    const [dust] = await query<{ deposit_address: string; derivation_index: number }>(
+      getDb(),
+      "select deposit_address, derivation_index from payments where merchant_id = $1 and chain = $2 and amount_units = 300000",
+      [m.id, CHAIN],
+    );
+    const key = await depositKey(getDb(), "sandbox", CHAIN, Number(dust!.derivation_index));
+    expect(key.address.toLowerCase()).toBe(dust!.deposit_address.toLowerCase());
+    await chain.rpc("anvil_setBalance", [key.address, numberToHex(10n ** 16n)]); // gas for its own transfer
+    const hash = await createChainAdapter(chain.config).sendToken(key.privateKey, chain.freshAddress(), 300_000n);
+    await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+
+    const { code, report, eth } = await reconcile();
+    expect(code).toBe(3);
+    expect(report.ok).toBe(false);
+    expect(eth.usdt).toMatchObject({
+      on_chain: { treasury: "5.500000", deposit_addresses: "0.000000", total: "5.500000" },
+      books: { deposit_addresses: "0.300000", treasury: "6.500000", total: "6.800000" },
+      unmatched: "-1.300000",
+      difference: "-1.300000",
+    });
+    expect(eth.deposit_addresses_read).toBe(1);
+    expect(eth.alerts).toEqual([
+      "shortfall: 1.300000 USDT less on chain than merchants are owed",
+      "unmatched: 1.300000 USDT less on chain than the custody books hold",
+    ]);
+    expect(await jobErrors()).toEqual([
+      {
+        message: "custody reconciliation found a gap",
+        fields: expect.objectContaining({ mode: "sandbox", chain: CHAIN, alerts: eth.alerts }),
+      },
+    ]);
+  });
+
+  it("a surplus (more on chain than the books and than merchants are owed) is reported, never an alert: exit 0", async () => {
+    // 2.300000 USDT to the treasury from outside any payment (the sandbox faucet): the 1.300000 gap, and 1 more.
+    const hash = await chain.fundTreasury(2_300_000n);
+    await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+
+    const { code, report, eth } = await reconcile();
+    expect(code, JSON.stringify(report)).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(eth.usdt).toMatchObject({
+      on_chain: { treasury: "7.800000", deposit_addresses: "0.000000", total: "7.800000" },
+      books: { total: "6.800000" },
+      owed: { total: "6.800000" },
+      unmatched: "1.000000",
+      difference: "1.000000",
+    });
+    expect(eth.alerts).toEqual([]);
+    expect(await jobErrors()).toEqual([]);
+  });
+
   it("the consistency check finds a journal that does not balance", async () => {
     const rollback = new Error("rollback");
     await expect(
@@ -214,5 +280,41 @@ describe("sandbox freeze on eth (the no-return token kind)", () => {
     await setFrozen(frozen, false);
     expect(await transfer(frozen)).toBe("success");
     expect(await chain.balanceOf(frozen)).toBe(1_000_000n);
+  });
+});
+
+// Last: it stops the outbound leader, whose sandbox faucet would give the treasury its ETH back within seconds.
+describe("native gas", () => {
+  it("a treasury without the ETH one of its transactions may cost: a gas alert, exit 3, the job logs it", async () => {
+    await sender.stop();
+    await chain.rpc("anvil_setBalance", [chain.treasury.address, "0x0"]);
+
+    const { code, report, eth } = await reconcile();
+    expect(code).toBe(3);
+    expect(report.ok).toBe(false);
+    expect(eth.gas).toMatchObject({ symbol: "ETH", treasury: "0" });
+    const needed = eth.gas.needed as string;
+    expect(Number(needed)).toBeGreaterThan(0);
+    expect(Number(eth.gas.sweeper)).toBeGreaterThanOrEqual(Number(needed)); // the faucet's 1 ETH
+    // The USDT surplus left by the test above is still no alert: only the gas is.
+    expect(eth.usdt).toMatchObject({ unmatched: "1.000000", difference: "1.000000" });
+    expect(eth.alerts).toEqual([
+      `gas: the treasury holds 0 ETH, less than one of its transactions may cost (${needed} ETH)`,
+    ]);
+    const logged = await jobErrors();
+    expect(logged).toEqual([
+      {
+        message: "custody reconciliation found a gap",
+        fields: expect.objectContaining({
+          mode: "sandbox",
+          chain: CHAIN,
+          alerts: [
+            expect.stringMatching(
+              /^gas: the treasury holds 0 ETH, less than one of its transactions may cost \(0\.\d+ ETH\)$/,
+            ),
+          ],
+        }),
+      },
+    ]);
   });
 });

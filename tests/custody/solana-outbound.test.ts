@@ -5,7 +5,7 @@ import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
-import { paidPayment, reconcileChain } from "./payment-helpers";
+import { expectTreasuryGapAlerts, paidPayment, reconcileChain } from "./payment-helpers";
 import {
   candidates,
   outbound,
@@ -226,5 +226,12 @@ describe("payouts on Solana, end to end", () => {
       expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
       expect(await balanceOf(s.merchant.sandboxKey, "solana")).toEqual(before);
     }
+  });
+});
+
+// Last: it leaves the treasury short of what the books hold.
+describe("reconciliation on Solana", () => {
+  it("USDT taken off the treasury (and a deposit address) outside the service: unmatched -1.000000 and a shortfall, exit 3, the job logs both", async () => {
+    await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
   });
 });

@@ -10,12 +10,13 @@ import { defineJob } from "../define-job";
 
 /**
  * Alerts by log for now (an error line per finding; a metric is the next step): a shortfall against what
- * merchants are owed, less USDT on chain than the custody books hold, or books that do not hold together.
+ * merchants are owed, less USDT on chain than the custody books hold, a treasury or sweeper short of native
+ * coin for one transaction, or books that do not hold together.
  */
 export const reconcileCustodyJob = defineJob({
   name: "reconcile_custody",
   description:
-    "Reconciles each enabled (mode, chain)'s USDT on chain with the custody books and what merchants are owed (every 5 minutes); logs an error on a shortfall, a negative unmatched amount, or inconsistent custody books.",
+    "Reconciles each enabled (mode, chain)'s USDT on chain with the custody books and what merchants are owed (every 5 minutes); logs an error on a shortfall, a negative unmatched amount, a treasury or sweeper short of native gas, or inconsistent custody books.",
   payload: z.object({ mode: z.enum(MODES).optional(), chain: z.enum(CHAINS).optional() }),
   cron: "*/5 * * * *",
   handler: async (payload) => {
