@@ -16,28 +16,46 @@ interface FileEntry {
   address: string;
 }
 
-let fileCache: { path: string; mtimeMs: number; entries: FileEntry[] } | undefined;
+let fileCache: { path: string; version: string; entries: FileEntry[] } | undefined;
+
+/** PAYOUT_DENYLIST_FILE is set but cannot be read or parsed: no payout is signed until it can (fail closed). */
+export class DenyListUnreadableError extends Error {
+  constructor(message: string) {
+    super(`PAYOUT_DENYLIST_FILE ${message}`);
+    this.name = "DenyListUnreadableError";
+  }
+}
 
 /**
  * PAYOUT_DENYLIST_FILE: one address per line, optionally after its chain (`eth 0x…`); `#` starts a comment.
- * Read again whenever the file changes, so an operator's edit applies to the next payout.
+ * Read again whenever the file changes (its modification time or size), so an operator's edit applies to the
+ * next payout. A file that is missing, unreadable or has a line of another shape (a chain we do not know, more
+ * than two words) throws DenyListUnreadableError: payouts wait rather than go out half-checked.
  */
 function fileEntries(): FileEntry[] {
   const file = config().payoutDenylistFile;
   if (!file) return [];
-  const { mtimeMs } = fs.statSync(file);
-  if (fileCache?.path === file && fileCache.mtimeMs === mtimeMs) return fileCache.entries;
-  const entries = fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .map((line) => line.replace(/#.*/, "").trim())
-    .filter(Boolean)
-    .map((line): FileEntry => {
-      const [first, second] = line.split(/\s+/);
-      const chain = second && (CHAINS as readonly string[]).includes(first!) ? (first as Chain) : null;
-      return { chain, address: normaliseAddress(chain ? second! : first!) };
-    });
-  fileCache = { path: file, mtimeMs, entries };
+  let text: string;
+  let version: string;
+  try {
+    const stat = fs.statSync(file);
+    version = `${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}:${stat.ino}`;
+    if (fileCache?.path === file && fileCache.version === version) return fileCache.entries;
+    text = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    throw new DenyListUnreadableError(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+  }
+  const entries = text.split("\n").flatMap((raw, i): FileEntry[] => {
+    const words = raw.replace(/#.*/, "").trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return [];
+    if (words.length === 1) return [{ chain: null, address: normaliseAddress(words[0]!) }];
+    if (words.length === 2 && (CHAINS as readonly string[]).includes(words[0]!))
+      return [{ chain: words[0] as Chain, address: normaliseAddress(words[1]!) }];
+    throw new DenyListUnreadableError(
+      `${file}, line ${i + 1}: expected "ADDRESS" or "CHAIN ADDRESS" (${CHAINS.join(", ")})`,
+    );
+  });
+  fileCache = { path: file, version, entries };
   return entries;
 }
 

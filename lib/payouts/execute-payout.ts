@@ -10,7 +10,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { log } from "@/lib/log";
 import { createOutbound } from "@/lib/outbound/create-outbound";
 import { roleAddress } from "@/lib/wallets/role-address";
-import { isDenied } from "./deny-list";
+import { DenyListUnreadableError, isDenied } from "./deny-list";
 import { reviewReason } from "./payout-policy";
 import { sanctionedOrUnknown } from "./sanctions-oracle";
 import { lockPayout, transitionPayout } from "./transition-payout";
@@ -88,7 +88,13 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
       transfer.id,
     ]);
     return "queued";
+  }).catch((err: unknown) => {
+    // PAYOUT_DENYLIST_FILE set but unreadable: nothing is decided (the transaction rolled back); it waits.
+    if (!(err instanceof DenyListUnreadableError)) throw err;
+    log.error("the deny-list file cannot be read: payouts wait", { payout: payoutId, error: err.message });
+    return "deny_list_unreadable" as const;
   });
+  if (step === "deny_list_unreadable") return retryLater(db, payoutId, "the deny-list file cannot be read");
   if (step === "waiting_for_liquidity") await waitForLiquidity(db, payoutId, config.mode, config.chain);
   return step;
 }

@@ -5,20 +5,27 @@ import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { delegationCode } from "@/lib/outbound/drivers/evm-batch";
+import { outboundEngine } from "@/lib/outbound/run-outbound";
+import { trackOutbound } from "@/lib/outbound/track-outbound";
+import { addDenied } from "@/lib/payouts/deny-list";
+import { getPayoutPolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
+import { approvePayout, rejectPayout } from "@/lib/payouts/review-payout";
 import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
 import { formatAmount } from "@/lib/money/amount";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import { sweeperContract } from "@/lib/sweeps/sweeper-contract";
 import { roleKey } from "@/lib/wallets/role-keys";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
-import { api, newMerchant, type TestMerchant } from "../helpers/api";
+import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
-import { evmChain, outbound, startOutboundWorker, waitFor, waitForStatus } from "./outbound-helpers";
+import { sanctionsOracleRuntime } from "../helpers/sanctions-oracle";
+import { candidates, evmChain, outbound, startOutboundWorker, waitFor, waitForStatus } from "./outbound-helpers";
 import { paidPayment, sweepsOf } from "./payment-helpers";
 import {
   expectFrozenPayoutFails,
   expectPayoutConfirms,
+  payoutNow,
   units,
   usePayoutMerchant,
   waitForPayout,
@@ -249,6 +256,13 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
   const s = usePayoutMerchant(CHAIN, "50.000000");
   const createPayout = s.createPayout;
   const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 6 });
+  // Payout calls allow 10 a minute per key: the control tests below use a key of their own.
+  let controlsKey: string;
+  beforeAll(async () => {
+    controlsKey = (await newKey(s.merchant.id, "sandbox")).secret;
+  });
+  const pay = (body: Record<string, unknown>) =>
+    api("POST", "/v1/payouts", { key: controlsKey, body: { chain: CHAIN, ...body } });
   const reviewAbove = (limit: string) =>
     runCli(
       ["payouts", "policy", "set", "--merchant", s.merchant.id, "--mode", "sandbox", "--review-above", limit, "--json"],
@@ -304,6 +318,91 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     const again = await runCli(["payouts", "approve", "--payout", approve.json.id, "--json"], process.env);
     expect(again.code).toBe(2);
     await reviewAbove("none");
+  }, 150_000);
+
+  it("review of new destinations: the first payout to an address waits for review; once it is paid, the next one to it goes out unreviewed", async () => {
+    const policy = await getPayoutPolicy(getDb(), s.merchant.id, "sandbox");
+    await setPayoutPolicy(getDb(), { ...policy, reviewNewDestinations: true });
+    try {
+      const to = chain.freshAddress();
+      const first = await pay({ to_address: to, amount: "1.000000" });
+      await waitForPayout(first.json.id, "review_required");
+      await approvePayout(getDb(), first.json.id);
+      await waitForPayout(first.json.id, "confirmed");
+      // The same address, spelt in lower case: paid before, so not held.
+      const seen = new Set<string>();
+      const second = await pay({ to_address: to.toLowerCase(), amount: "2.000000" });
+      await waitForPayout(second.json.id, "confirmed", 60_000, seen);
+      expect(seen.has("review_required")).toBe(false);
+      expect(await chain.balanceOf(to)).toBe(3_000_000n);
+      // Another address is new again.
+      const other = await pay({ to_address: chain.freshAddress(), amount: "1.000000" });
+      await waitForPayout(other.json.id, "review_required");
+      await rejectPayout(getDb(), other.json.id);
+    } finally {
+      await setPayoutPolicy(getDb(), policy);
+    }
+  }, 150_000);
+
+  it("checked again just before signing: an address deny-listed after its payout was queued is blocked and never signed; an unreadable sanctions oracle holds the signing until it reads", async () => {
+    // This file's leader stops, so the payouts' transfers wait as queued intents; this process then runs the
+    // leader's passes itself (trackOutbound, the code the leader runs), with a sanctions oracle configured.
+    await sender.stop();
+    const engine = (oracle: string) => outboundEngine(getDb(), { ...chain.config, sanctionsOracle: oracle });
+    const [listed, clean] = [chain.freshAddress(), chain.freshAddress()];
+    const before = await balanceOf(s.merchant.sandboxKey, CHAIN);
+    const [denied, held] = await Promise.all([
+      pay({ to_address: listed, amount: "1.000000" }),
+      pay({ to_address: clean, amount: "1.500000" }),
+    ]);
+    const transferOf = (id: string) =>
+      waitFor(
+        `${id}'s transfer to be queued`,
+        async () =>
+          (
+            await query<{ outbound_id: string | null }>(getDb(), "select outbound_id from payouts where id = $1", [id])
+          )[0]?.outbound_id,
+        60_000,
+      );
+    try {
+      const [deniedOut, heldOut] = await Promise.all([transferOf(denied.json.id), transferOf(held.json.id)]);
+      // Listed now: after its payout was executed (and checked) and its transfer queued.
+      await addDenied(getDb(), listed, CHAIN, "listed after its payout was queued");
+      // The oracle cannot be read (nothing at its address): neither transfer is signed, both payouts wait.
+      const oracle = chain.freshAddress();
+      await trackOutbound(getDb(), engine(oracle));
+      for (const id of [deniedOut, heldOut]) {
+        expect((await outbound(id)).status).toBe("intent");
+        expect(await candidates(id)).toEqual([]);
+      }
+      expect((await payoutNow(denied.json.id)).status).toBe("pending");
+      expect((await payoutNow(held.json.id)).status).toBe("pending");
+      // Readable again (the oracle's code at that address; it lists neither): the listed address is caught by
+      // the deny-list, its transfer given up unsigned; the other is signed and sent.
+      await chain.rpc("anvil_setCode", [oracle, sanctionsOracleRuntime()]);
+      await trackOutbound(getDb(), engine(oracle));
+      expect(await payoutNow(denied.json.id)).toMatchObject({
+        status: "blocked",
+        failure_code: "denied_destination",
+        tx_hash: null,
+      });
+      expect((await outbound(deniedOut)).status).toBe("expired");
+      expect(await candidates(deniedOut)).toEqual([]);
+      expect((await payoutNow(held.json.id)).status).toBe("processing");
+    } finally {
+      sender = await startOutboundWorker(CHAIN);
+    }
+    await waitForPayout(held.json.id, "confirmed");
+    expect(await chain.balanceOf(clean)).toBe(1_500_000n);
+    expect(await chain.transfersTo(listed)).toBe(0);
+    expect((await s.webhook("payout.blocked", denied.json.id)).data.object).toMatchObject({
+      status: "blocked",
+      failure_code: "denied_destination",
+    });
+    // The blocked payout's amount is back in available; only the paid one left it.
+    expect((await balanceOf(s.merchant.sandboxKey, CHAIN)).available).toBe(
+      formatAmount(units(before.available) - 1_500_000n),
+    );
   }, 150_000);
 
   it("refuses destinations that would lose or loop the money: the token contract, an own deposit address, the treasury", async () => {

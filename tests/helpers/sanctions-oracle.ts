@@ -3,8 +3,8 @@ import path from "node:path";
 import solc from "solc";
 import type { Abi, Address, Hex, PublicClient, WalletClient } from "viem";
 
-/** Compiles tests/fixtures/SanctionsOracle.sol (solc, offline) and deploys it from `wallet`'s account. */
-export async function deploySanctionsOracle(client: PublicClient, wallet: WalletClient) {
+/** tests/fixtures/SanctionsOracle.sol compiled (solc, offline): its ABI, creation and runtime code. */
+function compileSanctionsOracle() {
   const file = "SanctionsOracle.sol";
   const source = fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures", file), "utf8");
   const output = JSON.parse(
@@ -12,11 +12,30 @@ export async function deploySanctionsOracle(client: PublicClient, wallet: Wallet
       JSON.stringify({
         language: "Solidity",
         sources: { [file]: { content: source } },
-        settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+        settings: {
+          evmVersion: "paris",
+          outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+        },
       }),
     ),
   );
-  const built = output.contracts[file].SanctionsOracle as { abi: Abi; evm: { bytecode: { object: string } } };
+  return output.contracts[file].SanctionsOracle as {
+    abi: Abi;
+    evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+  };
+}
+
+/**
+ * The oracle's runtime code, to put at an address with `anvil_setCode`: it lists nobody (its owner, an
+ * immutable, is the zero address there, so nobody can list anyone either).
+ */
+export function sanctionsOracleRuntime(): Hex {
+  return `0x${compileSanctionsOracle().evm.deployedBytecode.object}`;
+}
+
+/** Compiles tests/fixtures/SanctionsOracle.sol and deploys it from `wallet`'s account. */
+export async function deploySanctionsOracle(client: PublicClient, wallet: WalletClient) {
+  const built = compileSanctionsOracle();
   const hash = await wallet.deployContract({
     abi: built.abi,
     bytecode: `0x${built.evm.bytecode.object}` as Hex,

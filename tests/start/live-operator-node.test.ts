@@ -103,6 +103,9 @@ async function operatorChain(anvil: RunningAnvil) {
         }),
       ),
     code: (address: string) => client.getCode({ address: address as Address }),
+    /** Replaces the code at an address (anvil), as a node that lost or regained a contract would serve it. */
+    setCode: (address: string, code: Hex) =>
+      client.request({ method: "anvil_setCode" as "eth_chainId", params: [address, code] as never }),
   };
 }
 
@@ -349,6 +352,43 @@ describe("live mode on the operator's own Ethereum node", () => {
       expect(
         (await db.query("select 1 from outbound_transactions where cause_id = $1", [refused.json.id])).rowCount,
       ).toBe(0);
+
+      // A sanctions oracle that cannot be read (the node serves no code at its address) holds a payout: the
+      // worker says so, and nothing is queued for signing. Readable again, the payout goes out.
+      const oracleCode = (await node.code(node.sanctions.address))!;
+      await node.setCode(node.sanctions.address, "0x");
+      const unchecked = privateKeyToAccount(generatePrivateKey()).address;
+      const waits = await call("POST", "/v1/payouts", { chain: "eth", to_address: unchecked, amount: "2.000000" });
+      expect(waits.status, JSON.stringify(waits.json)).toBe(200);
+      await waitFor(
+        "the worker to hold the payout for the unreadable oracle",
+        async () =>
+          started
+            .output()
+            .split("\n")
+            .some((line) => line.includes("the sanctions oracle could not be read") && line.includes(waits.json.id)),
+        30_000,
+      );
+      expect(await one("select status, outbound_id from payouts where id = $1", [waits.json.id])).toEqual({
+        status: "pending",
+        outbound_id: null,
+      });
+      expect(
+        (await db.query("select 1 from outbound_transactions where cause_id = $1", [waits.json.id])).rowCount,
+      ).toBe(0);
+      expect(await ethBalance()).toMatchObject({ available: "13.000000", in_flight: "2.000000" });
+      await node.setCode(node.sanctions.address, oracleCode);
+      await waitFor(
+        "the held payout to be confirmed",
+        async () => {
+          const row = await one<{ status: string }>("select status from payouts where id = $1", [waits.json.id]);
+          if (row && ["failed", "blocked", "review_required"].includes(row.status))
+            throw new Error(`the payout ended ${row.status}`);
+          return row?.status === "confirmed";
+        },
+        60_000,
+      );
+      expect(await node.balanceOf(unchecked)).toBe(2n * USDT);
       expect(started.output()).not.toContain(mnemonic.split(" ").slice(0, 3).join(" "));
     } finally {
       await db?.end().catch(() => undefined);
