@@ -15,9 +15,24 @@ import {
 /** At most one email a user an hour about failed sign-ins, however many clients try. */
 const NOTICE_EVERY_MS = 3_600_000;
 
-/** Serializes the attempts on one account, so parallel guesses cannot slip past the count (call in the tx). */
-export async function lockAccountAttempts(tx: Db, email: string): Promise<void> {
-  await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [email]);
+/**
+ * Serializes the attempts on one account, then those of one client (call in the tx, before the limits are
+ * read), so parallel guesses cannot slip past either count: not 20 wrong passwords at once on an account, nor
+ * 40 at once over 40 accounts from one client. Always the account first and the client last (nothing is locked
+ * after it), so two attempts never wait for each other crosswise. Held until the transaction ends.
+ */
+export async function lockAttempts(tx: Db, who: Attempter): Promise<void> {
+  await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in:' || $1))", [who.email]);
+  await lockClientAttempts(tx, who.clientKey);
+}
+
+/**
+ * Serializes one client's attempts (passkey sign-in takes only this one: a passkey is not guessed per
+ * account). Its key is in the two-key space of advisory locks, apart from the accounts' one-key space, so a
+ * hash collision between an account and a client can never make two attempts wait on each other in a cycle.
+ */
+export async function lockClientAttempts(tx: Db, clientKey: string): Promise<void> {
+  await execute(tx, "select pg_advisory_xact_lock(hashtext('sign_in_client'), hashtext($1))", [clientKey]);
 }
 
 /**

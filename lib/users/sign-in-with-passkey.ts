@@ -7,7 +7,7 @@ import { verifyPasskeyAssertion } from "./factors/passkeys";
 import type { Role } from "./roles";
 import { openSession } from "./sessions";
 import type { SignInResult } from "./sign-in";
-import { recordSignInAttempt } from "./sign-in-attempts";
+import { lockClientAttempts, recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
 
 /** Failures of passkey sign-ins that name no known passkey are counted under this "email" (per-IP limit). */
@@ -29,6 +29,7 @@ export async function signInWithPasskey(
       [String(input.response?.id ?? "")],
     );
     const who = { email: owner?.email ?? UNKNOWN_PASSKEY, ip: input.ip, clientKey: ipLimitKey(input.ip) };
+    await lockClientAttempts(tx, who.clientKey);
     const waitMs = await signInWaitMs(tx, who, ["passkey"]);
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const verified = await verifyPasskeyAssertion(tx, { purpose: "sign_in", userId: null, ...input });

@@ -6,7 +6,7 @@ import { hasSecondFactor, verifySecondFactorCode } from "./factors/second-factor
 import { dummyHash, verifyPassword } from "./password";
 import type { Role } from "./roles";
 import { openSession } from "./sessions";
-import { lockAccountAttempts, recordSignInAttempt } from "./sign-in-attempts";
+import { lockAttempts, recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
 
 export type SignInResult =
@@ -20,10 +20,11 @@ export type SignInResult =
 
 /**
  * A sign-in under the limits (sign-in-limits.ts): the password, then, for a user with a second factor, a code
- * (authenticator app or recovery code). The account's attempts are serialized (an advisory lock on its email)
- * so parallel guesses cannot slip past the count. A client that must wait is refused before anything is
- * checked; an unknown email costs as long as a wrong password. A right password without the code asks for it
- * (nothing recorded); a wrong code counts toward the account's code limit, which holds every client.
+ * (authenticator app or recovery code). The account's attempts, and the client's, are serialized (advisory
+ * locks on the email, then on the client: lockAttempts) so parallel guesses cannot slip past either count. A
+ * client that must wait is refused before anything is checked; an unknown email costs as long as a wrong
+ * password. A right password without the code asks for it (nothing recorded); a wrong code counts toward the
+ * account's code limit, which holds every client.
  */
 export async function signInWithPassword(
   db: Db,
@@ -32,7 +33,7 @@ export async function signInWithPassword(
   const email = input.email.trim().toLowerCase();
   const who = { email, ip: input.ip, clientKey: ipLimitKey(input.ip) };
   return inTransaction(db, async (tx) => {
-    await lockAccountAttempts(tx, email);
+    await lockAttempts(tx, who);
     // The code limit is checked before the password too: checked after, "limited" would tell a guesser
     // that the password was right.
     const waitMs = await signInWaitMs(tx, who, ["password", "code"]);

@@ -4,7 +4,7 @@ import { type Actor, recordAudit } from "./audit";
 import { verifySecondFactorCode } from "./factors/second-factor";
 import { markSecondFactor } from "./sessions";
 import { ipLimitKey } from "@/lib/server/client-ip";
-import { lockAccountAttempts, recordSignInAttempt } from "./sign-in-attempts";
+import { lockAttempts, recordSignInAttempt } from "./sign-in-attempts";
 import { signInWaitMs } from "./sign-in-limits";
 
 /**
@@ -49,7 +49,7 @@ export async function stepUpWithCode(
   const ip = actor.ip ?? "unknown";
   const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
-    await lockAccountAttempts(tx, email);
+    await lockAttempts(tx, who);
     const waitMs = await signInWaitMs(tx, who, ["code"]);
     if (waitMs > 0) return { ok: false, reason: "limited", waitMs };
     const factor = await verifySecondFactorCode(tx, actor.userId, input.code);

@@ -1,15 +1,19 @@
 import { randomBytes } from "node:crypto";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { generate } from "otplib";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startSmtpReceiver } from "@/e2e/helpers/smtp-receiver";
-import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
+import { config, resetConfig } from "@/lib/config/env";
+import { createPool, type Db, getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { createUser } from "@/lib/users/create-user";
 import { confirmAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
 import { beginTotpEnrollment } from "@/lib/users/factors/totp";
 import { openSession } from "@/lib/users/sessions";
+import { passkeyAssertionOptions } from "@/lib/users/factors/passkeys";
 import { signInWithPassword } from "@/lib/users/sign-in";
+import { signInWithPasskey } from "@/lib/users/sign-in-with-passkey";
+import { ACCOUNT_FAILURE_LIMIT, CODE_FAILURE_LIMIT, IP_FAILURE_LIMIT } from "@/lib/users/sign-in-limits";
 import { sendSignInFailureNotice } from "@/lib/users/sign-in-failure-notice";
 import { stepUpWithCode } from "@/lib/users/step-up";
 import { newMerchant } from "../helpers/api";
@@ -130,6 +134,140 @@ describe("second-factor codes", () => {
     expect(audit?.details).toMatchObject({ kind: "code", failures: 5 });
     await elapse(u.email, 15 * 60_000);
     expect(await step(next)).toEqual({ ok: true });
+  });
+});
+
+// Parallel guessing: the attempts arrive all at once, each in its own transaction on its own connection (a pool
+// as wide as the burst, so none waits for a connection and all read the counts together unless serialized).
+// The counts must hold exactly: the advisory locks of lib/users/sign-in-attempts.ts#lockAttempts.
+describe("parallel guessing", () => {
+  const BURST = 20;
+  const pool = createPool(config().databaseUrl!, BURST);
+  const wide = drizzle(pool) as unknown as Db;
+  afterAll(() => pool.end());
+  /** `n` distinct clients, none shared with another test. */
+  const clients = (n: number) => {
+    const prefix = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+    return Array.from({ length: n }, (_, i) => `${prefix}.${i + 1}`);
+  };
+  const reasons = (results: { ok: boolean; reason?: string }[]) =>
+    Object.fromEntries(
+      [...new Set(results.map((r) => (r.ok ? "ok" : r.reason!)))].map((k) => [
+        k,
+        results.filter((r) => (r.ok ? "ok" : r.reason) === k).length,
+      ]),
+    );
+  const failures = async (where: string, value: string) =>
+    (
+      await query<{ n: number }>(
+        getDb(),
+        `select count(*)::int as n from sign_in_attempts where ${where} = $1 and not succeeded`,
+        [value],
+      )
+    )[0]!.n;
+  /** A code of none of the periods the server accepts now (so it is surely wrong). */
+  const wrongCode = async (secret: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    const valid = await Promise.all([-2, -1, 0, 1, 2].map((s) => generate({ secret, epoch: now + 30 * s })));
+    return ["000000", "111111", "222222", "333333", "444444", "555555"].find((c) => !valid.includes(c))!;
+  };
+  async function withApp() {
+    const u = await account();
+    const started = await beginTotpEnrollment(getDb(), { id: u.id, email: u.email });
+    const actor = { merchantId: u.merchantId, userId: u.id, ip: ip(), userAgent: "t" };
+    expect(
+      await confirmAuthenticatorApp(getDb(), actor, "ses_x", await generate({ secret: started!.secret })),
+    ).toBeTruthy();
+    const next = await generate({ secret: started!.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    return { ...u, secret: started!.secret, next };
+  }
+
+  it("20 wrong passwords at once from one client: exactly 5 are checked, 15 held; then the right one is held too", async () => {
+    const u = await account("viewer");
+    const attacker = ip();
+    const results = await Promise.all(
+      Array.from({ length: BURST }, () =>
+        signInWithPassword(wide, { email: u.email, password: WRONG, ip: attacker, userAgent: "vitest" }),
+      ),
+    );
+    expect(reasons(results)).toEqual({ invalid: ACCOUNT_FAILURE_LIMIT, limited: BURST - ACCOUNT_FAILURE_LIMIT });
+    expect(await failures("email", u.email)).toBe(ACCOUNT_FAILURE_LIMIT);
+    expect(waitOf(await attempt(u.email, u.password, attacker))).toBeGreaterThan(25_000);
+    expect(await attempt(u.email, u.password, ip())).toMatchObject({ ok: true });
+  });
+
+  it("20 wrong codes at once after the right password, each from another client: exactly 5 count, then the right code is held", async () => {
+    const u = await withApp();
+    const wrong = await wrongCode(u.secret);
+    const results = await Promise.all(
+      clients(BURST).map((from) =>
+        signInWithPassword(wide, { email: u.email, password: u.password, code: wrong, ip: from, userAgent: "vitest" }),
+      ),
+    );
+    expect(reasons(results)).toEqual({ invalid_code: CODE_FAILURE_LIMIT, limited: BURST - CODE_FAILURE_LIMIT });
+    expect(await failures("email", u.email)).toBe(CODE_FAILURE_LIMIT);
+    expect(waitOf(await attempt(u.email, u.password, ip(), u.next))).toBeGreaterThan(14 * 60_000);
+  });
+
+  it("20 wrong codes at once at step-up, each from another client: exactly 5 count, then the right code is held", async () => {
+    const u = await withApp();
+    const wrong = await wrongCode(u.secret);
+    const sessionId = await openSession(getDb(), { userId: u.id, ip: ip(), userAgent: "t", secondFactor: false });
+    const step = (db: Db, code: string, from: string) =>
+      stepUpWithCode(
+        db,
+        { merchantId: u.merchantId, userId: u.id, ip: from, userAgent: "t" },
+        {
+          email: u.email,
+          sessionId,
+          code,
+        },
+      );
+    const results = await Promise.all(clients(BURST).map((from) => step(wide, wrong, from)));
+    expect(reasons(results)).toEqual({ invalid: CODE_FAILURE_LIMIT, limited: BURST - CODE_FAILURE_LIMIT });
+    expect(await failures("email", u.email)).toBe(CODE_FAILURE_LIMIT);
+    expect(await step(getDb(), u.next, ip())).toMatchObject({ ok: false, reason: "limited" });
+  });
+
+  it("40 wrong passwords at once from one client over 40 accounts: the client is held at exactly 20 failures", async () => {
+    const u = await account("viewer");
+    const from = ip();
+    // Half the limit first, so that a burst as wide as the pool would overshoot it if read all together.
+    const before = IP_FAILURE_LIMIT / 2;
+    for (let i = 0; i < before; i++) expect((await attempt(unique(`first${i}`), WRONG, from)).ok).toBe(false);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        signInWithPassword(wide, { email: unique(`many${i}`), password: WRONG, ip: from, userAgent: "vitest" }),
+      ),
+    );
+    expect(reasons(results)).toEqual({ invalid: IP_FAILURE_LIMIT - before, limited: 40 - (IP_FAILURE_LIMIT - before) });
+    expect(await failures("client_key", from)).toBe(IP_FAILURE_LIMIT);
+    expect(waitOf(await attempt(u.email, u.password, from))).toBeGreaterThan(14 * 60_000);
+    expect(await attempt(u.email, u.password, ip())).toMatchObject({ ok: true });
+  });
+
+  it("40 passkey answers at once from one client naming no known passkey: held at exactly 20 failures", async () => {
+    const from = ip();
+    const answer = async (db: Db) => {
+      const { challengeId } = await passkeyAssertionOptions(getDb(), { purpose: "sign_in", userId: null });
+      const id = randomBytes(16).toString("base64url");
+      const response = {
+        id,
+        rawId: id,
+        type: "public-key" as const,
+        response: { clientDataJSON: "", authenticatorData: "", signature: "" },
+        clientExtensionResults: {},
+      };
+      return signInWithPasskey(db, { challengeId, response, ip: from, userAgent: "vitest" });
+    };
+    const before = IP_FAILURE_LIMIT / 2;
+    for (let i = 0; i < before; i++) expect(await answer(getDb())).toEqual({ ok: false, reason: "invalid_passkey" });
+    const results = await Promise.all(Array.from({ length: 40 }, () => answer(wide)));
+    expect(reasons(results)).toEqual({
+      invalid_passkey: IP_FAILURE_LIMIT - before,
+      limited: 40 - (IP_FAILURE_LIMIT - before),
+    });
+    expect(await failures("client_key", from)).toBe(IP_FAILURE_LIMIT);
   });
 });
 

@@ -3,7 +3,7 @@ import { query } from "@/lib/db/query";
 import { ipLimitKey } from "@/lib/server/client-ip";
 import { verifyPassword } from "../password";
 import type { SessionUser } from "../sessions";
-import { lockAccountAttempts, recordSignInAttempt } from "../sign-in-attempts";
+import { lockAttempts, recordSignInAttempt } from "../sign-in-attempts";
 import { signInWaitMs } from "../sign-in-limits";
 import { waitMessage } from "../sign-in-messages";
 import { hasFreshStepUp } from "../step-up";
@@ -26,7 +26,7 @@ export async function checkMayAddFactor(
   const ip = input.ip ?? "unknown";
   const who = { email, ip, clientKey: ipLimitKey(ip) };
   return inTransaction(db, async (tx) => {
-    await lockAccountAttempts(tx, email);
+    await lockAttempts(tx, who);
     const waitMs = await signInWaitMs(tx, who, ["password"]);
     if (waitMs > 0) return { reason: "password", message: waitMessage(waitMs) } as const;
     const [row] = await query<{ password_hash: string }>(tx, "select password_hash from users where id = $1", [
