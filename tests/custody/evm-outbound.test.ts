@@ -14,7 +14,13 @@ import { runCli } from "../helpers/run-cli";
 import { EvmDriver } from "@/lib/outbound/drivers/evm-driver";
 import type { CandidateRow } from "@/lib/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
-import { expectPayoutConfirms, units, usePayoutMerchant, waitForPayout } from "./payout-helpers";
+import {
+  expectExhaustedPayoutFails,
+  expectPayoutConfirms,
+  units,
+  usePayoutMerchant,
+  waitForPayout,
+} from "./payout-helpers";
 import {
   candidates,
   evmChain,
@@ -331,5 +337,32 @@ describe("payouts on bnb (18 decimals), end to end", () => {
     );
     expect(received).toEqual(Array(50).fill([1, 100_000n * 10n ** 12n]));
     expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
+  }, 240_000);
+
+  it("a transfer whose nonce is taken every time it is signed, until the re-signs run out: failed (transfer_expired), refunded once, no transfer", async () => {
+    // On EVM a signed transaction can land until its nonce is used: only a nonce used at depth (here by a
+    // transaction sent outside the service) makes a candidate lost, so only then is it re-signed or given up.
+    worker = await expectExhaustedPayoutFails(
+      s,
+      CHAIN,
+      recipients(),
+      {
+        expire: async (candidate) => {
+          await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction(Number(candidate.nonce)) });
+          await chain.mine(8); // past the worker's 6 confirmations
+        },
+        refused: async (candidate) => {
+          const sent = await chain
+            .rpc<string>("eth_sendRawTransaction", [candidate.signedTx as Hex])
+            .then(() => "accepted")
+            .catch((err: Error) => err.message);
+          return (
+            /nonce too low/i.test(sent) &&
+            (await chain.client.getTransactionReceipt({ hash: candidate.txHash as Hex }).catch(() => null)) === null
+          );
+        },
+      },
+      worker,
+    );
   }, 240_000);
 });

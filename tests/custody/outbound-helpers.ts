@@ -126,9 +126,10 @@ export async function crashWorkerAt(
   running: SpawnedWorker | undefined,
   point: "after_sign" | "after_broadcast",
   send: () => Promise<{ id: string }>,
+  env: Record<string, string> = {},
 ): Promise<{ id: string }> {
   await running?.stop();
-  const worker = await startOutboundWorker(chain, { OUTBOUND_CRASH_AT: point });
+  const worker = await startOutboundWorker(chain, { ...env, OUTBOUND_CRASH_AT: point });
   const exited = new Promise((resolve) => worker.process.once("exit", (_code, signal) => resolve(signal)));
   const intent = await send();
   expect(await exited).toBe("SIGKILL");

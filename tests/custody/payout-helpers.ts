@@ -13,7 +13,8 @@ import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { startReceiver, verifySignature } from "../helpers/webhook-receiver";
-import { waitFor } from "./outbound-helpers";
+import type { CandidateRow } from "@/lib/outbound/outbound-row";
+import { candidates, crashWorkerAt, outbound, startOutboundWorker, waitFor } from "./outbound-helpers";
 import { paidPayment } from "./payment-helpers";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -179,4 +180,99 @@ export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, re
     failure_code: "transfer_reverted",
   });
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
+}
+
+/** How a family's test makes a signed candidate provably unable to land, and shows that it cannot. */
+export interface Expiry {
+  /** Moves the chain past the candidate's validity (Tron's expiration, Solana's blockhash, an EVM nonce used). */
+  expire: (candidate: CandidateRow) => Promise<void>;
+  /** True when the chain refuses the candidate's stored bytes: they can never land. */
+  refused: (candidate: CandidateRow) => Promise<boolean>;
+}
+
+/**
+ * A payout whose transfer never lands, however often it is re-signed: each candidate is signed and the worker
+ * killed before it is broadcast, then the chain moves past the candidate's validity. Once the re-signs are
+ * used up the transfer is given up: the payout fails (`transfer_expired`) with its amount back in `available`
+ * exactly once, one payout.failed, no transfer on chain, and every candidate's bytes refused by the chain:
+ * nothing left that could land after the refund. Returns the outbound worker it leaves running.
+ */
+export async function expectExhaustedPayoutFails(
+  s: PayoutSetting,
+  chain: Chain,
+  recipients: Recipients,
+  expiry: Expiry,
+  running: SpawnedWorker | undefined,
+  maxResigns = 1,
+): Promise<SpawnedWorker> {
+  const env = { OUTBOUND_MAX_RESIGNS: String(maxResigns) };
+  const to = await recipients.freshAddress();
+  const before = await balanceOf(s.merchant.sandboxKey, chain);
+  let payoutId = "";
+  await crashWorkerAt(
+    chain,
+    running,
+    "after_sign",
+    async () => {
+      const created = await s.createPayout({ to_address: to, amount: "1.500000" });
+      expect(created.status, created.text).toBe(200);
+      payoutId = created.json.id;
+      return created.json;
+    },
+    env,
+  );
+  const intentId = await waitFor("the payout's transfer", async () => {
+    const [row] = await query<{ outbound_id: string | null }>(
+      getDb(),
+      "select outbound_id from payouts where id = $1",
+      [payoutId],
+    );
+    return row?.outbound_id;
+  });
+  const signed = async (n: number) => {
+    const all = await waitFor(`${n} signed candidates`, async () => {
+      const rows = await candidates(intentId);
+      return rows.length === n && rows;
+    });
+    return all[n - 1]!;
+  };
+  let latest = await signed(1);
+  for (let resign = 1; resign <= maxResigns; resign++) {
+    await expiry.expire(latest);
+    // Re-signed (the old candidate provably cannot land), and killed again before the new one is sent.
+    await crashWorkerAt(chain, undefined, "after_sign", async () => ({ id: intentId }), env);
+    latest = await signed(resign + 1);
+  }
+  await expiry.expire(latest);
+  const worker = await startOutboundWorker(chain, env);
+  try {
+    await expectGivenUp();
+  } catch (err) {
+    await worker.stop(); // the file's next tests start their own
+    throw err;
+  }
+  return worker;
+
+  async function expectGivenUp() {
+    const failed = await waitForPayout(payoutId, "failed", 120_000);
+    expect(failed).toMatchObject({ failure_code: "transfer_expired" });
+    const intent = await outbound(intentId);
+    expect(intent).toMatchObject({ status: "expired", resigns: maxResigns });
+    const all = await candidates(intentId);
+    expect(all.map((c) => c.status)).toEqual(Array(maxResigns + 1).fill("expired"));
+    for (const candidate of all) expect(await expiry.refused(candidate), candidate.txHash).toBe(true);
+    expect(await recipients.tokenOf(to)).toBe(0n);
+    expect(await balanceOf(s.merchant.sandboxKey, chain)).toEqual(before);
+    expect((await s.webhook("payout.failed", payoutId)).data.object).toMatchObject({
+      status: "failed",
+      failure_code: "transfer_expired",
+    });
+    const refunds = await query<{ n: number }>(
+      getDb(),
+      "select count(*)::int as n from events where type = 'payout.failed' and object_id = $1",
+      [payoutId],
+    );
+    expect(refunds[0]!.n).toBe(1);
+    expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
+  }
 }

@@ -16,7 +16,12 @@ import {
   crashWorkerAt,
 } from "./outbound-helpers";
 import { solanaChain, sweepToTreasury, type SolanaChain } from "./solana-helpers";
-import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
+import {
+  expectExhaustedPayoutFails,
+  expectFrozenPayoutFails,
+  expectPayoutConfirms,
+  usePayoutMerchant,
+} from "./payout-helpers";
 
 // The emulated solana (LiteSVM behind JSON-RPC, 200 ms slots, a blockhash valid 150 slots, `finalized` 32
 // slots behind): a real outbound worker signs, sends and confirms at 32 slots.
@@ -211,6 +216,25 @@ describe("payouts on Solana, end to end", () => {
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, "solana", recipients());
   }, 150_000);
+
+  it("a transfer that never lands, re-signed until the re-signs run out: failed (transfer_expired), refunded once, no transfer; every blockhash expired for good", async () => {
+    worker = await expectExhaustedPayoutFails(
+      s,
+      "solana",
+      recipients(),
+      {
+        // Past the 150-slot window and then 32 more, so even `finalized` is past the last valid block height.
+        expire: async () => {
+          await chain.ops.mine(200);
+        },
+        refused: async (candidate) => {
+          const sent = await chain.driver.broadcast(candidate);
+          return !sent.sent && /blockhash/i.test(sent.reason) && !(await chain.known(candidate.txHash));
+        },
+      },
+      worker,
+    );
+  }, 240_000);
 
   it("a payout to an owner whose token account is frozen fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
     await expectFrozenPayoutFails(s, "solana", recipients());

@@ -16,7 +16,12 @@ import {
 } from "./outbound-helpers";
 import { expectTreasuryGapAlerts, paidPayment, reconcileChain } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
-import { expectFrozenPayoutFails, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
+import {
+  expectExhaustedPayoutFails,
+  expectFrozenPayoutFails,
+  expectPayoutConfirms,
+  usePayoutMerchant,
+} from "./payout-helpers";
 
 const CHAIN = "tron" as const;
 const USDT = 1_000_000n; // 6 decimals
@@ -108,6 +113,30 @@ describe("payouts on Tron, end to end", () => {
   it("a payout to a frozen address fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
     await expectFrozenPayoutFails(s, CHAIN, recipients());
   }, 150_000);
+
+  it("a transfer that never lands, re-signed until the re-signs run out: failed (transfer_expired), refunded once, no transfer; every candidate expired for good", async () => {
+    worker = await expectExhaustedPayoutFails(
+      s,
+      CHAIN,
+      recipients(),
+      {
+        expire: async (candidate) => {
+          await chain.passTime(candidate.validUntil!);
+          await waitFor("a solidified block past the expiration", async () => {
+            return BigInt(await chain.blockTime(true)) > candidate.validUntil!;
+          });
+        },
+        refused: async (candidate) => {
+          const reply = await chain.node.wallet<{ code?: string }>(
+            "broadcasttransaction",
+            JSON.parse(candidate.signedTx),
+          );
+          return reply.code === "TRANSACTION_EXPIRATION_ERROR";
+        },
+      },
+      worker,
+    );
+  }, 240_000);
 });
 
 describe("outbound Tron transactions", () => {
