@@ -5,9 +5,9 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/**/*.test.ts"],
-    // Their own phases, after this one (vitest.custody.config.ts, vitest.crash.config.ts): they own chains'
-    // leaders while they run.
-    exclude: ["tests/custody/**", "tests/crash/**", "**/node_modules/**"],
+    // Their own phases, after this one (vitest.start.config.ts: processes and databases of their own;
+    // vitest.custody.config.ts, vitest.crash.config.ts: they own chains' leaders while they run).
+    exclude: ["tests/start/**", "tests/custody/**", "tests/crash/**", "**/node_modules/**"],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/worker-env.ts"],
     testTimeout: 30_000,

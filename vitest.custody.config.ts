@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 
 // Custody tests (tests/custody/): the service's own transactions, sweeps and reconciliation. They run after
 // the main suite on chains of their own, since they run the chain watchers and outbound leaders of the
-// chains they use: each file owns its chains (see tests/custody/README.md), two files at a time.
+// chains they use: each file owns its chains (see tests/custody/README.md), three files at a time (most of
+// their time is spent waiting for blocks and confirmations).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -15,6 +16,6 @@ export default defineConfig({
     pool: "forks",
     // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
     allowOnly: false,
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });

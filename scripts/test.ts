@@ -1,7 +1,8 @@
 // `npm test`: builds the app if its sources changed, runs the whole suite (vitest) against real Postgres
-// (embedded, or DATABASE_URL's server), then the custody tests (tests/custody/), then the browser tests in
-// e2e/, then the crash tests under load (tests/crash/), and closes with one plain "N passed, N failed" line for all. `npm test -- <files>` runs only the
-// named files, each with its phase's configuration.
+// (embedded, or DATABASE_URL's server), then the start tests (tests/start/), the custody tests (tests/custody/),
+// the browser tests in e2e/, then the crash tests under load (tests/crash/), and closes with one plain
+// "N passed, N failed" line for all. `npm test -- <files>` runs only the named files, each with its phase's
+// configuration.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,16 +48,18 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i]!.startsWith("-")) flags.push(args[i]!);
   else files.push(args[i]!);
 }
-// Four phases, each on its own database and chains: the suite, the custody tests (which own chains' leaders,
-// tests/custody/README.md), the browser tests, then the crash tests (one worker owning every chain). Named
-// files run only the phases they belong to.
+// Five phases: the suite, the start tests (npm start and its processes, each with databases of its own), the
+// custody tests (which own chains' leaders, tests/custody/README.md), the browser tests, then the crash tests
+// (one worker owning every chain); all but the start tests on a database and chains of their own. Named files
+// run only the phases they belong to.
 const PHASES: [string, string][] = [
   ["e2e", "e2e"],
+  ["tests/start", "start"],
   ["tests/custody", "custody"],
   ["tests/crash", "crash"],
 ];
 const phaseOf = (file: string) => PHASES.find(([prefix]) => file.startsWith(prefix))?.[1] ?? "suite";
-const ALL_PHASES = ["suite", "custody", "e2e", "crash"];
+const ALL_PHASES = ["suite", "start", "custody", "e2e", "crash"];
 const unknown = chosen.filter((p) => !ALL_PHASES.includes(p));
 if (unknown.length) {
   console.error(`--phases: unknown phase ${unknown.join(", ")} (phases: ${ALL_PHASES.join(", ")})`);
@@ -73,6 +76,7 @@ const phase = (name: string, config: string) => {
   durations.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
 };
 phase("suite", "vitest.config.ts");
+phase("start", "vitest.start.config.ts");
 phase("custody", "vitest.custody.config.ts");
 phase("e2e", "vitest.e2e.config.ts");
 phase("crash", "vitest.crash.config.ts");

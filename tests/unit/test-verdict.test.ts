@@ -7,6 +7,7 @@ import { isNarrowedByName, totalsOf, verdict } from "../../scripts/lib/test-verd
 import crashConfig from "../../vitest.crash.config";
 import custodyConfig from "../../vitest.custody.config";
 import suiteConfig from "../../vitest.config";
+import startConfig from "../../vitest.start.config";
 import e2eConfig from "../../vitest.e2e.config";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -43,7 +44,7 @@ describe("npm test's verdict", () => {
   });
 
   it("every phase refuses a focused test", () => {
-    for (const config of [suiteConfig, custodyConfig, e2eConfig, crashConfig]) {
+    for (const config of [suiteConfig, startConfig, custodyConfig, e2eConfig, crashConfig]) {
       expect(config.test?.allowOnly).toBe(false);
     }
   });

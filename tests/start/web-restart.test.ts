@@ -1,0 +1,88 @@
+import { execSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { expectEachOnce, sleep, startService, until } from "../helpers/started-service";
+
+// A web process SIGKILLed under load: clients POST with Idempotency-Keys, as a real client would, retrying a
+// request that got no answer (the connection cut, refused while the web restarts) with the same key. The
+// supervisor starts the web again; no answer is a 5xx, and no retried request makes a second payment.
+const CLIENTS = 3;
+
+/** The pid of `npm start`'s child running `script` (Linux ps). */
+function childPid(pgid: number, script: string): number {
+  const line = execSync("ps -eo pid,pgid,args")
+    .toString()
+    .split("\n")
+    .find((l) => Number(l.trim().split(/\s+/)[1]) === pgid && l.includes(script) && !l.includes(" sh -c "));
+  if (!line) throw new Error(`no ${script} process in group ${pgid}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+describe("a web process killed under load", () => {
+  it("is started again; retried POSTs answer without a 5xx and make each payment once", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-webkill-"));
+    const service = await startService(dataDir);
+    const statuses = new Map<number, number>();
+    let cut = 0;
+    let stop = false;
+    /** One payment per key: retried on no answer (connection cut or refused) with the same key until it answers. */
+    const create = async (order: string) => {
+      const key = randomUUID();
+      for (;;) {
+        const res = await service
+          .call("POST", "/v1/payments", { amount: "1.000000", metadata: { order } }, key)
+          .catch(() => null);
+        if (!res) {
+          cut++;
+          await sleep(100);
+          continue;
+        }
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 429) {
+          await sleep(1_000);
+          continue;
+        }
+        expect(res.status, await res.clone().text()).toBe(200);
+        return ((await res.json()) as { id: string }).id;
+      }
+    };
+    try {
+      // Paced under the key's 60 requests a minute, so that nearly every request is a real one.
+      const load = Array.from({ length: CLIENTS }, async (_, c) => {
+        const ids: string[] = [];
+        for (let i = 0; !stop; i++) {
+          ids.push(await create(`c${c}-${i}`));
+          await sleep(1_000);
+        }
+        return ids;
+      });
+      for (const round of [1, 2]) {
+        await sleep(2_000);
+        process.kill(childPid(service.pgid, "scripts/start-web.ts"), "SIGKILL");
+        await until(
+          `round ${round}: the web restarted`,
+          async () =>
+            (service.out().match(/\[start\] web exited/g)?.length ?? 0) === round &&
+            (await service.health()).status === 200,
+          90_000,
+        );
+      }
+      await sleep(2_000);
+      stop = true;
+      const ids = (await Promise.all(load)).flat();
+      expect(ids.length).toBeGreaterThan(CLIENTS * 3);
+      expect(ids.length).toBeLessThan(100);
+      await expectEachOnce(service, ids);
+      expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+      expect(cut).toBeGreaterThan(0); // requests met the web down (cut, or refused while it restarted)
+      expect(service.out().match(/\[start\] web exited/g)).toHaveLength(2);
+    } finally {
+      stop = true;
+      await service.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
