@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
+import { getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { ALL_SCOPES, type Scope } from "@/lib/keys/scopes";
 import { adjustBalance } from "@/lib/ledger/adjust-balance";
+import { createPayout } from "@/lib/payouts/create-payout";
 import { executePayout } from "@/lib/payouts/execute-payout";
+import { createPayoutBody } from "@/lib/payouts/schemas";
 import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
 import { roleAddress } from "@/lib/wallets/role-address";
 import { api, expectError, newKey, newMerchant, type TestMerchant } from "../helpers/api";
@@ -85,15 +87,17 @@ describe("a key without the write scope is refused (403) and nothing is written"
     const m = await newMerchant();
     const receiver = await startReceiver();
     try {
-      const hook = await api("POST", "/v1/webhooks", {
-        key: m.sandboxKey,
-        body: { url: receiver.url("/replay") },
-      });
       const payment = await api("POST", "/v1/payments", {
         key: m.sandboxKey,
         body: { amount: "1.000000", chain: "polygon" },
       });
       expect(payment.status, payment.text).toBe(200);
+      // Made after the payment, so its payment.created (delivered by any jobs worker of the run) is not for
+      // this endpoint: only a replay could reach it.
+      const hook = await api("POST", "/v1/webhooks", {
+        key: m.sandboxKey,
+        body: { url: receiver.url("/replay") },
+      });
       const key = await keyWithout(m, "payments:write");
       const polygon = await sandboxChain("polygon");
       const headBefore = await createChainAdapter(polygon).head();
@@ -152,20 +156,29 @@ describe("PAYOUT_DENYLIST_FILE", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A payout created through the API, then executed once as the worker would: its status and transfer. */
+  /**
+   * A payout created as the API creates it, then executed once as the worker would: its status and transfer.
+   * Its queued job is taken out in the creating transaction: a jobs worker another suite file runs (without
+   * this file's deny-list) would otherwise execute it first.
+   */
   async function payTo(to: string) {
-    const created = await api("POST", "/v1/payouts", {
-      key: m.sandboxKey,
-      body: { chain: "bnb", to_address: to, amount: "1.000000" },
+    const payout = await inTransaction(getDb(), async (tx) => {
+      const row = await createPayout(
+        tx,
+        { merchantId: m.id, mode: "sandbox" },
+        createPayoutBody.parse({ chain: "bnb", to_address: to, amount: "1.000000" }),
+        { keyId: m.sandboxKeyId },
+      );
+      await query(tx, "select graphile_worker.remove_job($1)", [`execute_payout:${row.id}`]);
+      return row;
     });
-    expect(created.status, created.text).toBe(200);
-    await executePayout(getDb(), created.json.id);
+    await executePayout(getDb(), payout.id);
     const [row] = await query<{ status: string; failure_code: string | null; outbound_id: string | null }>(
       getDb(),
       "select status, failure_code, outbound_id from payouts where id = $1",
-      [created.json.id],
+      [payout.id],
     );
-    return { id: created.json.id as string, ...row! };
+    return { id: payout.id, ...row! };
   }
   const blocked = { status: "blocked", failure_code: "denied_destination", outbound_id: null };
   const held = { status: "pending", failure_code: null, outbound_id: null };
@@ -206,6 +219,8 @@ describe("PAYOUT_DENYLIST_FILE", () => {
       `execute_payout:${missing.id}`,
     ]);
     expect(retry!.run_at.getTime()).toBeGreaterThan(Date.now());
+    // Taken back out, so no other file's jobs worker (without this deny-list) runs it meanwhile.
+    await query(getDb(), "select graphile_worker.remove_job($1)", [`execute_payout:${missing.id}`]);
     // Fixed, the held payout is decided: blocked, refunded.
     fs.writeFileSync(file, `bnb ${to}\n`);
     await executePayout(getDb(), missing.id);
