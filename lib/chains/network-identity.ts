@@ -1,6 +1,7 @@
 import type { ChainConfig } from "./chain-config";
 import type { Chain } from "./chains";
 import { redactText } from "@/lib/log-redaction";
+import { sleep } from "@/lib/util/sleep";
 import { createChainAdapter } from "./adapters/create-adapter";
 
 /**
@@ -86,17 +87,4 @@ export async function leadOnRightNetwork(
     clearInterval(timer);
   }
   if (wrongNetwork.signal.aborted) await sleep(checkMs, signal);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
