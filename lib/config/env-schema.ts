@@ -66,6 +66,7 @@ const shape = {
   OUTBOUND_MAX_RESIGNS: positiveInt(5),
   // Tests only: the worker SIGKILLs itself at this point of sending (lib/outbound/crash-points.ts).
   OUTBOUND_CRASH_AT: oneOf(["after_sign", "after_broadcast"], undefined),
+  OUTBOUND_CRASH_CHAINS: listOf(CHAINS, null),
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
@@ -129,6 +130,8 @@ export interface AppConfig {
   /** Re-signs (after provable expiry) before an outbound transaction is given up as expired. */
   outboundMaxResigns: number;
   outboundCrashAt: "after_sign" | "after_broadcast" | undefined;
+  /** The chains whose sending the crash hook stops (null: every chain). */
+  outboundCrashChains: Chain[] | null;
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
@@ -181,6 +184,7 @@ export const envSchema = z
       outboundReplaceAfterBlocks: env.OUTBOUND_REPLACE_AFTER_BLOCKS,
       outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
       outboundCrashAt: env.OUTBOUND_CRASH_AT,
+      outboundCrashChains: env.OUTBOUND_CRASH_CHAINS,
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,

@@ -1,3 +1,4 @@
+import type { Chain } from "@/lib/chains/chain-list";
 import { config } from "@/lib/config/env";
 
 export type CrashPoint = "after_sign" | "after_broadcast";
@@ -5,7 +6,12 @@ export type CrashPoint = "after_sign" | "after_broadcast";
 /**
  * Crash tests (OUTBOUND_CRASH_AT, tests only): the process kills itself with SIGKILL at this point, as a
  * power cut would, so a test can prove that what was committed before it is enough to finish the job.
+ * OUTBOUND_CRASH_CHAINS narrows it to some chains, so a worker running all five dies on the one under test
+ * while the others keep sending.
  */
-export function crashPoint(point: CrashPoint): void {
-  if (config().outboundCrashAt === point) process.kill(process.pid, "SIGKILL");
+export function crashPoint(point: CrashPoint, chain: Chain): void {
+  const { outboundCrashAt, outboundCrashChains } = config();
+  if (outboundCrashAt !== point) return;
+  if (outboundCrashChains && !outboundCrashChains.includes(chain)) return;
+  process.kill(process.pid, "SIGKILL");
 }

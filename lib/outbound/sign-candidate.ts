@@ -86,7 +86,7 @@ export async function signCandidate(
       tx: stored.txHash,
       nonce: stored.nonce?.toString(),
     });
-    crashPoint("after_sign");
+    crashPoint("after_sign", intent.chain);
   }
   return stored;
 }

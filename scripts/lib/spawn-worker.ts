@@ -9,6 +9,8 @@ export interface SpawnedWorker {
   stop(): Promise<void>;
   /** SIGKILL and wait (a crash). */
   kill(): Promise<void>;
+  /** How it ended: the signal that stopped it, or its exit code. */
+  exited: Promise<NodeJS.Signals | number | null>;
 }
 
 /** Starts the real worker entry point (scripts/start-worker.ts) as a child process; for tests and benchmarks. */
@@ -19,6 +21,9 @@ export async function spawnWorker(root: string, env: Record<string, string>): Pr
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? code)),
+  );
   await waitForReady(child, "worker");
   const ended = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
@@ -26,5 +31,5 @@ export async function spawnWorker(root: string, env: Record<string, string>): Pr
       child.once("exit", () => resolve());
       child.kill(signal);
     });
-  return { pid: child.pid!, process: child, stop: () => ended("SIGTERM"), kill: () => ended("SIGKILL") };
+  return { pid: child.pid!, process: child, stop: () => ended("SIGTERM"), kill: () => ended("SIGKILL"), exited };
 }

@@ -10,6 +10,8 @@ export function waitForReady(child: ChildProcess, what: string, timeoutMs = 30_0
         resolve();
       }
     });
-    child.once("exit", (code) => reject(new Error(`${what} exited during start (code ${code})`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`${what} exited during start (${signal ?? `code ${code}`})`, { cause: signal ?? code })),
+    );
   });
 }
