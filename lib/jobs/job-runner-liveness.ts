@@ -10,6 +10,10 @@ import { log } from "@/lib/log";
  * records its workers' ids in `job_runners` with a heartbeat; every process, on each beat, frees the locks of
  * ids whose heartbeat is older than `staleAfterSeconds` (graphile's own force_unlock_workers), so the jobs run
  * again on a live worker. Every job here is safe to run twice (the state it moves is checked under locks).
+ *
+ * A worker that could not record its job's outcome (the database failed under it) stops for good, its job
+ * still locked in its name ("committing seppuku"): its id is no longer beaten for, and its locks are freed on
+ * the next beat that reaches the database (nothing of it runs any more).
  */
 export interface JobRunnerLiveness {
   /** Pass to graphile-worker's `run({ events })`: it learns the workers' ids as they are created. */
@@ -24,7 +28,14 @@ export function jobRunnerLiveness(pool: pg.Pool, staleAfterSeconds: number): Job
   const events = new EventEmitter() as WorkerEvents;
   const ids = new Set<string>();
   const processName = `${os.hostname()}:${process.pid}`;
+  const dead = new Set<string>();
   events.on("worker:create", ({ worker }) => ids.add(worker.workerId));
+  events.on("worker:fatalError", ({ worker }) => {
+    ids.delete(worker.workerId);
+    dead.add(worker.workerId);
+  });
+  // A stopped worker holds nothing it will finish: without its heartbeat, what it still locks is freed in time.
+  events.on("worker:stop", ({ worker }) => ids.delete(worker.workerId));
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> = Promise.resolve();
 
@@ -35,6 +46,12 @@ export function jobRunnerLiveness(pool: pg.Pool, staleAfterSeconds: number): Job
          on conflict (worker_id) do update set heartbeat_at = now()`,
         [[...ids], processName],
       );
+    }
+    if (dead.size) {
+      const gone = [...dead];
+      await pool.query("select graphile_worker.force_unlock_workers($1::text[])", [gone]);
+      for (const id of gone) dead.delete(id);
+      log.warn("freed the jobs of workers stopped by a database failure", { workers: gone });
     }
     const freed = await freeDeadRunnersJobs(pool, staleAfterSeconds);
     if (freed.length) log.warn("freed jobs of worker processes that stopped", { workers: freed });

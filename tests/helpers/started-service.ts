@@ -30,15 +30,24 @@ export interface Service {
     status: number;
     body: { ok: boolean; database: string; processes: Record<string, { state: string }> };
   }>;
-  /** Creates a payment as a client would through an outage: the same Idempotency-Key until it answers. */
+  /** Creates a resource as a client would through an outage: the same Idempotency-Key until it answers. */
+  create: (url: string, body: unknown) => Promise<{ id: string }>;
+  /** A payment (1 USDT, any chain) created as `create` does. */
   createPayment: (order: string) => Promise<string>;
   /** The process group `npm start` leads (its children: database, web, worker). */
   pgid: number;
   stop: () => Promise<void>;
 }
 
-/** `npm start` without sandbox chains (payments need none), with a sandbox key of its own. */
-export async function startService(dataDir: string, databaseUrl?: string): Promise<Service> {
+/**
+ * `npm start` with a sandbox key of its own, without sandbox chains (payments need none) unless `env` asks for
+ * them (SANDBOX_CHAINS=on).
+ */
+export async function startService(
+  dataDir: string,
+  databaseUrl?: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -49,6 +58,7 @@ export async function startService(dataDir: string, databaseUrl?: string): Promi
     LOG_LEVEL: "warn",
     SANDBOX_CHAINS: "off",
     WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   delete env.MASTER_KEY;
@@ -101,19 +111,21 @@ export async function startService(dataDir: string, databaseUrl?: string): Promi
     const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(10_000) });
     return { status: res.status, body: await res.json() };
   };
-  const createPayment = async (order: string) => {
+  const create = async (url: string, body: unknown) => {
     const idempotencyKey = randomUUID();
     const res = await until(
-      `payment ${order}`,
+      `POST ${url}`,
       async () => {
-        const r = await call("POST", "/v1/payments", { amount: "1.000000", metadata: { order } }, idempotencyKey);
+        const r = await call("POST", url, body, idempotencyKey);
         return r.status === 200 ? r : null;
       },
       120_000,
     );
-    return ((await res.json()) as { id: string }).id;
+    return (await res.json()) as { id: string };
   };
-  return { base, out: () => out, call, health, createPayment, stop, pgid: child.pid! };
+  const createPayment = async (order: string) =>
+    (await create("/v1/payments", { amount: "1.000000", metadata: { order } })).id;
+  return { base, out: () => out, call, health, create, createPayment, stop, pgid: child.pid! };
 }
 
 /** A payment's webhook delivered (the worker is alive and its jobs run). */

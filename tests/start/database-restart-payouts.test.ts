@@ -1,0 +1,134 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createPublicClient, http, parseAbiItem, type Address } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli";
+import { healthShows, killPostmaster, type Service, startService, until } from "../helpers/started-service";
+import { startReceiver } from "../helpers/webhook-receiver";
+
+// A killed PostgreSQL while money goes out: under `npm start` (embedded database, sandbox chains), payouts are
+// swept for, signed, sent and confirmed while the postmaster is SIGKILLed twice, and more are asked for during
+// each outage. Afterwards every payout is confirmed with exactly one transfer of its amount on chain, each
+// event exists once and reached the merchant's endpoint, and `ledger check` and `reconcile` are clean.
+
+type Received = Awaited<ReturnType<typeof startReceiver>>;
+interface WebhookEvent {
+  id: string;
+  type: string;
+  data: { object: { id: string; status: string; tx_hash: string | null } };
+}
+
+const events = (receiver: Received) => receiver.at("/hook").map((r) => JSON.parse(r.body) as WebhookEvent);
+const confirmedPayouts = (receiver: Received) =>
+  new Set(
+    events(receiver)
+      .filter((e) => e.type === "payout.confirmed")
+      .map((e) => e.data.object.id),
+  );
+
+/** The eth sandbox chain as `npm start` printed it: its RPC URL and USDT contract. */
+function ethChain(service: Service) {
+  const line = /Sandbox:\s+eth\s+(\S+)\s+chain id \d+, USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/.exec(service.out());
+  if (!line) throw new Error(`no eth sandbox chain in:\n${service.out()}`);
+  const client = createPublicClient({ transport: http(line[1]) });
+  const token = line[2] as Address;
+  return {
+    decimals: Number(line[3]),
+    /** USDT Transfer logs into `to`: the transfers that really landed, and what they carried. */
+    transfersTo: async (to: string) =>
+      (
+        await client.getLogs({
+          address: token,
+          event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+          args: { to: to as Address },
+          fromBlock: 0n,
+        })
+      ).map((l) => l.args.value),
+  };
+}
+
+const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
+
+describe("a database killed under npm start while payouts flow", () => {
+  it("embedded: payouts started before and asked for during each outage confirm once each; books reconcile", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-dbkill-payouts-"));
+    const receiver = await startReceiver();
+    const service = await startService(dataDir, undefined, { SANDBOX_CHAINS: "on", SANDBOX_BLOCK_TIME: "0.5" });
+    try {
+      await service.create("/v1/webhooks", { url: receiver.url("/hook") });
+      // The merchant's balance: one payment on eth, paid by the sandbox and confirmed.
+      const payment = await service.create("/v1/payments", { amount: "20.000000", chain: "eth" });
+      await service.create(`/v1/sandbox/payments/${payment.id}/simulate`, {});
+      await until(
+        "the payment's confirmation",
+        async () => events(receiver).some((e) => e.type === "payment.confirmed" && e.data.object.id === payment.id),
+        120_000,
+      );
+
+      // Four payouts, then the database killed while they go through (the treasury is empty: each waits for the
+      // sweep it asks for, then is signed, sent and confirmed); one more asked for during each outage.
+      const planned = new Map<string, string>(); // payout id → recipient
+      const payout = async () => {
+        const to = recipient();
+        planned.set((await service.create("/v1/payouts", { chain: "eth", to_address: to, amount: "1.000000" })).id, to);
+      };
+      for (let i = 0; i < 4; i++) await payout();
+      for (const round of [1, 2]) {
+        killPostmaster(path.join(dataDir, "postgres"));
+        await healthShows(service, "the database restarting", (b) => b.processes.database?.state === "restarting");
+        await payout(); // retried with its Idempotency-Key until the service answers again
+        await until(`round ${round}: health ok again`, async () => (await service.health()).status === 200, 90_000);
+      }
+      await until(
+        "every payout confirmed (payout.confirmed delivered)",
+        async () => [...planned.keys()].every((id) => confirmedPayouts(receiver).has(id)),
+        180_000,
+      ).catch(async (err) => {
+        const now = await (await service.call("GET", "/v1/payouts?limit=100")).text();
+        throw new Error(`${(err as Error).message}\npayouts: ${now}\n${service.out().slice(-6000)}`);
+      });
+
+      // Every payout once, confirmed, with exactly one transfer of exactly its amount to its recipient.
+      const listed = (await (await service.call("GET", "/v1/payouts?limit=100")).json()) as {
+        data: { id: string; status: string; to_address: string; tx_hash: string }[];
+      };
+      expect(listed.data.map((p) => [p.id, p.status, p.to_address]).sort()).toEqual(
+        [...planned].map(([id, to]) => [id, "confirmed", to]).sort(),
+      );
+      const eth = ethChain(service);
+      for (const to of planned.values())
+        expect({ to, transfers: await eth.transfersTo(to) }).toEqual({ to, transfers: [10n ** BigInt(eth.decimals)] });
+      // Each event exists once, and every one reached the endpoint.
+      const stored = (await (await service.call("GET", "/v1/events?limit=100")).json()) as {
+        data: { id: string; type: string; data: { object: { id: string } } }[];
+      };
+      const keyOf = (e: { type: string; data: { object: { id: string } } }) => `${e.type} ${e.data.object.id}`;
+      const eventKeys = stored.data.map(keyOf);
+      expect(eventKeys.filter((k) => k.startsWith("payout.confirmed")).sort()).toEqual(
+        [...planned.keys()].map((id) => `payout.confirmed ${id}`).sort(),
+      );
+      expect(new Set(eventKeys).size).toBe(eventKeys.length);
+      const delivered = new Set(events(receiver).map((e) => e.id));
+      expect(stored.data.filter((e) => !delivered.has(e.id)).map(keyOf)).toEqual([]);
+
+      // The operator's books, read from the same embedded database through the CLI.
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+      delete env.DATABASE_URL;
+      delete env.MASTER_KEY;
+      const ledger = await runCli(["ledger", "check", "--json"], env);
+      expect(ledger.code, ledger.stdout + ledger.stderr).toBe(0);
+      expect(JSON.parse(ledger.stdout)).toEqual({ consistent: true, problems: [] });
+      const reconcile = await runCli(["reconcile", "--mode", "sandbox", "--chain", "eth", "--json"], env);
+      expect(reconcile.code, reconcile.stdout + reconcile.stderr).toBe(0);
+      const [report] = JSON.parse(reconcile.stdout).chains as { usdt: { unmatched: string; difference: string } }[];
+      expect(report!.usdt).toMatchObject({ unmatched: "0.000000", difference: "0.000000" });
+      expect(service.out()).not.toContain("giving up");
+    } finally {
+      await service.stop();
+      await receiver.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 420_000);
+});
