@@ -27,6 +27,12 @@ export interface SimulationResult {
 }
 
 export class Executor {
+  /**
+   * Sandbox control: this many of the next valid transactions (of one fee payer, when given) are accepted and
+   * never land, as if a leader dropped them.
+   */
+  drop: { count: number; feePayer: string | null } = { count: 0, feePayer: null };
+
   constructor(
     private readonly svm: LiteSVM,
     private readonly store: AccountStore,
@@ -51,6 +57,11 @@ export class Executor {
       this.ledger.txs.has(tx.signature)
     ) {
       // Without preflight a node forwards anything; the cluster then drops it and it never lands.
+      return tx.signature;
+    }
+    if (this.drop.count > 0 && (this.drop.feePayer === null || this.drop.feePayer === tx.staticKeys[0])) {
+      // Accepted and forwarded, then lost on the way to a leader, as congested clusters do: it never lands.
+      this.drop.count--;
       return tx.signature;
     }
     this.execute(tx);

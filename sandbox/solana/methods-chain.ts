@@ -91,6 +91,15 @@ export const chainMethods: Record<string, RpcMethod> = {
     ctx.advanceSlots(count);
     return ctx.ledger.slot;
   },
+  // Sandbox extension: the next `count` transactions sent (by one fee payer, when given) are accepted, their
+  // signature returned, and never land, as a cluster under load drops forwarded transactions.
+  sandbox_dropNextTransactions: (params, ctx) => {
+    const count = Number(toU64(params[0] ?? 1, "count"));
+    if (count > 100) throw invalidParams("count must be between 0 and 100");
+    const feePayer = params[1] === undefined || params[1] === null ? null : String(params[1]);
+    ctx.executor.drop = { count, feePayer };
+    return count;
+  },
   getVersion: () => ({ "solana-core": SOLANA_CORE_VERSION, "feature-set": FEATURE_SET }),
   getHealth: () => "ok",
   getFirstAvailableBlock: (_params, ctx) => Math.min(...ctx.ledger.blocks.keys(), ctx.ledger.slot),

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { randomBytes, randomInt } from "node:crypto";
 import { address, createKeyPairSignerFromPrivateKeyBytes, createSolanaRpc, type Signature } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
@@ -45,6 +46,20 @@ export async function solanaChain() {
     /** Successful transactions that touched `owner`'s token account: the transfers that really landed into it. */
     transfersTo: async (owner: string) =>
       (await rpc.getSignaturesForAddress(await ataOf(owner), COMMITMENT).send()).filter((s) => s.err === null).length,
+    /** The next `count` transactions `feePayer` sends are accepted and never land (the emulator's drop control). */
+    dropNext: async (count: number, feePayer: string) => {
+      const res = await fetch(config.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "sandbox_dropNextTransactions",
+          params: [count, feePayer],
+        }),
+      });
+      expect(((await res.json()) as { result?: number }).result).toBe(count);
+    },
     /** Whether any node knows the signature (searching the whole history). */
     known: async (signature: string) =>
       (await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send()).value[0] !==

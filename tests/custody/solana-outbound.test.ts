@@ -154,6 +154,21 @@ describe("outbound Solana transactions (emulated)", () => {
     expect(await chain.usdtOf(to)).toBe(3n * USDT);
   });
 
+  it("dropped by the cluster while its blockhash is still valid: the same bytes are sent again until they land, never re-signed", async () => {
+    worker ??= await startOutboundWorker("solana");
+    const to = await chain.freshAddress();
+    // The first sends and the next re-sends are lost: the candidate is unknown to every node but can still land.
+    await chain.dropNext(3, chain.treasury.address);
+    const intent = await payout(to, 5n * USDT);
+    const done = await waitForStatus(intent.id, "confirmed");
+    expect(done.resigns).toBe(0);
+    const all = await candidates(intent.id);
+    expect(all.map((c) => c.status)).toEqual(["confirmed"]);
+    expect(done.txHash).toBe(all[0]!.txHash);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.usdtOf(to)).toBe(5n * USDT);
+  });
+
   it("a transfer that fails in a program (a frozen recipient) is refused by preflight, sent without it, and recorded as reverted", async () => {
     const to = await chain.freshAddress();
     await chain.ops.setFrozen(to, true);
