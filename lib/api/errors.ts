@@ -1,7 +1,8 @@
+import { DomainError, type ErrorType } from "@/lib/kernel/domain-error";
 import { requestMethod } from "./respond";
 
-/** The API's error types (docs/API.md#errors) and the one status each maps to. Types are stable across releases. */
-export const ERROR_STATUS = {
+/** Each error type's one HTTP status: the edge's whole mapping of domain errors (docs/API.md#errors). */
+export const ERROR_STATUS: Record<ErrorType, number> = {
   invalid_request_error: 400,
   chain_disabled: 400,
   unauthorized: 401,
@@ -11,9 +12,12 @@ export const ERROR_STATUS = {
   insufficient_balance: 422,
   rate_limit_exceeded: 429,
   internal_server_error: 500,
-} as const;
+};
 
-export type ErrorType = keyof typeof ERROR_STATUS;
+/** Headers every answer of a type carries: a 401 names the scheme to authenticate with. */
+const TYPE_HEADERS: Partial<Record<ErrorType, Record<string, string>>> = {
+  unauthorized: { "WWW-Authenticate": 'Bearer realm="api"' },
+};
 
 export interface ApiErrorOptions {
   param?: string | null;
@@ -22,20 +26,16 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** The one error class every layer throws; the /v1 pipeline turns it into the error envelope. */
-export class ApiError extends Error {
-  readonly type: ErrorType;
+/** A domain error as the /v1 edge answers it: with its status and headers; the pipeline's own errors are these. */
+export class ApiError extends DomainError {
   readonly status: number;
-  readonly param: string | null;
   readonly headers: Record<string, string>;
 
   constructor(type: ErrorType, message: string, opts: ApiErrorOptions = {}) {
-    super(message);
+    super(type, message, { param: opts.param });
     this.name = "ApiError";
-    this.type = type;
     this.status = opts.status ?? ERROR_STATUS[type];
-    this.param = opts.param ?? null;
-    this.headers = opts.headers ?? {};
+    this.headers = { ...TYPE_HEADERS[type], ...opts.headers };
   }
 
   toBody(requestId: string) {
@@ -45,11 +45,9 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string, param: string | null = "id") =>
-  new ApiError("not_found", `No such ${what}: '${id}'`, { param });
-
-export const invalidRequest = (message: string, param: string | null = null) =>
-  new ApiError("invalid_request_error", message, { param });
+/** The edge's answer to a domain error (an ApiError already is one). */
+export const toApiError = (err: DomainError): ApiError =>
+  err instanceof ApiError ? err : new ApiError(err.type, err.message, { param: err.param });
 
 /** An unknown /v1 path (also what a live key sees of the sandbox-only test helpers). */
 export const unknownPathError = (req: Request) =>

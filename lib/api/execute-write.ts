@@ -1,6 +1,7 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import type { AuthContext } from "@/lib/keys/authenticate-api-key";
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/kernel/domain-error";
+import { type ApiError, toApiError } from "./errors";
 import {
   claimIdempotencyKey,
   storeIdempotentResponse,
@@ -21,8 +22,10 @@ export type WriteResult = { status?: number; body: unknown; sensitive?: boolean 
 /** The stored form of a handler's 4xx, or null for anything else (a fault: nothing is stored for it). */
 export function rejectionResponse(err: unknown, requestId: string): { status: number; bodyText: string } | null {
   const error = err instanceof HandlerRejection ? err.error : err;
-  if (!(error instanceof ApiError) || error.status >= 500) return null;
-  return { status: error.status, bodyText: JSON.stringify(error.toBody(requestId)) };
+  if (!(error instanceof DomainError)) return null;
+  const answer = toApiError(error);
+  if (answer.status >= 500) return null;
+  return { status: answer.status, bodyText: JSON.stringify(answer.toBody(requestId)) };
 }
 
 /**
@@ -70,7 +73,7 @@ export async function executeClaimed(
       try {
         return await run(tx);
       } catch (err) {
-        if (err instanceof ApiError && err.status < 500) throw new HandlerRejection(err);
+        if (err instanceof DomainError && toApiError(err).status < 500) throw new HandlerRejection(toApiError(err));
         throw err;
       }
     });

@@ -3,7 +3,8 @@ import { execute, query } from "@/lib/db/query";
 import type { AuthContext } from "@/lib/keys/authenticate-api-key";
 import { decryptSecret, encryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
-import { ApiError, invalidRequest } from "./errors";
+import { invalidRequest } from "@/lib/kernel/domain-error";
+import { ApiError } from "./errors";
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /**

@@ -4,7 +4,8 @@ import { canonicalJson, sha256Hex } from "@/lib/crypto/hash";
 import { authenticateApiKey, type AuthContext } from "@/lib/keys/authenticate-api-key";
 import { hasScope, type Scope } from "@/lib/keys/scopes";
 import { log } from "@/lib/log";
-import { ApiError, unknownPathError } from "./errors";
+import { DomainError } from "@/lib/kernel/domain-error";
+import { ApiError, toApiError, unknownPathError } from "./errors";
 import { executePhasedWrite } from "./execute-phased-write";
 import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency";
@@ -144,8 +145,12 @@ export function errorResponse(
   const overloaded = overloadError(err);
   if (overloaded) log.warn("database overloaded", { request_id: requestId, error: (err as Error).message });
   if (overloaded) err = overloaded;
-  if (err instanceof ApiError) {
-    return jsonResponse(err.status, JSON.stringify(err.toBody(requestId)), requestId, { ...extra, ...err.headers });
+  if (err instanceof DomainError) {
+    const answer = toApiError(err);
+    return jsonResponse(answer.status, JSON.stringify(answer.toBody(requestId)), requestId, {
+      ...extra,
+      ...answer.headers,
+    });
   }
   // The client hung up mid-request: nobody reads this response, and it is not a server fault.
   if (req.signal.aborted) {

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { StepUpRequiredError } from "@/lib/users/step-up";
 import { DashboardForbiddenError, type DashboardActor } from "@/lib/dashboard/dashboard-actor";
 import type { Permission } from "@/lib/users/roles";
@@ -17,12 +17,12 @@ export async function requireActionActor(permission: Permission): Promise<Dashbo
 }
 
 /**
- * The message an action shows for an error it expects: a role refused, or an API error (not found, a
+ * The message an action shows for an error it expects: a role refused, or a domain error (not found, a
  * refused request). Anything else (and Next's redirects) is rethrown.
  */
 export function actionErrorMessage(err: unknown): string {
   if (err instanceof ForbiddenActionError || err instanceof DashboardForbiddenError) return err.message;
-  if (err instanceof ApiError && err.status < 500) return err.message;
+  if (err instanceof DomainError && err.type !== "internal_server_error") return err.message;
   throw err;
 }
 
@@ -31,7 +31,7 @@ export type ActionRefusal = { error: string; stepUp?: boolean };
 
 /**
  * THE mapping of an action's error to its form's refusal: step-up needed (with the link to it), a role
- * refused, an API error, or one of the action's own `expected` domain errors. Anything else (and Next's
+ * refused, a domain error, or one of the action's own `expected` domain errors. Anything else (and Next's
  * redirects) is rethrown.
  */
 // biome-ignore lint/suspicious/noExplicitAny: error classes with any constructor

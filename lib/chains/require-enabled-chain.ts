@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/modes/mode";
 import { enabledChains, type Chain } from "./chains";
 
@@ -9,7 +9,7 @@ export function requireEnabledChain(mode: Mode, chain: Chain): void {
     const list = enabled.length
       ? `Enabled ${mode} chains: ${enabled.join(", ")}.`
       : `No ${mode} chain is enabled on this service.`;
-    throw new ApiError("chain_disabled", `Chain '${chain}' is not enabled for ${mode} keys. ${list}`, {
+    throw new DomainError("chain_disabled", `Chain '${chain}' is not enabled for ${mode} keys. ${list}`, {
       param: "chain",
     });
   }

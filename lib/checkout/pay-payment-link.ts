@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { isChain } from "@/lib/chains/chains";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { inTransaction, type Db } from "@/lib/db/client";
@@ -45,10 +45,11 @@ export async function loadPaymentLinkPage(
 export async function payPaymentLink(db: Db, token: string, chain: string): Promise<string> {
   return inTransaction(db, async (tx) => {
     const page = await loadPaymentLinkPage(tx, token, { lock: true });
-    if (!page) throw new ApiError("not_found", "This payment link does not exist.", { param: "token" });
-    if (!page.active) throw new ApiError("invalid_request_error", "This payment link has expired.", { param: "token" });
+    if (!page) throw new DomainError("not_found", "This payment link does not exist.", { param: "token" });
+    if (!page.active)
+      throw new DomainError("invalid_request_error", "This payment link has expired.", { param: "token" });
     if (!isChain(chain))
-      throw new ApiError("invalid_request_error", "Choose one of the listed networks.", { param: "chain" });
+      throw new DomainError("invalid_request_error", "Choose one of the listed networks.", { param: "chain" });
     const { link } = page;
     requireEnabledChain(link.mode, chain);
     const open = await reusableLinkPayment(tx, link.id, chain);

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { validate } from "@/lib/api/parse-input";
 import { inTransaction, type Db } from "@/lib/db/client";
 import type { Mode } from "@/lib/modes/mode";
@@ -71,7 +71,7 @@ export async function createDashboardPayout(
     });
     return { ok: true, payout };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, error: err.message, field: err.param?.split(".")[0] ?? null };
+    if (err instanceof DomainError) return { ok: false, error: err.message, field: err.param?.split(".")[0] ?? null };
     throw err;
   }
 }

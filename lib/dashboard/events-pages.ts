@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { Db } from "@/lib/db/client";
 import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { getEvent, listEvents } from "@/lib/events/list-events";
@@ -48,7 +48,7 @@ export async function loadEventDetail(db: Db, owner: Owner, id: string) {
   try {
     event = await getEvent(db, owner, id);
   } catch (err) {
-    if (err instanceof ApiError && err.type === "not_found") return null;
+    if (err instanceof DomainError && err.type === "not_found") return null;
     throw err;
   }
   return {

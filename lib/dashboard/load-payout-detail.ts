@@ -16,7 +16,7 @@ export interface TimelineEntry {
  * A payout's detail page: the payout as the API shows it, its transfer transaction(s) with confirmations and
  * network fee (explorer links in live mode), why it waits for review, and its timeline (creation, the team's
  * review decisions from the audit log, the transfer, and the payout's events). Another merchant's or mode's
- * payout is not found (ApiError not_found).
+ * payout is not found (DomainError not_found).
  */
 export async function loadPayoutDetail(db: Db, owner: { merchantId: string; mode: Mode }, id: string) {
   const row = await getPayout(db, owner, id);

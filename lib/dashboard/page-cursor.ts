@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 
 /** The dashboard's page size for lists. */
 export const DASHBOARD_PAGE_SIZE = 20;
@@ -31,7 +31,7 @@ export async function withStaleCursor<T>(read: () => Promise<T>): Promise<T | "s
   try {
     return await read();
   } catch (err) {
-    if (err instanceof ApiError && (err.param === "starting_after" || err.param === "ending_before"))
+    if (err instanceof DomainError && (err.param === "starting_after" || err.param === "ending_before"))
       return "stale_cursor";
     throw err;
   }

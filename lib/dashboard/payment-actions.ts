@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { Db } from "@/lib/db/client";
 import type { Mode } from "@/lib/modes/mode";
 import { getPayment } from "@/lib/payments/get-payment";
@@ -15,12 +15,12 @@ export const SANDBOX_ONLY = "Only sandbox payments can be paid, mined or reorgan
 
 const owner = (actor: Actor, mode: Mode) => ({ merchantId: actor.merchantId, mode });
 
-/** An ApiError (a refusal the user can act on) becomes the form's error; anything else is a fault. */
+/** An DomainError (a refusal the user can act on) becomes the form's error; anything else is a fault. */
 async function outcome(run: () => Promise<string>): Promise<ActionOutcome> {
   try {
     return { message: await run() };
   } catch (err) {
-    if (err instanceof ApiError) return { error: err.message };
+    if (err instanceof DomainError) return { error: err.message };
     throw err;
   }
 }
@@ -43,7 +43,8 @@ export function payInSandbox(db: Db, actor: Actor, mode: Mode, paymentId: string
 /** The payment's sandbox chain, after checking the payment is this merchant's in this (sandbox) mode. */
 async function sandboxChainOf(db: Db, actor: Actor, mode: Mode, paymentId: string): Promise<string> {
   const payment = await getPayment(db, owner(actor, mode), paymentId);
-  if (!payment.chain) throw new ApiError("invalid_request_error", "This payment has no network yet.", { param: "id" });
+  if (!payment.chain)
+    throw new DomainError("invalid_request_error", "This payment has no network yet.", { param: "id" });
   return payment.chain;
 }
 

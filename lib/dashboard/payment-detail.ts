@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { explorerTxUrl } from "@/lib/chains/explorer-urls";
 import type { Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
@@ -16,7 +16,7 @@ export async function findOwnPayment(db: Db, owner: Owner, id: string) {
   try {
     return await getPayment(db, owner, id);
   } catch (err) {
-    if (err instanceof ApiError && err.type === "not_found") return null;
+    if (err instanceof DomainError && err.type === "not_found") return null;
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { type LinkState, listPaymentLinksPage } from "@/lib/payment-links/list-payment-links-page";
@@ -57,7 +57,7 @@ export async function listDashboardLinks(
   baseUrl: string,
 ): Promise<{ links: PaymentLinkView[]; hasMore: boolean }> {
   const result = await listPaymentLinksPage(db, owner, page).catch((err: unknown) => {
-    if (err instanceof ApiError && err.param === "starting_after")
+    if (err instanceof DomainError && err.param === "starting_after")
       return listPaymentLinksPage(db, owner, { ...page, starting_after: undefined });
     throw err;
   });

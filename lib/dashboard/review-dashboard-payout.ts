@@ -13,7 +13,7 @@ type Stepper = Pick<SessionUser, "secondFactorAt">;
 
 /**
  * Approve or reject a payout held for review (step-up), with the functions the CLI uses, audited in the same
- * transaction. Another merchant's or mode's payout is not found (ApiError not_found); one no longer under
+ * transaction. Another merchant's or mode's payout is not found (DomainError not_found); one no longer under
  * review (a replayed click) is refused with PayoutReviewError; approval by the person who asked for it, with
  * SelfApprovalError (two people; rejecting your own is fine).
  */

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { AppConfig } from "@/lib/config/env";
 import { inTransaction, type Db } from "@/lib/db/client";
 import type { EventType } from "@/lib/events/event-types";
@@ -15,9 +15,9 @@ export type CreateEndpointResult =
   | { ok: true; endpoint: WebhookEndpointRow; secret: string }
   | { ok: false; errors: EndpointFormErrors };
 
-/** An API error with a param → that field's error; without → the form's. Anything else is rethrown. */
+/** A domain error with a param → that field's error; without → the form's. Anything else is rethrown. */
 function fieldErrorOf(err: unknown): EndpointFormErrors {
-  if (err instanceof ApiError && err.type === "invalid_request_error")
+  if (err instanceof DomainError && err.type === "invalid_request_error")
     return { [err.param === "url" || err.param === "events" ? err.param : "form"]: err.message };
   throw err;
 }

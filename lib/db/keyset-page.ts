@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/lib/api/errors";
+import { invalidRequest } from "@/lib/kernel/domain-error";
 import type { Db } from "./client";
 import { query } from "./query";
 

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
 import { safeEqual, sha256Hex } from "@/lib/crypto/hash";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/modes/mode";
 import { KEY_PATTERN } from "./api-key-format";
 
@@ -24,8 +24,8 @@ interface KeyRow {
   last_used_at: Date | null;
 }
 
-const unauthorized = (message: string) =>
-  new ApiError("unauthorized", message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+// The /v1 edge adds the WWW-Authenticate challenge to every 401 (lib/api/errors.ts).
+const unauthorized = (message: string) => new DomainError("unauthorized", message);
 
 /**
  * Resolves `Authorization: Bearer <key>` to its merchant and mode. Every failure is the same type so a

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import type { Chain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/db/client";
@@ -24,7 +24,7 @@ export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain
   }
 }
 
-class NoAddressReady extends ApiError {
+class NoAddressReady extends DomainError {
   constructor(chain: Chain) {
     super("chain_disabled", `No '${chain}' deposit address is ready right now; try again in a minute.`, {
       param: "chain",
@@ -35,18 +35,18 @@ class NoAddressReady extends ApiError {
 async function choose(db: Db, paymentId: string, chain: Chain): Promise<PaymentRow> {
   return inTransaction(db, async (tx) => {
     const [locked] = await query(tx, `select ${PAYMENT_COLUMNS} from payments where id = $1 for update`, [paymentId]);
-    if (!locked) throw new ApiError("not_found", `No such payment: '${paymentId}'`, { param: "id" });
+    if (!locked) throw new DomainError("not_found", `No such payment: '${paymentId}'`, { param: "id" });
     const payment = toPaymentRow(locked);
     if (payment.chain) {
       if (payment.chain === chain) return payment;
-      throw new ApiError(
+      throw new DomainError(
         "invalid_request_error",
         `The network of this payment is already set to '${payment.chain}' and cannot be changed.`,
         { param: "chain" },
       );
     }
     if (payment.status !== "awaiting_payment" || payment.expiresAt.getTime() <= Date.now()) {
-      throw new ApiError("invalid_request_error", "This payment can no longer be paid.", { param: "id" });
+      throw new DomainError("invalid_request_error", "This payment can no longer be paid.", { param: "id" });
     }
     requireEnabledChain(payment.mode, chain);
     const deposit = await allocateDepositAddress(tx, payment.mode, chain, paymentId);

@@ -1,11 +1,11 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/db/client";
 import type { Mode } from "@/lib/modes/mode";
 import { ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
 import type { CreatePayoutInput } from "./schemas";
 
-const refuse = (problem: string) => new ApiError("invalid_request_error", problem, { param: "to_address" });
+const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
 
 /**
  * POST /v1/payouts, first phase (in the request's short transaction): the destination guards the database can

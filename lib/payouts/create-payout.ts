@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { newId } from "@/lib/crypto/random";
 import type { Db } from "@/lib/db/client";
@@ -41,7 +41,7 @@ export async function createPayout(
     });
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
-    throw new ApiError(
+    throw new DomainError(
       "insufficient_balance",
       `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`,
       { param: "amount" },

@@ -13,7 +13,7 @@ import {
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { EvmAdapter } from "@/lib/chains/adapters/evm-adapter";
 import { sleep } from "@/lib/util/sleep";
@@ -96,7 +96,7 @@ export class AnvilOps implements SandboxChainOps {
   async reorg(depth: number): Promise<number> {
     const head = Number(await this.rpc<Hex>("eth_blockNumber", []));
     if (depth >= head)
-      throw new ApiError("invalid_request_error", `depth must be below the chain's height (${head})`, {
+      throw new DomainError("invalid_request_error", `depth must be below the chain's height (${head})`, {
         param: "depth",
       });
     await this.rpc("anvil_reorg", [depth, []]);

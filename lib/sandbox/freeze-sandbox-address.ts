@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { addressProblem } from "@/lib/chains/validate-address";
 import type { Db } from "@/lib/db/client";
 import { onSandboxChain, requireSandboxChain } from "./require-sandbox-chain";
@@ -13,7 +13,7 @@ export async function prepareFreeze(db: Db, chain: string, address: string, froz
   const { config, ops } = await requireSandboxChain(db, chain);
   const problem = addressProblem(config.chain, address);
   if (problem)
-    throw new ApiError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
+    throw new DomainError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
   return async () => {
     const txHash = await onSandboxChain(chain, () => ops.setFrozen(address, frozen));
     return { object: "sandbox_freeze" as const, chain, address, frozen, tx_hash: txHash };

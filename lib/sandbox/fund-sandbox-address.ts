@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import type { Chain } from "@/lib/chains/chains";
 import { addressProblem } from "@/lib/chains/validate-address";
@@ -18,9 +18,9 @@ type FaucetInput = { chain: Chain; address: string; amount: bigint };
 export async function prepareFaucetTransfer(db: Db, input: FaucetInput) {
   const problem = addressProblem(input.chain, input.address);
   if (problem)
-    throw new ApiError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
+    throw new DomainError("invalid_request_error", problem.replace(/^to_address/, "address"), { param: "address" });
   if (input.amount > FAUCET_MAX_UNITS)
-    throw new ApiError(
+    throw new DomainError(
       "invalid_request_error",
       `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per faucet call`,
       { param: "amount" },

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
 import { isChain, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/db/client";
@@ -12,16 +12,16 @@ import { sandboxChainOps, type SandboxChainOps } from "./sandbox-chain-ops";
  */
 export type ChainCall<T> = () => Promise<T>;
 
-/** A running sandbox chain and its operations, or the API error a caller can act on. */
+/** A running sandbox chain and its operations, or the domain error a caller can act on. */
 export async function requireSandboxChain(
   db: Db,
   chain: string,
   param = "chain",
 ): Promise<{ config: ChainConfig; ops: SandboxChainOps }> {
-  if (!isChain(chain)) throw new ApiError("not_found", `No such sandbox chain: '${chain.slice(0, 40)}'`, { param });
+  if (!isChain(chain)) throw new DomainError("not_found", `No such sandbox chain: '${chain.slice(0, 40)}'`, { param });
   const config = await chainConfig(db, "sandbox", chain as Chain);
   if (!config)
-    throw new ApiError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
+    throw new DomainError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
   return { config, ops: sandboxChainOps(config) };
 }
 
@@ -30,9 +30,9 @@ export async function onSandboxChain<T>(chain: string, fn: () => Promise<T>): Pr
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof DomainError) throw err;
     log.error("sandbox chain call failed", { chain, error: err instanceof Error ? err.message : String(err) });
-    throw new ApiError(
+    throw new DomainError(
       "internal_server_error",
       `The sandbox chain '${chain}' did not complete the request; try again in a moment.`,
     );

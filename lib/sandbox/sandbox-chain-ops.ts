@@ -18,7 +18,7 @@ export interface SandboxChainOps {
   reorg(depth: number): Promise<number>;
   /**
    * Makes the sandbox token refuse (or again accept) transfers to `address`, once the returned transaction
-   * is final; null when the address already was in that state. A token without the control is an ApiError.
+   * is final; null when the address already was in that state. A token without the control is a DomainError.
    */
   setFrozen(address: string, frozen: boolean): Promise<string | null>;
   /** Sets the next block's base fee (EVM only); returns it and the current head. */

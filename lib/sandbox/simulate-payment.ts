@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import type { Db } from "@/lib/db/client";
 import type { Mode } from "@/lib/modes/mode";
@@ -22,7 +22,7 @@ export async function simulatePayment(db: Db, owner: Owner, paymentId: string, a
 export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: string, amount?: bigint) {
   const payment = await getPayment(db, owner, paymentId);
   if (!payment.chain || !payment.depositAddress) {
-    throw new ApiError(
+    throw new DomainError(
       "invalid_request_error",
       "This payment has no network yet: the payer chooses one at checkout. Create it with a chain to simulate a transfer right away.",
       { param: "id" },
@@ -31,11 +31,11 @@ export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: s
   const owed = payment.amountUnits - payment.amountReceivedUnits;
   const units = amount ?? owed;
   if (units <= 0n)
-    throw new ApiError("invalid_request_error", "Nothing is owed on this payment; pass an amount to send more.", {
+    throw new DomainError("invalid_request_error", "Nothing is owed on this payment; pass an amount to send more.", {
       param: "amount",
     });
   if (units > FAUCET_MAX_UNITS)
-    throw new ApiError(
+    throw new DomainError(
       "invalid_request_error",
       `amount must be at most ${formatAmount(FAUCET_MAX_UNITS)} per simulation`,
       { param: "amount" },

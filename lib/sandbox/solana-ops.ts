@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { SolanaAdapter } from "@/lib/chains/adapters/solana-adapter";
 import { decryptSecret } from "@/lib/secrets/encryption";
@@ -60,7 +60,7 @@ export class SolanaOps implements SandboxChainOps {
   }
 
   async reorg(): Promise<number> {
-    throw new ApiError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", {
+    throw new DomainError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", {
       param: "chain",
     });
   }

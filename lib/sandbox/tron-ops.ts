@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { TronWeb } from "tronweb";
 import { encodeFunctionData, parseAbi, type Address } from "viem";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { TronAdapter, tronToEvmHex } from "@/lib/chains/adapters/tron-adapter";
 import { callAsTokenOwner, waitMined } from "@/sandbox/tron/token-owner";
@@ -62,7 +62,7 @@ export class TronOps implements SandboxChainOps {
   }
 
   async reorg(): Promise<number> {
-    throw new ApiError(
+    throw new DomainError(
       "invalid_request_error",
       "The emulated tron chain cannot reorganize: its facade keeps no alternative history.",
       { param: "chain" },

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import type { AppConfig } from "@/lib/config/env";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { inTransaction, type Db } from "@/lib/db/client";
@@ -28,7 +28,7 @@ export async function checkEndpointUrl(
     allowPrivate: privateUrlsAllowed(mode, opts.config),
     resolve: opts.resolve,
   });
-  if (!checked.ok) throw new ApiError("invalid_request_error", checked.message, { param: "url" });
+  if (!checked.ok) throw new DomainError("invalid_request_error", checked.message, { param: "url" });
   return checked.value.url.toString();
 }
 
@@ -83,7 +83,7 @@ async function requireEndpointRoom(db: Db, owner: { merchantId: string; mode: Mo
     [owner.merchantId, owner.mode],
   );
   if (row!.n >= MAX_WEBHOOK_ENDPOINTS) {
-    throw new ApiError(
+    throw new DomainError(
       "invalid_request_error",
       `You have ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints in ${owner.mode} mode, the most allowed; delete one first.`,
     );

@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/kernel/domain-error";
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import type { Mode } from "@/lib/modes/mode";

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/lib/api/errors";
+import { invalidRequest } from "@/lib/kernel/domain-error";
 import { newId } from "@/lib/crypto/random";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";

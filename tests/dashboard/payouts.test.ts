@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { createDashboardPayout, type PayoutFormFields } from "@/lib/dashboard/create-dashboard-payout";
 import { loadPayoutDetail } from "@/lib/dashboard/load-payout-detail";
 import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
@@ -151,7 +151,7 @@ describe("dashboard payouts", () => {
       reviewDashboardPayout(getDb(), actorOf(other.id), steppedUp, "sandbox", id, "approve"),
     ).rejects.toMatchObject({ type: "not_found" });
     await expect(reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "live", id, "reject")).rejects.toBeInstanceOf(
-      ApiError,
+      DomainError,
     );
     await expect(loadPayoutDetail(getDb(), { merchantId: m.id, mode: "live" }, id)).rejects.toMatchObject({
       type: "not_found",

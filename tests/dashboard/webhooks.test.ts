@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { config, resetConfig } from "@/lib/config/env";
 import { DashboardForbiddenError } from "@/lib/dashboard/dashboard-actor";
 import {
@@ -212,7 +212,7 @@ describe("dashboard webhook endpoints", () => {
       const err = await run().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DashboardForbiddenError);
       expect((err as Error).message).toBe("Your role (viewer) does not allow this.");
-      expect(err).not.toBeInstanceOf(ApiError);
+      expect(err).not.toBeInstanceOf(DomainError);
     }
     expect(receiver.at("/viewer")).toHaveLength(sent);
     expect((await listWebhookEndpoints(db(), { merchantId: m.id, mode: "sandbox" }, {})).rows).toHaveLength(1);

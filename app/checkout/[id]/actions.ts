@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { isChain } from "@/lib/chains/chains";
 import { loadPaymentForCheckout } from "@/lib/checkout/load-checkout";
 import { getDb } from "@/lib/db/client";
@@ -15,10 +15,10 @@ export async function chooseNetwork(paymentId: string, form: FormData): Promise<
   const chain = String(form.get("chain") ?? "");
   let problem: string | null = null;
   try {
-    if (!isChain(chain)) throw new ApiError("invalid_request_error", "Choose one of the listed networks.");
+    if (!isChain(chain)) throw new DomainError("invalid_request_error", "Choose one of the listed networks.");
     await selectPaymentChain(getDb(), paymentId, chain);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     problem = err.type === "chain_disabled" ? "unavailable" : "invalid";
   }
   redirect(`/checkout/${encodeURIComponent(paymentId)}${problem ? `?error=${problem}` : ""}`);
@@ -42,7 +42,7 @@ export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPa
     const sent = await simulatePayment(getDb(), payment, paymentId);
     return { ok: true, txHash: sent.tx_hash };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, message: err.message };
+    if (err instanceof DomainError) return { ok: false, message: err.message };
     log.error("sandbox wallet payment failed", {
       payment: paymentId,
       error: err instanceof Error ? err.message : String(err),

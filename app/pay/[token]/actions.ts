@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { LinkPaymentLimitError } from "@/lib/checkout/link-payments";
 import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
 import { getDb } from "@/lib/db/client";
@@ -15,7 +15,7 @@ export async function payLink(token: string, form: FormData): Promise<void> {
     paymentId = await payPaymentLink(getDb(), token, String(form.get("chain") ?? ""));
   } catch (err) {
     if (err instanceof LinkPaymentLimitError) redirect(`/pay/${encodeURIComponent(token)}?error=full`);
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     redirect(`/pay/${encodeURIComponent(token)}?error=${err.type === "chain_disabled" ? "unavailable" : "invalid"}`);
   }
   // A path of our own, built from our own id: never a redirect target taken from the request.

@@ -3,7 +3,7 @@ import { CreatePayoutForm } from "@/components/dashboard/create-payout-form";
 import { PayoutList } from "@/components/dashboard/payout-list";
 import { PolicyForm } from "@/components/dashboard/policy-form";
 import { ReviewButtons } from "@/components/dashboard/review-buttons";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { enabledChains } from "@/lib/chains/chains";
@@ -29,7 +29,7 @@ export default async function PayoutsPage({
   const status = PAYOUT_STATUSES.includes(params.status as PayoutStatus) ? (params.status as PayoutStatus) : undefined;
   const page = await listPayouts(db, owner, { limit: PAGE_SIZE, status, starting_after: params.starting_after }).catch(
     (err) => {
-      if (err instanceof ApiError) return { rows: [], hasMore: false }; // a cursor that is not this mode's payout
+      if (err instanceof DomainError) return { rows: [], hasMore: false }; // a cursor that is not this mode's payout
       throw err;
     },
   );

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ReviewButtons } from "@/components/dashboard/review-buttons";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { loadPayoutDetail } from "@/lib/dashboard/load-payout-detail";
@@ -17,7 +17,7 @@ const when = (iso: string) => iso.slice(0, 19).replace("T", " ");
 export default async function PayoutPage({ params }: { params: Promise<{ id: string }> }) {
   const [user, mode, { id }] = await Promise.all([requirePageUser("payouts:read"), dashboardMode(), params]);
   const detail = await loadPayoutDetail(getDb(), { merchantId: user.merchantId, mode }, id).catch((err) => {
-    if (err instanceof ApiError && err.type === "not_found") notFound();
+    if (err instanceof DomainError && err.type === "not_found") notFound();
     throw err;
   });
   const { payout, transactions, timeline } = detail;

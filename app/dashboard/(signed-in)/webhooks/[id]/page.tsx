@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { ActionButton } from "@/components/dashboard/action-button";
 import { EditFilterForm } from "@/components/dashboard/edit-filter-form";
 import { WebhookDeliveries } from "@/components/dashboard/webhook-deliveries";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 import { requirePageUser } from "@/lib/auth/guard";
 import { dashboardMode } from "@/lib/auth/mode";
 import { getDb } from "@/lib/db/client";
@@ -36,7 +36,7 @@ export default async function WebhookPage({
   ]);
   const owner = { merchantId: user.merchantId, mode };
   const endpoint = await getWebhookEndpoint(getDb(), owner, id).catch((err: unknown) => {
-    if (err instanceof ApiError && err.type === "not_found") notFound();
+    if (err instanceof DomainError && err.type === "not_found") notFound();
     throw err;
   });
   const log = await listDeliveryLog(getDb(), owner, { endpointId: id }, { starting_after, limit: 20 });

@@ -1,4 +1,5 @@
-import { notFound } from "@/lib/api/errors";
+import { toApiError } from "@/lib/api/errors";
+import { notFound } from "@/lib/kernel/domain-error";
 import { jsonResponse, requestIdOf } from "@/lib/api/respond";
 import { getDb } from "@/lib/db/client";
 import { FINAL_STATUSES } from "@/lib/checkout/checkout-status";
@@ -19,7 +20,11 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
   if (!(await loadCheckoutStatus(db, id))) {
     // The API's error envelope, as everywhere (its request id is the one in the Request-Id header).
     const requestId = requestIdOf(req);
-    return jsonResponse(404, JSON.stringify(notFound("checkout", id.slice(0, 40)).toBody(requestId)), requestId);
+    return jsonResponse(
+      404,
+      JSON.stringify(toApiError(notFound("checkout", id.slice(0, 40))).toBody(requestId)),
+      requestId,
+    );
   }
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
