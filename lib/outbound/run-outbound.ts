@@ -3,6 +3,7 @@ import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { config as appConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { backoffDelay } from "@/lib/util/backoff";
 import { sleep } from "@/lib/util/sleep";
 import { depositKey, roleKey } from "@/lib/wallets/role-keys";
 import { fundSandboxRoles } from "@/lib/sandbox/fund-sandbox-roles";
@@ -74,7 +75,7 @@ export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSign
         error: String(err),
       });
       if (failures >= 5) return;
-      await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), signal);
+      await sleep(backoffDelay(failures, { baseMs: 500, maxMs: 30_000 }), signal);
     }
   }
 }

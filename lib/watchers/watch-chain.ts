@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { backoffDelay } from "@/lib/util/backoff";
 import { sleep } from "@/lib/util/sleep";
 import { CursorMovedError } from "./chain-cursor";
 import { recordHead, recordScanError } from "./chain-health";
@@ -50,7 +51,7 @@ export async function watchChain(db: Db, target: ScanTarget, signal: AbortSignal
         });
         return;
       }
-      const delay = Math.min(30_000, 500 * 2 ** (failures - 1));
+      const delay = backoffDelay(failures, { baseMs: 500, maxMs: 30_000 });
       log.warn("chain scan failed; backing off", {
         chain: target.chain,
         mode: target.mode,

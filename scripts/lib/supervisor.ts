@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import type { ProcessState } from "@/lib/health/process-status";
+import { backoffDelay } from "@/lib/util/backoff";
 
 export interface ReadyMessage {
   type: "ready";
@@ -42,7 +43,7 @@ export class SupervisedProcess {
     private readonly script: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onState: (name: string, state: ProcessState) => void = () => {},
-    /** The first restart's wait (doubling from there up to 30 s); tests shorten it. */
+    /** Half the first restart's wait (which doubles from there up to 30 s); tests shorten it. */
     private readonly baseDelayMs = 500,
   ) {
     this.ready = new Promise((resolve, reject) => {
@@ -90,7 +91,8 @@ export class SupervisedProcess {
         this.readyReject(new Error(`${this.name} exited (${exit}) ${this.restarts} times in a row; giving up`));
         return;
       }
-      const delay = Math.min(MAX_BACKOFF_MS, this.baseDelayMs * 2 ** this.restarts);
+      // Restart n waits base × 2^n (`restarts` is already 1 here): the first wait is twice the base.
+      const delay = backoffDelay(this.restarts + 1, { baseMs: this.baseDelayMs, maxMs: MAX_BACKOFF_MS });
       this.setState("restarting", exit);
       console.error(`[start] ${this.name} exited (${exit}); restarting in ${delay} ms (restart ${this.restarts})`);
       setTimeout(() => !this.stopping && this.spawn(), delay).unref();
