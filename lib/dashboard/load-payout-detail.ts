@@ -5,7 +5,8 @@ import { getPayout } from "@/lib/payouts/get-payout";
 import { PAYOUT_FAILURE_CODES } from "@/lib/payouts/payout-lifecycle";
 import { reviewReason } from "@/lib/payouts/payout-policy";
 import { serializePayout } from "@/lib/payouts/serialize-payout";
-import { formatNative, NATIVE_COIN, txExplorerUrl } from "./explorer-links";
+import { explorerTxUrl } from "@/lib/chains/explorer-urls";
+import { formatNative, NATIVE_COIN } from "./native-coin";
 
 export interface TimelineEntry {
   at: string;
@@ -55,7 +56,7 @@ export async function loadPayoutDetail(db: Db, owner: { merchantId: string; mode
     txHash: t.tx_hash,
     confirmations: t.confirmations,
     fee: t.fee_native === null ? null : `${formatNative(BigInt(t.fee_native), coin.decimals)} ${coin.symbol}`,
-    explorerUrl: owner.mode === "live" && t.tx_hash ? txExplorerUrl(row.chain, t.tx_hash) : null,
+    explorerUrl: owner.mode === "live" && t.tx_hash ? explorerTxUrl(row.chain, t.tx_hash) : null,
   }));
   const timeline: TimelineEntry[] = [
     { at: row.createdAt.toISOString(), what: "Created" },

@@ -1,16 +1,5 @@
 import type { Chain } from "@/lib/chains/chains";
 
-/** Public explorers of the live networks (sandbox chains are local: no explorer). */
-const TX_EXPLORER: Record<Chain, (hash: string) => string> = {
-  eth: (h) => `https://etherscan.io/tx/${h}`,
-  bnb: (h) => `https://bscscan.com/tx/${h}`,
-  polygon: (h) => `https://polygonscan.com/tx/${h}`,
-  tron: (h) => `https://tronscan.org/#/transaction/${h}`,
-  solana: (h) => `https://solscan.io/tx/${h}`,
-};
-
-export const txExplorerUrl = (chain: Chain, hash: string) => TX_EXPLORER[chain](hash);
-
 /** Each chain's fee coin and its decimals, to show a network fee paid in native base units. */
 export const NATIVE_COIN: Record<Chain, { symbol: string; decimals: number }> = {
   eth: { symbol: "ETH", decimals: 18 },
