@@ -30,20 +30,3 @@ export function checkoutChain(network: Pick<CheckoutNetwork, "chainId" | "name" 
 export function evmNetworkLabel(network: Pick<CheckoutNetwork, "chainId" | "name" | "browserRpcUrl">): string {
   return `${network.name}${network.browserRpcUrl ? " sandbox" : ""} (chain ID ${network.chainId})`;
 }
-
-/**
- * `transfer` declared without outputs: mainnet USDT on Ethereum returns nothing, so a standard ERC-20
- * ABI (which expects a bool) breaks against it. The call data is the same for both kinds of token.
- */
-export const TRANSFER_ABI = [
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-    ],
-    outputs: [],
-  },
-] as const;

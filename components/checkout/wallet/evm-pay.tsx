@@ -13,9 +13,10 @@ import {
   type Connector,
 } from "wagmi";
 import { connect, disconnect, switchChain, writeContract } from "wagmi/actions";
+import { TRANSFER_ABI } from "@/lib/chains/adapters/evm-token";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
-import { checkoutChain, evmNetworkLabel, TRANSFER_ABI } from "./evm-chain";
+import { checkoutChain, evmNetworkLabel } from "./evm-chain";
 import type { WalletPayProps } from "./wallet-pay";
 import {
   ConnectedAs,

@@ -3,8 +3,9 @@ import { type Address, encodeFunctionData, type Hex } from "viem";
 /**
  * `transfer` declared without outputs: mainnet USDT on Ethereum returns nothing, so a standard ERC-20
  * ABI (which expects a bool) breaks against it. Without outputs the call data is the same for both kinds.
+ * The checkout's wallet (a client component) imports it too: this module must import nothing but viem.
  */
-const TRANSFER_ABI = [
+export const TRANSFER_ABI = [
   {
     type: "function",
     name: "transfer",
