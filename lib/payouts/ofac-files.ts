@@ -18,7 +18,8 @@ interface CsvRecord {
 /**
  * CSV as OFAC writes it: records end with CR LF (or CR, or LF), fields are separated by commas, text is in
  * double quotes (`""` inside is one quote; a lone quote not followed by a separator is kept, as OFAC has
- * published a few). A file may end with the DOS end-of-file byte (0x1A).
+ * published a few). A file may end with the DOS end-of-file byte (0x1A). Hand-written because csv-parse,
+ * even with relax_quotes, ends a quoted field at such a lone quote and keeps the opening quote in the value.
  */
 export function parseCsv(text: string, file: string): CsvRecord[] {
   const DOS_EOF = String.fromCharCode(0x1a);
