@@ -3,7 +3,7 @@
 // WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
-import { startWorker } from "@/lib/jobs/worker";
+import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/outbound/start-outbound";
 import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
 import { startChainWatchers } from "@/lib/watchers/start-watchers";

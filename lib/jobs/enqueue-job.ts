@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import type { JobName, JobPayload } from "./registry";
+import type { JobName, JobPayload } from "./contracts";
 
 export interface EnqueueOptions {
   runAt?: Date;

@@ -1,10 +1,9 @@
-import { Logger, parseCrontab, run, type Runner } from "graphile-worker";
+import { Logger, parseCrontab, run, type Runner, type TaskList } from "graphile-worker";
 import type pg from "pg";
 import { config } from "@/lib/config/env";
 import { log } from "@/lib/log";
 import { sleep } from "@/lib/util/sleep";
 import { jobRunnerLiveness } from "./job-runner-liveness";
-import { crontab, taskList } from "./task-list";
 
 const logger = new Logger((scope) => (level, message, meta) => {
   const fields = { scope: scope.label, task: scope.taskIdentifier, job: scope.jobId, ...(meta ?? {}) };
@@ -19,23 +18,26 @@ export interface JobRunner {
 }
 
 /**
- * Starts the job runner: the task list, the periodic jobs, heartbeats that free a dead process's jobs
- * (job-runner-liveness.ts), and signal handling left to the caller.
+ * Starts the job runner for a task list and crontab (the worker's, worker/task-list.ts): heartbeats that
+ * free a dead process's jobs (job-runner-liveness.ts), and signal handling left to the caller.
  *
  * graphile-worker never replaces a worker of its pool that stopped because the database failed under it, so
  * each database outage would quietly take capacity away until no job ran at all. When one stops so, the
  * runner is replaced: the old pool finishes what it runs, a new one starts (tried again every few seconds
  * while the database is still down).
  */
-export async function startWorker(pool: pg.Pool, opts: { concurrency?: number } = {}): Promise<JobRunner> {
+export async function startJobRunner(
+  pool: pg.Pool,
+  jobs: { taskList: TaskList; crontab: string; concurrency?: number },
+): Promise<JobRunner> {
   const liveness = jobRunnerLiveness(pool, config().jobLockRecoverySeconds);
   const start = () =>
     run({
       pgPool: pool,
-      taskList,
-      parsedCronItems: parseCrontab(crontab()),
+      taskList: jobs.taskList,
+      parsedCronItems: parseCrontab(jobs.crontab),
       // Deliveries spend most of their time waiting on receivers, so a worker runs many at once.
-      concurrency: opts.concurrency ?? config().workerConcurrency,
+      concurrency: jobs.concurrency ?? config().workerConcurrency,
       noHandleSignals: true,
       // Scheduled retries are found by polling: 500 ms keeps them within the ±1 s of their schedule.
       pollInterval: 500,

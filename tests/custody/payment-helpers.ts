@@ -5,7 +5,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { reconcileCustodyJob } from "@/lib/jobs/definitions/reconcile-custody";
+import { reconcileCustodyJob } from "@/worker/jobs/reconcile-custody";
 import { log } from "@/lib/log";
 import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
 import { depositKey } from "@/lib/wallets/role-keys";

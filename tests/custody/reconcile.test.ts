@@ -6,7 +6,7 @@ import { checkCustodyConsistency } from "@/lib/custody/check-custody-consistency
 import { resetConfig } from "@/lib/config/env";
 import { getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { reconcileCustodyJob } from "@/lib/jobs/definitions/reconcile-custody";
+import { reconcileCustodyJob } from "@/worker/jobs/reconcile-custody";
 import { log } from "@/lib/log";
 import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import { depositKey } from "@/lib/wallets/role-keys";

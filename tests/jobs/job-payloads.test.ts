@@ -3,9 +3,9 @@ import { runOnce } from "graphile-worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Db, getDb, getPool } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { expirePaymentJob } from "@/lib/jobs/definitions/expire-payment";
+import { expirePaymentJob } from "@/worker/jobs/expire-payment";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { taskList } from "@/lib/jobs/task-list";
+import { taskList } from "@/worker/task-list";
 
 afterEach(() => {
   vi.restoreAllMocks();

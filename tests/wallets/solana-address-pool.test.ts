@@ -6,7 +6,7 @@ import { resetConfig } from "@/lib/config/env";
 import { getDb, getPool, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { taskList } from "@/lib/jobs/task-list";
+import { taskList } from "@/worker/task-list";
 import { createPayment } from "@/lib/payments/create-payment";
 import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
 import { deriveAddress } from "@/lib/wallets/derive-address";

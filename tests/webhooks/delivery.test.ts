@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { getDb, getPool } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { startWorker, type JobRunner } from "@/lib/jobs/worker";
+import { startWorker, type JobRunner } from "@/worker/start-jobs";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
 import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver-webhook";
 import { retryDelayMs } from "@/lib/webhooks/retry-schedule";

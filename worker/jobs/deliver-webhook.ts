@@ -1,0 +1,9 @@
+import { getDb } from "@/lib/db/client";
+import { deliverWebhooks } from "@/lib/webhooks/deliver-webhook";
+import * as contracts from "@/lib/jobs/contracts";
+import { defineJob } from "@/lib/jobs/define-job";
+
+// HTTP failures are handled by the delivery's own schedule; only infrastructure errors throw (and retry).
+export const deliverWebhookJob = defineJob(contracts.deliverWebhook, async ({ deliveryId }) => {
+  await deliverWebhooks(getDb(), { deliveryId });
+});

@@ -1,0 +1,15 @@
+import { expireIdempotencyKeys } from "@/lib/api/idempotency";
+import { getDb } from "@/lib/db/client";
+import * as contracts from "@/lib/jobs/contracts";
+import { defineJob } from "@/lib/jobs/define-job";
+
+// Bounded sweep: at most 20 batches per run; the next run continues where this one stopped.
+export const expireIdempotencyKeysJob = defineJob(contracts.expireIdempotencyKeys, async (_payload, helpers) => {
+  let total = 0;
+  for (let i = 0; i < 20; i++) {
+    const deleted = await expireIdempotencyKeys(getDb());
+    total += deleted;
+    if (deleted === 0) break;
+  }
+  if (total > 0) helpers.logger.info(`expired ${total} idempotency keys`);
+});

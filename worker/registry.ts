@@ -1,0 +1,32 @@
+import { deliverEventJob } from "./jobs/deliver-event";
+import { deliverWebhookJob } from "./jobs/deliver-webhook";
+import { expireIdempotencyKeysJob } from "./jobs/expire-idempotency-keys";
+import { expireOverduePaymentsJob } from "./jobs/expire-overdue-payments";
+import { executePayoutJob } from "./jobs/execute-payout";
+import { expirePaymentJob } from "./jobs/expire-payment";
+import { planSweepsJob } from "./jobs/plan-sweeps";
+import { notifySignInFailuresJob } from "./jobs/notify-sign-in-failures";
+import { pruneRateLimitBucketsJob } from "./jobs/prune-rate-limit-buckets";
+import { reconcileCustodyJob } from "./jobs/reconcile-custody";
+import { refillSolanaAddressPoolJob } from "./jobs/refill-solana-address-pool";
+import { redeliverStalledWebhooksJob } from "./jobs/redeliver-stalled-webhooks";
+
+/**
+ * Every background job with its handler (docs/ARCHITECTURE.md, "Adding a job"): the worker's task list and
+ * crontab (task-list.ts) derive from this list, which must hold one job per contract in lib/jobs/contracts.ts
+ * (checked when the task list loads).
+ */
+export const JOBS = [
+  deliverEventJob,
+  deliverWebhookJob,
+  redeliverStalledWebhooksJob,
+  expirePaymentJob,
+  expireOverduePaymentsJob,
+  expireIdempotencyKeysJob,
+  pruneRateLimitBucketsJob,
+  refillSolanaAddressPoolJob,
+  planSweepsJob,
+  executePayoutJob,
+  reconcileCustodyJob,
+  notifySignInFailuresJob,
+] as const;
