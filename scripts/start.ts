@@ -2,7 +2,7 @@
 // reach it. Ctrl-C / SIGTERM stops everything it started.
 import fs from "node:fs";
 import path from "node:path";
-import { resetConfig } from "@/lib/config/env";
+import { adoptEmbeddedDatabase } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb } from "@/lib/db/client";
 import { enabledChains } from "@/lib/chains/chains";
@@ -61,12 +61,11 @@ try {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, NEXT_TELEMETRY_DISABLED: "1" };
   if (!cfg.databaseUrl) {
     dbProcess = new SupervisedProcess("database", path.join(root, "scripts/start-db.ts"), env, reportState);
-    env.DATABASE_URL = (await dbProcess.ready).url;
-    env.EMBEDDED_DATABASE = "1";
-    // Process plumbing: this process (bootstrap, getDb, the master key) reads the embedded server's URL too.
-    process.env.DATABASE_URL = env.DATABASE_URL;
-    process.env.EMBEDDED_DATABASE = "1";
-    resetConfig();
+    const { url } = await dbProcess.ready;
+    if (!url) throw new Error("the embedded database reported no URL");
+    Object.assign(env, { DATABASE_URL: url, EMBEDDED_DATABASE: "1" });
+    // This process (bootstrap, getDb, the master key) reads the embedded server's URL too.
+    adoptEmbeddedDatabase(url);
   }
   // Sandbox chains start while the database migrates and the app builds.
   const chainsProcess = cfg.sandboxChains

@@ -1,6 +1,6 @@
 import type { AuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { config } from "@/lib/config/env";
+import { config, exportNextAuthUrl } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { signInWithPassword } from "@/lib/users/sign-in";
@@ -27,7 +27,7 @@ export function authOptions(): AuthOptions {
   if (cached) return cached;
   const { publicBaseUrl } = config();
   // next-auth builds its callback URLs from NEXTAUTH_URL; the app's public URL is the one configuration of it.
-  process.env.NEXTAUTH_URL ??= `${publicBaseUrl}/api/auth`;
+  exportNextAuthUrl(`${publicBaseUrl}/api/auth`);
   cached = {
     secret: nextAuthSecret(),
     session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS, updateAge: 0 },

@@ -8,12 +8,12 @@ export { CONFIG_VARIABLES } from "./env-schema";
  * env-schema.ts (per-chain ones in chain-env.ts) and in the README's configuration table, which
  * tests/unit/config-readme.test.ts keeps in step.
  *
- * Nothing else reads process.env for settings. What still touches process.env, and why:
- * - lib/db/bootstrap.ts and scripts/start.ts write DATABASE_URL / EMBEDDED_DATABASE once the database is
- *   up, for their child processes (which inherit the environment), then call resetConfig();
+ * Nothing else in lib/ reads or writes process.env. What still touches it, and why:
+ * - `adoptEmbeddedDatabase` (called by lib/db/bootstrap.ts and scripts/start.ts) writes DATABASE_URL and
+ *   EMBEDDED_DATABASE once the embedded database is up, for child processes (which inherit the environment);
  * - scripts that start child processes pass process.env on to them (spawn-web, spawn-worker,
  *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
- * - lib/auth/auth-options.ts writes NEXTAUTH_URL (from PUBLIC_BASE_URL) unless set: next-auth reads it there;
+ * - `exportNextAuthUrl` (lib/auth/auth-options.ts) writes NEXTAUTH_URL unless set: next-auth reads it there;
  * - scripts/lib/spawn-web.ts reads WEB_EXEC_ARGV, a harness knob for profiling the spawned web server;
  * - bench/ (BENCH_* knobs) and the test setup under tests/ and e2e/.
  */
@@ -43,4 +43,20 @@ export function config(): AppConfig {
 /** Forgets the parsed configuration: for code that has just changed process.env (bootstrap, tests). */
 export function resetConfig(): void {
   cached = undefined;
+}
+
+/**
+ * The embedded PostgreSQL is up: its URL becomes DATABASE_URL for this process and the children it starts
+ * (they inherit the environment), EMBEDDED_DATABASE says the server is our own, and the configuration is
+ * read again.
+ */
+export function adoptEmbeddedDatabase(url: string): void {
+  process.env.DATABASE_URL = url;
+  process.env.EMBEDDED_DATABASE = "1";
+  resetConfig();
+}
+
+/** next-auth builds its callback URLs from NEXTAUTH_URL, which it reads itself: `url` unless the operator set it. */
+export function exportNextAuthUrl(url: string): void {
+  process.env.NEXTAUTH_URL ??= url;
 }

@@ -1,4 +1,4 @@
-import { config, resetConfig } from "@/lib/config/env";
+import { config, adoptEmbeddedDatabase } from "@/lib/config/env";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
 import { migrateDatabase } from "./migrate";
 
@@ -15,13 +15,7 @@ export async function bootstrapDatabase(opts: {
   const database: EmbeddedDatabase = external
     ? { url: external, owned: false, stop: async () => {} }
     : await startEmbeddedDatabase(opts.dataDir, opts.log);
-  if (!external) {
-    // Process plumbing, not settings: child processes inherit these, and this process re-reads them.
-    // EMBEDDED_DATABASE tells both that DATABASE_URL points at our own embedded server.
-    process.env.DATABASE_URL = database.url;
-    process.env.EMBEDDED_DATABASE = "1";
-    resetConfig();
-  }
+  if (!external) adoptEmbeddedDatabase(database.url);
   await migrateDatabase(database.url);
   return database;
 }

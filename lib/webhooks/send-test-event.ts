@@ -9,8 +9,8 @@ import type { AttemptResult } from "./send-webhook";
 import { serializeWebhookEndpoint } from "./webhook-endpoint-row";
 
 /**
- * The spec defines no test event (SPEC.md §6.1 lists payment and payout events only), so this one is ours
- * (docs/DASHBOARD.md#webhooks): a `webhook_endpoint.test` event whose `data.object` is the endpoint, sent
+ * A test event of our own, beside the payment and payout events (docs/DASHBOARD.md#webhooks): a
+ * `webhook_endpoint.test` event whose `data.object` is the endpoint, sent
  * only to that endpoint whatever its filter, signed like every event.
  */
 export const TEST_EVENT_TYPE = "webhook_endpoint.test";
