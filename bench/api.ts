@@ -9,7 +9,7 @@ import { resetConfig } from "@/lib/config/env";
 import { closeDb, getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createApiKey } from "@/lib/keys/create-api-key";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";

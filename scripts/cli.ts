@@ -4,7 +4,7 @@ import { COMMANDS, USAGE, UsageError, WITHOUT_DATABASE, type Flags } from "@/lib
 import { config } from "@/lib/config/env";
 import { bootstrapDatabase } from "@/lib/db/bootstrap";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
-import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
+import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),

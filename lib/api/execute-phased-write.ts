@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from "@/lib/db/client";
-import type { AuthContext } from "@/lib/keys/authenticate-api-key";
+import type { AuthContext } from "@/lib/api-keys/authenticate-api-key";
 import { log } from "@/lib/log";
 import { executeClaimed, rejectionResponse, type WriteResult } from "./execute-write";
 import {

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
-import type { AuthContext } from "@/lib/keys/authenticate-api-key";
+import type { AuthContext } from "@/lib/api-keys/authenticate-api-key";
 import { decryptSecret, encryptSecret } from "@/lib/secrets/encryption";
 import { masterKey } from "@/lib/secrets/master-key";
 import { invalidRequest } from "@/lib/kernel/domain-error";

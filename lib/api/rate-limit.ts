@@ -1,4 +1,4 @@
-import type { AuthContext } from "@/lib/keys/authenticate-api-key";
+import type { AuthContext } from "@/lib/api-keys/authenticate-api-key";
 import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS, type RateLimitClass } from "@/lib/rate-limit/policies";
 import { ApiError } from "./errors";
 

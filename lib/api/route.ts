@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { getDb, isPoolExhausted, isStatementTimeout, type Db } from "@/lib/db/client";
 import { canonicalJson, sha256Hex } from "@/lib/crypto/hash";
-import { authenticateApiKey, type AuthContext } from "@/lib/keys/authenticate-api-key";
-import { hasScope, type Scope } from "@/lib/keys/scopes";
+import { authenticateApiKey, type AuthContext } from "@/lib/api-keys/authenticate-api-key";
+import { hasScope, type Scope } from "@/lib/api-keys/scopes";
 import { log } from "@/lib/log";
 import { DomainError } from "@/lib/kernel/domain-error";
 import { ApiError, toApiError, unknownPathError } from "./errors";

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
 import { inTransaction, type Db } from "@/lib/db/client";
-import { createApiKey } from "@/lib/keys/create-api-key";
-import { listApiKeys } from "@/lib/keys/list-api-keys";
-import { revokeApiKey } from "@/lib/keys/revoke-api-key";
-import { KeyNotFoundError, rotateApiKey } from "@/lib/keys/rotate-api-key";
-import { ALL_SCOPES, isScope, type Scope } from "@/lib/keys/scopes";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { KeyNotFoundError, rotateApiKey } from "@/lib/api-keys/rotate-api-key";
+import { ALL_SCOPES, isScope, type Scope } from "@/lib/api-keys/scopes";
 import { grantableScopes, requireGrantable } from "./grantable-scopes";
 import type { Mode } from "@/lib/modes/mode";
 import { type Actor, recordAudit } from "@/lib/users/audit";

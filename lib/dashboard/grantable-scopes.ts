@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from "@/lib/keys/scopes";
+import { ALL_SCOPES, type Scope } from "@/lib/api-keys/scopes";
 import { can, type Permission, type Role } from "@/lib/users/roles";
 
 /**

@@ -1,8 +1,8 @@
 import { merchants } from "@/db/schema";
 import { inTransaction, type Db } from "@/lib/db/client";
 import { newId } from "@/lib/crypto/random";
-import { createApiKey, type CreatedApiKey } from "@/lib/keys/create-api-key";
-import { DEFAULT_SCOPES, SANDBOX_CHAINS_SCOPE, type Scope } from "@/lib/keys/scopes";
+import { createApiKey, type CreatedApiKey } from "@/lib/api-keys/create-api-key";
+import { DEFAULT_SCOPES, SANDBOX_CHAINS_SCOPE, type Scope } from "@/lib/api-keys/scopes";
 import { serializeMerchant } from "./serialize-merchant";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
 import { enforceKeyRateLimit } from "@/lib/api/rate-limit";
 import { getDb } from "@/lib/db/client";
-import { authenticateApiKey } from "@/lib/keys/authenticate-api-key";
+import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { newMerchant } from "../helpers/api";
 
 describe("rate-limit classes", () => {

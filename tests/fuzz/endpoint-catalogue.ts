@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Scope } from "@/lib/keys/scopes";
+import type { Scope } from "@/lib/api-keys/scopes";
 import { paginationQuery } from "@/lib/api/pagination";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { createApiKey } from "@/lib/keys/create-api-key";
-import type { Scope } from "@/lib/keys/scopes";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import type { Scope } from "@/lib/api-keys/scopes";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 
 export const webUrls = () => inject("webUrls");

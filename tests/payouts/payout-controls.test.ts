@@ -8,7 +8,7 @@ import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { resetConfig } from "@/lib/config/env";
 import { getDb, inTransaction } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { ALL_SCOPES, type Scope } from "@/lib/keys/scopes";
+import { ALL_SCOPES, type Scope } from "@/lib/api-keys/scopes";
 import { adjustBalance } from "@/lib/ledger/adjust-balance";
 import { createPayout } from "@/lib/payouts/create-payout";
 import { executePayout } from "@/lib/payouts/execute-payout";

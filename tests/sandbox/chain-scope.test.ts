@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
-import { DEFAULT_SCOPES } from "@/lib/keys/scopes";
+import { DEFAULT_SCOPES } from "@/lib/api-keys/scopes";
 import { api, expectError, newMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";

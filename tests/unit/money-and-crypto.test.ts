@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, safeEqual } from "@/lib/crypto/hash";
 import { newId, randomBase62 } from "@/lib/crypto/random";
-import { generateKeySecret, modeOfSecret } from "@/lib/keys/api-key-format";
-import { hasScope, parseScopes } from "@/lib/keys/scopes";
+import { generateKeySecret, modeOfSecret } from "@/lib/api-keys/api-key-format";
+import { hasScope, parseScopes } from "@/lib/api-keys/scopes";
 import { formatAmount, parseAmount } from "@/lib/money/amount";
 
 describe("amounts", () => {

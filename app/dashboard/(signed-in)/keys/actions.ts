@@ -13,7 +13,7 @@ import {
 } from "@/lib/dashboard/api-keys";
 import { KeyScopeError } from "@/lib/dashboard/grantable-scopes";
 import { getDb } from "@/lib/db/client";
-import { KeyNotFoundError } from "@/lib/keys/rotate-api-key";
+import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
 import type { Permission } from "@/lib/users/roles";
 import type { SessionUser } from "@/lib/users/sessions";
 

@@ -5,7 +5,7 @@ import { dashboardMode } from "@/lib/auth/mode";
 import { listModeKeys } from "@/lib/dashboard/api-keys";
 import { getDb } from "@/lib/db/client";
 import { grantableScopes } from "@/lib/dashboard/grantable-scopes";
-import { DEFAULT_SCOPES } from "@/lib/keys/scopes";
+import { DEFAULT_SCOPES } from "@/lib/api-keys/scopes";
 import { can } from "@/lib/users/roles";
 import { createKey, revokeKey, rollKey } from "./actions";
 
