@@ -1,0 +1,77 @@
+// `npm run lint` runs this: the architecture rules of docs/ARCHITECTURE.md ("Rules the lint enforces") over the
+// module graph dependency-cruiser reads. A rule with known exceptions lists them in
+// scripts/architecture-baseline.json; a new violation fails, and so does a listed one that is gone (remove it
+// from the baseline in the change that fixed it), so the list only shrinks.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { folderGraph, forbiddenImports, loopEdges, type ModuleEdges } from "./lib/architecture-rules";
+
+const root = path.resolve(import.meta.dirname, "..");
+const baselineFile = path.join(root, "scripts/architecture-baseline.json");
+const baseline = JSON.parse(fs.readFileSync(baselineFile, "utf8")) as Record<string, string[]>;
+
+const cruise = spawnSync(
+  path.join(root, "node_modules/.bin/depcruise"),
+  ["--config", ".dependency-cruiser.cjs", "--output-type", "json", "lib", "app", "components", "worker", "scripts"],
+  { cwd: root, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
+);
+if (cruise.status !== 0) {
+  console.error(`dependency-cruiser failed:\n${cruise.stderr}`);
+  process.exit(2);
+}
+const modules: ModuleEdges[] = (
+  JSON.parse(cruise.stdout) as {
+    modules: { source: string; dependencies: { resolved: string; dependencyTypes: string[] }[] }[];
+  }
+).modules.map((m) => ({
+  source: m.source,
+  imports: m.dependencies.map((d) => ({ resolved: d.resolved, typeOnly: d.dependencyTypes.includes("type-only") })),
+}));
+
+const APP_CODE = /^(lib|app|components|worker)\//;
+const found: Record<string, string[]> = {
+  "folder loops (value imports between lib folders that reach each other)": loopEdges(folderGraph(modules)).filter(
+    (edge) => edge.startsWith("lib/") && edge.includes("-> lib/"),
+  ),
+  "read models and HTTP code with SQL of their own (lib/db/query, db/schema, drizzle-orm)": forbiddenImports(
+    modules,
+    /^(lib\/dashboard|lib\/api|lib\/server|app)\//,
+    /^(lib\/db\/query\.ts|db\/schema\/|node_modules\/drizzle-orm\/)/,
+  ),
+  "imports of the worker's composition root (worker/) from application code": forbiddenImports(
+    modules,
+    /^(lib|app|components)\//,
+    /^worker\//,
+  ),
+  "lib/kernel importing anything of the application": forbiddenImports(
+    modules,
+    /^lib\/kernel\//,
+    /^(lib\/(?!kernel\/)|app\/|components\/|worker\/|db\/)/,
+  ),
+  "process.env outside lib/config": modules
+    .map((m) => m.source)
+    .filter((file) => APP_CODE.test(file) && !file.startsWith("lib/config/"))
+    .filter((file) => fs.readFileSync(path.join(root, file), "utf8").includes("process.env"))
+    .sort(),
+};
+
+let failed = false;
+for (const [rule, now] of Object.entries(found)) {
+  const known = new Set(baseline[rule] ?? []);
+  const added = now.filter((v) => !known.has(v));
+  const gone = [...known].filter((v) => !now.includes(v));
+  if (added.length) console.error(`✗ ${rule}, new:\n    ${added.join("\n    ")}`);
+  if (gone.length)
+    console.error(`✗ ${rule}: fixed, remove from ${path.relative(root, baselineFile)}:\n    ${gone.join("\n    ")}`);
+  if (added.length || gone.length) failed = true;
+  else console.log(`✓ ${rule}: ${now.length ? `${now.length} known, listed in the baseline` : "none"}`);
+}
+const libFolders = new Set(
+  modules
+    .map((m) => m.source)
+    .filter((s) => s.startsWith("lib/"))
+    .map((s) => s.split("/")[1]),
+);
+console.log(`lib/ holds ${libFolders.size} top-level folders and modules`);
+process.exit(failed ? 1 : 0);
