@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { COMMANDS, USAGE, UsageError, WITHOUT_DATABASE, type Flags } from "@/lib/cli/commands";
 import { config } from "@/lib/config/env";
-import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
 

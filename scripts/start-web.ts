@@ -1,7 +1,7 @@
 // Web-only entry point (scale-out): `DATABASE_URL=… npm run start:web`. Needs `npm run build` first.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb } from "@/lib/db/client";
 import { startWebServer } from "@/lib/server/web-server";
 import { onShutdown } from "./lib/shutdown";

@@ -1,7 +1,7 @@
 // Worker-only entry point (scale-out): `DATABASE_URL=… npm run start:worker`. Any number may run.
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
 // WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
-import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
 import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/outbound/start-outbound";

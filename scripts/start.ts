@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { adoptEmbeddedDatabase } from "@/lib/config/env";
-import { bootstrapDatabase } from "@/lib/db/bootstrap";
+import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb, getDb } from "@/lib/db/client";
 import { enabledChains } from "@/lib/chains/chains";
 import { processStatusWriter } from "@/lib/health/process-status";

@@ -1,8 +1,8 @@
 import { type AppConfig, config } from "@/lib/config/env";
 import type { Mode } from "@/lib/modes/mode";
-import { CHAINS, type Chain } from "./chain-list";
+import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 
-export { CHAINS, type Chain } from "./chain-list";
+export { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 
 /** The key family each chain derives deposit addresses in. */
 export type ChainFamily = "evm" | "tron" | "solana";

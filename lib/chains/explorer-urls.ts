@@ -1,4 +1,4 @@
-import type { Chain } from "./chain-list";
+import type { Chain } from "@/lib/kernel/chain-ids";
 
 /** Each chain's mainnet block explorer; `{tx}` / `{address}` are replaced. Live mode only: sandbox chains are local. */
 const EXPLORER: Record<Chain, { tx: string; address: string }> = {

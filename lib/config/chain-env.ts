@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAINS, type Chain } from "@/lib/chains/chain-list";
+import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 import { absoluteUrl, oneOf, positiveInt, positiveNumber, text, usdtAmount } from "./env-fields";
 
 /** How EVM deposit addresses are swept (docs/CUSTODY.md, "Sweeps"): gas top-ups, or batched EIP-7702 sweeps. */

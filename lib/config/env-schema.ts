@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { CHAINS, type Chain } from "@/lib/chains/chain-list";
+import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv, SWEEP_STRATEGIES, type SweepStrategy } from "./chain-env";
 import {
   absoluteUrl,

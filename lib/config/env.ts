@@ -9,8 +9,9 @@ export { CONFIG_VARIABLES } from "./env-schema";
  * tests/unit/config-readme.test.ts keeps in step.
  *
  * Nothing else in lib/ reads or writes process.env. What still touches it, and why:
- * - `adoptEmbeddedDatabase` (called by lib/db/bootstrap.ts and scripts/start.ts) writes DATABASE_URL and
- *   EMBEDDED_DATABASE once the embedded database is up, for child processes (which inherit the environment);
+ * - `adoptEmbeddedDatabase` (called by scripts/lib/bootstrap-database.ts and scripts/start.ts) writes
+ *   DATABASE_URL and EMBEDDED_DATABASE once the embedded database is up, for child processes (which inherit
+ *   the environment);
  * - scripts that start child processes pass process.env on to them (spawn-web, spawn-worker,
  *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
  * - `exportNextAuthUrl` (lib/auth/auth-options.ts) writes NEXTAUTH_URL unless set: next-auth reads it there;

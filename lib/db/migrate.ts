@@ -6,7 +6,6 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { Logger, runMigrations } from "graphile-worker";
 import { createPool } from "./client";
 import { withAdvisoryLock } from "./advisory-lock";
-import { watchKey } from "@/lib/chains/watch-key";
 import type pg from "pg";
 
 // Next to this file in the source tree; from the project root when running a bundled build of it.
@@ -17,31 +16,23 @@ const quietLogger = new Logger(() => (level, message) => {
   if (level === "error" || level === "warning") console.error(`[graphile-worker] ${message}`);
 });
 
+/** A data fix that SQL cannot express, run after the schema migrations under the same lock; it must be idempotent. */
+export type DataMigration = (client: pg.PoolClient) => Promise<void>;
+
 /**
- * Applies the app's Drizzle migrations and the job runner's schema. Several instances may start at
- * once: a session advisory lock makes them take turns, and each finds the work already done.
+ * Applies the app's Drizzle migrations, the job runner's schema, then `dataMigrations` (which know the
+ * domains, so the entry points pass them: scripts/lib/bootstrap-database.ts). Several instances may start
+ * at once: a session advisory lock makes them take turns, and each finds the work already done.
  */
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+export async function migrateDatabase(databaseUrl: string, dataMigrations: DataMigration[] = []): Promise<void> {
   const pool = createPool(databaseUrl, 3);
   try {
     await withAdvisoryLock(pool, "usdt-payments:migrate", async (client) => {
       await migrate(drizzle(client), { migrationsFolder });
       await runMigrations({ pgPool: pool, logger: quietLogger });
-      await backfillTronWatchKeys(client);
+      for (const dataMigration of dataMigrations) await dataMigration(client);
     });
   } finally {
     await pool.end();
   }
-}
-
-/** Tron payments created before chain watching need their watch key, which SQL cannot decode (0009). */
-async function backfillTronWatchKeys(client: pg.PoolClient): Promise<void> {
-  const { rows } = await client.query<{ id: string; deposit_address: string }>(
-    "select id, deposit_address from payments where chain = 'tron' and deposit_address is not null and watch_key is null",
-  );
-  for (const row of rows)
-    await client.query("update payments set watch_key = $2 where id = $1", [
-      row.id,
-      watchKey("tron", row.deposit_address),
-    ]);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAINS } from "@/lib/chains/chain-list";
+import { CHAINS } from "@/lib/kernel/chain-ids";
 import { MODES } from "@/lib/modes/mode";
 import { defineJobContract } from "./define-job";
 

@@ -1,4 +1,4 @@
-import type { Chain } from "@/lib/chains/chain-list";
+import type { Chain } from "@/lib/kernel/chain-ids";
 import { config } from "@/lib/config/env";
 
 export type CrashPoint = "after_sign" | "after_broadcast";

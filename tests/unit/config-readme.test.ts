@@ -1,19 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHAINS } from "@/lib/chains/chain-list";
+import { CHAINS } from "@/lib/kernel/chain-ids";
 import { CONFIG_VARIABLES } from "@/lib/config/env";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Where the service's own code lives (tests, e2e and bench have knobs of their own). */
-const SOURCE_DIRS = ["lib", "app", "scripts", "jobs", "components", "sandbox", "db"];
-/** Files that may touch process.env outside lib/config, each for a reason lib/config/env.ts gives. */
-const PROCESS_ENV_PLUMBING = [
-  "lib/auth/auth-options.ts",
-  "lib/db/bootstrap.ts",
-  "scripts/start.ts",
-  "scripts/lib/spawn-web.ts",
-];
+const SOURCE_DIRS = ["lib", "app", "scripts", "worker", "components", "sandbox", "db"];
+/** Files that may name a process.env variable outside lib/config, each for a reason lib/config/env.ts gives. */
+const PROCESS_ENV_PLUMBING = ["scripts/lib/spawn-web.ts"];
 
 /** The variable names in the first column of the README's "## Configuration" table; `<CHAIN>_X` expanded. */
 function documentedVariables(): Set<string> {

@@ -1,9 +1,10 @@
 import { config, adoptEmbeddedDatabase } from "@/lib/config/env";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
-import { migrateDatabase } from "./migrate";
+import { backfillTronWatchKeys } from "@/lib/chains/backfill-tron-watch-keys";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { migrateDatabase } from "@/lib/db/migrate";
 
 /**
- * Resolves the database every entry point uses: DATABASE_URL when set (start nothing), otherwise the
+ * Resolves the database every entry point (scripts/) uses: DATABASE_URL when set (start nothing), otherwise the
  * embedded PostgreSQL under DATA_DIR. Migrates before returning, and exports DATABASE_URL so that
  * child processes and getDb() in this process connect to the same server.
  */
@@ -16,6 +17,6 @@ export async function bootstrapDatabase(opts: {
     ? { url: external, owned: false, stop: async () => {} }
     : await startEmbeddedDatabase(opts.dataDir, opts.log);
   if (!external) adoptEmbeddedDatabase(database.url);
-  await migrateDatabase(database.url);
+  await migrateDatabase(database.url, [backfillTronWatchKeys]);
   return database;
 }

@@ -1,6 +1,0 @@
-/**
- * The API's chain values. A leaf module: the configuration schema builds its per-chain variables from
- * this list, and lib/chains/chains.ts (which reads the configuration) re-exports it.
- */
-export const CHAINS = ["eth", "bnb", "polygon", "tron", "solana"] as const;
-export type Chain = (typeof CHAINS)[number];

@@ -1,0 +1,6 @@
+/**
+ * The API's chain values. In the kernel because every layer names chains: the configuration schema builds
+ * its per-chain variables from this list, and lib/chains/chains.ts (which reads the configuration) re-exports it.
+ */
+export const CHAINS = ["eth", "bnb", "polygon", "tron", "solana"] as const;
+export type Chain = (typeof CHAINS)[number];
