@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { log } from "@/lib/log";
 import { sleep } from "@/lib/util/sleep";
 
 /** Maps a lock name to the signed 64-bit key Postgres advisory locks take. */
@@ -79,7 +80,9 @@ export async function tryAcquireLeadership(pool: pg.Pool, name: string): Promise
 
 /**
  * Keeps trying to become leader and runs `work` while leading; `work` receives a signal that aborts
- * when leadership is lost or `stop` aborts. Returns when `stop` aborts.
+ * when leadership is lost or `stop` aborts. Returns when `stop` aborts. An error from `work` (the database
+ * restarting as a loop starts, say) gives leadership up and tries again: it never ends the loop, which would
+ * stop that chain's watcher or sender for good.
  */
 export async function runAsLeader(
   pool: pg.Pool,
@@ -97,6 +100,8 @@ export async function runAsLeader(
       void leadership.lost.then(abort);
       try {
         await work(controller.signal);
+      } catch (err) {
+        log.warn("leader stopped by an error; taking leadership again", { leader: name, error: String(err) });
       } finally {
         opts.stop.removeEventListener("abort", abort);
         await leadership.release();

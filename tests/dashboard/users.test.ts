@@ -109,7 +109,7 @@ describe("CLI users create", () => {
     const taken = await run(["--merchant", m.id, "--email", email.toUpperCase(), "--role", "viewer"]);
     expect(taken.code).toBe(2);
     expect(JSON.parse(taken.stdout).error.message).toContain("already exists");
-  });
+  }, 90_000); // several CLI processes, each a cold start of its own
 });
 
 describe("sign-in attempts retention", () => {

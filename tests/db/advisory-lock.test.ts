@@ -64,6 +64,28 @@ describe("leader election (advisory locks)", () => {
     expect(overlap).toBe(false);
   });
 
+  it("runAsLeader: work that throws (a database restarting as the loop starts) is led again, never abandoned", async () => {
+    const name = `test-throw-${Date.now()}`;
+    const stop = new AbortController();
+    let runs = 0;
+    const done = runAsLeader(
+      getPool(),
+      name,
+      async () => {
+        runs += 1;
+        if (runs < 3) throw new Error("Connection terminated unexpectedly");
+        stop.abort();
+      },
+      { stop: stop.signal, retryMs: 20 },
+    );
+    await done; // resolves (never rejects) once the third run stops it
+    expect(runs).toBe(3);
+    // Leadership was given up after each failed run: another contender can take it.
+    const next = await tryAcquireLeadership(getPool(), name);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
   it("withAdvisoryLock serializes critical sections", async () => {
     const order: string[] = [];
     const section = (id: string) =>

@@ -72,7 +72,7 @@ describe("CLI against the running service's database", () => {
       status: "revoked",
       replaces: key.id,
     });
-  });
+  }, 90_000); // five CLI processes, each a cold start of its own
 
   it("errors: exit code non-zero, still one JSON document with --json", async () => {
     const bad = await runCli(["keys", "create", "--merchant", "mer_nope", "--mode", "sandbox", "--json"], withService);
