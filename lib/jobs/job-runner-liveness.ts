@@ -34,8 +34,6 @@ export function jobRunnerLiveness(pool: pg.Pool, staleAfterSeconds: number): Job
     ids.delete(worker.workerId);
     dead.add(worker.workerId);
   });
-  // A stopped worker holds nothing it will finish: without its heartbeat, what it still locks is freed in time.
-  events.on("worker:stop", ({ worker }) => ids.delete(worker.workerId));
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> = Promise.resolve();
 
