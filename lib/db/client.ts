@@ -55,6 +55,10 @@ export function createPool(url: string, max = config().databasePoolSize, timeout
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
+  // Nor one checked out: pg emits the lost socket as an 'error' event besides failing its queries (the pool
+  // listens only while a client is idle), and an 'error' nobody listens to ends the process. The failure
+  // reaches the code through its query's rejection, and the client is not queryable after it.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
 

@@ -96,3 +96,42 @@ export async function freeDeadRunnersJobs(pool: pg.Pool, staleAfterSeconds: numb
   await pool.query("delete from job_runners where heartbeat_at < now() - interval '1 day'");
   return dead;
 }
+
+/**
+ * graphile-worker (0.16) keeps the first lookup of its task ids as a promise: when the database fails under
+ * that lookup (a runner started as the database restarts), the failed promise stays, and every worker's every
+ * poll fails with that old error while the database answers again. Such a runner never takes a job. Every
+ * `everyMs`, when the workers' polls have only failed since the last look and the database answers this
+ * process, twice in a row, `onWedged` is called (the runner is started anew). An outage alone never calls it.
+ */
+export function watchForWedgedWorkers(
+  events: WorkerEvents,
+  pool: pg.Pool,
+  onWedged: () => void,
+  everyMs = 3_000,
+): { stop(): void } {
+  let failed = 0;
+  let succeeded = 0;
+  let wedgedLooks = 0;
+  events.on("worker:getJob:error", () => failed++);
+  events.on("worker:getJob:empty", () => succeeded++);
+  events.on("job:start", () => succeeded++);
+  const look = async () => {
+    const onlyFailed = failed > 0 && succeeded === 0;
+    failed = succeeded = 0;
+    const answers =
+      onlyFailed &&
+      (await pool.query("select 1").then(
+        () => true,
+        () => false,
+      ));
+    wedgedLooks = answers ? wedgedLooks + 1 : 0;
+    if (wedgedLooks < 2) return;
+    wedgedLooks = 0;
+    log.error("the job workers keep failing while the database answers; starting the job runner anew");
+    onWedged();
+  };
+  const timer = setInterval(() => void look(), everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -2,7 +2,10 @@ import { Logger, parseCrontab, run, type Runner, type TaskList } from "graphile-
 import type pg from "pg";
 import { config } from "@/lib/config/env";
 import { log } from "@/lib/log";
-import { jobRunnerLiveness } from "./job-runner-liveness";
+import { backoffDelay } from "@/lib/util/backoff";
+import { sleep } from "@/lib/util/sleep";
+import { cronTolerantPool } from "./cron-pool";
+import { jobRunnerLiveness, watchForWedgedWorkers } from "./job-runner-liveness";
 
 const logger = new Logger((scope) => (level, message, meta) => {
   const fields = { scope: scope.label, task: scope.taskIdentifier, job: scope.jobId, ...(meta ?? {}) };
@@ -20,28 +23,80 @@ export interface JobRunner {
  * Starts the job runner for a task list and crontab (the worker's, worker/task-list.ts): heartbeats that
  * free a dead process's jobs, and the jobs of a worker the database failed under (job-runner-liveness.ts),
  * and signal handling left to the caller.
+ *
+ * graphile-worker (0.16) gives up on a database outage in two ways: its cron stops the whole runner when it
+ * cannot write a minute's jobs (its query waits for the database instead: cron-pool.ts), and a worker that
+ * cannot record its job's outcome stops for good and is never replaced, so each outage would take capacity
+ * away until no job runs; and a runner started as the database fails can be left polling with an old error
+ * (watchForWedgedWorkers). When a worker stops so, the runner is wedged, or it stops by itself for any
+ * reason, the runner is stopped and started anew, tried again with backoff while the database is down.
  */
 export async function startJobRunner(
   pool: pg.Pool,
   jobs: { taskList: TaskList; crontab: string; concurrency?: number },
 ): Promise<JobRunner> {
   const liveness = jobRunnerLiveness(pool, config().jobLockRecoverySeconds);
-  const runner: Runner = await run({
-    pgPool: pool,
-    taskList: jobs.taskList,
-    parsedCronItems: parseCrontab(jobs.crontab),
-    // Deliveries spend most of their time waiting on receivers, so a worker runs many at once.
-    concurrency: jobs.concurrency ?? config().workerConcurrency,
-    noHandleSignals: true,
-    // Scheduled retries are found by polling: 500 ms keeps them within the ±1 s of their schedule.
-    pollInterval: 500,
-    logger,
-    events: liveness.events,
+  const stopped = new AbortController();
+  const start = () =>
+    run({
+      pgPool: cronTolerantPool(pool, stopped.signal),
+      taskList: jobs.taskList,
+      parsedCronItems: parseCrontab(jobs.crontab),
+      // Deliveries spend most of their time waiting on receivers, so a worker runs many at once.
+      concurrency: jobs.concurrency ?? config().workerConcurrency,
+      noHandleSignals: true,
+      // Scheduled retries are found by polling: 500 ms keeps them within the ±1 s of their schedule.
+      pollInterval: 500,
+      logger,
+      events: liveness.events,
+    });
+  // graphile's stop() throws when called twice; each runner is stopped once, whoever asks first.
+  const halts = new WeakMap<Runner, Promise<void>>();
+  const halt = (r: Runner) => {
+    let halted = halts.get(r);
+    if (!halted) halts.set(r, (halted = r.stop().catch(() => {})));
+    return halted;
+  };
+
+  let runner = await start();
+  let stopping = false;
+  liveness.events.on("worker:fatalError", () => {
+    if (stopping) return;
+    log.error("a job worker stopped after the database failed under it; starting the job runner anew");
+    void halt(runner);
+  });
+
+  const supervise = async () => {
+    while (!stopping) {
+      await runner.promise.catch((err) => log.error("the job runner stopped", { err: String(err) }));
+      if (stopping) return;
+      log.error("the job runner stopped; starting it anew");
+      for (let attempt = 1; ; attempt++) {
+        await sleep(backoffDelay(attempt, { baseMs: 500, maxMs: 5_000 }), stopped.signal);
+        if (stopping) return;
+        try {
+          runner = await start();
+          log.warn("job runner started anew");
+          break;
+        } catch (err) {
+          log.error("the job runner could not start; trying again", { err: String(err) });
+        }
+      }
+      if (stopping) return void (await halt(runner)); // stop() came while it started
+    }
+  };
+  const supervising = supervise();
+  const wedged = watchForWedgedWorkers(liveness.events, pool, () => {
+    if (!stopping) void halt(runner);
   });
   liveness.start();
   return {
     async stop() {
-      await runner.stop();
+      stopping = true;
+      stopped.abort();
+      wedged.stop();
+      await halt(runner);
+      await supervising;
       await liveness.stop();
     },
   };
