@@ -2,7 +2,8 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Browser tests (Playwright driving Debian's Chromium) against the same real stack as the suite: run after
-// it by `npm test`, one file at a time (a browser per file, pages share the run's chains).
+// it by `npm test`, two files at a time (a browser per file; pages share the run's chains, and each file
+// works with merchants and users of its own, so none waits on another's).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -14,7 +15,6 @@ export default defineConfig({
     pool: "forks",
     // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
     allowOnly: false,
-    maxWorkers: 1,
-    fileParallelism: false,
+    maxWorkers: 2,
   },
 });
