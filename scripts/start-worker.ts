@@ -3,6 +3,7 @@
 // WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
+import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
 import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/outbound/start-outbound";
 import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
@@ -23,6 +24,7 @@ if (custodyProblems.length) {
   for (const problem of custodyProblems) console.error(`[worker] refusing to start: ${problem}`);
   process.exit(1);
 }
+registerOutboundHooksOfDomains();
 const roles = cfg.workerRoles;
 if (roles.includes("jobs")) sizePoolForJobs(cfg.workerConcurrency);
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });

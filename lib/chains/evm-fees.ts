@@ -1,6 +1,5 @@
 import type { Hex, PublicClient } from "viem";
 import { maxOf, minOf } from "@/lib/util/bigint";
-import type { CandidateRow } from "../outbound-row";
 
 export interface Fees {
   maxFeePerGas: bigint;
@@ -39,7 +38,11 @@ export function capped(fees: Fees, cap: bigint): Fees {
  * higher), the max fee never above `cap`. Null when the cap leaves no valid replacement: the previous
  * candidate is then sent again as it is.
  */
-export function bumpedFees(previous: CandidateRow, market: Fees, cap: bigint): Fees | null {
+export function bumpedFees(
+  previous: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
+  market: Fees,
+  cap: bigint,
+): Fees | null {
   const prevMax = previous.maxFeePerGas ?? 0n;
   const prevTip = previous.maxPriorityFeePerGas ?? 0n;
   const maxFeePerGas = maxOf(raise(prevMax), market.maxFeePerGas);

@@ -1,7 +1,7 @@
 import { createPublicClient, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { marketFees } from "@/lib/outbound/drivers/evm-fees";
-import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/outbound/drivers/tron-driver";
+import { marketFees } from "@/lib/chains/evm-fees";
+import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
 
 /** A token transfer's gas when estimation fails (lib/outbound/drivers/evm-call.ts `fallbackGas`). */
 const EVM_TRANSFER_GAS = 100_000n;

@@ -1,10 +1,10 @@
 import { inTransaction, type Db } from "@/lib/db/client";
 import { query } from "@/lib/db/query";
 import { log } from "@/lib/log";
-import { denyBeforeSigning } from "@/lib/payouts/deny-before-signing";
 import { allocateNonce } from "./allocate-nonce";
 import { crashPoint } from "./crash-points";
 import type { IntentKeys, OutboundDriver } from "./drivers/driver";
+import { hooksOf } from "./outbound-hooks";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { transitionOutbound } from "./transition-outbound";
 
@@ -27,8 +27,8 @@ export async function signCandidate(
   intent: OutboundRow,
   kind: SignKind,
   previous: CandidateRow | null,
-  /** A payout's first signing: the sanctions oracle's answer for its destination, read just before. */
-  sanctioned = false,
+  /** A first signing: its hooks' screening answer (a payout's sanctions oracle), read just before. */
+  screened = false,
 ): Promise<CandidateRow | null> {
   if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
@@ -44,8 +44,8 @@ export async function signCandidate(
     );
     const current = outboundRow.map(locked!);
     if (current.status !== intent.status || current.resigns !== intent.resigns) return null;
-    // A payout's destination is checked against the deny-list once more, just before it would be signed.
-    if (kind === "first" && (await denyBeforeSigning(tx, current, sanctioned))) return null;
+    // The transfer's domain may refuse it here (a payout's destination on the deny-list since it was queued).
+    if (kind === "first" && (await hooksOf(current.purpose).refuseSigning?.(tx, current, screened))) return null;
     const nonce = !driver.usesNonces
       ? null
       : kind === "bump"

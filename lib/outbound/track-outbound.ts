@@ -7,7 +7,7 @@ import type { IntentKeys, OutboundDriver } from "./drivers/driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent, sendCandidate } from "./progress-sent";
 import { checkLanded } from "./check-landed";
-import { sanctionedBeforeSigning } from "@/lib/payouts/sanctions-oracle";
+import { hooksOf } from "./outbound-hooks";
 import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
 
@@ -93,12 +93,13 @@ async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, inten
     }
     if (dep?.status !== "confirmed") return;
   }
-  // A payout's destination is checked against the chain's sanctions oracle just before signing; unreadable,
-  // the transfer waits for the next round.
-  const sanctioned = await sanctionedBeforeSigning(engine.config, intent);
-  if (sanctioned === null) return;
+  // The transfer's domain screens it just before signing (a payout's destination against the chain's
+  // sanctions oracle); no answer yet, the transfer waits for the next round.
+  const hooks = hooksOf(intent.purpose);
+  const screened = hooks.screen ? await hooks.screen(engine.config, intent) : false;
+  if (screened === null) return;
   const keys = await engine.keysOf(intent);
-  const signed = await signCandidate(db, engine.driver, keys, intent, "first", null, sanctioned);
+  const signed = await signCandidate(db, engine.driver, keys, intent, "first", null, screened);
   // Sent as soon as its bytes are committed, as a replacement or a re-sign is: not a pass later, after every
   // other intent of this pass was signed (which held a burst of payouts back by seconds).
   if (signed) await sendCandidate(db, engine, ctx, { ...intent, status: "signed" }, signed);

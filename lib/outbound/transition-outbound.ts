@@ -1,8 +1,8 @@
 import { type Db, inTransaction } from "@/lib/db/client";
 import { execute, query } from "@/lib/db/query";
+import { hooksOf } from "./outbound-hooks";
 import { OUTBOUND_LIFECYCLE, type OutboundTrigger } from "./outbound-lifecycle";
 import { outboundRow, type OutboundRow } from "./outbound-row";
-import { onPayoutTransfer, syncPayoutConfirmations } from "@/lib/payouts/on-payout-transfer";
 import { postOutboundCustody } from "./outbound-custody";
 import type { CandidateStatus } from "./outbound-types";
 
@@ -37,8 +37,9 @@ const COLUMN: Record<keyof Fields, string> = {
 /**
  * Moves an intent by the lifecycle table (an illegal trigger throws) and sets the fields that go with it,
  * guarded by the status it was read in: a stale read changes nothing and returns false. The custody books move
- * in the same transaction (lib/outbound/outbound-custody.ts), and reaching a terminal status closes the
- * intent's batch members (`sweep_batch_members.open`).
+ * in the same transaction (lib/outbound/outbound-custody.ts), and so does the domain the transfer is for (its
+ * hooks: outbound-hooks.ts); reaching a terminal status closes the intent's batch members
+ * (`sweep_batch_members.open`).
  */
 export async function transitionOutbound(
   db: Db,
@@ -66,8 +67,8 @@ export async function transitionOutbound(
     const updated = outboundRow.map(row);
     if (trigger) {
       await postOutboundCustody(tx, intent.status, updated, trigger);
-      await onPayoutTransfer(tx, updated, trigger);
-    } else if (fields.confirmations !== undefined) await syncPayoutConfirmations(tx, updated);
+      await hooksOf(updated.purpose).onTransition?.(tx, updated, trigger);
+    } else if (fields.confirmations !== undefined) await hooksOf(updated.purpose).onConfirmations?.(tx, updated);
     return true;
   });
 }

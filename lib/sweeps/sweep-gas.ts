@@ -1,8 +1,8 @@
 import { createPublicClient, http, type Address } from "viem";
 import { tokenTransferData } from "@/lib/chains/adapters/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { marketFees } from "@/lib/outbound/drivers/evm-fees";
-import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/outbound/drivers/tron-driver";
+import { marketFees } from "@/lib/chains/evm-fees";
+import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
 import type { OutboundOptions } from "@/lib/outbound/outbound-types";
 import { minOf } from "@/lib/util/bigint";
 

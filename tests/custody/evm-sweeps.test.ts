@@ -16,6 +16,7 @@ import { planSweeps } from "@/lib/sweeps/plan-sweeps";
 import { sweeperContract } from "@/lib/sweeps/sweeper-contract";
 import { roleKey } from "@/lib/wallets/role-keys";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
+import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
 import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
@@ -39,6 +40,8 @@ let sender: SpawnedWorker;
 let m: TestMerchant;
 
 const paid = (amount: string) => paidPayment(m, CHAIN, amount);
+// The payouts' passes run here too (trackOutbound, below), as in the worker.
+registerOutboundHooksOfDomains();
 
 beforeAll(async () => {
   [watcher, sender, chain, m] = await Promise.all([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "@/lib/lifecycle/define-lifecycle";
-import { bumpedFees } from "@/lib/outbound/drivers/evm-fees";
+import { bumpedFees } from "@/lib/chains/evm-fees";
 import { OUTBOUND_LIFECYCLE } from "@/lib/outbound/outbound-lifecycle";
 import type { CandidateRow } from "@/lib/outbound/outbound-row";
 

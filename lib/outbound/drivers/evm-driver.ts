@@ -16,7 +16,7 @@ import type { CandidateRow, OutboundRow } from "../outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
 import { batchAuthorizations } from "./evm-batch";
 import { evmCall, fallbackGas } from "./evm-call";
-import { bumpedFees, capped, type Fees, marketFees } from "./evm-fees";
+import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm-fees";
 
 interface EvmPrepared extends Fees {
   chainId: number;

@@ -1,5 +1,6 @@
 import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
+import { DEFAULT_FEE_LIMIT_SUN, MAX_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
 import type { CandidateRow, OutboundRow } from "../outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
 import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
@@ -11,13 +12,6 @@ import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } fr
  * java-tron accepts up to 24 h.
  */
 export const TRON_EXPIRATION_MS = 10 * 60_000;
-/**
- * fee_limit of a TRC-20 transfer when the intent sets no `feeLimitSun`: 50 TRX covers a USDT transfer to an
- * empty balance (~130,000 energy) up to ~380 sun per energy. It caps what a transfer may burn; it is not a price.
- */
-export const DEFAULT_FEE_LIMIT_SUN = 50_000_000n;
-/** java-tron's getMaxFeeLimit (15,000 TRX): a higher fee_limit is refused. */
-const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
 
 interface TronPrepared {
   /** TAPOS reference and expiration, which TronWeb then builds the transaction with locally. */
