@@ -8,7 +8,7 @@ import { sleep } from "@/lib/util/sleep";
 const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
 const UNREACHABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
-export function isDatabaseUnreachable(err: unknown): boolean {
+function isDatabaseUnreachable(err: unknown): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === "string" && (UNREACHABLE.has(code) || UNREACHABLE_STATES.has(code) || code.startsWith("08")))
     return true;

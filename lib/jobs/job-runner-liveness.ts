@@ -128,7 +128,6 @@ export function watchForWedgedWorkers(
     wedgedLooks = answers ? wedgedLooks + 1 : 0;
     if (wedgedLooks < 2) return;
     wedgedLooks = 0;
-    log.error("the job workers keep failing while the database answers; starting the job runner anew");
     onWedged();
   };
   const timer = setInterval(() => void look(), everyMs);

@@ -59,21 +59,23 @@ export async function startJobRunner(
   };
 
   let runner = await start();
-  let stopping = false;
-  liveness.events.on("worker:fatalError", () => {
-    if (stopping) return;
-    log.error("a job worker stopped after the database failed under it; starting the job runner anew");
+  const stopping = () => stopped.signal.aborted;
+  // Stopping the current runner hands it to `supervise`, which starts the next one.
+  const restart = (why: string) => {
+    if (stopping()) return;
+    log.error(`${why}; starting the job runner anew`);
     void halt(runner);
-  });
+  };
+  liveness.events.on("worker:fatalError", () => restart("a job worker stopped after the database failed under it"));
 
   const supervise = async () => {
-    while (!stopping) {
+    while (!stopping()) {
       await runner.promise.catch((err) => log.error("the job runner stopped", { err: String(err) }));
-      if (stopping) return;
+      if (stopping()) return;
       log.error("the job runner stopped; starting it anew");
       for (let attempt = 1; ; attempt++) {
         await sleep(backoffDelay(attempt, { baseMs: 500, maxMs: 5_000 }), stopped.signal);
-        if (stopping) return;
+        if (stopping()) return;
         try {
           runner = await start();
           log.warn("job runner started anew");
@@ -82,17 +84,16 @@ export async function startJobRunner(
           log.error("the job runner could not start; trying again", { err: String(err) });
         }
       }
-      if (stopping) return void (await halt(runner)); // stop() came while it started
+      if (stopping()) return void (await halt(runner)); // stop() came while it started
     }
   };
   const supervising = supervise();
-  const wedged = watchForWedgedWorkers(liveness.events, pool, () => {
-    if (!stopping) void halt(runner);
-  });
+  const wedged = watchForWedgedWorkers(liveness.events, pool, () =>
+    restart("the job workers keep failing while the database answers"),
+  );
   liveness.start();
   return {
     async stop() {
-      stopping = true;
       stopped.abort();
       wedged.stop();
       await halt(runner);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPool } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { killPostmaster } from "../helpers/started-service";
 
 // A connection checked out of a pool when PostgreSQL dies: pg fails its queries and also emits the lost socket
 // as an 'error' event on the client, which ends the process when nobody listens (a web or worker process
@@ -17,8 +18,7 @@ describe("a pool's checked-out connection when the database dies", () => {
     const pool = createPool(db.url, 2);
     try {
       const held = await pool.connect();
-      const pid = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-      process.kill(pid, "SIGKILL");
+      killPostmaster(path.join(dataDir, "postgres"));
       await new Promise((r) => setTimeout(r, 1_000)); // the socket's end arrives while nothing runs on it
       await expect(held.query("select 1")).rejects.toThrow();
       held.release(true);

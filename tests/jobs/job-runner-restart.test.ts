@@ -1,40 +1,26 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { createPool } from "@/lib/db/client";
 import { type EmbeddedDatabase, startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { cronTolerantPool } from "@/lib/jobs/cron-pool";
 import { startJobRunner } from "@/lib/jobs/job-runner";
 import { sleep } from "@/lib/util/sleep";
+import { killPostmaster, until } from "../helpers/started-service";
 
 // graphile-worker gives up on a database outage in three ways: a worker that cannot record its job's outcome
 // stops for good, the cron stops the whole runner when it cannot write a minute's jobs, and a runner started
 // as the database fails keeps failing every poll with that first error. The runner must come back from each
 // on its own. Each case kills a PostgreSQL of its own (SIGKILL of the postmaster) and starts it again.
 
-const killPostmaster = (dataDir: string) =>
-  process.kill(
-    Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]),
-    "SIGKILL",
-  );
-
-async function until(what: string, check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 /** A database of its own, migrated, with a pool that rides out its restarts. */
 async function ownDatabase(name: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `usdt-jobs-${name}-`));
   let db: EmbeddedDatabase = await startEmbeddedDatabase(dataDir);
   await migrateDatabase(db.url);
-  const pool = new pg.Pool({ connectionString: db.url, max: 8 });
-  pool.on("error", () => {}); // idle clients of the killed server
+  const pool = createPool(db.url, 8); // the service's own pool: it rides out the server's restarts
   const ran: string[] = [];
   const addJob = (task: string, payload: object) =>
     pool.query("select graphile_worker.add_job($1, $2::json)", [task, JSON.stringify(payload)]);
@@ -42,14 +28,14 @@ async function ownDatabase(name: string) {
     pool,
     ran,
     addJob,
-    kill: () => killPostmaster(dataDir),
+    kill: () => killPostmaster(path.join(dataDir, "postgres")),
     restart: async () => {
       db = await startEmbeddedDatabase(dataDir);
     },
     /** Asks for a job after the outage and waits for it to run (a worker is alive and taking jobs). */
     expectJobsRunAgain: async () => {
       await addJob("note", { n: "after" });
-      await until("a job asked for after the outage to run", () => ran.includes("note after"), 30_000);
+      await until("a job asked for after the outage to run", async () => ran.includes("note after"), 30_000);
     },
     close: async () => {
       await pool.end();
@@ -82,7 +68,7 @@ describe.concurrent("the job runner across a database restart", () => {
     });
     try {
       await db.addJob("hold", {});
-      await until("the held job to start", () => db.ran.includes("hold"), 15_000);
+      await until("the held job to start", async () => db.ran.includes("hold"), 15_000);
       db.kill();
       await sleep(500);
       release(); // the job ends while the database is gone: its outcome cannot be recorded
@@ -90,7 +76,7 @@ describe.concurrent("the job runner across a database restart", () => {
       await db.restart();
       await db.expectJobsRunAgain();
       // The held job, never recorded as done, is freed from the dead worker's lock and runs again.
-      await until("the held job to run again", () => db.ran.filter((r) => r === "hold").length === 2, 30_000);
+      await until("the held job to run again", async () => db.ran.filter((r) => r === "hold").length === 2, 30_000);
     } finally {
       await runner.stop();
       await db.close();
