@@ -8,12 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "./lib/ensure-build";
-import { isNarrowedByName, type Totals, totalsOf, type VitestReport, verdict } from "./lib/test-verdict";
+import { failuresOf, isNarrowedByName, type Totals, totalsOf, type VitestReport, verdict } from "./lib/test-verdict";
 
 const root = process.cwd();
 ensureNextBuild(root);
 
-function runVitest(config: string, args: string[]): { status: number; totals: Totals | null } {
+function runVitest(config: string, args: string[]): { status: number; totals: Totals | null; failures: string[] } {
   const report = path.join(os.tmpdir(), `vitest-report-${process.pid}-${path.basename(config)}.json`);
   const run = spawnSync(
     path.join(root, "node_modules", ".bin", "vitest"),
@@ -25,13 +25,16 @@ function runVitest(config: string, args: string[]): { status: number; totals: To
     },
   );
   let totals: Totals | null = null;
+  let failures: string[] = [];
   try {
-    totals = totalsOf(JSON.parse(fs.readFileSync(report, "utf8")) as VitestReport);
+    const parsed = JSON.parse(fs.readFileSync(report, "utf8")) as VitestReport;
+    totals = totalsOf(parsed);
+    failures = failuresOf(parsed, root);
     fs.rmSync(report, { force: true });
   } catch {
     /* vitest failed before writing a report; its exit code says so */
   }
-  return { status: run.status ?? 1, totals };
+  return { status: run.status ?? 1, totals, failures };
 }
 
 const args = process.argv.slice(2);
@@ -90,6 +93,7 @@ const sum = runs.reduce(
   }),
   { passed: 0, failed: 0, skipped: 0 },
 );
+for (const line of runs.flatMap((r) => r.failures)) console.log(line);
 console.log(`tests: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
 const failure = verdict(runs, isNarrowedByName(flags));
 if (failure) console.error(`npm test failed: ${failure}`);

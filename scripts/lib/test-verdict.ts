@@ -7,7 +7,12 @@ export interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { status: string; assertionResults: { status: string }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName?: string; failureMessages?: string[] }[];
+  }[];
 }
 
 export interface Totals {
@@ -29,6 +34,21 @@ export function totalsOf(report: VitestReport): Totals {
     failed: report.numFailedTests + unrun,
     skipped: report.numPendingTests + report.numTodoTests - unrunSkipped,
   };
+}
+
+/**
+ * One line per failed test (or per file that failed before its tests ran), so the end of a long CI log names
+ * what failed without scrolling back through every phase's output.
+ */
+export function failuresOf(report: VitestReport, root: string): string[] {
+  const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0]!.slice(0, 300);
+  return report.testResults.flatMap((file) => {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = file.assertionResults.filter((a) => a.status === "failed");
+    if (failed.length)
+      return failed.map((a) => `FAILED ${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    return file.status === "failed" ? [`FAILED ${where}: ${firstLine(file.message)}`] : [];
+  });
 }
 
 export const NAME_FILTERS = ["-t", "--testNamePattern"];

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isNarrowedByName, totalsOf, verdict } from "../../scripts/lib/test-verdict";
+import { failuresOf, isNarrowedByName, totalsOf, verdict } from "../../scripts/lib/test-verdict";
 import crashConfig from "../../vitest.crash.config";
 import custodyConfig from "../../vitest.custody.config";
 import suiteConfig from "../../vitest.config";
@@ -38,9 +38,41 @@ describe("npm test's verdict", () => {
     expect(verdict([{ status: 1, totals: totalsOf(report(3, 0, 0)) }], false)).toMatch(/exited/);
     const broken = totalsOf({
       ...report(0, 0, 2),
-      testResults: [{ status: "failed", assertionResults: [{ status: "skipped" }, { status: "skipped" }] }],
+      testResults: [
+        { name: "/r/a.test.ts", status: "failed", assertionResults: [{ status: "skipped" }, { status: "skipped" }] },
+      ],
     });
     expect(broken).toEqual({ passed: 0, failed: 2, skipped: 0 });
+  });
+
+  it("names each failed test, and each file that failed before its tests ran, with its first error line", () => {
+    const failures = failuresOf(
+      {
+        ...report(1, 1, 0),
+        testResults: [
+          {
+            name: "/r/tests/a.test.ts",
+            status: "failed",
+            assertionResults: [
+              { status: "passed", fullName: "a works" },
+              { status: "failed", fullName: "a pays once", failureMessages: ["AssertionError: 2 !== 1\n    at x"] },
+            ],
+          },
+          {
+            name: "/r/e2e/b.test.ts",
+            status: "failed",
+            message: "Chromium did not start\nstack",
+            assertionResults: [],
+          },
+          { name: "/r/tests/c.test.ts", status: "passed", assertionResults: [{ status: "passed" }] },
+        ],
+      },
+      "/r",
+    );
+    expect(failures).toEqual([
+      "FAILED tests/a.test.ts > a pays once: AssertionError: 2 !== 1",
+      "FAILED e2e/b.test.ts: Chromium did not start",
+    ]);
   });
 
   it("every phase refuses a focused test", () => {
