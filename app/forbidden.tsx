@@ -3,7 +3,7 @@ import Link from "next/link";
 
 export const metadata: Metadata = { title: "Forbidden", robots: { index: false, follow: false } };
 
-/** A dashboard page the signed-in user's role may not see (lib/users/roles.ts). Status 403. */
+/** A dashboard page the signed-in user's role may not see (lib/identity/users/roles.ts). Status 403. */
 export default function Forbidden() {
   return (
     <main className="min-h-screen bg-slate-100 px-4 py-16">

@@ -5,12 +5,12 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type autocannon from "autocannon";
-import { resetConfig } from "@/lib/config/env";
-import { closeDb, getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { createMerchant } from "@/lib/merchants/create-merchant";
+import { resetConfig } from "@/lib/platform/config/env";
+import { closeDb, getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
+import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
+import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createTestDatabase } from "@/tests/setup/test-database";

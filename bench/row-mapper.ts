@@ -3,12 +3,12 @@
 // Drizzle table. CPU only, no database. Env: BENCH_ROWS (default 100000), BENCH_ROUNDS (default 7).
 import { type Column, getTableColumns } from "drizzle-orm";
 import { payments } from "@/db/schema/payments";
-import { toPaymentRow } from "@/lib/payments/payment-row";
+import { toPaymentRow } from "@/lib/money-in/payments/payment-row";
 
 const ROWS = Number(process.env.BENCH_ROWS || 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 7);
 
-/** The hand-written mapper this replaced (lib/payments/payment-row.ts before the derivation), verbatim. */
+/** The hand-written mapper this replaced (lib/money-in/payments/payment-row.ts before the derivation), verbatim. */
 function handWrittenToPaymentRow(r: Record<string, unknown>) {
   return {
     id: r.id as string,

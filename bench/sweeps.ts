@@ -11,7 +11,7 @@
 import path from "node:path";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { resetConfig } from "@/lib/config/env";
+import { resetConfig } from "@/lib/platform/config/env";
 import { percentile } from "./chains/stats";
 import { freshAddress, small } from "./lib/chain-units";
 import { confirmedAt, type Owner, payPayments } from "./lib/payments";

@@ -6,12 +6,12 @@ import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
-import { closeDb, getDb, inTransaction } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { createPayment } from "@/lib/payments/create-payment";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { RETRY_DELAYS_S } from "@/lib/webhooks/retry-schedule";
+import { closeDb, getDb, inTransaction } from "@/lib/platform/db/client";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
+import { createMerchant } from "@/lib/identity/merchants/create-merchant";
+import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
+import { RETRY_DELAYS_S } from "@/lib/notify/webhooks/retry-schedule";
 import { createTestDatabase } from "@/tests/setup/test-database";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { newMerchant } from "@/tests/helpers/api";
-import { getRateLimiter, LIMITS, WINDOW_MS } from "@/lib/rate-limit/policies";
+import { getRateLimiter, LIMITS, WINDOW_MS } from "@/lib/platform/rate-limit/policies";
 import { launchBrowser, site, snapshot, snapshotWide, VIEWPORT, waitUntil } from "./helpers/browser";
 import { type DashboardUser, newUser, newVisitor, passwordError } from "./helpers/dashboard";
 

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startWatcherProcess } from "@/tests/helpers/chains";
 import { startReceiver } from "@/tests/helpers/webhook-receiver";

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { launchBrowser, site, snapshot } from "./helpers/browser";
 import { newUser, newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";

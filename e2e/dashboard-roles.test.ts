@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { launchBrowser, site, snapshot, snapshotWide } from "./helpers/browser";
 import { newUser, newVisitor, signIn } from "./helpers/dashboard";

@@ -1,8 +1,8 @@
 import { generate } from "otplib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { newMerchant } from "@/tests/helpers/api";
 import { decodeQr, launchBrowser, qrBox, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { type DashboardUser, newUser, newVisitor, signIn, submitSignIn } from "./helpers/dashboard";

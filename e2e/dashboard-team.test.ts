@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";

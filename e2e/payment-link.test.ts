@@ -1,9 +1,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_PAYMENTS_PER_LINK } from "@/lib/checkout/link-payments";
-import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { MAX_PAYMENTS_PER_LINK } from "@/lib/money-in/checkout/link-payments";
+import { payPaymentLink } from "@/lib/money-in/checkout/pay-payment-link";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startWatcherProcess } from "@/tests/helpers/chains";

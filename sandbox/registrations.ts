@@ -1,12 +1,12 @@
 import { getAddress } from "viem";
 import type { SandboxChainRegistration } from "@/lib/chains/register-sandbox-chain";
-import { encryptSecret } from "@/lib/secrets/encryption";
-import { masterKey } from "@/lib/secrets/master-key";
+import { encryptSecret } from "@/lib/platform/secrets/encryption";
+import { masterKey } from "@/lib/platform/secrets/master-key";
 import type { SandboxChainInfo } from "./evm/evm-sandbox";
 import type { SolanaSandboxInfo } from "./solana/solana-sandbox";
 import { TRON_SANDBOX_CHAIN_ID, type TronSandboxInfo } from "./tron/tron-sandbox";
 
-/** Purpose bound to the encrypted Solana mint authority (lib/sandbox reads it back to mint test USDT). */
+/** Purpose bound to the encrypted Solana mint authority (lib/chains/sandbox reads it back to mint test USDT). */
 export const SOLANA_MINT_AUTHORITY_PURPOSE = "sandbox:solana-mint-authority";
 
 /** How each running sandbox chain is recorded in `sandbox_chains` for web and worker processes. */

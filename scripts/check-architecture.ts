@@ -5,7 +5,15 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { folderGraph, forbiddenImports, loopEdges, type ModuleEdges } from "./lib/architecture-rules";
+import {
+  folderGraph,
+  forbiddenImports,
+  LAYERS,
+  layerOf,
+  loopEdges,
+  type ModuleEdges,
+  upwardImports,
+} from "./lib/architecture-rules";
 
 const root = path.resolve(import.meta.dirname, "..");
 const baselineFile = path.join(root, "scripts/architecture-baseline.json");
@@ -30,14 +38,19 @@ const modules: ModuleEdges[] = (
 }));
 
 const APP_CODE = /^(lib|app|components|worker)\//;
+const libEntries = fs.readdirSync(path.join(root, "lib"));
 const found: Record<string, string[]> = {
+  [`lib/ entries that are no layer (${LAYERS.join(", ")})`]: libEntries
+    .filter((entry) => !(LAYERS as readonly string[]).includes(entry))
+    .map((entry) => `lib/${entry}`),
+  "imports up the layers (value imports from a layer above)": upwardImports(modules),
   "folder loops (value imports between lib folders that reach each other)": loopEdges(folderGraph(modules)).filter(
     (edge) => edge.startsWith("lib/") && edge.includes("-> lib/"),
   ),
-  "read models and HTTP code with SQL of their own (lib/db/query, db/schema, drizzle-orm)": forbiddenImports(
+  "read models and HTTP code with SQL of their own (lib/platform/db/query, db/schema, drizzle-orm)": forbiddenImports(
     modules,
-    /^(lib\/dashboard|lib\/api|lib\/server|app)\//,
-    /^(lib\/db\/query\.ts|db\/schema\/|node_modules\/drizzle-orm\/)/,
+    /^(lib\/read-models|lib\/http|app)\//,
+    /^(lib\/platform\/db\/query\.ts|db\/schema\/|node_modules\/drizzle-orm\/)/,
   ),
   "imports of the worker's composition root (worker/) from application code": forbiddenImports(
     modules,
@@ -49,9 +62,9 @@ const found: Record<string, string[]> = {
     /^lib\/kernel\//,
     /^(lib\/(?!kernel\/)|app\/|components\/|worker\/|db\/)/,
   ),
-  "process.env outside lib/config": modules
+  "process.env outside lib/platform/config": modules
     .map((m) => m.source)
-    .filter((file) => APP_CODE.test(file) && !file.startsWith("lib/config/"))
+    .filter((file) => APP_CODE.test(file) && !file.startsWith("lib/platform/config/"))
     .filter((file) => fs.readFileSync(path.join(root, file), "utf8").includes("process.env"))
     .sort(),
 };
@@ -67,11 +80,6 @@ for (const [rule, now] of Object.entries(found)) {
   if (added.length || gone.length) failed = true;
   else console.log(`✓ ${rule}: ${now.length ? `${now.length} known, listed in the baseline` : "none"}`);
 }
-const libFolders = new Set(
-  modules
-    .map((m) => m.source)
-    .filter((s) => s.startsWith("lib/"))
-    .map((s) => s.split("/")[1]),
-);
-console.log(`lib/ holds ${libFolders.size} top-level folders and modules`);
+const layersUsed = new Set(modules.map((m) => layerOf(m.source)).filter(Boolean));
+console.log(`lib/ holds ${libEntries.length} top-level entries; ${layersUsed.size} layers hold code`);
 process.exit(failed ? 1 : 0);

@@ -1,10 +1,10 @@
 // Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts).
 import { parseArgs } from "node:util";
 import { COMMANDS, USAGE, UsageError, WITHOUT_DATABASE, type Flags } from "@/lib/cli/commands";
-import { config } from "@/lib/config/env";
+import { config } from "@/lib/platform/config/env";
 import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb, getDb, type Db } from "@/lib/db/client";
-import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
+import { closeDb, getDb, type Db } from "@/lib/platform/db/client";
+import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),

@@ -2,8 +2,8 @@
 // behind a Tron API facade) and solana (LiteSVM behind a JSON-RPC facade) — registers each in the
 // database (so web and worker processes find them) and restarts an EVM anvil that dies. Reports the chains
 // over IPC; stops them on SIGTERM or when the parent goes away.
-import { getDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { getDb } from "@/lib/platform/db/client";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
 import { registerSandboxChain, type SandboxChainRegistration } from "@/lib/chains/register-sandbox-chain";
 import { EVM_SANDBOX, startEvmSandboxChain, type EvmSandboxChain } from "@/sandbox/evm/evm-sandbox";
 import type { RunningAnvil } from "@/sandbox/evm/anvil";

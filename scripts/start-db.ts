@@ -4,7 +4,7 @@
 // starts it, and so the server, again.
 import fs from "node:fs";
 import path from "node:path";
-import { canConnect, startEmbeddedDatabase } from "@/lib/db/embedded";
+import { canConnect, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 

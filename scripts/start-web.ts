@@ -2,8 +2,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb } from "@/lib/db/client";
-import { startWebServer } from "@/lib/server/web-server";
+import { closeDb } from "@/lib/platform/db/client";
+import { startWebServer } from "@/lib/http/server/web-server";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 

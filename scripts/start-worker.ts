@@ -2,12 +2,12 @@
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
 // WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
+import { closeDb, getPool, sizePoolForJobs } from "@/lib/platform/db/client";
 import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
 import { startWorker } from "@/worker/start-jobs";
-import { startOutboundLeaders } from "@/lib/outbound/start-outbound";
-import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
-import { startChainWatchers } from "@/lib/watchers/start-watchers";
+import { startOutboundLeaders } from "@/lib/money-out/outbound/start-outbound";
+import { liveXpubMismatches } from "@/lib/chains/wallets/live-xpubs";
+import { startChainWatchers } from "@/lib/money-in/watch/start-watchers";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 

@@ -2,15 +2,15 @@
 // reach it. Ctrl-C / SIGTERM stops everything it started.
 import fs from "node:fs";
 import path from "node:path";
-import { adoptEmbeddedDatabase } from "@/lib/config/env";
+import { adoptEmbeddedDatabase } from "@/lib/platform/config/env";
 import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb, getDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/platform/db/client";
 import { enabledChains } from "@/lib/chains/chains";
-import { processStatusWriter } from "@/lib/health/process-status";
-import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
-import { INVITE_PATH } from "@/lib/users/invitations";
-import { liveXpubMismatches, liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
-import { walletSeed } from "@/lib/wallets/wallet-seed";
+import { processStatusWriter } from "@/lib/platform/health/process-status";
+import { ensureDemoMerchant } from "@/lib/identity/merchants/ensure-demo-merchant";
+import { INVITE_PATH } from "@/lib/identity/users/invitations";
+import { liveXpubMismatches, liveXpubsOfSeed } from "@/lib/chains/wallets/live-xpubs";
+import { walletSeed } from "@/lib/chains/wallets/wallet-seed";
 import { ensureNextBuild } from "./lib/ensure-build";
 import { SupervisedProcess } from "./lib/supervisor";
 import { startupConfig } from "./lib/startup-config";

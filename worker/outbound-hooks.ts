@@ -1,5 +1,5 @@
-import { registerOutboundHooks } from "@/lib/outbound/outbound-hooks";
-import { payoutOutboundHooks } from "@/lib/payouts/payout-outbound-hooks";
+import { registerOutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
+import { payoutOutboundHooks } from "@/lib/money-out/payouts/payout-outbound-hooks";
 
 /** Every domain's hooks into the outbound engine; called by each process that runs it, before it starts. */
 export function registerOutboundHooksOfDomains(): void {

@@ -13,7 +13,7 @@ import { redeliverStalledWebhooksJob } from "./jobs/redeliver-stalled-webhooks";
 
 /**
  * Every background job with its handler (docs/ARCHITECTURE.md, "Adding a job"): the worker's task list and
- * crontab (task-list.ts) derive from this list, which must hold one job per contract in lib/jobs/contracts.ts
+ * crontab (task-list.ts) derive from this list, which must hold one job per contract in lib/platform/jobs/contracts.ts
  * (checked when the task list loads).
  */
 export const JOBS = [

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { type JobRunner, startJobRunner } from "@/lib/jobs/job-runner";
+import { type JobRunner, startJobRunner } from "@/lib/platform/jobs/job-runner";
 import { crontab, taskList } from "./task-list";
 
 export type { JobRunner };

@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
-import { log } from "@/lib/log";
-import { JOB_CONTRACTS, type JobName } from "@/lib/jobs/contracts";
-import type { JobDefinition } from "@/lib/jobs/define-job";
+import { log } from "@/lib/platform/log";
+import { JOB_CONTRACTS, type JobName } from "@/lib/platform/jobs/contracts";
+import type { JobDefinition } from "@/lib/platform/jobs/define-job";
 import { JOBS } from "./registry";
 
 /**

@@ -2,12 +2,12 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { actorOf, requireActionUser, SIGN_IN_PATH } from "@/lib/auth/guard";
-import { MODE_COOKIE } from "@/lib/auth/mode";
-import { config } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { MODES, type Mode } from "@/lib/modes/mode";
-import { endSession, signOutEverywhere } from "@/lib/users/sessions";
+import { actorOf, requireActionUser, SIGN_IN_PATH } from "@/lib/identity/auth/guard";
+import { MODE_COOKIE } from "@/lib/identity/auth/mode";
+import { config } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { MODES, type Mode } from "@/lib/kernel/mode";
+import { endSession, signOutEverywhere } from "@/lib/identity/users/sessions";
 
 // Server actions of the dashboard's frame. Next refuses an action whose Origin is not the request's Host
 // (its CSRF check); each one then asks the guard for the session (and permission) before doing anything.

@@ -2,10 +2,10 @@ import { createPublicClient, http, type Hex } from "viem";
 import { createSolanaRpc, type Signature } from "@solana/kit";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
-import { getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createPayment } from "@/lib/payments/create-payment";
-import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
 import { percentile } from "./stats";
 
 export interface LatencyFigures {

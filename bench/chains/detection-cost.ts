@@ -4,13 +4,13 @@ import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import { watchKey } from "@/lib/chains/watch-key";
-import { getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createPayment } from "@/lib/payments/create-payment";
-import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
-import { CursorMovedError } from "@/lib/watchers/chain-cursor";
-import { scanOnce } from "@/lib/watchers/scan-chain";
-import { scanTarget } from "@/lib/watchers/start-watchers";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { CursorMovedError } from "@/lib/money-in/watch/chain-cursor";
+import { scanOnce } from "@/lib/money-in/watch/scan-chain";
+import { scanTarget } from "@/lib/money-in/watch/start-watchers";
 import { percentile } from "./stats";
 
 export interface DetectionFigures {

@@ -1,10 +1,10 @@
 import { createPublicClient, type Hex, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createOutbound } from "@/lib/outbound/create-outbound";
-import { roleAddress } from "@/lib/wallets/role-address";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
+import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { until } from "./wait";
 
 export interface TransferCost {

@@ -1,12 +1,12 @@
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { prepareDestinationCheck } from "@/lib/payouts/check-destination";
-import { createPayout } from "@/lib/payouts/create-payout";
-import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
-import { roleAddress } from "@/lib/wallets/role-address";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { prepareDestinationCheck } from "@/lib/money-out/payouts/check-destination";
+import { createPayout } from "@/lib/money-out/payouts/create-payout";
+import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { freshAddress } from "../lib/chain-units";
 import { confirmedAt, type Owner, payPayments } from "../lib/payments";
 import { gasUsed } from "../lib/plain-transfer";

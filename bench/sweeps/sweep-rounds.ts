@@ -1,9 +1,9 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
-import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { gasUsed } from "../lib/plain-transfer";
 import { until } from "../lib/wait";
 

@@ -1,6 +1,6 @@
 "use client";
 import { QRCodeSVG } from "qrcode.react";
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
 import { CopyButton } from "./copy-button";
 
 /**

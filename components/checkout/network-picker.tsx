@@ -1,4 +1,4 @@
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
 
 /** Why a choice was not recorded (the page passes the code back in `?error=`). */
 export function networkChoiceError(code: string | undefined, invalid: string): string | undefined {

@@ -1,8 +1,8 @@
 "use client";
-import type { CheckoutStatus } from "@/lib/checkout/checkout-status";
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
-import { paymentUri } from "@/lib/checkout/payment-uri";
-import { parseAmount } from "@/lib/money/amount";
+import type { CheckoutStatus } from "@/lib/money-in/checkout/checkout-status";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
+import { paymentUri } from "@/lib/money-in/checkout/payment-uri";
+import { parseAmount } from "@/lib/kernel/amount";
 import { Countdown } from "./countdown";
 import { DepositDetails } from "./deposit-details";
 import { SandboxPayButton, type SandboxPayResult } from "./sandbox-pay-button";

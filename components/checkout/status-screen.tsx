@@ -1,6 +1,6 @@
-import type { CheckoutStatus } from "@/lib/checkout/checkout-status";
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
-import { trimDecimal } from "@/lib/checkout/payment-uri";
+import type { CheckoutStatus } from "@/lib/money-in/checkout/checkout-status";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
+import { trimDecimal } from "@/lib/money-in/checkout/payment-uri";
 
 const trim = trimDecimal;
 

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import type { CheckoutStatus } from "@/lib/checkout/checkout-status";
+import type { CheckoutStatus } from "@/lib/money-in/checkout/checkout-status";
 
 const FINAL = ["confirmed", "expired", "failed"];
 /** After the stream was refused (e.g. 429 from the page limit), try again this much later. */

@@ -1,4 +1,4 @@
-import { NETWORK } from "@/lib/checkout/networks";
+import { NETWORK } from "@/lib/money-in/checkout/networks";
 import type { Chain } from "@/lib/chains/chains";
 
 type Balance = { chain: string; available: string; reserved: string; in_flight: string };

@@ -5,7 +5,7 @@ import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/dashboard/(signed-in)/webhooks/actions";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { EventFilterFields, filterKey } from "./event-filter-fields";
-import { STEP_UP_MESSAGE } from "@/lib/users/step-up-message";
+import { STEP_UP_MESSAGE } from "@/lib/identity/users/step-up-message";
 import { StepUpLink } from "./step-up-link";
 
 /** "Add endpoint": URL and event filter; the signing secret shown once, with a copy button. */

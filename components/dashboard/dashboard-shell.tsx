@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Mode } from "@/lib/modes/mode";
-import { can, type Permission } from "@/lib/users/roles";
-import type { SessionUser } from "@/lib/users/sessions";
+import type { Mode } from "@/lib/kernel/mode";
+import { can, type Permission } from "@/lib/identity/users/roles";
+import type { SessionUser } from "@/lib/identity/users/sessions";
 import { SessionKeepAlive } from "./keep-alive";
 import { NavLinks } from "./nav-links";
 

@@ -1,5 +1,5 @@
-import type { DeliveryView } from "@/lib/dashboard/event-deliveries";
-import type { ActionOutcome } from "@/lib/dashboard/payment-actions";
+import type { DeliveryView } from "@/lib/read-models/event-deliveries";
+import type { ActionOutcome } from "@/lib/read-models/payment-actions";
 import { ActionForm } from "./action-form";
 import { StatusBadge, UtcTime } from "./status-badge";
 

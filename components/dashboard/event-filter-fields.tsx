@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 
 /**
  * "All events" or chosen types (an empty filter means all, as in the API). The checkboxes are usable only

@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from "react";
 import type { InviteState } from "@/app/dashboard/(signed-in)/team/actions";
-import { USER_ROLES } from "@/lib/users/roles";
+import { USER_ROLES } from "@/lib/identity/users/roles";
 import { ActionError } from "./action-error";
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base focus:border-slate-600";

@@ -2,7 +2,7 @@
 
 import type { PasskeySignInCeremony } from "@/app/dashboard/sign-in/actions";
 import { signIn } from "next-auth/react";
-import { signInErrorMessage } from "@/lib/users/sign-in-messages";
+import { signInErrorMessage } from "@/lib/identity/users/sign-in-messages";
 import { usePasskeyAssertion } from "./use-passkey-assertion";
 
 /**

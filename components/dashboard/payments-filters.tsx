@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { PAYMENT_STATUSES } from "@/db/schema/payments";
 import { CHAINS } from "@/lib/chains/chains";
-import { NETWORK } from "@/lib/checkout/networks";
+import { NETWORK } from "@/lib/money-in/checkout/networks";
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-base";
 type Errors = Partial<Record<"status" | "chain" | "from" | "to" | "q", string>>;

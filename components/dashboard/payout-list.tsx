@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatAmount } from "@/lib/money/amount";
-import type { PayoutRow } from "@/lib/payouts/payout-row";
+import { formatAmount } from "@/lib/kernel/amount";
+import type { PayoutRow } from "@/lib/money-out/payouts/payout-row";
 
 /** Payouts as rows linking to their detail; `extra` adds controls under a row (the review buttons). */
 export function PayoutList({

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { NETWORK } from "@/lib/checkout/networks";
+import { NETWORK } from "@/lib/money-in/checkout/networks";
 import type { Chain } from "@/lib/chains/chains";
 
 type Item = { id: string; status: string; chain: string | null; amount: string; created_at: string };

@@ -1,4 +1,4 @@
-import type { SessionRow } from "@/lib/users/sessions";
+import type { SessionRow } from "@/lib/identity/users/sessions";
 
 const when = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 

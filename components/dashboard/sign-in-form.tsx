@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { SECOND_FACTOR_REQUIRED, signInErrorMessage } from "@/lib/users/sign-in-messages";
+import { SECOND_FACTOR_REQUIRED, signInErrorMessage } from "@/lib/identity/users/sign-in-messages";
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base focus:border-slate-600";
 

@@ -1,11 +1,11 @@
 import type { ActionState } from "@/app/dashboard/(signed-in)/webhooks/actions";
-import type { DeliveryLogEntry } from "@/lib/webhooks/list-delivery-log";
+import type { DeliveryLogEntry } from "@/lib/notify/webhooks/list-delivery-log";
 import { ActionButton } from "./action-button";
 
 const when = (iso: string) => `${iso.replace("T", " ").slice(0, 19)} UTC`;
 
 /**
- * A delivery log (lib/webhooks/list-delivery-log.ts): each attempt's event, number, status code, latency,
+ * A delivery log (lib/notify/webhooks/list-delivery-log.ts): each attempt's event, number, status code, latency,
  * response excerpt and time, newest first. With `resend`, each attempt gets a Resend of its event to its
  * endpoint (pass it only to roles with webhooks:write). Usable for an endpoint or for an event.
  */

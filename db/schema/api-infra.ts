@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -17,7 +17,7 @@ export const idempotencyKeys = pgTable(
     path: text("path").notNull(),
     /**
      * Null while the claiming request executes: inside its transaction, or committed "in progress" by a POST
-     * that calls out over the network between two transactions (lib/api/execute-phased-write.ts).
+     * that calls out over the network between two transactions (lib/http/api/execute-phased-write.ts).
      */
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),

@@ -1,8 +1,8 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
 import { bigserial, check, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Chain } from "@/lib/chains/chains";
-import type { CustodyAccount, CustodyAsset, CustodyCause } from "@/lib/custody/custody-types";
+import type { CustodyAccount, CustodyAsset, CustodyCause } from "@/lib/books/custody/custody-types";
 
 /**
  * The installation's own books (docs/CUSTODY.md): what the service holds on chain, apart from what merchants

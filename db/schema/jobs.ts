@@ -3,7 +3,7 @@ import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 /**
  * The job runners alive now: each worker process records the ids of its graphile-worker workers and refreshes
  * `heartbeat_at`. A job locked by an id without a recent heartbeat belonged to a process that died (SIGKILL,
- * OOM, a lost machine); lib/jobs/job-runner-liveness.ts frees it instead of graphile-worker's 4-hour wait.
+ * OOM, a lost machine); lib/platform/jobs/job-runner-liveness.ts frees it instead of graphile-worker's 4-hour wait.
  */
 export const jobRunners = pgTable(
   "job_runners",

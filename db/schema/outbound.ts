@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -23,7 +23,7 @@ import type {
   OutboundPurpose,
   OutboundSigner,
   OutboundStatus,
-} from "@/lib/outbound/outbound-types";
+} from "@/lib/money-out/outbound/outbound-types";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 const units = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
@@ -45,7 +45,7 @@ export const walletRoles = pgTable(
 
 /**
  * The next nonce of each EVM signer, allocated here in the transaction that stores the signed bytes
- * (never read from eth_getTransactionCount alone; lib/outbound/allocate-nonce.ts).
+ * (never read from eth_getTransactionCount alone; lib/money-out/outbound/allocate-nonce.ts).
  */
 export const signerNonces = pgTable(
   "signer_nonces",

@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { Metadata } from "@/lib/api/metadata";
+import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
 import { merchants } from "./merchants";
 
@@ -69,7 +69,7 @@ export const payments = pgTable(
     index("payments_watch_key_idx").on(t.mode, t.watchKey).where(sql`${t.watchKey} is not null`),
     index("payments_in_flight_idx").on(t.mode, t.chain, t.status).where(sql`${t.status} in ('pending','confirming')`),
     index("payments_awaiting_expiry_idx").on(t.mode, t.chain, t.expiresAt).where(sql`${t.status} = 'awaiting_payment'`),
-    // A payment link's payments (reuse per network and the per-link cap, lib/checkout/link-payments.ts).
+    // A payment link's payments (reuse per network and the per-link cap, lib/money-in/checkout/link-payments.ts).
     index("payments_payment_link_idx").on(t.paymentLinkId, t.chain).where(sql`${t.paymentLinkId} is not null`),
     check("payments_amount_positive", sql`${t.amountUnits} > 0`),
     check(

@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -13,9 +13,9 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { Metadata } from "@/lib/api/metadata";
+import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
-import type { PayoutStatus } from "@/lib/payouts/schemas";
+import type { PayoutStatus } from "@/lib/money-out/payouts/schemas";
 import { merchants } from "./merchants";
 
 /** Payouts: withdrawals of available balance to an on-chain address (USDT base units). */
@@ -34,7 +34,7 @@ export const payouts = pgTable(
     description: text("description"),
     metadata: jsonb("metadata").$type<Metadata>().notNull().default({}),
     txHash: text("tx_hash"),
-    /** The outbound transaction that pays it (lib/outbound), once the executor has queued it. */
+    /** The outbound transaction that pays it (lib/money-out/outbound), once the executor has queued it. */
     outboundId: text("outbound_id"),
     /** Set when an operator approved it out of review: the review policy is not applied again. */
     approvedAt: timestamp("approved_at", { withTimezone: true, precision: 3 }),

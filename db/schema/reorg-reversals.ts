@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 

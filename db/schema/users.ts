@@ -35,7 +35,7 @@ export const signInAttempts = pgTable(
     id: text("id").primaryKey(),
     email: text("email").notNull(),
     ip: text("ip").notNull(),
-    /** The client the limits count under: the IPv4 address or the IPv6 /64 (lib/server/client-ip.ts). */
+    /** The client the limits count under: the IPv4 address or the IPv6 /64 (lib/platform/client-ip.ts). */
     clientKey: text("client_key"),
     /** What was tried: a password, a second-factor code, or a passkey (docs/DASHBOARD.md#sign-in-limits). */
     kind: text("kind").notNull().default("password"),

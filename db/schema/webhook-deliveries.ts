@@ -1,4 +1,4 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** One event to one endpoint: its state across attempts. Created in the event's transaction. */

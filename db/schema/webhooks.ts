@@ -1,6 +1,6 @@
-import { MODES } from "@/lib/modes/mode";
+import { MODES } from "@/lib/kernel/mode";
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import type { EventType } from "@/lib/events/event-types";
+import type { EventType } from "@/lib/notify/events/event-types";
 import { merchants } from "./merchants";
 
 /** Webhook endpoints. The signing secret is needed to sign, so it is stored encrypted, not hashed. */

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { generate } from "otplib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { getDb } from "@/lib/db/client";
-import { createUser } from "@/lib/users/create-user";
-import { confirmAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
-import { beginTotpEnrollment } from "@/lib/users/factors/totp";
-import type { Role } from "@/lib/users/roles";
+import { getDb } from "@/lib/platform/db/client";
+import { createUser } from "@/lib/identity/users/create-user";
+import { confirmAuthenticatorApp } from "@/lib/identity/users/factors/manage-authenticator-app";
+import { beginTotpEnrollment } from "@/lib/identity/users/factors/totp";
+import type { Role } from "@/lib/identity/users/roles";
 import { freshClientIp, site, VIEWPORT, waitUntil } from "./browser";
 
 export interface DashboardUser {

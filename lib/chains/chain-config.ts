@@ -1,7 +1,7 @@
-import { type AppConfig, config } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/modes/mode";
+import { type AppConfig, config } from "@/lib/platform/config/env";
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { Mode } from "@/lib/kernel/mode";
 import { CHAIN_FAMILY, enabledChains, type Chain, type ChainFamily } from "./chains";
 
 /** Everything a watcher and the sandbox helpers need to know about one chain in one mode. */

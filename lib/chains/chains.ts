@@ -1,5 +1,5 @@
-import { type AppConfig, config } from "@/lib/config/env";
-import type { Mode } from "@/lib/modes/mode";
+import { type AppConfig, config } from "@/lib/platform/config/env";
+import type { Mode } from "@/lib/kernel/mode";
 import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 
 export { CHAINS, type Chain } from "@/lib/kernel/chain-ids";

@@ -1,5 +1,5 @@
 import type { Hex, PublicClient } from "viem";
-import { maxOf, minOf } from "@/lib/util/bigint";
+import { maxOf, minOf } from "@/lib/kernel/bigint";
 
 export interface Fees {
   maxFeePerGas: bigint;

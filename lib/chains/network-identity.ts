@@ -1,7 +1,7 @@
 import type { ChainConfig } from "./chain-config";
 import type { Chain } from "./chains";
-import { redactText } from "@/lib/log-redaction";
-import { sleep } from "@/lib/util/sleep";
+import { redactText } from "@/lib/platform/log-redaction";
+import { sleep } from "@/lib/kernel/sleep";
 import { createChainAdapter } from "./adapters/create-adapter";
 
 /**

@@ -1,5 +1,5 @@
-import type { Db } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import type { Chain } from "./chains";
 
 export interface SandboxChainRegistration {

@@ -1,5 +1,5 @@
 import { DomainError } from "@/lib/kernel/domain-error";
-import type { Mode } from "@/lib/modes/mode";
+import type { Mode } from "@/lib/kernel/mode";
 import { enabledChains, type Chain } from "./chains";
 
 /** 400 chain_disabled (param "chain") unless the chain is enabled for the key's mode. */

@@ -1,10 +1,10 @@
 import type pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { config as appConfig } from "@/lib/config/env";
-import { createPool, type Db } from "@/lib/db/client";
-import { runAsLeader } from "@/lib/db/advisory-lock";
-import { log } from "@/lib/log";
-import type { Mode } from "@/lib/modes/mode";
+import { config as appConfig } from "@/lib/platform/config/env";
+import { createPool, type Db } from "@/lib/platform/db/client";
+import { runAsLeader } from "@/lib/platform/db/advisory-lock";
+import { log } from "@/lib/platform/log";
+import type { Mode } from "@/lib/kernel/mode";
 import { chainConfig, type ChainConfig } from "./chain-config";
 import { leadOnRightNetwork } from "./network-identity";
 import { enabledChains, type Chain } from "./chains";

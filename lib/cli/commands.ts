@@ -1,20 +1,20 @@
 import { eq } from "drizzle-orm";
 import { merchants } from "@/db/schema";
-import type { Db } from "@/lib/db/client";
-import { MODES, type Mode } from "@/lib/modes/mode";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { listApiKeys } from "@/lib/api-keys/list-api-keys";
-import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
-import { rotateApiKey } from "@/lib/api-keys/rotate-api-key";
-import { parseScopes, SANDBOX_CHAINS_SCOPE } from "@/lib/api-keys/scopes";
+import type { Db } from "@/lib/platform/db/client";
+import { MODES, type Mode } from "@/lib/kernel/mode";
+import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
+import { listApiKeys } from "@/lib/identity/api-keys/list-api-keys";
+import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
+import { rotateApiKey } from "@/lib/identity/api-keys/rotate-api-key";
+import { parseScopes, SANDBOX_CHAINS_SCOPE } from "@/lib/identity/api-keys/scopes";
 import { isChain } from "@/lib/chains/chains";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
-import { listReorgReversals } from "@/lib/deposits/list-reorg-reversals";
-import { formatAmount } from "@/lib/money/amount";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { serializeMerchant } from "@/lib/merchants/serialize-merchant";
-import { liveXpubsOfSeed } from "@/lib/wallets/live-xpubs";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
+import { listReorgReversals } from "@/lib/money-in/deposits/list-reorg-reversals";
+import { formatAmount } from "@/lib/kernel/amount";
+import { createMerchant } from "@/lib/identity/merchants/create-merchant";
+import { serializeMerchant } from "@/lib/identity/merchants/serialize-merchant";
+import { liveXpubsOfSeed } from "@/lib/chains/wallets/live-xpubs";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 import { CUSTODY_COMMANDS } from "./custody-commands";
 import { PAYOUT_COMMANDS } from "./payout-commands";
@@ -120,7 +120,7 @@ Object.assign(COMMANDS, {
   },
 });
 
-// Deep reorganizations: the operator's record of reversed credits (lib/deposits/reverse-credited-deposits.ts).
+// Deep reorganizations: the operator's record of reversed credits (lib/money-in/deposits/reverse-credited-deposits.ts).
 Object.assign(COMMANDS, {
   async "reorgs list"(db: Db, flags: Flags): Promise<CommandResult> {
     const merchantId = typeof flags.merchant === "string" ? flags.merchant.trim() : undefined;

@@ -1,6 +1,6 @@
 import { isChain } from "@/lib/chains/chains";
-import type { Db } from "@/lib/db/client";
-import { MODES, type Mode } from "@/lib/modes/mode";
+import type { Db } from "@/lib/platform/db/client";
+import { MODES, type Mode } from "@/lib/kernel/mode";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
 function modeAndChain(flags: Flags) {
@@ -14,9 +14,9 @@ function modeAndChain(flags: Flags) {
 
 // These read the chains through every family's client library (viem, TronWeb, @solana/kit): loaded when one
 // of them runs, so the CLI's other commands start without them.
-const custody = () => import("@/lib/custody/show-treasury");
-const reconciling = () => import("@/lib/custody/reconcile-custody");
-const holdings = () => import("@/lib/sweeps/list-holdings");
+const custody = () => import("@/lib/books/custody/show-treasury");
+const reconciling = () => import("@/lib/books/custody/reconcile-custody");
+const holdings = () => import("@/lib/money-out/sweeps/list-holdings");
 
 // The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
 export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {

@@ -1,13 +1,13 @@
 import { isChain, type Chain } from "@/lib/chains/chains";
-import type { Db } from "@/lib/db/client";
-import { parseAmount } from "@/lib/money/amount";
-import { MODES, type Mode } from "@/lib/modes/mode";
-import { addDenied, listDenied, removeDenied } from "@/lib/payouts/deny-list";
-import { importOfac } from "@/lib/payouts/import-ofac";
-import { OfacFileError } from "@/lib/payouts/ofac-files";
-import { getPayoutPolicy, serializePolicy, setPayoutPolicy } from "@/lib/payouts/payout-policy";
-import { approvePayout, PayoutReviewError, rejectPayout } from "@/lib/payouts/review-payout";
-import { serializePayout } from "@/lib/payouts/serialize-payout";
+import type { Db } from "@/lib/platform/db/client";
+import { parseAmount } from "@/lib/kernel/amount";
+import { MODES, type Mode } from "@/lib/kernel/mode";
+import { addDenied, listDenied, removeDenied } from "@/lib/money-out/payouts/deny-list";
+import { importOfac } from "@/lib/money-out/payouts/import-ofac";
+import { OfacFileError } from "@/lib/money-out/payouts/ofac-files";
+import { getPayoutPolicy, serializePolicy, setPayoutPolicy } from "@/lib/money-out/payouts/payout-policy";
+import { approvePayout, PayoutReviewError, rejectPayout } from "@/lib/money-out/payouts/review-payout";
+import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
 type Command = (db: Db, flags: Flags) => Promise<CommandResult>;

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { merchants } from "@/db/schema";
-import { config } from "@/lib/config/env";
-import { type Db, inTransaction } from "@/lib/db/client";
-import { recordAudit } from "@/lib/users/audit";
-import { createUser, UserInputError } from "@/lib/users/create-user";
-import { createInvitation, INVITE_PATH } from "@/lib/users/invitations";
-import { isRole, type Role, USER_ROLES } from "@/lib/users/roles";
-import { TeamRuleError } from "@/lib/users/team-errors";
+import { config } from "@/lib/platform/config/env";
+import { type Db, inTransaction } from "@/lib/platform/db/client";
+import { recordAudit } from "@/lib/identity/users/audit";
+import { createUser, UserInputError } from "@/lib/identity/users/create-user";
+import { createInvitation, INVITE_PATH } from "@/lib/identity/users/invitations";
+import { isRole, type Role, USER_ROLES } from "@/lib/identity/users/roles";
+import { TeamRuleError } from "@/lib/identity/users/team-errors";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
 /** --merchant (which must exist), --email and --role of a user to create or invite. */

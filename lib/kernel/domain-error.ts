@@ -1,6 +1,6 @@
 /**
  * What went wrong, in the service's stable vocabulary (docs/API.md#errors). Domain code throws these and knows
- * nothing of HTTP; the /v1 edge (lib/api/errors.ts) maps each type to its status in one table, and the
+ * nothing of HTTP; the /v1 edge (lib/http/api/errors.ts) maps each type to its status in one table, and the
  * dashboard shows the message.
  */
 export const ERROR_TYPES = [

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createPublicClient, http, type Address } from "viem";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "./anvil";
 import { deploySandboxToken, type TokenKind } from "./sandbox-token";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createKeyPairSignerFromBytes, generateKeyPairSigner, type Address } from "@solana/kit";
 import { LiteSVM } from "litesvm";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { AccountStore } from "./account-store";
 import {
   airdropFrom,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { TronWeb } from "tronweb";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil } from "@/sandbox/evm/anvil";
 import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { toBase58, toTronHex } from "./address";

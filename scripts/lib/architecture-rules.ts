@@ -7,10 +7,56 @@ export interface ModuleEdges {
   imports: { resolved: string; typeOnly: boolean }[];
 }
 
-/** lib/<folder> for code under lib/ (a loose module `lib/log.ts` is a folder of its own), else the top folder. */
+/**
+ * lib/'s layers, bottom first: a layer's code imports only from the layers before it (docs/ARCHITECTURE.md).
+ * The three money and notification contexts sit in one band, ordered by who records whose facts: payments and
+ * payouts record events, payouts read payments.
+ */
+export const LAYERS = [
+  "kernel",
+  "platform",
+  "chains",
+  "books",
+  "notify",
+  "money-in",
+  "money-out",
+  "identity",
+  "http",
+  "read-models",
+  "cli",
+] as const;
+
+/** The layer of a module under lib/ (`lib/<layer>/…`), else null. */
+export function layerOf(path: string): string | null {
+  return /^lib\/([^/.]+)\//.exec(path)?.[1] ?? null;
+}
+
+/**
+ * The unit the loop rule compares: a folder inside a layer (`lib/money-in/payments`), the modules at a layer's
+ * top together (`lib/kernel`), or the top folder outside lib/.
+ */
 export function folderOf(path: string): string {
-  const inLib = /^lib\/([^/.]+)(?:\/|\.tsx?$)/.exec(path);
-  return inLib ? `lib/${inLib[1]}` : path.split("/")[0]!;
+  const inFolder = /^lib\/([^/]+)\/([^/]+)\//.exec(path);
+  if (inFolder) return `lib/${inFolder[1]}/${inFolder[2]}`;
+  const layer = layerOf(path);
+  return layer ? `lib/${layer}` : path.split("/")[0]!;
+}
+
+/** Value imports that go up the layers (or into a folder of lib/ that is no layer), as "module -> module". */
+export function upwardImports(modules: ModuleEdges[], layers: readonly string[] = LAYERS): string[] {
+  const rank = (layer: string) => (layers.includes(layer) ? layers.indexOf(layer) : Number.POSITIVE_INFINITY);
+  const found: string[] = [];
+  for (const m of modules) {
+    const from = layerOf(m.source);
+    if (!from) continue;
+    for (const dep of m.imports) {
+      const to = layerOf(dep.resolved);
+      if (dep.typeOnly || !to || to === from) continue;
+      if (rank(to) > rank(from) || rank(from) === Number.POSITIVE_INFINITY)
+        found.push(`${m.source} -> ${dep.resolved}`);
+    }
+  }
+  return found.sort();
 }
 
 /** Folder → folders it imports code from (value imports only: a type-only import loads nothing). */

@@ -1,7 +1,7 @@
-import { config, adoptEmbeddedDatabase } from "@/lib/config/env";
+import { config, adoptEmbeddedDatabase } from "@/lib/platform/config/env";
 import { backfillTronWatchKeys } from "@/lib/chains/backfill-tron-watch-keys";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
 
 /**
  * Resolves the database every entry point (scripts/) uses: DATABASE_URL when set (start nothing), otherwise the

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { waitForReady } from "./wait-for-ready";
 
 export interface SpawnedWebServer {

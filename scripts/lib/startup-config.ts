@@ -1,4 +1,4 @@
-import { type AppConfig, ConfigError, config } from "@/lib/config/env";
+import { type AppConfig, ConfigError, config } from "@/lib/platform/config/env";
 
 /**
  * The configuration, read first thing by every entry point. A bad variable is the operator's input, not

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
-import type { ProcessState } from "@/lib/health/process-status";
-import { backoffDelay } from "@/lib/util/backoff";
+import type { ProcessState } from "@/lib/platform/health/process-status";
+import { backoffDelay } from "@/lib/kernel/backoff";
 
 export interface ReadyMessage {
   type: "ready";

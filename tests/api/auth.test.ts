@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
-import { rotateApiKey } from "@/lib/api-keys/rotate-api-key";
+import { getDb } from "@/lib/platform/db/client";
+import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
+import { rotateApiKey } from "@/lib/identity/api-keys/rotate-api-key";
 import { api, expectError, newKey, newMerchant } from "../helpers/api";
 
 describe("authentication", () => {
@@ -29,7 +29,7 @@ describe("authentication", () => {
     const reply = await api("GET", "/v1/payment-links", { key: m.sandboxKey });
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ object: "list", data: [] });
-    const { listApiKeys } = await import("@/lib/api-keys/list-api-keys");
+    const { listApiKeys } = await import("@/lib/identity/api-keys/list-api-keys");
     const keys = await listApiKeys(getDb(), m.id);
     expect(keys.find((k) => k.id === m.sandboxKeyId)!.last_used_at).not.toBeNull();
     expect(keys.find((k) => k.id === m.liveKeyId)!.last_used_at).toBeNull();

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { expireIdempotencyKeys } from "@/lib/api/idempotency";
-import { getDb } from "@/lib/db/client";
+import { expireIdempotencyKeys } from "@/lib/http/api/idempotency";
+import { getDb } from "@/lib/platform/db/client";
 import { api, expectError, newMerchant } from "../helpers/api";
 
 const create = (key: string, idem: string | undefined, body: unknown, server = 0) =>
@@ -104,10 +104,10 @@ describe("Idempotency-Key", () => {
 describe("a handler's own 4xx (e.g. insufficient balance)", () => {
   it("rolls back its writes, is stored under the key and replayed", async () => {
     const m = await newMerchant();
-    const { apiRoute } = await import("@/lib/api/route");
-    const { ApiError } = await import("@/lib/api/errors");
-    const { createPaymentLink } = await import("@/lib/payment-links/create-payment-link");
-    const { createPaymentLinkBody } = await import("@/lib/payment-links/schemas");
+    const { apiRoute } = await import("@/lib/http/api/route");
+    const { ApiError } = await import("@/lib/http/api/errors");
+    const { createPaymentLink } = await import("@/lib/money-in/payment-links/create-payment-link");
+    const { createPaymentLinkBody } = await import("@/lib/money-in/payment-links/schemas");
     let executions = 0;
     const POST = apiRoute({
       scope: "payment_links:write",

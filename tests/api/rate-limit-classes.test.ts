@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
-import { enforceKeyRateLimit } from "@/lib/api/rate-limit";
-import { getDb } from "@/lib/db/client";
-import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
+import { ApiError } from "@/lib/http/api/errors";
+import { enforceKeyRateLimit } from "@/lib/http/api/rate-limit";
+import { getDb } from "@/lib/platform/db/client";
+import { authenticateApiKey } from "@/lib/identity/api-keys/authenticate-api-key";
 import { newMerchant } from "../helpers/api";
 
 describe("rate-limit classes", () => {

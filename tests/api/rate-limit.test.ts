@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { describe, expect, inject, it } from "vitest";
-import { getPool } from "@/lib/db/client";
+import { getPool } from "@/lib/platform/db/client";
 import { api, expectError, newMerchant, webUrls } from "../helpers/api";
 
 /** The counters live where the README says: Redis when REDIS_URL is set, Postgres otherwise. */

@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { BlockRef } from "@/lib/chains/adapters/types";
-import { getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import type { MatchedTransfer } from "@/lib/deposits/match-transfers";
-import { orphanDeposits } from "@/lib/deposits/orphan-deposits";
-import { recordDeposits } from "@/lib/deposits/record-deposits";
-import { reverseCreditedDeposits } from "@/lib/deposits/reverse-credited-deposits";
-import { creditSettledDeposits } from "@/lib/deposits/settle-deposits";
-import type { WatchScope } from "@/lib/deposits/watch-scope";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { MatchedTransfer } from "@/lib/money-in/deposits/match-transfers";
+import { orphanDeposits } from "@/lib/money-in/deposits/orphan-deposits";
+import { recordDeposits } from "@/lib/money-in/deposits/record-deposits";
+import { reverseCreditedDeposits } from "@/lib/money-in/deposits/reverse-credited-deposits";
+import { creditSettledDeposits } from "@/lib/money-in/deposits/settle-deposits";
+import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import { api, newMerchant } from "../helpers/api";
 
 // The deposit bookkeeping of one watcher step, driven directly against the real database with transfers

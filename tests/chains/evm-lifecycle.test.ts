@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromUsdtUnits } from "@/lib/chains/adapters/types";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import type { Chain } from "@/lib/chains/chains";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant } from "../helpers/api";
 import { createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
-import { CursorMovedError } from "@/lib/watchers/chain-cursor";
-import { ChainMovedError, scanOnce } from "@/lib/watchers/scan-chain";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
+import { CursorMovedError } from "@/lib/money-in/watch/chain-cursor";
+import { ChainMovedError, scanOnce } from "@/lib/money-in/watch/scan-chain";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { runCli } from "../helpers/run-cli";
-import { scanTarget } from "@/lib/watchers/start-watchers";
+import { scanTarget } from "@/lib/money-in/watch/start-watchers";
 import {
   balanceOf,
   fundedWallet,
@@ -147,7 +147,7 @@ describe("expiry and late payments", () => {
     const m = await newMerchant();
     const payment = await createPayment(m.sandboxKey, { amount: "1.000000" });
     await query(getDb(), "update payments set expires_at = now() - interval '1 second' where id = $1", [payment.id]);
-    const { expirePaymentIfDue } = await import("@/lib/payments/expire-payment");
+    const { expirePaymentIfDue } = await import("@/lib/money-in/payments/expire-payment");
     expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("expired");
     expect(await expirePaymentIfDue(getDb(), payment.id)).toBe("closed");
     // The job that calls it was enqueued with the payment, for the original expires_at (30 minutes out).

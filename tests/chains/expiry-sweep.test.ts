@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getDb, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { expireOverduePayments, WATCHER_GRACE_MS } from "@/lib/payments/expire-payment";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { expireOverduePayments, WATCHER_GRACE_MS } from "@/lib/money-in/payments/expire-payment";
 import { api, newMerchant } from "../helpers/api";
 import { paymentEvents } from "../helpers/chains";
 

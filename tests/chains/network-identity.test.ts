@@ -7,12 +7,12 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { chainConfig } from "@/lib/chains/chain-config";
 import { checkNetworkIdentity, LIVE_NETWORK } from "@/lib/chains/network-identity";
-import { resetConfig } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
-import { freePort } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { startOutboundLeaders } from "@/lib/outbound/start-outbound";
-import { startChainWatchers } from "@/lib/watchers/start-watchers";
+import { resetConfig } from "@/lib/platform/config/env";
+import type { Db } from "@/lib/platform/db/client";
+import { freePort } from "@/lib/platform/db/embedded";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
+import { startOutboundLeaders } from "@/lib/money-out/outbound/start-outbound";
+import { startChainWatchers } from "@/lib/money-in/watch/start-watchers";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 
 // Live eth and bnb on nodes of the operator's: eth's endpoint serves Sepolia (chain id 11155111), then

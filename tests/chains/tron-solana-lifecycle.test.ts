@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, paymentEvents, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";

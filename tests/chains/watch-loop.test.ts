@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { BlockRef, ChainAdapter } from "@/lib/chains/adapters/types";
-import { getDb } from "@/lib/db/client";
-import { readCursor } from "@/lib/watchers/chain-cursor";
-import type { ScanTarget } from "@/lib/watchers/scan-chain";
-import { watchChain } from "@/lib/watchers/watch-chain";
+import { getDb } from "@/lib/platform/db/client";
+import { readCursor } from "@/lib/money-in/watch/chain-cursor";
+import type { ScanTarget } from "@/lib/money-in/watch/scan-chain";
+import { watchChain } from "@/lib/money-in/watch/watch-chain";
 
 // A chain whose head grows by one block every call; no token transfers.
 function growingChain(): ChainAdapter {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { FINAL_STATUSES } from "@/lib/checkout/checkout-status";
-import { loadCheckout } from "@/lib/checkout/load-checkout";
-import { loadPaymentLinkPage, payPaymentLink } from "@/lib/checkout/pay-payment-link";
-import { paymentUri, trimDecimal } from "@/lib/checkout/payment-uri";
-import { streamCheckoutStatus } from "@/lib/checkout/stream-status";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
-import { contentSecurityPolicy } from "@/lib/server/page-security";
+import { FINAL_STATUSES } from "@/lib/money-in/checkout/checkout-status";
+import { loadCheckout } from "@/lib/money-in/checkout/load-checkout";
+import { loadPaymentLinkPage, payPaymentLink } from "@/lib/money-in/checkout/pay-payment-link";
+import { paymentUri, trimDecimal } from "@/lib/money-in/checkout/payment-uri";
+import { streamCheckoutStatus } from "@/lib/money-in/checkout/stream-status";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
+import { contentSecurityPolicy } from "@/lib/http/server/page-security";
 import { api, newMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { LinkPaymentLimitError, MAX_PAYMENTS_PER_LINK } from "@/lib/checkout/link-payments";
-import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { LinkPaymentLimitError, MAX_PAYMENTS_PER_LINK } from "@/lib/money-in/checkout/link-payments";
+import { payPaymentLink } from "@/lib/money-in/checkout/pay-payment-link";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { api, newMerchant } from "../helpers/api";
 
 async function newLink(amount = "12") {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWebServer } from "@/scripts/lib/spawn-web";
-import { getDb } from "@/lib/db/client";
-import { expirePaymentIfDue } from "@/lib/payments/expire-payment";
-import { STREAMS_PER_CLIENT } from "@/lib/server/stream-slots";
+import { getDb } from "@/lib/platform/db/client";
+import { expirePaymentIfDue } from "@/lib/money-in/payments/expire-payment";
+import { STREAMS_PER_CLIENT } from "@/lib/http/server/stream-slots";
 import { api, newMerchant } from "../helpers/api";
 import {
   freshIpv4,

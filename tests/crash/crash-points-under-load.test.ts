@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Chain } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { formatAmount } from "@/lib/money/amount";
-import { createOutboundDriver } from "@/lib/outbound/drivers/create-driver";
-import { candidateRow } from "@/lib/outbound/outbound-row";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { formatAmount } from "@/lib/kernel/amount";
+import { createOutboundDriver } from "@/lib/money-out/outbound/drivers/create-driver";
+import { candidateRow } from "@/lib/money-out/outbound/outbound-row";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Chain } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { waitFor } from "../custody/outbound-helpers";

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { expect } from "vitest";
 import type { Chain } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { spawnWorker } from "@/scripts/lib/spawn-worker";
 import { api, type TestMerchant } from "../helpers/api";
 import { balanceOf } from "../helpers/chains";

@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWalletClient, defineChain, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { bytesToHex } from "viem";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
-import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
-import { formatAmount } from "@/lib/money/amount";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
+import { formatAmount } from "@/lib/kernel/amount";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
-import { EvmDriver } from "@/lib/outbound/drivers/evm-driver";
-import type { CandidateRow } from "@/lib/outbound/outbound-row";
+import { EvmDriver } from "@/lib/money-out/outbound/drivers/evm-driver";
+import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
 import {
   expectExhaustedPayoutFails,

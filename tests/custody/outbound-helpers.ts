@@ -5,12 +5,12 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createOutbound } from "@/lib/outbound/create-outbound";
-import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "@/lib/outbound/outbound-row";
-import { sandboxChainOps } from "@/lib/sandbox/sandbox-chain-ops";
-import { roleKey } from "@/lib/wallets/role-keys";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
+import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "@/lib/money-out/outbound/outbound-row";
+import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { roleKey } from "@/lib/chains/wallets/role-keys";
 import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { sandboxChain } from "../helpers/chains";
 

@@ -1,19 +1,19 @@
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Chain } from "@/lib/chains/chains";
-import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
-import { formatAmount } from "@/lib/money/amount";
-import { PAYOUT_COLUMNS, toPayoutRow } from "@/lib/payouts/payout-row";
-import { serializePayout } from "@/lib/payouts/serialize-payout";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
+import { formatAmount } from "@/lib/kernel/amount";
+import { PAYOUT_COLUMNS, toPayoutRow } from "@/lib/money-out/payouts/payout-row";
+import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
+import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { startReceiver, verifySignature } from "../helpers/webhook-receiver";
-import type { CandidateRow } from "@/lib/outbound/outbound-row";
+import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 import { candidates, crashWorkerAt, outbound, startOutboundWorker, waitFor } from "./outbound-helpers";
 import { paidPayment } from "./payment-helpers";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { planSweeps } from "@/lib/sweeps/plan-sweeps";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";

@@ -5,17 +5,17 @@ import {
   revokeDashboardKey,
   rollDashboardKey,
   scopesFromForm,
-} from "@/lib/dashboard/api-keys";
-import { grantableScopes, KeyScopeError, SCOPE_PERMISSION } from "@/lib/dashboard/grantable-scopes";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
-import { ALL_SCOPES } from "@/lib/api-keys/scopes";
-import { can } from "@/lib/users/roles";
-import { StepUpRequiredError } from "@/lib/users/step-up";
+} from "@/lib/read-models/api-keys";
+import { grantableScopes, KeyScopeError, SCOPE_PERMISSION } from "@/lib/read-models/grantable-scopes";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";
+import { ALL_SCOPES } from "@/lib/identity/api-keys/scopes";
+import { can } from "@/lib/identity/users/roles";
+import { StepUpRequiredError } from "@/lib/identity/users/step-up";
 import { api, newMerchant } from "../helpers/api";
 
-// The dashboard's key functions (lib/dashboard/api-keys.ts) over lib/api-keys, checked against the real /v1 API.
+// The dashboard's key functions (lib/read-models/api-keys.ts) over lib/identity/api-keys, checked against the real /v1 API.
 const steppedUp = { secondFactorAt: new Date(), role: "owner" as const };
 const stale = { secondFactorAt: new Date(Date.now() - 6 * 60_000), role: "owner" as const };
 const actorOf = (merchantId: string) => ({ merchantId, userId: null, ip: "10.0.0.1", userAgent: "vitest" });

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { BlockRef, ChainAdapter } from "@/lib/chains/adapters/types";
-import { loadChainHealth } from "@/lib/dashboard/chain-health";
-import { loadDailyVolume, totalVolume } from "@/lib/dashboard/daily-volume";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { recordHead } from "@/lib/watchers/chain-health";
-import type { ScanTarget } from "@/lib/watchers/scan-chain";
-import { watchChain } from "@/lib/watchers/watch-chain";
+import { loadChainHealth } from "@/lib/read-models/chain-health";
+import { loadDailyVolume, totalVolume } from "@/lib/read-models/daily-volume";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { recordHead } from "@/lib/money-in/watch/chain-health";
+import type { ScanTarget } from "@/lib/money-in/watch/scan-chain";
+import { watchChain } from "@/lib/money-in/watch/watch-chain";
 import { newMerchant } from "../helpers/api";
 
 async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DashboardForbiddenError } from "@/lib/dashboard/dashboard-actor";
-import { createDashboardLink, listDashboardLinks } from "@/lib/dashboard/payment-links";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
+import { createDashboardLink, listDashboardLinks } from "@/lib/read-models/payment-links";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { newMerchant } from "../helpers/api";
 import { auditRows, newActor } from "../helpers/dashboard-actors";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { ensureDemoMerchant } from "@/lib/merchants/ensure-demo-merchant";
-import { acceptInvitation, findInvitation } from "@/lib/users/accept-invitation";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { ensureDemoMerchant } from "@/lib/identity/merchants/ensure-demo-merchant";
+import { acceptInvitation, findInvitation } from "@/lib/identity/users/accept-invitation";
 import { newMerchant } from "../helpers/api";
 import { runCli } from "../helpers/run-cli";
 

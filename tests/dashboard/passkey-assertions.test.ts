@@ -1,13 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createUser } from "@/lib/users/create-user";
-import { passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey } from "@/lib/users/factors/passkeys";
-import { relyingParty } from "@/lib/users/factors/webauthn-challenges";
-import { openSession } from "@/lib/users/sessions";
-import { signInWithPasskey } from "@/lib/users/sign-in-with-passkey";
-import { stepUpWithPasskey } from "@/lib/users/step-up-with-passkey";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createUser } from "@/lib/identity/users/create-user";
+import {
+  passkeyAssertionOptions,
+  passkeyRegistrationOptions,
+  registerPasskey,
+} from "@/lib/identity/users/factors/passkeys";
+import { relyingParty } from "@/lib/identity/users/factors/webauthn-challenges";
+import { openSession } from "@/lib/identity/users/sessions";
+import { signInWithPasskey } from "@/lib/identity/users/sign-in-with-passkey";
+import { stepUpWithPasskey } from "@/lib/identity/users/step-up-with-passkey";
 import { newMerchant } from "../helpers/api";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
 

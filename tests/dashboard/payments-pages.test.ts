@@ -1,22 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageLinks } from "@/lib/dashboard/page-cursor";
-import { loadEventDetail, loadEventsPage } from "@/lib/dashboard/events-pages";
-import { loadPaymentDetail } from "@/lib/dashboard/payment-detail";
+import { pageLinks } from "@/lib/read-models/page-cursor";
+import { loadEventDetail, loadEventsPage } from "@/lib/read-models/events-pages";
+import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
 import {
   mineForPayment,
   payInSandbox,
   reorgForPayment,
   resendFromDashboard,
   SANDBOX_ONLY,
-} from "@/lib/dashboard/payment-actions";
-import { loadPaymentsPage, parsePaymentFilters } from "@/lib/dashboard/payments-list";
-import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import type { Mode } from "@/lib/modes/mode";
-import { listPayments } from "@/lib/payments/list-payments";
-import type { Actor } from "@/lib/users/audit";
+} from "@/lib/read-models/payment-actions";
+import { loadPaymentsPage, parsePaymentFilters } from "@/lib/read-models/payments-list";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { Mode } from "@/lib/kernel/mode";
+import { listPayments } from "@/lib/money-in/payments/list-payments";
+import type { Actor } from "@/lib/identity/users/audit";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { startReceiver } from "../helpers/webhook-receiver";
 

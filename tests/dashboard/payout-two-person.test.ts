@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDashboardKey } from "@/lib/dashboard/api-keys";
-import { createDashboardPayout } from "@/lib/dashboard/create-dashboard-payout";
+import { createDashboardKey } from "@/lib/read-models/api-keys";
+import { createDashboardPayout } from "@/lib/read-models/create-dashboard-payout";
 import {
   reviewDashboardPayout,
   SELF_APPROVAL_REFUSED,
   setDashboardPolicy,
-} from "@/lib/dashboard/review-dashboard-payout";
-import { SelfApprovalError } from "@/lib/dashboard/second-approver";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
-import { executePayout } from "@/lib/payouts/execute-payout";
-import { createUser } from "@/lib/users/create-user";
-import type { Role } from "@/lib/users/roles";
+} from "@/lib/read-models/review-dashboard-payout";
+import { SelfApprovalError } from "@/lib/read-models/second-approver";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { executePayout } from "@/lib/money-out/payouts/execute-payout";
+import { createUser } from "@/lib/identity/users/create-user";
+import type { Role } from "@/lib/identity/users/roles";
 import { api, newMerchant } from "../helpers/api";
 
 // Review above an amount is a two-person control: whoever asked for a payout (from the dashboard, or with an

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { createDashboardPayout, type PayoutFormFields } from "@/lib/dashboard/create-dashboard-payout";
-import { loadPayoutDetail } from "@/lib/dashboard/load-payout-detail";
-import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
-import { executePayout } from "@/lib/payouts/execute-payout";
-import { getPayoutPolicy } from "@/lib/payouts/payout-policy";
-import { PayoutReviewError } from "@/lib/payouts/review-payout";
-import { StepUpRequiredError } from "@/lib/users/step-up";
+import { createDashboardPayout, type PayoutFormFields } from "@/lib/read-models/create-dashboard-payout";
+import { loadPayoutDetail } from "@/lib/read-models/load-payout-detail";
+import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/read-models/review-dashboard-payout";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { executePayout } from "@/lib/money-out/payouts/execute-payout";
+import { getPayoutPolicy } from "@/lib/money-out/payouts/payout-policy";
+import { PayoutReviewError } from "@/lib/money-out/payouts/review-payout";
+import { StepUpRequiredError } from "@/lib/identity/users/step-up";
 import { api, newMerchant } from "../helpers/api";
 
 // The dashboard's payout functions: the API's validation and messages, step-up, review with audit, isolation.

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { can, PERMISSIONS, ROLE_PERMISSIONS, USER_ROLES } from "@/lib/users/roles";
+import { can, PERMISSIONS, ROLE_PERMISSIONS, USER_ROLES } from "@/lib/identity/users/roles";
 
 const writes = PERMISSIONS.filter((p) => !p.endsWith(":read"));
 

@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createUser } from "@/lib/users/create-user";
-import { confirmAuthenticatorApp, removeAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
-import { checkMayAddFactor } from "@/lib/users/factors/may-add-factor";
-import { beginTotpEnrollment } from "@/lib/users/factors/totp";
-import { relyingParty, saveChallenge, takeChallenge } from "@/lib/users/factors/webauthn-challenges";
-import { loadSessionUser } from "@/lib/users/sessions";
-import { signInWithPassword } from "@/lib/users/sign-in";
-import { hasFreshStepUp, requireStepUp, StepUpRequiredError, stepUpWithCode } from "@/lib/users/step-up";
+import { config } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createUser } from "@/lib/identity/users/create-user";
+import { confirmAuthenticatorApp, removeAuthenticatorApp } from "@/lib/identity/users/factors/manage-authenticator-app";
+import { checkMayAddFactor } from "@/lib/identity/users/factors/may-add-factor";
+import { beginTotpEnrollment } from "@/lib/identity/users/factors/totp";
+import { relyingParty, saveChallenge, takeChallenge } from "@/lib/identity/users/factors/webauthn-challenges";
+import { loadSessionUser } from "@/lib/identity/users/sessions";
+import { signInWithPassword } from "@/lib/identity/users/sign-in";
+import { hasFreshStepUp, requireStepUp, StepUpRequiredError, stepUpWithCode } from "@/lib/identity/users/step-up";
 import { newMerchant } from "../helpers/api";
 
 const unique = (name: string) => `${name}.${randomBytes(4).toString("hex")}@shop.test`;

@@ -3,19 +3,19 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { generate } from "otplib";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startSmtpReceiver } from "@/e2e/helpers/smtp-receiver";
-import { config, resetConfig } from "@/lib/config/env";
-import { createPool, type Db, getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { createUser } from "@/lib/users/create-user";
-import { confirmAuthenticatorApp } from "@/lib/users/factors/manage-authenticator-app";
-import { beginTotpEnrollment } from "@/lib/users/factors/totp";
-import { openSession } from "@/lib/users/sessions";
-import { passkeyAssertionOptions } from "@/lib/users/factors/passkeys";
-import { signInWithPassword } from "@/lib/users/sign-in";
-import { signInWithPasskey } from "@/lib/users/sign-in-with-passkey";
-import { ACCOUNT_FAILURE_LIMIT, CODE_FAILURE_LIMIT, IP_FAILURE_LIMIT } from "@/lib/users/sign-in-limits";
-import { sendSignInFailureNotice } from "@/lib/users/sign-in-failure-notice";
-import { stepUpWithCode } from "@/lib/users/step-up";
+import { config, resetConfig } from "@/lib/platform/config/env";
+import { createPool, type Db, getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { createUser } from "@/lib/identity/users/create-user";
+import { confirmAuthenticatorApp } from "@/lib/identity/users/factors/manage-authenticator-app";
+import { beginTotpEnrollment } from "@/lib/identity/users/factors/totp";
+import { openSession } from "@/lib/identity/users/sessions";
+import { passkeyAssertionOptions } from "@/lib/identity/users/factors/passkeys";
+import { signInWithPassword } from "@/lib/identity/users/sign-in";
+import { signInWithPasskey } from "@/lib/identity/users/sign-in-with-passkey";
+import { ACCOUNT_FAILURE_LIMIT, CODE_FAILURE_LIMIT, IP_FAILURE_LIMIT } from "@/lib/identity/users/sign-in-limits";
+import { sendSignInFailureNotice } from "@/lib/identity/users/sign-in-failure-notice";
+import { stepUpWithCode } from "@/lib/identity/users/step-up";
 import { newMerchant } from "../helpers/api";
 
 // Nobody can lock someone else out: wrong passwords slow down the client that makes them, on that account,
@@ -139,7 +139,7 @@ describe("second-factor codes", () => {
 
 // Parallel guessing: the attempts arrive all at once, each in its own transaction on its own connection (a pool
 // as wide as the burst, so none waits for a connection and all read the counts together unless serialized).
-// The counts must hold exactly: the advisory locks of lib/users/sign-in-attempts.ts#lockAttempts.
+// The counts must hold exactly: the advisory locks of lib/identity/users/sign-in-attempts.ts#lockAttempts.
 describe("parallel guessing", () => {
   const BURST = 20;
   const pool = createPool(config().databaseUrl!, BURST);

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { recordAudit } from "@/lib/users/audit";
-import { createUser, UserInputError } from "@/lib/users/create-user";
-import { listAudit } from "@/lib/users/list-audit";
-import { hashPassword, verifyPassword } from "@/lib/users/password";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { recordAudit } from "@/lib/identity/users/audit";
+import { createUser, UserInputError } from "@/lib/identity/users/create-user";
+import { listAudit } from "@/lib/identity/users/list-audit";
+import { hashPassword, verifyPassword } from "@/lib/identity/users/password";
 import {
   endSession,
   listOpenSessions,
@@ -13,9 +13,9 @@ import {
   openSession,
   pruneSessions,
   signOutEverywhere,
-} from "@/lib/users/sessions";
-import { signInWithPassword } from "@/lib/users/sign-in";
-import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
+} from "@/lib/identity/users/sessions";
+import { signInWithPassword } from "@/lib/identity/users/sign-in";
+import { pruneSignInAttempts } from "@/lib/identity/users/sign-in-limits";
 import { newMerchant } from "../helpers/api";
 import { runCli } from "../helpers/run-cli";
 

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { config, resetConfig } from "@/lib/config/env";
-import { DashboardForbiddenError } from "@/lib/dashboard/dashboard-actor";
+import { config, resetConfig } from "@/lib/platform/config/env";
+import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
 import {
   createDashboardWebhook,
   deleteDashboardWebhook,
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
-} from "@/lib/dashboard/webhook-endpoints";
-import { resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/webhook-sends";
-import { STEP_UP_MESSAGE } from "@/lib/users/step-up-message";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { listDeliveryLog } from "@/lib/webhooks/list-delivery-log";
-import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
+} from "@/lib/read-models/webhook-endpoints";
+import { resendDashboardEvent, sendDashboardTestEvent } from "@/lib/read-models/webhook-sends";
+import { STEP_UP_MESSAGE } from "@/lib/identity/users/step-up-message";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { listDeliveryLog } from "@/lib/notify/webhooks/list-delivery-log";
+import { listWebhookEndpoints } from "@/lib/notify/webhooks/list-webhook-endpoints";
 import { newMerchant } from "../helpers/api";
 import { auditRows, newActor } from "../helpers/dashboard-actors";
 import { startReceiver, verifySignature } from "../helpers/webhook-receiver";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPool, getPool } from "@/lib/db/client";
-import { runAsLeader, tryAcquireLeadership, withAdvisoryLock } from "@/lib/db/advisory-lock";
+import { createPool, getPool } from "@/lib/platform/db/client";
+import { runAsLeader, tryAcquireLeadership, withAdvisoryLock } from "@/lib/platform/db/advisory-lock";
 
 describe("leader election (advisory locks)", () => {
   it("only one contender leads; release hands leadership over", async () => {
@@ -23,7 +23,7 @@ describe("leader election (advisory locks)", () => {
     // Kill the leader's backend as a crash would.
     await getPool().query(
       `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and pid <> pg_backend_pid() and objid = ($1::bigint & x'ffffffff'::bigint)::oid`,
-      [(await import("@/lib/db/advisory-lock")).advisoryKey(name).toString()],
+      [(await import("@/lib/platform/db/advisory-lock")).advisoryKey(name).toString()],
     );
     await leader!.lost;
     let taken = null;

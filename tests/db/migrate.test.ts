@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
 
 describe("migrations", () => {
   it("several instances migrating one fresh database at once all succeed, and the schema is complete", async () => {

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createPool } from "@/lib/db/client";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { createPool } from "@/lib/platform/db/client";
+import { startEmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { killPostmaster } from "../helpers/started-service";
 
 // A connection checked out of a pool when PostgreSQL dies: pg fails its queries and also emits the lost socket

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { closeDb, getPool, sizePoolForJobs } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { getDb } from "@/lib/db/client";
+import { closeDb, getPool, sizePoolForJobs } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { getDb } from "@/lib/platform/db/client";
 
 // A request gives up after DATABASE_ACQUIRE_TIMEOUT_MS; a job must not: the worker's pool holds a
 // connection for every job it runs at once and has no acquire timeout. (This file runs in its own process.)

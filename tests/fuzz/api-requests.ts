@@ -5,7 +5,7 @@ import { guardBody, keepWebhooksOnLoopback, reachesRealTarget } from "./safety-g
 import { type Endpoint, ENDPOINTS, endpointLabel, type IdKind, idKindsOf } from "./endpoint-catalogue";
 import { hostileBodyBytes, hostileJsonText } from "./hostile-values";
 import type { RawRequest } from "./raw-http";
-import { DEFAULT_SCOPES, hasScope, type Scope } from "@/lib/api-keys/scopes";
+import { DEFAULT_SCOPES, hasScope, type Scope } from "@/lib/identity/api-keys/scopes";
 import { arbitraryFor, queryArbitrary } from "./zod-arbitrary";
 import { FIELD_HINTS, QUERY_HINTS } from "./field-hints";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { Scope } from "@/lib/api-keys/scopes";
-import { paginationQuery } from "@/lib/api/pagination";
-import { EVENT_TYPES } from "@/lib/events/event-types";
-import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";
-import { createPaymentBody, listPaymentsQuery } from "@/lib/payments/schemas";
-import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
+import type { Scope } from "@/lib/identity/api-keys/scopes";
+import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
+import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
+import { createPaymentBody, listPaymentsQuery } from "@/lib/money-in/payments/schemas";
+import { createPayoutBody, listPayoutsQuery } from "@/lib/money-out/payouts/schemas";
 import {
   congestBody,
   dropBody,
@@ -13,8 +13,8 @@ import {
   mineBody,
   reorgBody,
   simulateBody,
-} from "@/lib/sandbox/schemas";
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/webhooks/schemas";
+} from "@/lib/http/api/sandbox-schemas";
+import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/notify/webhooks/schemas";
 
 /** What a path parameter names; the fuzzer plugs in the caller's ids, another merchant's, and junk. */
 export type IdKind = "payment" | "link" | "event" | "payout" | "webhook" | "chain";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { METADATA_LIMITS } from "@/lib/api/metadata";
+import { METADATA_LIMITS } from "@/lib/kernel/schemas/metadata";
 import { hostileJson, hostileString } from "./hostile-values";
 import type { Hints } from "./zod-arbitrary";
 

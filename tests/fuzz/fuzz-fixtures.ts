@@ -1,8 +1,8 @@
 import path from "node:path";
-import { getDb } from "@/lib/db/client";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { DEFAULT_SCOPES, type Scope } from "@/lib/api-keys/scopes";
-import { createMerchant } from "@/lib/merchants/create-merchant";
+import { getDb } from "@/lib/platform/db/client";
+import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
+import { DEFAULT_SCOPES, type Scope } from "@/lib/identity/api-keys/scopes";
+import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 import type { FuzzKey, FuzzMerchant } from "./api-requests";
 

@@ -1,4 +1,4 @@
-import { ERROR_STATUS } from "@/lib/api/errors";
+import { ERROR_STATUS } from "@/lib/http/api/errors";
 import type { RawResponse } from "./raw-http";
 
 const ENVELOPE_FIELDS = ["message", "param", "request_id", "status", "type"];
@@ -62,7 +62,7 @@ const SECURITY_HEADERS: [string, RegExp][] = [
   ["cache-control", /no-store/],
 ];
 
-/** A public page (or its event stream) that was served: the headers lib/server/page-security.ts sets. */
+/** A public page (or its event stream) that was served: the headers lib/http/server/page-security.ts sets. */
 export function pageSecurityProblems(res: RawResponse): string[] {
   return SECURITY_HEADERS.filter(([name, pattern]) => !pattern.test(res.headers[name] ?? "")).map(
     ([name]) => `page served without ${name}`,

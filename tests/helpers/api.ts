@@ -1,8 +1,8 @@
 import { inject } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
-import type { Scope } from "@/lib/api-keys/scopes";
-import { createMerchant } from "@/lib/merchants/create-merchant";
+import { getDb } from "@/lib/platform/db/client";
+import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
+import type { Scope } from "@/lib/identity/api-keys/scopes";
+import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 
 export const webUrls = () => inject("webUrls");
 

@@ -11,7 +11,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/platform/db/client";
 import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { api, newKey } from "./api";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import type { DashboardActor } from "@/lib/dashboard/dashboard-actor";
-import type { Mode } from "@/lib/modes/mode";
-import { createUser } from "@/lib/users/create-user";
-import type { Role } from "@/lib/users/roles";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { DashboardActor } from "@/lib/identity/auth/dashboard-actor";
+import type { Mode } from "@/lib/kernel/mode";
+import { createUser } from "@/lib/identity/users/create-user";
+import type { Role } from "@/lib/identity/users/roles";
 
 /** A real user of `merchantId` with `role`, as the actor of dashboard mutations in `mode`. */
 export async function newActor(merchantId: string, role: Role, mode: Mode = "sandbox"): Promise<DashboardActor> {

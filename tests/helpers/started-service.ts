@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import type { startReceiver } from "./webhook-receiver";
 
 // `npm start` as the restart tests drive it (tests/start/*-restart.test.ts): a service of its own, a client that

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { runOnce } from "graphile-worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Db, getDb, getPool } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { type Db, getDb, getPool } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { expirePaymentJob } from "@/worker/jobs/expire-payment";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { taskList } from "@/worker/task-list";
 
 afterEach(() => {

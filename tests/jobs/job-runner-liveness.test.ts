@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { getDb, getPool, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { freeDeadRunnersJobs } from "@/lib/jobs/job-runner-liveness";
+import { getDb, getPool, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
+import { freeDeadRunnersJobs } from "@/lib/platform/jobs/job-runner-liveness";
 
 // Jobs locked by a worker as graphile-worker itself locks them, far in the future (no live worker of the
 // suite takes them), then judged by their runners' heartbeats.

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createPool } from "@/lib/db/client";
-import { type EmbeddedDatabase, startEmbeddedDatabase } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { cronTolerantPool } from "@/lib/jobs/cron-pool";
-import { startJobRunner } from "@/lib/jobs/job-runner";
-import { sleep } from "@/lib/util/sleep";
+import { createPool } from "@/lib/platform/db/client";
+import { type EmbeddedDatabase, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
+import { cronTolerantPool } from "@/lib/platform/jobs/cron-pool";
+import { startJobRunner } from "@/lib/platform/jobs/job-runner";
+import { sleep } from "@/lib/kernel/sleep";
 import { killPostmaster, until } from "../helpers/started-service";
 
 // graphile-worker gives up on a database outage in three ways: a worker that cannot record its job's outcome

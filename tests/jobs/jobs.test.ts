@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { parseCrontab, runOnce } from "graphile-worker";
 import { describe, expect, it } from "vitest";
-import { getDb, getPool, inTransaction } from "@/lib/db/client";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { getDb, getPool, inTransaction } from "@/lib/platform/db/client";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { JOBS } from "@/worker/registry";
 import { crontab, taskList } from "@/worker/task-list";
 import { newMerchant } from "../helpers/api";

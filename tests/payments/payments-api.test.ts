@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
+import { getDb } from "@/lib/platform/db/client";
+import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
 import { api, expectError, newMerchant, type TestMerchant } from "../helpers/api";
 
 let m: TestMerchant;

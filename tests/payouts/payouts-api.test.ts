@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { adjustBalance } from "@/lib/ledger/adjust-balance";
-import { checkLedgerConsistency } from "@/lib/ledger/check-ledger-consistency";
+import { getDb } from "@/lib/platform/db/client";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import { api, expectError, newKey, newMerchant } from "../helpers/api";
 
 const EVM_TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -238,7 +238,7 @@ describe("ledger", () => {
     const m = await newMerchant();
     await fund(m.id, "eth", 7);
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-    const { query } = await import("@/lib/db/query");
+    const { query } = await import("@/lib/platform/db/query");
     await query(getDb(), "update balances set available_units = available_units + 1 where merchant_id = $1", [m.id]);
     const problems = await checkLedgerConsistency(getDb(), m.id);
     expect(problems).toHaveLength(1);
@@ -246,7 +246,7 @@ describe("ledger", () => {
   });
 
   it("refuses unbalanced journals", async () => {
-    const { postJournal } = await import("@/lib/ledger/post-journal");
+    const { postJournal } = await import("@/lib/books/ledger/post-journal");
     const m = await newMerchant();
     await expect(
       postJournal(getDb(), {

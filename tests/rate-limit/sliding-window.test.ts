@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getPool } from "@/lib/db/client";
-import { PostgresRateLimiter, pruneRateLimitBuckets } from "@/lib/rate-limit/postgres-limiter";
-import { RedisRateLimiter } from "@/lib/rate-limit/redis-limiter";
-import type { RateLimiter } from "@/lib/rate-limit/types";
+import { getPool } from "@/lib/platform/db/client";
+import { PostgresRateLimiter, pruneRateLimitBuckets } from "@/lib/platform/rate-limit/postgres-limiter";
+import { RedisRateLimiter } from "@/lib/platform/rate-limit/redis-limiter";
+import type { RateLimiter } from "@/lib/platform/rate-limit/types";
 
 const stores: [string, () => RateLimiter][] = [["postgres", () => new PostgresRateLimiter(getPool())]];
 if (process.env.REDIS_URL) stores.push(["redis", () => new RedisRateLimiter(process.env.REDIS_URL!)]);

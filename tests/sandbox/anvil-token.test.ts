@@ -4,7 +4,7 @@ import path from "node:path";
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEventLogs, type Address } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 

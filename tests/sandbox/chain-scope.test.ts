@@ -1,9 +1,9 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { DEFAULT_SCOPES } from "@/lib/api-keys/scopes";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { DEFAULT_SCOPES } from "@/lib/identity/api-keys/scopes";
 import { api, expectError, newMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";

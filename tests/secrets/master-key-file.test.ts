@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { readOrCreateMasterKeyFile } from "@/lib/secrets/master-key";
+import { readOrCreateMasterKeyFile } from "@/lib/platform/secrets/master-key";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { resetConfig } from "@/lib/config/env";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { resetConfig } from "@/lib/platform/config/env";
+import { migrateDatabase } from "@/lib/platform/db/migrate";
 import { createTestDatabase } from "./test-database";
 import { startTestChains } from "./sandbox-chains";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";

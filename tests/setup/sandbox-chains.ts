@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
-import { createPool, type Db } from "@/lib/db/client";
+import { createPool, type Db } from "@/lib/platform/db/client";
 import { EVM_SANDBOX, startEvmSandboxChain, type EvmSandboxChain } from "@/sandbox/evm/evm-sandbox";
 import { evmRegistration, solanaRegistration, tronRegistration } from "@/sandbox/registrations";
 import { readSolanaSandboxSecret, startSolanaSandbox } from "@/sandbox/solana/solana-sandbox";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { startEmbeddedDatabase } from "@/lib/platform/db/embedded";
 
 export interface TestDatabase {
   url: string;

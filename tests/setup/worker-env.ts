@@ -1,5 +1,5 @@
 import { afterAll, inject } from "vitest";
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/platform/db/client";
 
 // Test files call domain functions in-process against the run's database, as the web/worker/CLI do.
 process.env.DATABASE_URL = inject("databaseUrl");

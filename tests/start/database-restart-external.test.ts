@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { startEmbeddedDatabase } from "@/lib/platform/db/embedded";
 import {
   expectEachOnce,
   healthShows,

@@ -6,8 +6,8 @@ import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
-import { accountXpub, deriveAddress } from "@/lib/wallets/derive-address";
+import { freePort } from "@/lib/platform/db/embedded";
+import { accountXpub, deriveAddress } from "@/lib/chains/wallets/derive-address";
 import { runCli } from "../helpers/run-cli";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -18,7 +18,7 @@ import {
 } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { runCli } from "../helpers/run-cli";

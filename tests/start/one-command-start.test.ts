@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { sessionCookie, signInOverHttp } from "../helpers/dashboard-http";
 
 const root = path.resolve(import.meta.dirname, "../..");

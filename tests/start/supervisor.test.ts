@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ProcessState } from "@/lib/health/process-status";
+import type { ProcessState } from "@/lib/platform/health/process-status";
 import { SupervisedProcess } from "@/scripts/lib/supervisor";
 
 // npm start's supervisor never gives up on a process that has been up (a worker crashing while the database is

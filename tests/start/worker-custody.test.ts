@@ -3,7 +3,7 @@ import path from "node:path";
 import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
-import { accountXpub } from "@/lib/wallets/derive-address";
+import { accountXpub } from "@/lib/chains/wallets/derive-address";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

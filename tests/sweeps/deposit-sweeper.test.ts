@@ -14,11 +14,11 @@ import {
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
-import { freePort } from "@/lib/db/embedded";
-import { batchAuthorizations, batchCall, delegationCode } from "@/lib/outbound/drivers/evm-batch";
-import { CREATE2_DEPLOYER, sweeperContract } from "@/lib/sweeps/sweeper-contract";
+import { freePort } from "@/lib/platform/db/embedded";
+import { batchAuthorizations, batchCall, delegationCode } from "@/lib/money-out/outbound/drivers/evm-batch";
+import { CREATE2_DEPLOYER, sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
-import type { SigningKey } from "@/lib/wallets/wallet-roles";
+import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 
 // contracts/DepositSweeper.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { folderGraph, folderOf, forbiddenImports, loopEdges, type ModuleEdges } from "@/scripts/lib/architecture-rules";
+import {
+  folderGraph,
+  folderOf,
+  forbiddenImports,
+  loopEdges,
+  type ModuleEdges,
+  upwardImports,
+} from "@/scripts/lib/architecture-rules";
 
 const mod = (source: string, ...imports: (string | [string, "type"])[]): ModuleEdges => ({
   source,
@@ -9,12 +16,28 @@ const mod = (source: string, ...imports: (string | [string, "type"])[]): ModuleE
 });
 
 describe("architecture rules (npm run lint)", () => {
-  it("groups modules by lib folder; a loose module is its own", () => {
-    expect(["lib/api/route.ts", "lib/log.ts", "app/v1/x/route.ts", "worker/jobs/a.ts"].map(folderOf)).toEqual([
-      "lib/api",
-      "lib/log",
-      "app",
-      "worker",
+  it("groups modules by folder inside a layer; a layer's loose modules are one unit", () => {
+    expect(
+      [
+        "lib/http/api/route.ts",
+        "lib/platform/log.ts",
+        "lib/kernel/amount.ts",
+        "app/v1/x/route.ts",
+        "worker/jobs/a.ts",
+      ].map(folderOf),
+    ).toEqual(["lib/http/api", "lib/platform", "lib/kernel", "app", "worker"]);
+  });
+
+  it("names value imports that go up the layers or out of any layer; type-only ones are fine", () => {
+    const modules = [
+      mod("lib/money-in/payments/a.ts", "lib/platform/db/query.ts", "lib/notify/events/record-event.ts"),
+      mod("lib/notify/events/b.ts", "lib/money-in/payments/a.ts", ["lib/money-out/payouts/c.ts", "type"]),
+      mod("lib/kernel/d.ts", "lib/kernel/e.ts"),
+      mod("lib/stray/f.ts", "lib/kernel/d.ts"),
+    ];
+    expect(upwardImports(modules)).toEqual([
+      "lib/notify/events/b.ts -> lib/money-in/payments/a.ts",
+      "lib/stray/f.ts -> lib/kernel/d.ts",
     ]);
   });
 
@@ -35,11 +58,13 @@ describe("architecture rules (npm run lint)", () => {
 
   it("names the modules of a layer that import what the layer must not", () => {
     const modules = [
-      mod("lib/dashboard/a.ts", "lib/db/query.ts"),
-      mod("lib/dashboard/b.ts", "lib/payments/list.ts"),
-      mod("lib/dashboard/c.ts", ["lib/db/query.ts", "type"]),
-      mod("lib/payments/list.ts", "lib/db/query.ts"),
+      mod("lib/read-models/a.ts", "lib/platform/db/query.ts"),
+      mod("lib/read-models/b.ts", "lib/money-in/payments/list.ts"),
+      mod("lib/read-models/c.ts", ["lib/platform/db/query.ts", "type"]),
+      mod("lib/money-in/payments/list.ts", "lib/platform/db/query.ts"),
     ];
-    expect(forbiddenImports(modules, /^lib\/dashboard\//, /^lib\/db\/query\.ts$/)).toEqual(["lib/dashboard/a.ts"]);
+    expect(forbiddenImports(modules, /^lib\/read-models\//, /^lib\/platform\/db\/query\.ts$/)).toEqual([
+      "lib/read-models/a.ts",
+    ]);
   });
 });

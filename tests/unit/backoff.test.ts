@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay } from "@/lib/util/backoff";
+import { backoffDelay } from "@/lib/kernel/backoff";
 
 describe("backoffDelay", () => {
   it("starts at the base, doubles each attempt and stops at the cap", () => {

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHAINS } from "@/lib/kernel/chain-ids";
-import { CONFIG_VARIABLES } from "@/lib/config/env";
+import { CONFIG_VARIABLES } from "@/lib/platform/config/env";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** Where the service's own code lives (tests, e2e and bench have knobs of their own). */
 const SOURCE_DIRS = ["lib", "app", "scripts", "worker", "components", "sandbox", "db"];
-/** Files that may name a process.env variable outside lib/config, each for a reason lib/config/env.ts gives. */
+/** Files that may name a process.env variable outside lib/platform/config, each for a reason lib/platform/config/env.ts gives. */
 const PROCESS_ENV_PLUMBING = ["scripts/lib/spawn-web.ts"];
 
 /** The variable names in the first column of the README's "## Configuration" table; `<CHAIN>_X` expanded. */
@@ -73,7 +73,7 @@ describe("the README's configuration table", () => {
   });
 });
 
-describe("process.env outside lib/config", () => {
+describe("process.env outside lib/platform/config", () => {
   it("is only touched by the documented plumbing", () => {
     const files = [...processEnvNames().keys()].filter((file) => !file.startsWith(path.join("lib", "config")));
     expect(files.sort()).toEqual([...PROCESS_ENV_PLUMBING].sort());

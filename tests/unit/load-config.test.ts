@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { liveChainConfig, sandboxConfirmations } from "@/lib/chains/chain-config";
 import { enabledChains } from "@/lib/chains/chains";
-import { ConfigError, loadConfig } from "@/lib/config/env";
+import { ConfigError, loadConfig } from "@/lib/platform/config/env";
 
 /** The problems loadConfig reports for `env`, or [] when it parses. */
 function problems(env: Record<string, string>): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { log } from "@/lib/log";
-import { redactText } from "@/lib/log-redaction";
+import { log } from "@/lib/platform/log";
+import { redactText } from "@/lib/platform/log-redaction";
 
 const ALCHEMY = "https://eth-mainnet.g.alchemy.com/v2/AbCdEf0123456789XyZaBcDeF012345";
 const INFURA = "https://polygon-mainnet.infura.io/v3/0123456789abcdef0123456789abcdef";

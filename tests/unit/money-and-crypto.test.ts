@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, safeEqual } from "@/lib/crypto/hash";
-import { newId, randomBase62 } from "@/lib/crypto/random";
-import { generateKeySecret, modeOfSecret } from "@/lib/api-keys/api-key-format";
-import { hasScope, parseScopes } from "@/lib/api-keys/scopes";
-import { formatAmount, parseAmount } from "@/lib/money/amount";
+import { canonicalJson, safeEqual } from "@/lib/kernel/hash";
+import { newId, randomBase62 } from "@/lib/kernel/random";
+import { generateKeySecret, modeOfSecret } from "@/lib/identity/api-keys/api-key-format";
+import { hasScope, parseScopes } from "@/lib/identity/api-keys/scopes";
+import { formatAmount, parseAmount } from "@/lib/kernel/amount";
 
 describe("amounts", () => {
   it("exact mode needs six decimals and yields integer base units", () => {

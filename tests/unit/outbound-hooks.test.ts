@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hooksOf, registerOutboundHooks } from "@/lib/outbound/outbound-hooks";
+import { hooksOf, registerOutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 
 // The engine moves a payout's transfer only with the payouts' hooks (deny-list and sanctions before signing,
 // the payout moved with its transfer): a process that never registered them must stop, not send unchecked.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { IllegalTransitionError } from "@/lib/lifecycle/define-lifecycle";
+import { IllegalTransitionError } from "@/lib/kernel/define-lifecycle";
 import { bumpedFees } from "@/lib/chains/evm-fees";
-import { OUTBOUND_LIFECYCLE } from "@/lib/outbound/outbound-lifecycle";
-import type { CandidateRow } from "@/lib/outbound/outbound-row";
+import { OUTBOUND_LIFECYCLE } from "@/lib/money-out/outbound/outbound-lifecycle";
+import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 
 const GWEI = 1_000_000_000n;
 const previous = (maxFee: bigint, tip: bigint) =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { IllegalTransitionError } from "@/lib/lifecycle/define-lifecycle";
-import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "@/lib/payments/payment-lifecycle";
-import type { PaymentRow, PaymentStatus } from "@/lib/payments/payment-row";
-import { PaymentBatch } from "@/lib/payments/update-payment";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { IllegalTransitionError } from "@/lib/kernel/define-lifecycle";
+import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "@/lib/money-in/payments/payment-lifecycle";
+import type { PaymentRow, PaymentStatus } from "@/lib/money-in/payments/payment-row";
+import { PaymentBatch } from "@/lib/money-in/payments/update-payment";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 
 const payment = (status: PaymentStatus): PaymentRow => ({
   id: "pay_test",

@@ -6,7 +6,7 @@ import {
   confirmationsAt,
   expiredBy,
   settlementTriggers,
-} from "@/lib/payments/payment-rules";
+} from "@/lib/money-in/payments/payment-rules";
 
 const EXPIRES = new Date("2026-01-01T00:30:00Z");
 const awaiting = { status: "awaiting_payment" as const, expiresAt: EXPIRES, amountUnits: 25_000_000n };

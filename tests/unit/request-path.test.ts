@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ipLimitKey } from "@/lib/server/client-ip";
-import { decideRequestPath } from "@/lib/server/request-path";
+import { ipLimitKey } from "@/lib/platform/client-ip";
+import { decideRequestPath } from "@/lib/http/server/request-path";
 
 describe("the one path every decision of the web server uses", () => {
   it("passes clean paths through unchanged, decoded for decisions", () => {

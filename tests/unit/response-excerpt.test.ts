@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { responseExcerpt, storableText } from "@/lib/webhooks/response-excerpt";
+import { responseExcerpt, storableText } from "@/lib/notify/webhooks/response-excerpt";
 
 describe("webhook response excerpts", () => {
   it("turn NUL, control characters and invalid UTF-8 into U+FFFD and keep tabs and newlines", () => {

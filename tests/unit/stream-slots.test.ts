@@ -6,7 +6,7 @@ import {
   openStatusStreams,
   STREAMS_PER_CLIENT,
   STREAMS_PER_PROCESS,
-} from "@/lib/server/stream-slots";
+} from "@/lib/http/server/stream-slots";
 
 /** Just enough of a response: headers, end, and the close event a real socket emits. */
 function fakeResponse() {

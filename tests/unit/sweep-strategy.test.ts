@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
-import { ConfigError, loadConfig } from "@/lib/config/env";
-import type { Mode } from "@/lib/modes/mode";
-import { sweepStrategy } from "@/lib/sweeps/sweep-strategy";
-import { sweeperContract } from "@/lib/sweeps/sweeper-contract";
+import { ConfigError, loadConfig } from "@/lib/platform/config/env";
+import type { Mode } from "@/lib/kernel/mode";
+import { sweepStrategy } from "@/lib/money-out/sweeps/sweep-strategy";
+import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 
 const on = (mode: Mode, chain: Chain) => ({ mode, chain, family: CHAIN_FAMILY[chain] }) as ChainConfig;
 

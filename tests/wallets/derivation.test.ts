@@ -5,8 +5,8 @@ import { base58 } from "@scure/base";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { TronWeb } from "tronweb";
 import { describe, expect, it } from "vitest";
-import { deriveAddress } from "@/lib/wallets/derive-address";
-import { decryptSecret, encryptSecret } from "@/lib/secrets/encryption";
+import { deriveAddress } from "@/lib/chains/wallets/derive-address";
+import { decryptSecret, encryptSecret } from "@/lib/platform/secrets/encryption";
 import HDKeyEd25519 from "micro-key-producer/slip10.js";
 
 const seed = mnemonicToSeedSync("test test test test test test test test test test test junk");

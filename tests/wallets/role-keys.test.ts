@@ -6,11 +6,11 @@ import { base58 } from "@scure/base";
 import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 import { TronWeb } from "tronweb";
 import { afterAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { deriveAddress } from "@/lib/wallets/derive-address";
-import { roleKey } from "@/lib/wallets/role-keys";
-import { deriveRoleKey, ROLE_PATH } from "@/lib/wallets/wallet-roles";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { deriveAddress } from "@/lib/chains/wallets/derive-address";
+import { roleKey } from "@/lib/chains/wallets/role-keys";
+import { deriveRoleKey, ROLE_PATH } from "@/lib/chains/wallets/wallet-roles";
 
 const HARDHAT = "test test test test test test test test test test test junk";
 const seed = mnemonicToSeedSync(HARDHAT);

@@ -2,15 +2,15 @@ import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { getDb, getPool, inTransaction } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb, getPool, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { taskList } from "@/worker/task-list";
-import { createPayment } from "@/lib/payments/create-payment";
-import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
-import { deriveAddress } from "@/lib/wallets/derive-address";
-import { SOLANA_POOL_TARGET } from "@/lib/wallets/solana-address-pool";
+import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
+import { deriveAddress } from "@/lib/chains/wallets/derive-address";
+import { SOLANA_POOL_TARGET } from "@/lib/chains/wallets/solana-address-pool";
 import { newMerchant } from "../helpers/api";
 
 // Live mode at the domain level, as the worker (which holds the seed) and the web run it; the live Solana

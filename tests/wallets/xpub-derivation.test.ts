@@ -2,9 +2,9 @@ import { HDKey } from "@scure/bip32";
 import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config/env";
-import { accountXpub, deriveAddress, deriveAddressFromXpub } from "@/lib/wallets/derive-address";
-import { liveXpubMismatches } from "@/lib/wallets/live-xpubs";
+import { loadConfig } from "@/lib/platform/config/env";
+import { accountXpub, deriveAddress, deriveAddressFromXpub } from "@/lib/chains/wallets/derive-address";
+import { liveXpubMismatches } from "@/lib/chains/wallets/live-xpubs";
 import { runCli } from "../helpers/run-cli";
 
 const HARDHAT = "test test test test test test test test test test test junk";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { getDb, getPool } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb, getPool } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { startWorker, type JobRunner } from "@/worker/start-jobs";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver-webhook";
-import { retryDelayMs } from "@/lib/webhooks/retry-schedule";
-import { sendWebhook } from "@/lib/webhooks/send-webhook";
+import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
+import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/notify/webhooks/deliver-webhook";
+import { retryDelayMs } from "@/lib/notify/webhooks/retry-schedule";
+import { sendWebhook } from "@/lib/notify/webhooks/send-webhook";
 import { api, newMerchant } from "../helpers/api";
 import { startReceiver, verifySignature, waitFor } from "../helpers/webhook-receiver";
 
@@ -178,7 +178,7 @@ describe("a worker killed mid-delivery", () => {
   it("loses nothing: the stalled delivery is swept, claimed again and delivered", async () => {
     const { fork } = await import("node:child_process");
     const path = await import("node:path");
-    const { sweepStalledDeliveries } = await import("@/lib/webhooks/redeliver-stalled");
+    const { sweepStalledDeliveries } = await import("@/lib/notify/webhooks/redeliver-stalled");
     await worker.stop(); // only the child worker may take the job
     const { m, endpointId } = await merchantWithEndpoint("/crash");
     receiver.hangFirst("/crash", 1);

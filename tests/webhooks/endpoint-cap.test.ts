@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/create-webhook-endpoint";
+import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { api, expectError, newMerchant } from "../helpers/api";
 
 const register = (key: string, i: number) =>

@@ -4,8 +4,8 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { sendWebhook } from "@/lib/webhooks/send-webhook";
+import { resetConfig } from "@/lib/platform/config/env";
+import { sendWebhook } from "@/lib/notify/webhooks/send-webhook";
 import { verifySignature } from "../helpers/webhook-receiver";
 
 // A real HTTPS receiver with a self-signed certificate for "hooks.receiver.test", trusted

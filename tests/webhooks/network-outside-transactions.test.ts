@@ -1,9 +1,9 @@
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { IN_PROGRESS_TTL_MINUTES } from "@/lib/api/idempotency";
-import { getDb, getPool } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
+import { IN_PROGRESS_TTL_MINUTES } from "@/lib/http/api/idempotency";
+import { getDb, getPool } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { type SpawnedWebServer, spawnWebServer } from "@/scripts/lib/spawn-web";
 import { api, expectError, newMerchant, type TestMerchant } from "../helpers/api";
 

@@ -1,10 +1,10 @@
 import http from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { deliverWebhooks } from "@/lib/webhooks/deliver-webhook";
+import { resetConfig } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { deliverWebhooks } from "@/lib/notify/webhooks/deliver-webhook";
 import { api, newMerchant } from "../helpers/api";
 
 // This file delivers (in process) to loopback receivers: the sandbox switch.

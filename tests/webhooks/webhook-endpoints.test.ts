@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { query } from "@/lib/db/query";
-import { checkWebhookUrl } from "@/lib/webhooks/check-webhook-url";
-import { createWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
+import { loadConfig } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { checkWebhookUrl } from "@/lib/notify/webhooks/check-webhook-url";
+import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { api, expectError, newMerchant } from "../helpers/api";
 
 const register = (key: string, body: unknown) => api("POST", "/v1/webhooks", { key, body });

@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
-import { deliverWebhooks } from "@/lib/webhooks/deliver-webhook";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb } from "@/lib/platform/db/client";
+import { deliverWebhooks } from "@/lib/notify/webhooks/deliver-webhook";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 // HTTP failures are handled by the delivery's own schedule; only infrastructure errors throw (and retry).
 export const deliverWebhookJob = defineJob(contracts.deliverWebhook, async ({ deliveryId }) => {

@@ -1,7 +1,7 @@
-import { expireIdempotencyKeys } from "@/lib/api/idempotency";
-import { getDb } from "@/lib/db/client";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { expireIdempotencyKeys } from "@/lib/http/api/idempotency";
+import { getDb } from "@/lib/platform/db/client";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 // Bounded sweep: at most 20 batches per run; the next run continues where this one stopped.
 export const expireIdempotencyKeysJob = defineJob(contracts.expireIdempotencyKeys, async (_payload, helpers) => {

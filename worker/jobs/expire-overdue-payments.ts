@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
-import { expireOverduePayments } from "@/lib/payments/expire-payment";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb } from "@/lib/platform/db/client";
+import { expireOverduePayments } from "@/lib/money-in/payments/expire-payment";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 // Bounded sweep: at most 10 batches of 500 per run.
 export const expireOverduePaymentsJob = defineJob(contracts.expireOverduePayments, async (_payload, helpers) => {

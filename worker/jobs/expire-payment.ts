@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
-import { expirePaymentIfDue } from "@/lib/payments/expire-payment";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb } from "@/lib/platform/db/client";
+import { expirePaymentIfDue } from "@/lib/money-in/payments/expire-payment";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 export const expirePaymentJob = defineJob(contracts.expirePayment, async ({ paymentId }) => {
   await expirePaymentIfDue(getDb(), paymentId);

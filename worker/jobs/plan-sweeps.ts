@@ -1,10 +1,10 @@
 import { chainConfig } from "@/lib/chains/chain-config";
 import { enabledChains } from "@/lib/chains/chains";
-import { getDb } from "@/lib/db/client";
-import { planSweeps } from "@/lib/sweeps/plan-sweeps";
-import { MODES } from "@/lib/modes/mode";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb } from "@/lib/platform/db/client";
+import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
+import { MODES } from "@/lib/kernel/mode";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 export const planSweepsJob = defineJob(contracts.planSweeps, async (payload, helpers) => {
   const db = getDb();

@@ -1,10 +1,10 @@
-import { getDb, getPool } from "@/lib/db/client";
-import { pruneRateLimitBuckets } from "@/lib/rate-limit/postgres-limiter";
-import { WINDOW_MS } from "@/lib/rate-limit/policies";
-import { pruneSessions } from "@/lib/users/sessions";
-import { pruneSignInAttempts } from "@/lib/users/sign-in-limits";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb, getPool } from "@/lib/platform/db/client";
+import { pruneRateLimitBuckets } from "@/lib/platform/rate-limit/postgres-limiter";
+import { WINDOW_MS } from "@/lib/platform/rate-limit/policies";
+import { pruneSessions } from "@/lib/identity/users/sessions";
+import { pruneSignInAttempts } from "@/lib/identity/users/sign-in-limits";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 export const pruneRateLimitBucketsJob = defineJob(contracts.pruneRateLimitBuckets, async () => {
   for (let i = 0; i < 20; i++) {

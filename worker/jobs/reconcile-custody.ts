@@ -1,12 +1,12 @@
 import { chainConfig } from "@/lib/chains/chain-config";
 import { enabledChains } from "@/lib/chains/chains";
-import { checkCustodyConsistency } from "@/lib/custody/check-custody-consistency";
-import { reconcileChain } from "@/lib/custody/reconcile-custody";
-import { getDb } from "@/lib/db/client";
-import { log } from "@/lib/log";
-import { MODES } from "@/lib/modes/mode";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { checkCustodyConsistency } from "@/lib/books/custody/check-custody-consistency";
+import { reconcileChain } from "@/lib/books/custody/reconcile-custody";
+import { getDb } from "@/lib/platform/db/client";
+import { log } from "@/lib/platform/log";
+import { MODES } from "@/lib/kernel/mode";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 /**
  * Alerts by log for now (an error line per finding; a metric is the next step): a shortfall against what

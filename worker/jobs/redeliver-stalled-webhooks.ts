@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
-import { sweepStalledDeliveries } from "@/lib/webhooks/redeliver-stalled";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb } from "@/lib/platform/db/client";
+import { sweepStalledDeliveries } from "@/lib/notify/webhooks/redeliver-stalled";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 // A delivery more than a minute past its lease or schedule has lost its worker.
 export const redeliverStalledWebhooksJob = defineJob(contracts.redeliverStalledWebhooks, async (_payload, helpers) => {

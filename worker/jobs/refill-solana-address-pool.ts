@@ -1,8 +1,8 @@
-import { getDb, inTransaction } from "@/lib/db/client";
-import { allocateWaitingPayments } from "@/lib/payments/allocate-waiting-payments";
-import { refillSolanaAddressPool } from "@/lib/wallets/solana-address-pool";
-import * as contracts from "@/lib/jobs/contracts";
-import { defineJob } from "@/lib/jobs/define-job";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
+import { allocateWaitingPayments } from "@/lib/money-in/payments/allocate-waiting-payments";
+import { refillSolanaAddressPool } from "@/lib/chains/wallets/solana-address-pool";
+import * as contracts from "@/lib/platform/jobs/contracts";
+import { defineJob } from "@/lib/platform/jobs/define-job";
 
 export const refillSolanaAddressPoolJob = defineJob(contracts.refillSolanaAddressPool, async (_payload, helpers) => {
   const { added, allocated } = await inTransaction(getDb(), async (tx) => ({

@@ -1,4 +1,4 @@
-import { serviceHealth } from "@/lib/health/service-health";
+import { serviceHealth } from "@/lib/platform/health/service-health";
 
 export const dynamic = "force-dynamic";
 

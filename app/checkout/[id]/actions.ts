@@ -2,12 +2,12 @@
 import { redirect } from "next/navigation";
 import { DomainError } from "@/lib/kernel/domain-error";
 import { isChain } from "@/lib/chains/chains";
-import { loadPaymentForCheckout } from "@/lib/checkout/load-checkout";
-import { getDb } from "@/lib/db/client";
-import { log } from "@/lib/log";
-import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
-import { selectPaymentChain } from "@/lib/payments/select-payment-chain";
-import { simulatePayment } from "@/lib/sandbox/simulate-payment";
+import { loadPaymentForCheckout } from "@/lib/money-in/checkout/load-checkout";
+import { getDb } from "@/lib/platform/db/client";
+import { log } from "@/lib/platform/log";
+import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/platform/rate-limit/policies";
+import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
+import { simulatePayment } from "@/lib/money-in/payments/simulate-payment";
 import type { SandboxPayResult } from "@/components/checkout/sandbox-pay-button";
 
 /** The payer's network choice for a chain-agnostic payment; allocates the deposit address once. */

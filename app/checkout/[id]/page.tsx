@@ -4,8 +4,8 @@ import { AmountSummary, CheckoutShell } from "@/components/checkout/checkout-she
 import { NetworkPicker, networkChoiceError } from "@/components/checkout/network-picker";
 import { PaymentPanel } from "@/components/checkout/payment-panel";
 import { StatusScreen } from "@/components/checkout/status-screen";
-import { loadCheckout } from "@/lib/checkout/load-checkout";
-import { getDb } from "@/lib/db/client";
+import { loadCheckout } from "@/lib/money-in/checkout/load-checkout";
+import { getDb } from "@/lib/platform/db/client";
 import { chooseNetwork, payWithSandboxWallet } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -2,10 +2,10 @@ import { BalancesGrid } from "@/components/dashboard/balances-grid";
 import { ChainHealthTable } from "@/components/dashboard/chain-health-table";
 import { VolumeSection } from "@/components/dashboard/volume-section";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { loadHome } from "@/lib/dashboard/load-home";
-import { getDb } from "@/lib/db/client";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { loadHome } from "@/lib/read-models/load-home";
+import { getDb } from "@/lib/platform/db/client";
 
 export const dynamic = "force-dynamic";
 

@@ -2,10 +2,10 @@
 
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { headers } from "next/headers";
-import { getDb } from "@/lib/db/client";
-import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/rate-limit/policies";
-import { ipLimitKey } from "@/lib/server/client-ip";
-import { passkeyAssertionOptions } from "@/lib/users/factors/passkeys";
+import { getDb } from "@/lib/platform/db/client";
+import { getRateLimiter, LIMITS, retryAfterSeconds, WINDOW_MS } from "@/lib/platform/rate-limit/policies";
+import { ipLimitKey } from "@/lib/platform/client-ip";
+import { passkeyAssertionOptions } from "@/lib/identity/users/factors/passkeys";
 
 export type PasskeySignInCeremony =
   | { challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { PasskeySignInButton } from "@/components/dashboard/passkey-sign-in-button";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
-import { currentUser } from "@/lib/auth/guard";
+import { currentUser } from "@/lib/identity/auth/guard";
 import { passkeySignInOptions } from "./actions";
 
 export const dynamic = "force-dynamic";

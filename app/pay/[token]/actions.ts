@@ -1,9 +1,9 @@
 "use server";
 import { redirect } from "next/navigation";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { LinkPaymentLimitError } from "@/lib/checkout/link-payments";
-import { payPaymentLink } from "@/lib/checkout/pay-payment-link";
-import { getDb } from "@/lib/db/client";
+import { LinkPaymentLimitError } from "@/lib/money-in/checkout/link-payments";
+import { payPaymentLink } from "@/lib/money-in/checkout/pay-payment-link";
+import { getDb } from "@/lib/platform/db/client";
 
 /**
  * The payer picked a network on a link's page: the link's open payment on it, or a new one, opens in

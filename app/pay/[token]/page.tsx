@@ -3,10 +3,10 @@ import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { AmountSummary, CheckoutShell } from "@/components/checkout/checkout-shell";
 import { NetworkPicker, networkChoiceError } from "@/components/checkout/network-picker";
-import { availableNetworks } from "@/lib/checkout/load-checkout";
-import { loadPaymentLinkPage } from "@/lib/checkout/pay-payment-link";
-import { getDb } from "@/lib/db/client";
-import { formatAmount } from "@/lib/money/amount";
+import { availableNetworks } from "@/lib/money-in/checkout/load-checkout";
+import { loadPaymentLinkPage } from "@/lib/money-in/checkout/pay-payment-link";
+import { getDb } from "@/lib/platform/db/client";
+import { formatAmount } from "@/lib/kernel/amount";
 import { payLink } from "./actions";
 
 export const dynamic = "force-dynamic";

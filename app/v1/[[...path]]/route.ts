@@ -1,4 +1,4 @@
-import { unknownApiPath } from "@/lib/api/methods";
+import { unknownApiPath } from "@/lib/http/api/methods";
 
 // Any /v1 path no other route file matches: 404 in the error envelope, for every method.
 export {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { listBalances } from "@/lib/balances/list-balances";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { listBalances } from "@/lib/books/balances/list-balances";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { listEvents } from "@/lib/events/list-events";
-import { paginationQuery } from "@/lib/api/pagination";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { listEvents } from "@/lib/notify/events/list-events";
+import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 
 // An addition (Stripe-standard, docs/API-DECISIONS.md): the merchant can read what was (or would have been) delivered.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

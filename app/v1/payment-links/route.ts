@@ -1,10 +1,10 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { config } from "@/lib/config/env";
-import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
-import { listPaymentLinks } from "@/lib/payment-links/list-payment-links";
-import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/payment-links/schemas";
-import { serializePaymentLink } from "@/lib/payment-links/serialize-payment-link";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { config } from "@/lib/platform/config/env";
+import { createPaymentLink } from "@/lib/money-in/payment-links/create-payment-link";
+import { listPaymentLinks } from "@/lib/money-in/payment-links/list-payment-links";
+import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
+import { serializePaymentLink } from "@/lib/money-in/payment-links/serialize-payment-link";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

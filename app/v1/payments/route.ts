@@ -1,10 +1,10 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { config } from "@/lib/config/env";
-import { createPayment } from "@/lib/payments/create-payment";
-import { listPayments } from "@/lib/payments/list-payments";
-import { createPaymentBody, listPaymentsQuery } from "@/lib/payments/schemas";
-import { serializePayment, serializePaymentListItem } from "@/lib/payments/serialize-payment";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { config } from "@/lib/platform/config/env";
+import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { listPayments } from "@/lib/money-in/payments/list-payments";
+import { createPaymentBody, listPaymentsQuery } from "@/lib/money-in/payments/schemas";
+import { serializePayment, serializePaymentListItem } from "@/lib/money-in/payments/serialize-payment";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,10 +1,10 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { prepareDestinationCheck } from "@/lib/payouts/check-destination";
-import { createPayout } from "@/lib/payouts/create-payout";
-import { listPayouts } from "@/lib/payouts/list-payouts";
-import { createPayoutBody, listPayoutsQuery } from "@/lib/payouts/schemas";
-import { serializePayout } from "@/lib/payouts/serialize-payout";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { prepareDestinationCheck } from "@/lib/money-out/payouts/check-destination";
+import { createPayout } from "@/lib/money-out/payouts/create-payout";
+import { listPayouts } from "@/lib/money-out/payouts/list-payouts";
+import { createPayoutBody, listPayoutsQuery } from "@/lib/money-out/payouts/schemas";
+import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 
 // Payout endpoints share their own 10/min window per key (docs/API.md#rate-limits).
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

@@ -1,9 +1,9 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { checkEndpointUrl, insertWebhookEndpoint } from "@/lib/webhooks/create-webhook-endpoint";
-import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
-import { createWebhookBody, listWebhooksQuery } from "@/lib/webhooks/schemas";
-import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { checkEndpointUrl, insertWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
+import { listWebhookEndpoints } from "@/lib/notify/webhooks/list-webhook-endpoints";
+import { createWebhookBody, listWebhooksQuery } from "@/lib/notify/webhooks/schemas";
+import { serializeWebhookEndpoint } from "@/lib/notify/webhooks/webhook-endpoint-row";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

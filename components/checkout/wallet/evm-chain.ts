@@ -1,6 +1,6 @@
 import { defineChain, type Chain } from "viem";
 import { bsc, bscTestnet, mainnet, polygon, polygonAmoy, sepolia } from "viem/chains";
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
 
 /** Public chains a live payment may be on: their public RPC and explorer, for a wallet that must add the chain. */
 const KNOWN: Record<number, Chain> = Object.fromEntries(

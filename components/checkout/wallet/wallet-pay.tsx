@@ -1,8 +1,8 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useEffect, useRef } from "react";
-import type { CheckoutNetwork } from "@/lib/checkout/load-checkout";
-import { parseAmount } from "@/lib/money/amount";
+import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
+import { parseAmount } from "@/lib/kernel/amount";
 
 export interface WalletPayProps {
   network: CheckoutNetwork;

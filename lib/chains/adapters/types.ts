@@ -38,7 +38,7 @@ export interface WatchedAddress {
 
 /**
  * What the service needs of a chain family, identical in sandbox and live (only the configuration
- * differs): derive (lib/wallets/derive-address.ts, by family), scan (`transfers` over a block range),
+ * differs): derive (lib/chains/wallets/derive-address.ts, by family), scan (`transfers` over a block range),
  * confirm (`head` and `blocks`, from which confirmations are counted and reorgs noticed) and transfer.
  */
 export interface ChainAdapter {

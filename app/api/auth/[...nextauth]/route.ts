@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/auth-options";
+import { authOptions } from "@/lib/identity/auth/auth-options";
 
 export const dynamic = "force-dynamic";
 

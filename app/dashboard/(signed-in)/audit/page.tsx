@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
-import { AUDIT_PAGE_SIZE, listAudit } from "@/lib/users/list-audit";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
+import { AUDIT_PAGE_SIZE, listAudit } from "@/lib/identity/users/list-audit";
 
 export const dynamic = "force-dynamic";
 

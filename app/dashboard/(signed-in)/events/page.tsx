@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { Pager } from "@/components/dashboard/pager";
 import { UtcTime } from "@/components/dashboard/status-badge";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { loadEventsPage } from "@/lib/dashboard/events-pages";
-import { getDb } from "@/lib/db/client";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { loadEventsPage } from "@/lib/read-models/events-pages";
+import { getDb } from "@/lib/platform/db/client";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 
 export const dynamic = "force-dynamic";
 

@@ -1,21 +1,21 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { refusalOf } from "@/lib/auth/action-actor";
-import { actorOf, requireActionUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
+import { refusalOf } from "@/lib/identity/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
 import {
   createDashboardKey,
   isRollOverlap,
   revokeDashboardKey,
   rollDashboardKey,
   scopesFromForm,
-} from "@/lib/dashboard/api-keys";
-import { KeyScopeError } from "@/lib/dashboard/grantable-scopes";
-import { getDb } from "@/lib/db/client";
-import { KeyNotFoundError } from "@/lib/api-keys/rotate-api-key";
-import type { Permission } from "@/lib/users/roles";
-import type { SessionUser } from "@/lib/users/sessions";
+} from "@/lib/read-models/api-keys";
+import { KeyScopeError } from "@/lib/read-models/grantable-scopes";
+import { getDb } from "@/lib/platform/db/client";
+import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";
+import type { Permission } from "@/lib/identity/users/roles";
+import type { SessionUser } from "@/lib/identity/users/sessions";
 
 export type KeyActionState = {
   secret?: string;

@@ -1,12 +1,12 @@
 import { CreateKeyForm } from "@/components/dashboard/create-key-form";
 import { KeyRowActions } from "@/components/dashboard/key-row-actions";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { listModeKeys } from "@/lib/dashboard/api-keys";
-import { getDb } from "@/lib/db/client";
-import { grantableScopes } from "@/lib/dashboard/grantable-scopes";
-import { DEFAULT_SCOPES } from "@/lib/api-keys/scopes";
-import { can } from "@/lib/users/roles";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { listModeKeys } from "@/lib/read-models/api-keys";
+import { getDb } from "@/lib/platform/db/client";
+import { grantableScopes } from "@/lib/read-models/grantable-scopes";
+import { DEFAULT_SCOPES } from "@/lib/identity/api-keys/scopes";
+import { can } from "@/lib/identity/users/roles";
 import { createKey, revokeKey, rollKey } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actionErrorMessage, requireActionActor } from "@/lib/auth/action-actor";
-import { config } from "@/lib/config/env";
-import { createDashboardLink, type PaymentLinkView } from "@/lib/dashboard/payment-links";
-import { getDb } from "@/lib/db/client";
+import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/action-actor";
+import { config } from "@/lib/platform/config/env";
+import { createDashboardLink, type PaymentLinkView } from "@/lib/read-models/payment-links";
+import { getDb } from "@/lib/platform/db/client";
 
 export type CreateLinkState = {
   errors?: { amount?: string; description?: string; form?: string };

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { CreateLinkForm } from "@/components/dashboard/create-link-form";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { config } from "@/lib/config/env";
-import { listDashboardLinks } from "@/lib/dashboard/payment-links";
-import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/users/roles";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { config } from "@/lib/platform/config/env";
+import { listDashboardLinks } from "@/lib/read-models/payment-links";
+import { getDb } from "@/lib/platform/db/client";
+import { can } from "@/lib/identity/users/roles";
 import { createLink } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,17 +1,17 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actionErrorMessage, requireActionActor } from "@/lib/auth/action-actor";
-import type { DashboardActor } from "@/lib/dashboard/dashboard-actor";
+import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/action-actor";
+import type { DashboardActor } from "@/lib/identity/auth/dashboard-actor";
 import {
   type ActionOutcome,
   mineForPayment,
   payInSandbox,
   reorgForPayment,
   resendFromDashboard,
-} from "@/lib/dashboard/payment-actions";
-import { getDb } from "@/lib/db/client";
-import type { Permission } from "@/lib/users/roles";
+} from "@/lib/read-models/payment-actions";
+import { getDb } from "@/lib/platform/db/client";
+import type { Permission } from "@/lib/identity/users/roles";
 
 // The payment and event pages' buttons. Each asks the guard first (a viewer's replayed request is refused
 // here), then calls the same lib functions as /v1; the lib refuses sandbox controls in live mode.

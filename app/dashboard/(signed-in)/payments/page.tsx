@@ -2,10 +2,10 @@ import Link from "next/link";
 import { Pager } from "@/components/dashboard/pager";
 import { PaymentsFilters } from "@/components/dashboard/payments-filters";
 import { PaymentsTable } from "@/components/dashboard/payments-table";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { loadPaymentsPage } from "@/lib/dashboard/payments-list";
-import { getDb } from "@/lib/db/client";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { loadPaymentsPage } from "@/lib/read-models/payments-list";
+import { getDb } from "@/lib/platform/db/client";
 
 export const dynamic = "force-dynamic";
 

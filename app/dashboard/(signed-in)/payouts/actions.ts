@@ -1,16 +1,16 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { refusalOf } from "@/lib/auth/action-actor";
-import { actorOf, requireActionUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { createDashboardPayout } from "@/lib/dashboard/create-dashboard-payout";
-import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/review-dashboard-payout";
-import { SelfApprovalError } from "@/lib/dashboard/second-approver";
-import { getDb } from "@/lib/db/client";
-import { PayoutReviewError } from "@/lib/payouts/review-payout";
-import type { Permission } from "@/lib/users/roles";
-import type { SessionUser } from "@/lib/users/sessions";
+import { refusalOf } from "@/lib/identity/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { createDashboardPayout } from "@/lib/read-models/create-dashboard-payout";
+import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/read-models/review-dashboard-payout";
+import { SelfApprovalError } from "@/lib/read-models/second-approver";
+import { getDb } from "@/lib/platform/db/client";
+import { PayoutReviewError } from "@/lib/money-out/payouts/review-payout";
+import type { Permission } from "@/lib/identity/users/roles";
+import type { SessionUser } from "@/lib/identity/users/sessions";
 
 export type PayoutActionState = {
   error?: string;

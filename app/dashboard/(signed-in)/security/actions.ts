@@ -2,20 +2,20 @@
 
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { revalidatePath } from "next/cache";
-import { refusalOf } from "@/lib/auth/action-actor";
-import { actorOf, requireActionUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
+import { refusalOf } from "@/lib/identity/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
 import {
   confirmAuthenticatorApp,
   removeAuthenticatorApp,
   renewRecoveryCodes,
-} from "@/lib/users/factors/manage-authenticator-app";
-import { addPasskey, removePasskey } from "@/lib/users/factors/manage-passkeys";
-import { checkMayAddFactor } from "@/lib/users/factors/may-add-factor";
-import { passkeyRegistrationOptions } from "@/lib/users/factors/passkeys";
-import { beginTotpEnrollment } from "@/lib/users/factors/totp";
-import { endSession, type SessionUser } from "@/lib/users/sessions";
-import { STEP_UP_MESSAGE } from "@/lib/users/step-up";
+} from "@/lib/identity/users/factors/manage-authenticator-app";
+import { addPasskey, removePasskey } from "@/lib/identity/users/factors/manage-passkeys";
+import { checkMayAddFactor } from "@/lib/identity/users/factors/may-add-factor";
+import { passkeyRegistrationOptions } from "@/lib/identity/users/factors/passkeys";
+import { beginTotpEnrollment } from "@/lib/identity/users/factors/totp";
+import { endSession, type SessionUser } from "@/lib/identity/users/sessions";
+import { STEP_UP_MESSAGE } from "@/lib/identity/users/step-up";
 
 // Every user manages their own second factors and sessions (no role permission: it is their own account).
 

@@ -1,12 +1,12 @@
 import { AddFactorPanel } from "@/components/dashboard/add-factor-panel";
 import { FactorActionButton } from "@/components/dashboard/factor-action-button";
 import { SessionList } from "@/components/dashboard/session-list";
-import { requirePageUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
-import { listPasskeys } from "@/lib/users/factors/passkeys";
-import { unusedRecoveryCodes } from "@/lib/users/factors/recovery-codes";
-import { hasConfirmedTotp } from "@/lib/users/factors/totp";
-import { listOpenSessions } from "@/lib/users/sessions";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
+import { listPasskeys } from "@/lib/identity/users/factors/passkeys";
+import { unusedRecoveryCodes } from "@/lib/identity/users/factors/recovery-codes";
+import { hasConfirmedTotp } from "@/lib/identity/users/factors/totp";
+import { listOpenSessions } from "@/lib/identity/users/sessions";
 import {
   endOneSession,
   newRecoveryCodes,

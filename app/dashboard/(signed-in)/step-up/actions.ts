@@ -2,13 +2,13 @@
 
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { redirect } from "next/navigation";
-import { actorOf, requireActionUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
-import { waitMessage } from "@/lib/users/sign-in-messages";
-import { passkeyAssertionOptions } from "@/lib/users/factors/passkeys";
-import { stepUpWithCode } from "@/lib/users/step-up";
-import { stepUpWithPasskey } from "@/lib/users/step-up-with-passkey";
-import { safeNextPath } from "@/lib/users/safe-next-path";
+import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
+import { waitMessage } from "@/lib/identity/users/sign-in-messages";
+import { passkeyAssertionOptions } from "@/lib/identity/users/factors/passkeys";
+import { stepUpWithCode } from "@/lib/identity/users/step-up";
+import { stepUpWithPasskey } from "@/lib/identity/users/step-up-with-passkey";
+import { safeNextPath } from "@/lib/identity/users/safe-next-path";
 
 export type StepUpState = { error?: string };
 

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { StepUpForm } from "@/components/dashboard/step-up-form";
-import { requirePageUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
-import { userFactors } from "@/lib/users/factors/second-factor";
-import { safeNextPath } from "@/lib/users/safe-next-path";
-import { STEP_UP_WINDOW_MS } from "@/lib/users/step-up";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
+import { userFactors } from "@/lib/identity/users/factors/second-factor";
+import { safeNextPath } from "@/lib/identity/users/safe-next-path";
+import { STEP_UP_WINDOW_MS } from "@/lib/identity/users/step-up";
 import { StepUpPasskeyButton } from "@/components/dashboard/step-up-passkey-button";
 import { stepUp, stepUpPasskey, stepUpPasskeyOptions } from "./actions";
 

@@ -1,19 +1,19 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { refusalOf } from "@/lib/auth/action-actor";
-import { actorOf, requireActionUser } from "@/lib/auth/guard";
-import { config } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
-import { mailConfigured, sendMail } from "@/lib/mail/send-mail";
-import { changeMemberRole } from "@/lib/users/change-member-role";
-import { invitationEmail } from "@/lib/users/invitation-email";
-import { createInvitation, INVITE_PATH, revokeInvitation } from "@/lib/users/invitations";
-import { removeMember } from "@/lib/users/remove-member";
-import { isRole } from "@/lib/users/roles";
-import type { SessionUser } from "@/lib/users/sessions";
-import { requireStepUp } from "@/lib/users/step-up";
-import { TeamNotFoundError, TeamRuleError } from "@/lib/users/team-errors";
+import { refusalOf } from "@/lib/identity/auth/action-actor";
+import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { config } from "@/lib/platform/config/env";
+import { getDb } from "@/lib/platform/db/client";
+import { mailConfigured, sendMail } from "@/lib/platform/mail/send-mail";
+import { changeMemberRole } from "@/lib/identity/users/change-member-role";
+import { invitationEmail } from "@/lib/identity/users/invitation-email";
+import { createInvitation, INVITE_PATH, revokeInvitation } from "@/lib/identity/users/invitations";
+import { removeMember } from "@/lib/identity/users/remove-member";
+import { isRole } from "@/lib/identity/users/roles";
+import type { SessionUser } from "@/lib/identity/users/sessions";
+import { requireStepUp } from "@/lib/identity/users/step-up";
+import { TeamNotFoundError, TeamRuleError } from "@/lib/identity/users/team-errors";
 
 export type InviteState = {
   error?: string;

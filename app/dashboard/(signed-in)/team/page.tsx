@@ -1,10 +1,10 @@
 import { InviteForm } from "@/components/dashboard/invite-form";
 import { TeamActionForm } from "@/components/dashboard/team-action-form";
-import { requirePageUser } from "@/lib/auth/guard";
-import { getDb } from "@/lib/db/client";
-import { listPendingInvitations } from "@/lib/users/invitations";
-import { listMembers } from "@/lib/users/list-members";
-import { can, USER_ROLES } from "@/lib/users/roles";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { getDb } from "@/lib/platform/db/client";
+import { listPendingInvitations } from "@/lib/identity/users/invitations";
+import { listMembers } from "@/lib/identity/users/list-members";
+import { can, USER_ROLES } from "@/lib/identity/users/roles";
 import { changeRole, inviteMember, removeTeamMember, revokeInvite } from "./actions";
 
 export const dynamic = "force-dynamic";

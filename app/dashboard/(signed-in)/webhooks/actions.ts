@@ -2,16 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { actionErrorMessage, requireActionActor } from "@/lib/auth/action-actor";
+import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/action-actor";
 import {
   createDashboardWebhook,
   deleteDashboardWebhook,
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
-} from "@/lib/dashboard/webhook-endpoints";
-import { type EndpointFormErrors, type EndpointFormInput, readEndpointForm } from "@/lib/dashboard/webhook-form";
-import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/webhook-sends";
-import { getDb } from "@/lib/db/client";
+} from "@/lib/read-models/webhook-endpoints";
+import { type EndpointFormErrors, type EndpointFormInput, readEndpointForm } from "@/lib/read-models/webhook-form";
+import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/read-models/webhook-sends";
+import { getDb } from "@/lib/platform/db/client";
 
 /** After an error, `values` are what was sent, so the form shows them again (React resets a submitted form). */
 export type CreateWebhookState = {

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { CreateWebhookForm } from "@/components/dashboard/create-webhook-form";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/users/roles";
-import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/create-webhook-endpoint";
-import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { getDb } from "@/lib/platform/db/client";
+import { can } from "@/lib/identity/users/roles";
+import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/notify/webhooks/create-webhook-endpoint";
+import { listWebhookEndpoints } from "@/lib/notify/webhooks/list-webhook-endpoints";
 import { createWebhook } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 "use server";
 
 import { headers } from "next/headers";
-import { getDb } from "@/lib/db/client";
-import { acceptInvitation } from "@/lib/users/accept-invitation";
-import { UserInputError } from "@/lib/users/create-user";
-import { MIN_PASSWORD_LENGTH } from "@/lib/users/password";
+import { getDb } from "@/lib/platform/db/client";
+import { acceptInvitation } from "@/lib/identity/users/accept-invitation";
+import { UserInputError } from "@/lib/identity/users/create-user";
+import { MIN_PASSWORD_LENGTH } from "@/lib/identity/users/password";
 
 export type AcceptState = {
   error?: string;

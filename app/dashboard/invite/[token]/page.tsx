@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AcceptInvitationForm } from "@/components/dashboard/accept-invitation-form";
-import { getDb } from "@/lib/db/client";
-import { findInvitation, INVITATION_UNUSABLE } from "@/lib/users/accept-invitation";
-import { MIN_PASSWORD_LENGTH } from "@/lib/users/password";
+import { getDb } from "@/lib/platform/db/client";
+import { findInvitation, INVITATION_UNUSABLE } from "@/lib/identity/users/accept-invitation";
+import { MIN_PASSWORD_LENGTH } from "@/lib/identity/users/password";
 import { acceptInvite } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { config } from "@/lib/config/env";
-import { getPaymentLink } from "@/lib/payment-links/get-payment-link";
-import { serializePaymentLink } from "@/lib/payment-links/serialize-payment-link";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { config } from "@/lib/platform/config/env";
+import { getPaymentLink } from "@/lib/money-in/payment-links/get-payment-link";
+import { serializePaymentLink } from "@/lib/money-in/payment-links/serialize-payment-link";
 
 // Retrieval of a single link is an addition (docs/API-DECISIONS.md), provided because merchants and the dashboard need it.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { config } from "@/lib/config/env";
-import { getPayment } from "@/lib/payments/get-payment";
-import { serializePayment } from "@/lib/payments/serialize-payment";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { config } from "@/lib/platform/config/env";
+import { getPayment } from "@/lib/money-in/payments/get-payment";
+import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { getPayout } from "@/lib/payouts/get-payout";
-import { serializePayout } from "@/lib/payouts/serialize-payout";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { getPayout } from "@/lib/money-out/payouts/get-payout";
+import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { listSandboxChains } from "@/lib/sandbox/list-sandbox-chains";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { listSandboxChains } from "@/lib/chains/sandbox/list-sandbox-chains";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,14 +1,14 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { prepareFaucetTransfer } from "@/lib/sandbox/fund-sandbox-address";
-import { faucetBody } from "@/lib/sandbox/schemas";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { prepareFaucetTransfer } from "@/lib/chains/sandbox/fund-sandbox-address";
+import { faucetBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",
     sandboxOnly: true,
     body: faucetBody,
-    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, body }) => prepareFaucetTransfer(db, body),
       send: (_ctx, call) => call(),

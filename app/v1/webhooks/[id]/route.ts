@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
 import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   updateWebhookEndpoint,
-} from "@/lib/webhooks/manage-webhook-endpoint";
-import { checkEndpointUrl } from "@/lib/webhooks/create-webhook-endpoint";
-import { updateWebhookBody } from "@/lib/webhooks/schemas";
-import { serializeWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint-row";
+} from "@/lib/notify/webhooks/manage-webhook-endpoint";
+import { checkEndpointUrl } from "@/lib/notify/webhooks/create-webhook-endpoint";
+import { updateWebhookBody } from "@/lib/notify/webhooks/schemas";
+import { serializeWebhookEndpoint } from "@/lib/notify/webhooks/webhook-endpoint-row";
 
 // Retrieve, update (POST, as Stripe does) and delete: docs/API.md#webhook-endpoints.
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { loadEventDetail } from "@/lib/dashboard/events-pages";
-import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/users/roles";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { loadEventDetail } from "@/lib/read-models/events-pages";
+import { getDb } from "@/lib/platform/db/client";
+import { can } from "@/lib/identity/users/roles";
 import { resendWebhook } from "../../payments/actions";
 
 export const dynamic = "force-dynamic";

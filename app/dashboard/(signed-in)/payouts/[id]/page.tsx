@@ -2,11 +2,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ReviewButtons } from "@/components/dashboard/review-buttons";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { loadPayoutDetail } from "@/lib/dashboard/load-payout-detail";
-import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/users/roles";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { loadPayoutDetail } from "@/lib/read-models/load-payout-detail";
+import { getDb } from "@/lib/platform/db/client";
+import { can } from "@/lib/identity/users/roles";
 import { reviewPayoutAction } from "../actions";
 
 export const dynamic = "force-dynamic";

@@ -4,12 +4,12 @@ import { ActionButton } from "@/components/dashboard/action-button";
 import { EditFilterForm } from "@/components/dashboard/edit-filter-form";
 import { WebhookDeliveries } from "@/components/dashboard/webhook-deliveries";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { requirePageUser } from "@/lib/auth/guard";
-import { dashboardMode } from "@/lib/auth/mode";
-import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/users/roles";
-import { listDeliveryLog } from "@/lib/webhooks/list-delivery-log";
-import { getWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { getDb } from "@/lib/platform/db/client";
+import { can } from "@/lib/identity/users/roles";
+import { listDeliveryLog } from "@/lib/notify/webhooks/list-delivery-log";
+import { getWebhookEndpoint } from "@/lib/notify/webhooks/manage-webhook-endpoint";
 import {
   deleteWebhook,
   resendWebhookEvent,

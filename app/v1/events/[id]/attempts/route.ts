@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { getEvent } from "@/lib/events/list-events";
-import { attemptPaginationQuery } from "@/lib/api/pagination";
-import { listAttempts } from "@/lib/webhooks/list-attempts";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { getEvent } from "@/lib/notify/events/list-events";
+import { attemptPaginationQuery } from "@/lib/kernel/schemas/pagination";
+import { listAttempts } from "@/lib/notify/webhooks/list-attempts";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { prepareReplay, replayResult, sendReplay } from "@/lib/webhooks/replay-payment-event";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { prepareReplay, replayResult, sendReplay } from "@/lib/money-in/payments/replay-payment-event";
 
 // docs/API.md#replay-a-payments-webhook: no body; its own 10/min window per key. The sends run outside the
-// request's transactions (lib/api/execute-phased-write.ts).
+// request's transactions (lib/http/api/execute-phased-write.ts).
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { attemptPaginationQuery } from "@/lib/api/pagination";
-import { listAttempts } from "@/lib/webhooks/list-attempts";
-import { getWebhookEndpoint } from "@/lib/webhooks/manage-webhook-endpoint";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { attemptPaginationQuery } from "@/lib/kernel/schemas/pagination";
+import { listAttempts } from "@/lib/notify/webhooks/list-attempts";
+import { getWebhookEndpoint } from "@/lib/notify/webhooks/manage-webhook-endpoint";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({

@@ -1,9 +1,9 @@
-import { toApiError } from "@/lib/api/errors";
+import { toApiError } from "@/lib/http/api/errors";
 import { notFound } from "@/lib/kernel/domain-error";
-import { jsonResponse, requestIdOf } from "@/lib/api/respond";
-import { getDb } from "@/lib/db/client";
-import { FINAL_STATUSES } from "@/lib/checkout/checkout-status";
-import { loadCheckoutStatus, streamCheckoutStatus } from "@/lib/checkout/stream-status";
+import { jsonResponse, requestIdOf } from "@/lib/http/api/respond";
+import { getDb } from "@/lib/platform/db/client";
+import { FINAL_STATUSES } from "@/lib/money-in/checkout/checkout-status";
+import { loadCheckoutStatus, streamCheckoutStatus } from "@/lib/money-in/checkout/stream-status";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,7 @@ const HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
-/** Server-sent events: the public checkout's status, pushed as it changes (lib/checkout/stream-status.ts). */
+/** Server-sent events: the public checkout's status, pushed as it changes (lib/money-in/checkout/stream-status.ts). */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await ctx.params;
   const db = getDb();

@@ -1,14 +1,14 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { prepareReorg } from "@/lib/sandbox/control-sandbox-chain";
-import { reorgBody } from "@/lib/sandbox/schemas";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { prepareReorg } from "@/lib/chains/sandbox/control-sandbox-chain";
+import { reorgBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "sandbox:chains",
     sandboxOnly: true,
     body: reorgBody,
-    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, params, body }) => prepareReorg(db, params.chain!, body.depth),
       send: (_ctx, call) => call(),

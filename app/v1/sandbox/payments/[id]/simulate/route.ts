@@ -1,14 +1,14 @@
-import { apiMethods } from "@/lib/api/methods";
-import { apiRoute } from "@/lib/api/route";
-import { prepareSimulatedPayment } from "@/lib/sandbox/simulate-payment";
-import { simulateBody } from "@/lib/sandbox/schemas";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { prepareSimulatedPayment } from "@/lib/money-in/payments/simulate-payment";
+import { simulateBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     scope: "payments:write",
     sandboxOnly: true,
     body: simulateBody,
-    // The chain call runs outside the request's transactions (lib/sandbox/require-sandbox-chain.ts#ChainCall).
+    // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, auth, params, body }) => prepareSimulatedPayment(db, auth, params.id!, body.amount),
       send: (_ctx, call) => call(),

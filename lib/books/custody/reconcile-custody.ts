@@ -1,0 +1,125 @@
+import { formatUnits } from "viem";
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { toUsdtUnits } from "@/lib/chains/adapters/types";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { Chain } from "@/lib/chains/chains";
+import type { Db } from "@/lib/platform/db/client";
+import { formatAmount } from "@/lib/kernel/amount";
+import type { Mode } from "@/lib/kernel/mode";
+import { roleAddress } from "@/lib/chains/wallets/role-address";
+import { checkCustodyConsistency } from "./check-custody-consistency";
+import { readCustodyBooks } from "./custody-books";
+import { gasNeeded } from "./gas-needed";
+import { modeChainConfigs, NATIVE, SYMBOL } from "./show-treasury";
+
+const PARALLEL_READS = 8;
+
+/**
+ * One chain's reconciliation (docs/CUSTODY.md, "Reconciliation"): the books first (one snapshot), then the chain
+ * at its head: USDT on the treasury, the sweeper and every deposit address the books say holds some; against the
+ * custody books (`unmatched`) and what merchants are owed (`difference`; negative is a shortfall). `alerts` name
+ * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`; or
+ * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`).
+ */
+export async function reconcileChain(db: Db, config: ChainConfig) {
+  const { mode, chain, decimals } = config;
+  const [treasury, sweeper] = await Promise.all([
+    roleAddress(db, mode, chain, "treasury"),
+    roleAddress(db, mode, chain, "sweeper"),
+  ]);
+  const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address]);
+  const adapter = createChainAdapter(config);
+  const [t, s, needed] = await Promise.all([
+    adapter.balances(treasury.address),
+    adapter.balances(sweeper.address),
+    gasNeeded(config),
+  ]);
+  let onDeposits = 0n;
+  for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
+    const read = await Promise.all(books.holders.slice(i, i + PARALLEL_READS).map((a) => adapter.balances(a)));
+    for (const b of read) onDeposits += b.token;
+  }
+  const usdt = (raw: bigint) => formatAmount(toUsdtUnits(raw, decimals));
+  const native = (raw: bigint) => formatUnits(raw, NATIVE[config.family].decimals);
+  const u = books.accounts.usdt;
+  const n = books.accounts.native;
+  const onChain = t.token + s.token + onDeposits;
+  const booked = (u.deposit_addresses ?? 0n) + (u.treasury ?? 0n) + (u.sweeper ?? 0n) + (u.in_flight ?? 0n);
+  const owed = books.owed.available + books.owed.reserved + books.owed.inFlight;
+  const unmatched = toUsdtUnits(onChain - booked, decimals);
+  const difference = toUsdtUnits(onChain, decimals) - owed;
+  const settling = toUsdtUnits(books.settlingRaw, decimals);
+  const alerts: string[] = [];
+  if (difference + settling < 0n)
+    alerts.push(`shortfall: ${formatAmount(-(difference + settling))} USDT less on chain than merchants are owed`);
+  if (unmatched + settling < 0n)
+    alerts.push(`unmatched: ${formatAmount(-(unmatched + settling))} USDT less on chain than the custody books hold`);
+  for (const [role, held] of [
+    ["treasury", t.native],
+    ["sweeper", s.native],
+  ] as const)
+    if (held < needed)
+      alerts.push(
+        `gas: the ${role} holds ${native(held)} ${SYMBOL[chain]}, less than one of its transactions may cost (${native(needed)} ${SYMBOL[chain]})`,
+      );
+  return {
+    chain,
+    usdt: {
+      on_chain: {
+        treasury: usdt(t.token),
+        sweeper: usdt(s.token),
+        deposit_addresses: usdt(onDeposits),
+        total: usdt(onChain),
+      },
+      books: {
+        deposit_addresses: usdt(u.deposit_addresses ?? 0n),
+        treasury: usdt(u.treasury ?? 0n),
+        sweeper: usdt(u.sweeper ?? 0n),
+        in_flight: usdt(u.in_flight ?? 0n),
+        total: usdt(booked),
+      },
+      owed: {
+        available: formatAmount(books.owed.available),
+        reserved: formatAmount(books.owed.reserved),
+        payouts_in_flight: formatAmount(books.owed.inFlight),
+        total: formatAmount(owed),
+      },
+      settling: formatAmount(settling),
+      unmatched: formatAmount(unmatched),
+      difference: formatAmount(difference),
+    },
+    gas: {
+      symbol: SYMBOL[chain],
+      treasury: native(t.native),
+      sweeper: native(s.native),
+      needed: native(needed),
+      fees_spent: native(n.fees ?? 0n),
+      books: {
+        treasury: native(n.treasury ?? 0n),
+        sweeper: native(n.sweeper ?? 0n),
+        deposit_addresses: native(n.deposit_addresses ?? 0n),
+        in_flight: native(n.in_flight ?? 0n),
+      },
+    },
+    deposit_addresses_read: books.holders.length,
+    alerts,
+  };
+}
+
+export type ChainReconciliation = Awaited<ReturnType<typeof reconcileChain>>;
+
+/** `cli reconcile`: every chain of a mode (or one), with the custody books' consistency check. */
+export async function reconcileCustody(db: Db, mode: Mode, chain?: Chain) {
+  const configs = (await modeChainConfigs(db, mode)).filter((c) => !chain || c.chain === chain);
+  const problems = await checkCustodyConsistency(db, mode);
+  const chains = await Promise.all(
+    configs.map((config) =>
+      reconcileChain(db, config).catch((err: unknown) => ({
+        chain: config.chain,
+        error: `could not reconcile: ${String(err).split("\n")[0]}`,
+      })),
+    ),
+  );
+  const ok = problems.length === 0 && chains.every((c) => "alerts" in c && c.alerts.length === 0);
+  return { object: "reconciliation", mode, ok, consistent: problems.length === 0, problems, chains };
+}

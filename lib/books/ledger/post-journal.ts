@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import type { Chain } from "@/lib/chains/chains";
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { Mode } from "@/lib/kernel/mode";
+
+export type MerchantAccount = "available" | "reserved" | "payouts_in_flight";
+export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments" | "reorg_receivables";
+
+export interface Journal {
+  merchantId: string;
+  mode: Mode;
+  chain: Chain;
+  cause: { type: "payment" | "deposit" | "payout" | "adjustment"; id: string };
+  entries: { account: MerchantAccount | ExternalAccount; amount: bigint }[];
+}
+
+/** A merchant account would go negative: the journal was refused and nothing was written. */
+export class InsufficientFundsError extends Error {}
+
+const BALANCE_COLUMN: Record<MerchantAccount, "available" | "reserved" | "inFlight"> = {
+  available: "available",
+  reserved: "reserved",
+  payouts_in_flight: "inFlight",
+};
+
+/** Appends one balanced journal and applies it to the balances row, in the caller's transaction. */
+export async function postJournal(tx: Db, journal: Journal): Promise<string> {
+  const [id] = await postJournals(tx, [journal]);
+  return id!;
+}
+
+/**
+ * Appends balanced journals and applies them to the balances rows, in the caller's transaction, with a
+ * fixed number of statements however many journals there are (a chain scan may post hundreds). The
+ * balances rows are locked in key order first, so concurrent writers serialize there without deadlocks;
+ * a CHECK constraint refuses any balance below zero, which makes overdrafts impossible rather than unlikely.
+ */
+export async function postJournals(tx: Db, journals: Journal[]): Promise<string[]> {
+  if (journals.length === 0) return [];
+  const deltas = new Map<
+    string,
+    { merchantId: string; mode: Mode; chain: Chain; available: bigint; reserved: bigint; inFlight: bigint }
+  >();
+  const ids: string[] = [];
+  const entryRows: [string, string, Mode, Chain, string, string, string, string][] = [];
+  for (const journal of journals) {
+    const sum = journal.entries.reduce((acc, e) => acc + e.amount, 0n);
+    if (sum !== 0n || journal.entries.length < 2)
+      throw new Error("a journal needs two or more entries summing to zero");
+    if (journal.entries.some((e) => e.amount === 0n)) throw new Error("a journal entry cannot be zero");
+    const journalId = `jnl_${randomUUID()}`;
+    ids.push(journalId);
+    const key = `${journal.merchantId}\0${journal.mode}\0${journal.chain}`;
+    let delta = deltas.get(key);
+    if (!delta)
+      deltas.set(
+        key,
+        (delta = {
+          merchantId: journal.merchantId,
+          mode: journal.mode,
+          chain: journal.chain,
+          available: 0n,
+          reserved: 0n,
+          inFlight: 0n,
+        }),
+      );
+    for (const e of journal.entries) {
+      if (e.account in BALANCE_COLUMN) delta[BALANCE_COLUMN[e.account as MerchantAccount]] += e.amount;
+      entryRows.push([
+        journalId,
+        journal.merchantId,
+        journal.mode,
+        journal.chain,
+        e.account,
+        e.amount.toString(),
+        journal.cause.type,
+        journal.cause.id,
+      ]);
+    }
+  }
+  const rows = [...deltas.values()].sort((a, b) =>
+    a.merchantId + a.mode + a.chain < b.merchantId + b.mode + b.chain ? -1 : 1,
+  );
+  const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => String(r[k]));
+
+  // The rows exist first so the CHECK is judged on the updated balance (a proposed INSERT row with a
+  // negative delta would fail the CHECK before ON CONFLICT is even considered).
+  await query(
+    tx,
+    `insert into balances (merchant_id, mode, chain) select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing`,
+    [col("merchantId"), col("mode"), col("chain")],
+  );
+  await query(
+    tx,
+    `select 1 from balances b join unnest($1::text[], $2::text[], $3::text[]) as d(merchant_id, mode, chain) using (merchant_id, mode, chain)
+     order by b.merchant_id, b.mode, b.chain for update of b`,
+    [col("merchantId"), col("mode"), col("chain")],
+  );
+  try {
+    await query(
+      tx,
+      `update balances b set available_units = b.available_units + d.available, reserved_units = b.reserved_units + d.reserved,
+         in_flight_units = b.in_flight_units + d.in_flight, updated_at = now()
+       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) as d(merchant_id, mode, chain, available, reserved, in_flight)
+       where b.merchant_id = d.merchant_id and b.mode = d.mode and b.chain = d.chain`,
+      [col("merchantId"), col("mode"), col("chain"), col("available"), col("reserved"), col("inFlight")],
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code === "23514") throw new InsufficientFundsError("balance would go negative");
+    throw err;
+  }
+  const column = (i: number) => entryRows.map((r) => r[i]);
+  await query(
+    tx,
+    `insert into ledger_entries (journal_id, merchant_id, mode, chain, account, amount_units, cause_type, cause_id)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`,
+    [0, 1, 2, 3, 4, 5, 6, 7].map(column),
+  );
+  return ids;
+}

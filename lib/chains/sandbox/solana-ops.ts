@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
+import { DomainError } from "@/lib/kernel/domain-error";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { SolanaAdapter } from "@/lib/chains/adapters/solana-adapter";
+import { decryptSecret } from "@/lib/platform/secrets/encryption";
+import { masterKey } from "@/lib/platform/secrets/master-key";
+import { SOLANA_MINT_AUTHORITY_PURPOSE } from "@/sandbox/registrations";
+import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
+import { NoFreezeAuthorityError, setSolanaFrozen } from "@/sandbox/solana/solana-freeze";
+import { evmChainsOnly, tokenCannotFreeze } from "./chain-control-errors";
+import type { SandboxChainOps } from "./sandbox-chain-ops";
+
+const SOL_FOR_FEES = 1_000_000_000n; // 1 SOL, in lamports
+
+/** The emulated Solana chain: minting with the sandbox mint authority, slots advanced through its facade. */
+export class SolanaOps implements SandboxChainOps {
+  constructor(private readonly config: ChainConfig) {}
+
+  private info() {
+    return {
+      rpcUrl: this.config.rpcUrl,
+      mint: this.config.tokenAddress,
+      decimals: 6 as const,
+      mintAuthority: "",
+      slotMs: this.config.blockTimeMs,
+    };
+  }
+
+  private mintAuthority(): Uint8Array {
+    return new Uint8Array(decryptSecret(masterKey(), this.config.extra.mintAuthority!, SOLANA_MINT_AUTHORITY_PURPOSE));
+  }
+
+  async fund(address: string, rawAmount: bigint): Promise<string> {
+    return (
+      await fundSolanaAddress(this.info(), this.mintAuthority(), address, {
+        usdtUnits: rawAmount,
+        lamports: SOL_FOR_FEES,
+      })
+    ).signature;
+  }
+
+  async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {
+    const key = new Uint8Array(randomBytes(32));
+    const from = (await createKeyPairSignerFromPrivateKeyBytes(key)).address as string;
+    await this.fund(from, rawAmount); // resolves once confirmed
+    const txHash = await new SolanaAdapter(this.config.chain, this.config).sendToken(key, to, rawAmount);
+    return { from, txHash };
+  }
+
+  async mine(slots: number): Promise<number> {
+    const res = await fetch(this.config.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sandbox_advanceSlots", params: [slots] }),
+    });
+    const body = (await res.json()) as { result?: number; error?: { message: string } };
+    if (body.error) throw new Error(`sandbox_advanceSlots: ${body.error.message}`);
+    return body.result!;
+  }
+
+  async reorg(): Promise<number> {
+    throw new DomainError("invalid_request_error", "The emulated solana chain cannot reorganize: it has no forks.", {
+      param: "chain",
+    });
+  }
+
+  async setFrozen(address: string, frozen: boolean): Promise<string | null> {
+    try {
+      return (await setSolanaFrozen(this.info(), this.mintAuthority(), address, frozen)).signature;
+    } catch (err) {
+      if (err instanceof NoFreezeAuthorityError) throw tokenCannotFreeze("solana", "its mint has no freeze authority");
+      throw err;
+    }
+  }
+
+  async congest(): Promise<never> {
+    throw evmChainsOnly("congest", "solana");
+  }
+
+  async dropTransaction(): Promise<never> {
+    throw evmChainsOnly("drop", "solana");
+  }
+}

@@ -1,0 +1,42 @@
+import { randomBase62 } from "@/lib/kernel/random";
+
+export const API_VERSION = "1";
+
+export function newRequestId(): string {
+  return `req_${randomBase62(20)}`;
+}
+
+/** Our web server sets x-request-id (overwriting any sent by the client); in-process callers get a new one. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^req_[0-9A-Za-z]{20}$/.test(given) ? given : newRequestId();
+}
+
+/** Set by the web server only (a client's copy is removed): the real method of a request routed as GET. */
+export const ORIGINAL_METHOD_HEADER = "x-original-method";
+
+/**
+ * The request's real method. A method Next does not route (TRACE, PROPFIND, PURGE…) reaches the route as
+ * GET with the original in a header only the web server sets (lib/http/server/web-server.ts).
+ */
+export function requestMethod(req: Request): string {
+  return (req.headers.get(ORIGINAL_METHOD_HEADER) ?? req.method).slice(0, 20);
+}
+
+export function jsonResponse(
+  status: number,
+  bodyText: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+): Response {
+  return new Response(bodyText, {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-API-Version": API_VERSION,
+      "Request-Id": requestId,
+      ...extra,
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { Role } from "./roles";
+
+export interface Member {
+  id: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+  /** The latest successful sign-in (from sign_in_attempts, kept 30 days); null if none is known. */
+  lastSignInAt: string | null;
+}
+
+/** A merchant's team, owners first, then by when they joined. */
+export async function listMembers(db: Db, merchantId: string): Promise<Member[]> {
+  const rows = await query<{ id: string; email: string; role: Role; created_at: Date; last_sign_in: Date | null }>(
+    db,
+    `select u.id, u.email, u.role, u.created_at,
+            (select max(a.created_at) from sign_in_attempts a where a.email = lower(u.email) and a.succeeded) as last_sign_in
+       from users u where u.merchant_id = $1
+      order by (u.role = 'owner') desc, u.created_at, u.id`,
+    [merchantId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    joinedAt: r.created_at.toISOString(),
+    lastSignInAt: r.last_sign_in?.toISOString() ?? null,
+  }));
+}

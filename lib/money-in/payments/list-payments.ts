@@ -1,0 +1,56 @@
+import type { Db } from "@/lib/platform/db/client";
+import { keysetPage } from "@/lib/platform/db/keyset-page";
+import type { Chain } from "@/lib/chains/chains";
+import type { Mode } from "@/lib/kernel/mode";
+import { PAYMENT_COLUMNS, type PaymentStatus, toPaymentRow, type PaymentRow } from "./payment-row";
+
+/** Optional narrowing of a payment list (the dashboard's filters; /v1 passes none). */
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  chain?: Chain;
+  /** created_at >= createdFrom and < createdBefore */
+  createdFrom?: Date;
+  createdBefore?: Date;
+  /** A payment id, a deposit address, or the transaction hash of one of its deposits (exact match). */
+  search?: string;
+}
+
+export async function listPayments(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  page: { limit?: number; starting_after?: string; ending_before?: string },
+  filters: PaymentFilters = {},
+): Promise<{ rows: PaymentRow[]; hasMore: boolean }> {
+  const result = await keysetPage(db, {
+    table: "payments",
+    columns: PAYMENT_COLUMNS,
+    filter: paymentFilterSql(owner, filters),
+    limit: page.limit,
+    startingAfter: page.starting_after,
+    endingBefore: page.ending_before,
+    noun: "payment",
+  });
+  return { rows: result.rows.map(toPaymentRow), hasMore: result.hasMore };
+}
+
+function paymentFilterSql(owner: { merchantId: string; mode: Mode }, f: PaymentFilters) {
+  const values: unknown[] = [owner.merchantId, owner.mode];
+  const where = ["merchant_id = $1", "mode = $2"];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (f.status) add((n) => `status = ${n}`, f.status);
+  if (f.chain) add((n) => `chain = ${n}`, f.chain);
+  if (f.createdFrom) add((n) => `created_at >= ${n}`, f.createdFrom);
+  if (f.createdBefore) add((n) => `created_at < ${n}`, f.createdBefore);
+  // Hex (EVM addresses, EVM and Tron hashes) is matched whatever its case; base58 is case-sensitive.
+  if (f.search)
+    add(
+      (n) => `(id = ${n} or deposit_address = ${n} or (${n} ~ '^0x' and lower(deposit_address) = lower(${n}))
+        or exists (select 1 from deposits d where d.payment_id = payments.id and d.merchant_id = $1 and d.mode = $2
+          and (d.tx_hash = ${n} or lower(d.tx_hash) = lower(${n}))))`,
+      f.search,
+    );
+  return { sql: where.join(" and "), values };
+}

@@ -1,0 +1,12 @@
+import { type PAYMENT_STATUSES, payments } from "@/db/schema/payments";
+import { rowMapper } from "@/lib/platform/db/row-mapper";
+
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A payments row, typed by the schema (status, chain, mode and metadata narrowed there). */
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** Select list and mapper derived from the table: every column, so none can be forgotten. */
+export const paymentRow = rowMapper(payments);
+export const PAYMENT_COLUMNS = paymentRow.columns;
+export const toPaymentRow = paymentRow.map;

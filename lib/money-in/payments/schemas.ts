@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { metadataField } from "@/lib/kernel/schemas/metadata";
+import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { amountField, boundedString } from "@/lib/kernel/schemas/common";
+import { CHAINS } from "@/lib/chains/chains";
+
+export const DEFAULT_EXPIRES_IN = 1800;
+
+export const chainField = z.enum(CHAINS, { error: `chain must be one of ${CHAINS.join(", ")}` });
+
+export const createPaymentBody = z.strictObject({
+  amount: amountField("exact"),
+  chain: chainField.optional(),
+  description: boundedString("description", 500).optional(),
+  metadata: metadataField.optional(),
+  expires_in: z
+    .number({ error: "expires_in must be a number of seconds" })
+    .int({ error: "expires_in must be a whole number of seconds" })
+    .min(60, { error: "expires_in must be at least 60 seconds" })
+    .max(86400, { error: "expires_in must be at most 86400 seconds (24 hours)" })
+    .optional(),
+});
+export type CreatePaymentInput = z.output<typeof createPaymentBody>;
+
+export const listPaymentsQuery = z.strictObject(paginationQuery);

@@ -1,0 +1,69 @@
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { Chain } from "@/lib/chains/chains";
+import { type ChainLeaders, runChainLeaders } from "@/lib/chains/run-chain-leaders";
+import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { lateWindowMs } from "@/lib/money-in/deposits/watch-scope";
+import type { Mode } from "@/lib/kernel/mode";
+import { log } from "@/lib/platform/log";
+import type { ScanResult, ScanTarget } from "./scan-chain";
+import { recordScanError } from "./chain-health";
+import { watchChain } from "./watch-chain";
+
+/** Scan parameters per mode: sandbox chains are young and local (read from genesis, big steps). */
+export function scanTarget(config: ChainConfig, cfg: AppConfig = appConfig()): ScanTarget {
+  const adapter = createChainAdapter(config);
+  return {
+    mode: config.mode,
+    chain: config.chain,
+    decimals: config.decimals,
+    confirmations: config.confirmations,
+    lateWindowMs: lateWindowMs(cfg),
+    adapter,
+    // An address-scanning adapter (Solana) finds transfers by account, not by range: any range will do.
+    maxBlocksPerScan: adapter.scansAddresses ? Number.MAX_SAFE_INTEGER : config.mode === "sandbox" ? 500 : 50,
+    startAt: config.mode === "sandbox" ? "genesis" : "head",
+    keepBlocks: Math.max(256, config.confirmations.required * 4),
+  };
+}
+
+/** Poll a tenth of a block interval once caught up: detection lags a new block by ≤ that. */
+export function pollInterval(config: ChainConfig): number {
+  return Math.min(2_000, Math.max(50, Math.round(config.blockTimeMs / 10)));
+}
+
+export type WatcherHandle = ChainLeaders;
+
+/**
+ * The chain watchers: one scan loop per enabled (mode, chain), each a single leader across all worker
+ * instances (lib/chains/run-chain-leaders.ts); a chain whose scans keep failing reloads its configuration and
+ * adapter.
+ */
+export function startChainWatchers(
+  databaseUrl: string,
+  opts: {
+    onScan?: (mode: Mode, chain: Chain, result: ScanResult) => void;
+    retryMs?: number;
+    networkCheckMs?: number;
+  } = {},
+): WatcherHandle {
+  return runChainLeaders(
+    databaseUrl,
+    "watch",
+    async (db, config, signal) => {
+      const { mode, chain } = config;
+      log.info("watching chain", { mode, chain, rpc: mode === "sandbox" ? config.rpcUrl : "(live)" });
+      await watchChain(db, scanTarget(config), signal, {
+        pollMs: pollInterval(config),
+        maxFailures: 5,
+        onScan: (r) => opts.onScan?.(mode, chain, r),
+      });
+    },
+    {
+      retryMs: opts.retryMs,
+      networkCheckMs: opts.networkCheckMs,
+      // Shown as the chain's last error on the dashboard's chain health.
+      onNetworkRefused: (db, config, reason) => void recordScanError(db, config, reason).catch(() => {}),
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import { type Db, inTransaction } from "@/lib/platform/db/client";
+import { execute } from "@/lib/platform/db/query";
+import { log } from "@/lib/platform/log";
+import type { CandidateRow, OutboundRow } from "./outbound-row";
+import { rentFields } from "./progress-sent";
+import type { OutboundEngine, TickContext } from "./track-outbound";
+import { setCandidate, transitionOutbound } from "./transition-outbound";
+
+const sameHash = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A landed intent: confirmed (or reverted) once its block is at the chain's confirmation depth; back to
+ * broadcast, with the same bytes sent again, if a reorganization took its block away.
+ */
+export async function checkLanded(
+  db: Db,
+  engine: OutboundEngine,
+  ctx: TickContext,
+  intent: OutboundRow,
+  own: CandidateRow[],
+) {
+  const landed = own.find((c) => c.status === "mined");
+  if (!landed || landed.blockNumber === null) return;
+  const block = (await engine.adapter.blocks([landed.blockNumber])).get(landed.blockNumber);
+  const lookup = await engine.driver.lookup(landed);
+  const stillThere =
+    block &&
+    sameHash(block.hash, landed.blockHash) &&
+    lookup.state === "landed" &&
+    sameHash(lookup.blockHash, landed.blockHash);
+  if (!stillThere) {
+    if (lookup.state === "landed") {
+      // Re-mined in another block already: follow it there.
+      await inTransaction(db, async (tx) => {
+        await setCandidate(tx, landed.id, "mined", {
+          blockNumber: lookup.blockNumber,
+          blockHash: lookup.blockHash,
+          feeNative: lookup.feeNative,
+        });
+        await transitionOutbound(tx, intent, null, {
+          blockNumber: lookup.blockNumber,
+          blockHash: lookup.blockHash,
+          feeNative: lookup.feeNative,
+          ...rentFields(lookup),
+        });
+      });
+      return;
+    }
+    await inTransaction(db, async (tx) => {
+      await setCandidate(tx, landed.id, "broadcast", { blockNumber: null, blockHash: null, feeNative: null });
+      await transitionOutbound(tx, intent, "reorged", {
+        txHash: null,
+        blockNumber: null,
+        blockHash: null,
+        confirmations: null,
+        feeNative: null,
+        rentPaidNative: null,
+        rentReturnedNative: null,
+      });
+    });
+    log.warn("outbound transaction reorganized out of its block; sending the same bytes again", {
+      id: intent.id,
+      tx: landed.txHash,
+    });
+    await engine.driver.broadcast(landed);
+    return;
+  }
+  const confirmations = ctx.head - landed.blockNumber + 1;
+  if (confirmations < engine.config.confirmations.required) {
+    if (confirmations !== intent.confirmations) await transitionOutbound(db, intent, null, { confirmations });
+    return;
+  }
+  const success = lookup.success;
+  await inTransaction(db, async (tx) => {
+    await setCandidate(tx, landed.id, success ? "confirmed" : "reverted");
+    await execute(
+      tx,
+      "update outbound_candidates set status = 'replaced', updated_at = now() where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')",
+      [intent.id, landed.id],
+    );
+    await transitionOutbound(tx, intent, success ? "confirmed" : "reverted", {
+      confirmations,
+      confirmedAt: new Date(),
+      ...(success ? {} : { failure: "the transaction reverted on chain" }),
+    });
+  });
+  log.info(`outbound transaction ${success ? "confirmed" : "reverted"}`, { id: intent.id, tx: landed.txHash });
+}

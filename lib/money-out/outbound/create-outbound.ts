@@ -1,0 +1,51 @@
+import type { Chain } from "@/lib/chains/chains";
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { newId } from "@/lib/kernel/random";
+import type { Mode } from "@/lib/kernel/mode";
+import { outboundRow, type OutboundRow } from "./outbound-row";
+import type { OutboundAsset, OutboundOptions, OutboundPurpose, OutboundSigner } from "./outbound-types";
+
+export interface OutboundInput {
+  mode: Mode;
+  chain: Chain;
+  purpose: OutboundPurpose;
+  signer: OutboundSigner;
+  fromAddress: string;
+  toAddress: string;
+  asset: OutboundAsset;
+  rawAmount: bigint;
+  causeId?: string;
+  options?: OutboundOptions;
+  /** Sign only once this intent is confirmed (a sweep after its gas top-up). */
+  after?: string;
+}
+
+/**
+ * Records an intent to send, in the caller's transaction (with the state change that asks for it). Nothing
+ * is signed here: the chain's outbound leader signs, stores and sends it (lib/money-out/outbound/track-outbound.ts).
+ */
+export async function createOutbound(db: Db, input: OutboundInput): Promise<OutboundRow> {
+  const [row] = await query(
+    db,
+    `insert into outbound_transactions
+       (id, mode, chain, purpose, status, signer, from_address, to_address, asset, raw_amount, cause_id, after_id, options)
+     values ($1, $2, $3, $4, 'intent', $5, $6, $7, $8, $9, $10, $11, $12)
+     returning ${outboundRow.columns}`,
+    [
+      newId("otx_"),
+      input.mode,
+      input.chain,
+      input.purpose,
+      JSON.stringify(input.signer),
+      input.fromAddress,
+      input.toAddress,
+      input.asset,
+      input.rawAmount.toString(),
+      input.causeId ?? null,
+      input.after ?? null,
+      JSON.stringify(input.options ?? {}),
+    ],
+  );
+  return outboundRow.map(row!);
+}

@@ -1,0 +1,65 @@
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
+import type { CandidateRow, OutboundRow } from "../outbound-row";
+
+/**
+ * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when
+ * that is another of the service's signers (the sweeper pays for sweeps: deposit owners never hold SOL).
+ * An EVM batched sweep also has its members' keys, in `options.batch.members` order: each member not yet
+ * delegated to the sweeper contract signs its EIP-7702 authorization with it.
+ */
+export interface IntentKeys {
+  signer: SigningKey;
+  feePayer: SigningKey | null;
+  members?: SigningKey[];
+}
+
+/** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
+export interface SignedCandidate {
+  txHash: string;
+  signedTx: string;
+  nonce: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  validUntil: bigint | null;
+}
+
+/** Where a candidate is on chain. */
+export type Lookup =
+  | {
+      state: "landed";
+      blockNumber: number;
+      blockHash: string;
+      success: boolean;
+      feeNative: bigint;
+      /** Solana: lamports put into token accounts it created, and taken back from those it closed. */
+      rent?: { paid: bigint; returned: bigint };
+    }
+  | { state: "pending" }
+  | { state: "unknown" };
+
+/** What broadcasting said: `sent` covers "already known", a duplicate and a nonce already used by it. */
+export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
+
+/**
+ * One chain family's part of the outbound engine (lib/money-out/outbound/track-outbound.ts). The engine owns the
+ * journal and the order of things; a driver only talks to the chain and signs:
+ * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block; EVM batched sweeps: which
+ *   members still need an authorization, signed here) before any database transaction; it returns null when
+ *   no better replacement than `previous` can be made (fee cap reached);
+ * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;
+ * - `cannotLand` tells whether a candidate provably can no longer be included (its nonce taken at depth,
+ *   its expiration or blockhash passed): only then is the intent signed anew.
+ */
+export interface OutboundDriver<Prepared = unknown> {
+  readonly usesNonces: boolean;
+  prepare(intent: OutboundRow, previous: CandidateRow | null, keys: IntentKeys): Promise<Prepared | null>;
+  sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
+  broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
+  lookup(candidate: CandidateRow): Promise<Lookup>;
+  cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean>;
+  /** EVM: the signer's transaction count at a block (`latest` or a number). */
+  chainNonce?(address: string, block: number | "latest"): Promise<bigint>;
+}
+
+export type DriverFactory = (config: ChainConfig) => OutboundDriver;

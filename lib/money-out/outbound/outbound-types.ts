@@ -1,0 +1,80 @@
+import type { WalletRole } from "@/lib/chains/wallets/wallet-roles";
+
+/** Why the service sends a transaction (docs/CUSTODY.md, "The outbound journal"). */
+export const OUTBOUND_PURPOSES = [
+  "sweep",
+  "sweep_batch",
+  "gas_topup",
+  "payout",
+  "cancel",
+  "account_close",
+  "deploy",
+] as const;
+export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
+
+/** USDT (the chain's token contract or mint), or the chain's native coin (gas top-ups). */
+export type OutboundAsset = "token" | "native";
+
+/** Per-intent choices a family's driver reads. */
+export interface OutboundOptions {
+  /** Solana: close the signer's token account in the same transaction (its rent goes to `rentTo`). */
+  closeAccount?: boolean;
+  rentTo?: string;
+  /** Tron: the most TRX (sun) the transaction may burn for energy and bandwidth. */
+  feeLimitSun?: string;
+  /**
+   * EVM: the gas and fees to sign the first candidate with (a sweep from a deposit address holds exactly the
+   * gas its top-up gave it). Decimal strings.
+   */
+  evmGas?: { limit: string; maxFeePerGas: string; maxPriorityFeePerGas: string };
+  /** EVM: the call data sent to `to_address` (a contract's creation through the CREATE2 deployer). */
+  evmData?: string;
+  /**
+   * EVM `sweep_batch`: the sweeper contract (EIP-7702 delegate of every member) whose `sweepMany` the sweeper
+   * calls, and the deposit addresses it empties into the treasury, each by its derivation index (the keys that
+   * sign the members' authorizations are derived from it when signing; none is stored) and raw amount.
+   */
+  batch?: { contract: string; members: BatchMember[] };
+}
+
+export interface BatchMember {
+  address: string;
+  index: number;
+  /** Token base units, a decimal string. */
+  raw: string;
+}
+
+/** The key that signs: one of the service's roles, or a deposit address by its derivation index. */
+export type OutboundSigner = { role: WalletRole } | { role: "deposit"; index: number };
+
+/**
+ * An intent's status: `intent` (recorded, not signed) → `signed` (bytes committed) → `broadcast` (a node took
+ * them) → `mined` (in a block) → `confirmed` (at the chain's depth), or `reverted` (mined, failed, at depth) or
+ * `expired` (given up after provable expiry and the allowed re-signs).
+ */
+export const OUTBOUND_STATUSES = [
+  "intent",
+  "signed",
+  "broadcast",
+  "mined",
+  "confirmed",
+  "reverted",
+  "expired",
+] as const;
+export type OutboundStatus = (typeof OUTBOUND_STATUSES)[number];
+
+/**
+ * A candidate (one signed transaction of an intent): `signed` → `broadcast` → `mined` → `confirmed`; or
+ * `replaced` (another candidate of its intent landed, or a fee bump superseded it and the intent confirmed),
+ * `reverted` (it landed and failed), `expired` (it provably cannot land any more).
+ */
+export const CANDIDATE_STATUSES = [
+  "signed",
+  "broadcast",
+  "mined",
+  "confirmed",
+  "replaced",
+  "reverted",
+  "expired",
+] as const;
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];

@@ -1,0 +1,92 @@
+import { inTransaction, type Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import { log } from "@/lib/platform/log";
+import { allocateNonce } from "./allocate-nonce";
+import { crashPoint } from "./crash-points";
+import type { IntentKeys, OutboundDriver } from "./drivers/driver";
+import { hooksOf } from "./outbound-hooks";
+import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
+import { transitionOutbound } from "./transition-outbound";
+
+/**
+ * Why a candidate is signed: the intent's first; a fee replacement (same nonce, higher fees); or a re-sign
+ * after every earlier candidate provably cannot land (a new nonce, blockhash or expiration).
+ */
+export type SignKind = "first" | "bump" | "resign";
+
+/**
+ * Signs a candidate and commits its bytes and hash, with the nonce it uses, in one transaction; nothing is
+ * broadcast before that commit (the caller sends it afterwards). Network reads (fees, blockhash, the signer's
+ * mined count) happen before the transaction. Returns null when there is nothing to sign (no better fees
+ * under the cap, or the intent moved meanwhile).
+ */
+export async function signCandidate(
+  db: Db,
+  driver: OutboundDriver,
+  keys: IntentKeys,
+  intent: OutboundRow,
+  kind: SignKind,
+  previous: CandidateRow | null,
+  /** A first signing: its hooks' screening answer (a payout's sanctions oracle), read just before. */
+  screened = false,
+): Promise<CandidateRow | null> {
+  if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
+    throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
+  const prepared = await driver.prepare(intent, kind === "bump" ? previous : null, keys);
+  if (!prepared) return null;
+  const chainCount =
+    driver.usesNonces && kind !== "bump" ? await driver.chainNonce!(intent.fromAddress, "latest") : null;
+  const stored = await inTransaction(db, async (tx) => {
+    const [locked] = await query(
+      tx,
+      `select ${outboundRow.columns} from outbound_transactions where id = $1 for update`,
+      [intent.id],
+    );
+    const current = outboundRow.map(locked!);
+    if (current.status !== intent.status || current.resigns !== intent.resigns) return null;
+    // The transfer's domain may refuse it here (a payout's destination on the deny-list since it was queued).
+    if (kind === "first" && (await hooksOf(current.purpose).refuseSigning?.(tx, current, screened))) return null;
+    const nonce = !driver.usesNonces
+      ? null
+      : kind === "bump"
+        ? current.nonce
+        : await allocateNonce(tx, current, chainCount!);
+    const signed = await driver.sign(current, keys, prepared, nonce);
+    const [row] = await query(
+      tx,
+      `insert into outbound_candidates
+         (outbound_id, tx_hash, status, signed_tx, nonce, max_fee_per_gas, max_priority_fee_per_gas, valid_until)
+       values ($1, $2, 'signed', $3, $4, $5, $6, $7)
+       returning ${candidateRow.columns}`,
+      [
+        current.id,
+        signed.txHash,
+        signed.signedTx,
+        signed.nonce?.toString() ?? null,
+        signed.maxFeePerGas?.toString() ?? null,
+        signed.maxPriorityFeePerGas?.toString() ?? null,
+        signed.validUntil?.toString() ?? null,
+      ],
+    );
+    if (kind === "first") await transitionOutbound(tx, current, "signed", { nonce, txHash: signed.txHash });
+    if (kind === "resign") {
+      await query(
+        tx,
+        "update outbound_candidates set status = 'expired', updated_at = now() where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')",
+        [current.id, row!.id],
+      );
+      await transitionOutbound(tx, current, "resigned", { nonce, txHash: signed.txHash, resigns: current.resigns + 1 });
+    }
+    return candidateRow.map(row!);
+  });
+  if (stored) {
+    log.info("outbound transaction signed", {
+      id: intent.id,
+      kind,
+      tx: stored.txHash,
+      nonce: stored.nonce?.toString(),
+    });
+    crashPoint("after_sign", intent.chain);
+  }
+  return stored;
+}

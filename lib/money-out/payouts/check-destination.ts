@@ -1,0 +1,28 @@
+import { DomainError } from "@/lib/kernel/domain-error";
+import { chainConfig } from "@/lib/chains/chain-config";
+import type { Db } from "@/lib/platform/db/client";
+import type { Mode } from "@/lib/kernel/mode";
+import { ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
+import type { CreatePayoutInput } from "./schemas";
+
+const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
+
+/**
+ * POST /v1/payouts, first phase (in the request's short transaction): the destination guards the database can
+ * answer. Returns the network check still to run outside any transaction (Solana: is it a token account?).
+ */
+export async function prepareDestinationCheck(
+  db: Db,
+  owner: { mode: Mode },
+  input: CreatePayoutInput,
+): Promise<() => Promise<void>> {
+  const problem = await ownDestinationProblem(db, owner.mode, input.chain, input.to_address);
+  if (problem) throw refuse(problem);
+  if (input.chain !== "solana") return async () => {};
+  const config = await chainConfig(db, owner.mode, input.chain);
+  if (!config) return async () => {};
+  return async () => {
+    const onChain = await solanaTokenAccountProblem(config.rpcUrl, input.to_address);
+    if (onChain) throw refuse(onChain);
+  };
+}

@@ -1,0 +1,27 @@
+import { formatAmount } from "@/lib/kernel/amount";
+import type { PayoutRow } from "./payout-row";
+
+/**
+ * The payout object (docs/API.md#the-payout-object): `tx_hash` once its transfer is signed, `confirmations`
+ * once on chain, `confirmed_at` when confirmed, `failure_code` / `failure_message` when failed or blocked,
+ * `description` when supplied.
+ */
+export function serializePayout(row: PayoutRow) {
+  return {
+    id: row.id,
+    object: "payout" as const,
+    status: row.status,
+    chain: row.chain,
+    to_address: row.toAddress,
+    amount: formatAmount(row.amountUnits),
+    currency: "USDT" as const,
+    tx_hash: row.txHash,
+    ...(row.confirmations !== null ? { confirmations: row.confirmations } : {}),
+    ...(row.confirmedAt ? { confirmed_at: row.confirmedAt.toISOString() } : {}),
+    // Why a payout failed or was blocked (docs/PAYOUTS.md, "Failure codes"): only on those.
+    ...(row.failureCode ? { failure_code: row.failureCode, failure_message: row.failureMessage } : {}),
+    created_at: row.createdAt.toISOString(),
+    ...(row.description !== null ? { description: row.description } : {}),
+    metadata: row.metadata,
+  };
+}

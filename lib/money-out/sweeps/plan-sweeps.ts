@@ -1,0 +1,120 @@
+import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { type Db, inTransaction } from "@/lib/platform/db/client";
+import { log } from "@/lib/platform/log";
+import { minOf } from "@/lib/kernel/bigint";
+import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
+import { roleAddress } from "@/lib/chains/wallets/role-address";
+import { type DepositHolding, depositHoldings } from "./deposit-holdings";
+import { planBatchSweeps } from "./plan-batch-sweeps";
+import { sweepGasPlan } from "./sweep-gas";
+import { sweepStrategy } from "./sweep-strategy";
+import { sweepThreshold } from "./sweep-threshold";
+
+const PER_RUN = 50;
+
+export interface PlannedSweep {
+  address: string;
+  raw: bigint;
+  /** The sweep's intent: the address's own, or the batch it is a member of (`sweep_batch`). */
+  sweepId: string;
+  topupId: string | null;
+}
+
+/**
+ * Plans this run's sweeps of a (mode, chain) into the treasury: deposit addresses holding at least the
+ * chain's threshold, largest first (with `needUnits`, payouts are waiting: the largest holdings whatever the
+ * threshold, until that much is on its way). Per address, one transaction records the gas top-up the sweep
+ * needs (EVM, Tron; from the sweeper) and the sweep itself, which waits for the top-up to confirm; a partial
+ * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
+ * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts).
+ * Sweeps move the service's own custody only: merchant balances do not change.
+ */
+export async function planSweeps(
+  db: Db,
+  config: ChainConfig,
+  opts: { needUnits?: bigint } = {},
+): Promise<PlannedSweep[]> {
+  const threshold = sweepThreshold(config);
+  const holdings = (await depositHoldings(db, config)).filter((h) => !h.sweeping && h.unsweptRaw > 0n);
+  const chosen: DepositHolding[] = [];
+  let covered = 0n;
+  for (const h of holdings) {
+    if (chosen.length >= PER_RUN) break;
+    const needed = opts.needUnits !== undefined && covered < opts.needUnits;
+    if (h.unsweptUnits < threshold && !needed) continue;
+    chosen.push(h);
+    covered += h.unsweptUnits;
+  }
+  if (!chosen.length) return [];
+  if (sweepStrategy(config) === "batch7702") return planBatchSweeps(db, config, chosen);
+  const [treasury, sweeper] = await Promise.all([
+    roleAddress(db, config.mode, config.chain, "treasury"),
+    roleAddress(db, config.mode, config.chain, "sweeper"),
+  ]);
+  const adapter = createChainAdapter(config);
+  const planned: PlannedSweep[] = [];
+  for (const holding of chosen) {
+    try {
+      const onChain = await adapter.balances(holding.address);
+      // The chain is the truth: never sweep more than the address holds (reconcile reports the difference).
+      const raw = minOf(onChain.token, holding.unsweptRaw);
+      if (raw <= 0n) {
+        log.warn("deposit address holds less than its credited deposits", {
+          mode: config.mode,
+          chain: config.chain,
+          address: holding.address,
+        });
+        continue;
+      }
+      const gas = await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native);
+      const ids = await inTransaction(db, async (tx) => {
+        const topup =
+          gas.topupRaw > 0n
+            ? await createOutbound(tx, {
+                mode: config.mode,
+                chain: config.chain,
+                purpose: "gas_topup",
+                signer: { role: "sweeper" },
+                fromAddress: sweeper.address,
+                toAddress: holding.address,
+                asset: "native",
+                rawAmount: gas.topupRaw,
+                causeId: holding.address,
+              })
+            : null;
+        const sweep = await createOutbound(tx, {
+          mode: config.mode,
+          chain: config.chain,
+          purpose: "sweep",
+          signer: { role: "deposit", index: holding.derivationIndex },
+          fromAddress: holding.address,
+          toAddress: treasury.address,
+          asset: "token",
+          rawAmount: raw,
+          causeId: holding.address,
+          after: topup?.id,
+          options: {
+            ...gas.options,
+            // Solana: once nothing more is expected, the emptied token account is closed and its rent reclaimed.
+            ...(config.family === "solana" && holding.final && raw === onChain.token
+              ? { closeAccount: true, rentTo: treasury.address }
+              : {}),
+          },
+        });
+        return { sweepId: sweep.id, topupId: topup?.id ?? null };
+      });
+      planned.push({ address: holding.address, raw, ...ids });
+    } catch (err) {
+      if (String(err).includes("outbound_one_open_sweep")) continue; // another planner got there first
+      log.warn("could not plan a sweep", {
+        mode: config.mode,
+        chain: config.chain,
+        address: holding.address,
+        error: String(err),
+      });
+    }
+  }
+  if (planned.length) log.info("sweeps planned", { mode: config.mode, chain: config.chain, count: planned.length });
+  return planned;
+}

@@ -1,0 +1,59 @@
+import type { Db } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
+import type { Mode } from "@/lib/kernel/mode";
+
+export interface AttemptView {
+  id: string;
+  object: "webhook_attempt";
+  event_id: string;
+  endpoint_id: string;
+  url: string;
+  attempt: number;
+  created_at: string;
+  success: boolean;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_body: string | null;
+}
+
+/**
+ * Delivery attempts of one event or one endpoint of this merchant and mode, newest first, for the
+ * dashboard and for merchants debugging their receiver. `starting_after` is an attempt id (`wha_<n>`).
+ */
+export async function listAttempts(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  of: { eventId?: string; endpointId?: string },
+  page: { limit?: number; starting_after?: string },
+): Promise<{ data: AttemptView[]; hasMore: boolean }> {
+  const limit = page.limit ?? 20;
+  const before =
+    page.starting_after && /^wha_\d+$/.test(page.starting_after) ? Number(page.starting_after.slice(4)) : null;
+  const rows = await query(
+    db,
+    `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms, a.response_body
+     from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_endpoints w on w.id = d.endpoint_id
+     where d.merchant_id = $1 and d.mode = $2 and ($3::text is null or d.event_id = $3) and ($4::text is null or d.endpoint_id = $4)
+       and ($5::bigint is null or a.id < $5)
+     order by a.id desc limit $6`,
+    [owner.merchantId, owner.mode, of.eventId ?? null, of.endpointId ?? null, before, limit + 1],
+  );
+  const data = rows.slice(0, limit).map(
+    (r): AttemptView => ({
+      id: `wha_${r.id}`,
+      object: "webhook_attempt",
+      event_id: r.event_id as string,
+      endpoint_id: r.endpoint_id as string,
+      url: r.url as string,
+      attempt: r.attempt as number,
+      created_at: (r.started_at as Date).toISOString(),
+      success: r.success as boolean,
+      status_code: (r.status_code as number | null) ?? null,
+      error: (r.error as string | null) ?? null,
+      latency_ms: r.duration_ms as number,
+      response_body: (r.response_body as string | null) ?? null,
+    }),
+  );
+  return { data, hasMore: rows.length > limit };
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { EVENT_TYPES } from "@/lib/notify/events/event-types";
+
+export const createWebhookBody = z.strictObject({
+  url: z
+    .string({ error: "url must be a string" })
+    .min(1, { error: "url must not be empty" })
+    .max(2048, { error: "url must be at most 2048 characters" }),
+  events: z
+    .array(z.enum(EVENT_TYPES, { error: `events must be event types: ${EVENT_TYPES.join(", ")}` }), {
+      error: "events must be an array of event types",
+    })
+    .max(EVENT_TYPES.length, { error: `events may list at most ${EVENT_TYPES.length} types` })
+    .optional(),
+});
+export type CreateWebhookInput = z.output<typeof createWebhookBody>;
+
+export const updateWebhookBody = z.strictObject({
+  url: createWebhookBody.shape.url.optional(),
+  events: createWebhookBody.shape.events,
+  active: z.boolean({ error: "active must be true or false" }).optional(),
+});
+export type UpdateWebhookInput = z.output<typeof updateWebhookBody>;
+
+export const listWebhooksQuery = z.strictObject(paginationQuery);

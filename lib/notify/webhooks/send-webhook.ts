@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import tls from "node:tls";
+import net from "node:net";
+import type { LookupFunction } from "node:net";
+import { type AppConfig, config } from "@/lib/platform/config/env";
+import { checkWebhookUrl, type Resolver } from "./check-webhook-url";
+import { responseExcerpt } from "./response-excerpt";
+import { signPayload } from "./sign-payload";
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+let extraCa: { file: string; ca: string[] } | undefined;
+
+/**
+ * WEBHOOKS_CA_FILE: extra PEM certificates to trust for webhook TLS, in addition to the system roots
+ * (receivers behind a private CA in development). Read once per file path.
+ */
+function trustedCas(cfg: AppConfig = config()): string[] | undefined {
+  const file = cfg.webhooksCaFile;
+  if (!file) return undefined;
+  if (extraCa?.file !== file) extraCa = { file, ca: [...tls.rootCertificates, fs.readFileSync(file, "utf8")] };
+  return extraCa.ca;
+}
+
+export interface AttemptResult {
+  success: boolean;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  durationMs: number;
+  startedAt: Date;
+}
+
+/**
+ * One signed POST of `body` to `rawUrl`. SSRF-safe at send time: the host is resolved and vetted again and
+ * the socket connects to the vetted address (a `lookup` that returns only it, so no second DNS answer can
+ * slip in), TLS still verifies the certificate for the URL's host name, redirects are never followed (a 3xx
+ * is a failure), the response is read up to 64 KiB, and the whole exchange has 10 seconds.
+ */
+export async function sendWebhook(input: {
+  url: string;
+  body: string;
+  secret: string;
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  timeoutMs?: number;
+}): Promise<AttemptResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const done = (r: Omit<AttemptResult, "durationMs" | "startedAt">): AttemptResult => ({
+    ...r,
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+  });
+
+  const checked = await checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate, resolve: input.resolve });
+  if (!checked.ok)
+    return done({ success: false, statusCode: null, error: `refused: ${checked.message}`, responseBody: null });
+  const { url, addresses } = checked.value;
+  const pinned = addresses[0]!;
+  const family = net.isIP(pinned);
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: pinned, family },
+      ]);
+    else callback(null, pinned, family);
+  };
+
+  const signature = signPayload(input.secret, input.body, Math.floor(Date.now() / 1000));
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<AttemptResult, "durationMs" | "startedAt">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = client.request(
+      url,
+      {
+        method: "POST",
+        lookup,
+        agent: false,
+        ...(url.protocol === "https:" ? { ca: trustedCas() } : {}),
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(input.body),
+          "service-signature": signature,
+          "User-Agent": "usdt-payments-webhooks/1",
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_RESPONSE_BYTES) chunks.push(chunk);
+          else res.destroy();
+        });
+        const end = () => {
+          const status = res.statusCode ?? 0;
+          const text = responseExcerpt(Buffer.concat(chunks));
+          finish({ success: status >= 200 && status < 300, statusCode: status, error: null, responseBody: text });
+        };
+        res.on("end", end);
+        res.on("close", end);
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no response within ${(input.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`)),
+      input.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    );
+    req.on("error", (err) => finish({ success: false, statusCode: null, error: err.message, responseBody: null }));
+    req.end(input.body);
+  });
+}

@@ -1,0 +1,207 @@
+import path from "node:path";
+import { z } from "zod";
+import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
+import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv, SWEEP_STRATEGIES, type SweepStrategy } from "./chain-env";
+import {
+  absoluteUrl,
+  accountXpub,
+  flag,
+  listOf,
+  masterKeyBytes,
+  nonNegativeNumber,
+  oneOf,
+  positiveInt,
+  positiveNumber,
+  secretText,
+  smtpUrl,
+  text,
+  usdtAmount,
+} from "./env-fields";
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export const WORKER_ROLES = ["jobs", "watchers", "outbound"] as const;
+
+/** The variables every process shares, named as the operator sets them (README, "Configuration"). */
+const shape = {
+  PORT: positiveInt(3000),
+  HOST: text("127.0.0.1"),
+  PUBLIC_BASE_URL: absoluteUrl(undefined),
+  TRUST_PROXY: flag(false),
+  DATA_DIR: text(".data"),
+  DATABASE_URL: text(undefined),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(15_000),
+  // Internal: `npm start` sets it for its children when DATABASE_URL points at its embedded server.
+  EMBEDDED_DATABASE: oneOf(["1"], undefined),
+  REDIS_URL: text(undefined),
+  // May be set to "" (no prefix), so only unset means the default.
+  REDIS_KEY_PREFIX: z.string().default("usdt:"),
+  LOG_LEVEL: oneOf(LOG_LEVELS, "info"),
+  MASTER_KEY: masterKeyBytes(),
+  NEXTAUTH_SECRET: secretText(),
+  SMTP_URL: smtpUrl(),
+  SMTP_FROM: text(undefined),
+  LIVE_SEED_MNEMONIC: text(undefined),
+  LIVE_SEED_FILE: text(undefined),
+  LIVE_TREASURY_KEY_FILE: text(undefined),
+  LIVE_SWEEPER_KEY_FILE: text(undefined),
+  LIVE_EVM_XPUB: accountXpub(),
+  LIVE_TRON_XPUB: accountXpub(),
+  TRON_JSONRPC_URL: absoluteUrl(undefined),
+  SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
+  SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
+  SANDBOX_BLOCK_TIME: positiveNumber(1),
+  SANDBOX_CONFIRMATIONS: positiveInt(4),
+  SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
+  SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
+  LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
+  WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
+  WORKER_CONCURRENCY: positiveInt(20),
+  JOB_LOCK_RECOVERY_SECONDS: positiveInt(60),
+  WATCH_CHAINS: listOf(CHAINS, null),
+  PAYOUT_DENYLIST_FILE: text(undefined),
+  PAYOUT_LIQUIDITY_ALERT_MINUTES: positiveInt(30),
+  OUTBOUND_REPLACE_AFTER_BLOCKS: positiveInt(3),
+  OUTBOUND_MAX_RESIGNS: positiveInt(5),
+  // Tests only: the worker SIGKILLs itself at this point of sending (lib/money-out/outbound/crash-points.ts).
+  OUTBOUND_CRASH_AT: oneOf(["after_sign", "after_broadcast"], undefined),
+  OUTBOUND_CRASH_CHAINS: listOf(CHAINS, null),
+  WEBHOOK_RETRY_SCALE: positiveNumber(1),
+  WEBHOOKS_CA_FILE: text(undefined),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
+};
+
+/** The configuration of a process, typed and with defaults applied. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Without a trailing slash. */
+  publicBaseUrl: string;
+  trustProxy: boolean;
+  /** Absolute. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** How long a request waits for a free pooled connection before it is answered with an error. */
+  databaseAcquireTimeoutMs: number;
+  /** Postgres statement_timeout of the process pool's connections (not the watchers' or migrations'). */
+  databaseStatementTimeoutMs: number;
+  /** DATABASE_URL is the embedded server `npm start` runs (so MASTER_KEY may come from DATA_DIR). */
+  embeddedDatabase: boolean;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  masterKey: Buffer | undefined;
+  /** Signs and encrypts dashboard sessions; derived from the master key when unset (lib/identity/auth/secret.ts). */
+  nextAuthSecret: string | undefined;
+  /** Where the dashboard's invitation emails go out (never logged: it may carry a password); unset, links are only shown. */
+  smtpUrl: string | undefined;
+  smtpFrom: string | undefined;
+  liveSeedMnemonic: string | undefined;
+  liveSeedFile: string | undefined;
+  /** Role key files (docs/CUSTODY.md): a role's keys per family instead of the live seed's derivation. */
+  liveTreasuryKeyFile: string | undefined;
+  liveSweeperKeyFile: string | undefined;
+  /** Account-level xpubs the live EVM / Tron deposit addresses derive from without the seed (docs/SECURITY.md). */
+  liveXpubs: { evm: string | undefined; tron: string | undefined };
+  chains: Record<Chain, LiveChainEnv>;
+  tronJsonRpcUrl: string | undefined;
+  solanaPublicRpcUrl: string;
+  sandboxChains: boolean;
+  sandboxBlockTimeS: number;
+  sandboxConfirmations: number;
+  /** USDT base units a sandbox deposit address must hold before it is swept. */
+  sandboxSweepThreshold: bigint;
+  /** How sandbox EVM deposit addresses are swept where `<CHAIN>_SWEEP_STRATEGY` is unset. */
+  sandboxSweepStrategy: SweepStrategy;
+  latePaymentWindowDays: number;
+  workerRoles: (typeof WORKER_ROLES)[number][];
+  workerConcurrency: number;
+  jobLockRecoverySeconds: number;
+  /** Null: every enabled chain. */
+  watchChains: Chain[] | null;
+  /** The operator's deny-list file (docs/PAYOUTS.md): one address per line, optionally `<chain> <address>`. */
+  payoutDenylistFile: string | undefined;
+  /** Minutes a payout may wait for treasury liquidity before the operator is alerted (logged error). */
+  payoutLiquidityAlertMinutes: number;
+  /** Blocks an outbound EVM transaction may wait unmined before it is replaced with higher fees. */
+  outboundReplaceAfterBlocks: number;
+  /** Re-signs (after provable expiry) before an outbound transaction is given up as expired. */
+  outboundMaxResigns: number;
+  outboundCrashAt: "after_sign" | "after_broadcast" | undefined;
+  /** The chains whose sending the crash hook stops (null: every chain). */
+  outboundCrashChains: Chain[] | null;
+  webhookRetryScale: number;
+  webhooksCaFile: string | undefined;
+  webhooksAllowPrivateUrls: boolean;
+}
+
+/** The whole environment, every variable parsed at once so that all problems are reported together. */
+export const envSchema = z
+  .object(shape)
+  .and(chainEnvSchema)
+  .transform(
+    (env): AppConfig => ({
+      port: env.PORT,
+      host: env.HOST,
+      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+      trustProxy: env.TRUST_PROXY,
+      // The hint stops Next's bundler from tracing files for a path only known at run time.
+      dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR),
+      databaseUrl: env.DATABASE_URL,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
+      databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+      databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      embeddedDatabase: env.EMBEDDED_DATABASE === "1",
+      redisUrl: env.REDIS_URL,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX,
+      logLevel: env.LOG_LEVEL,
+      masterKey: env.MASTER_KEY,
+      nextAuthSecret: env.NEXTAUTH_SECRET,
+      smtpUrl: env.SMTP_URL,
+      smtpFrom: env.SMTP_FROM,
+      liveSeedMnemonic: env.LIVE_SEED_MNEMONIC,
+      liveSeedFile: env.LIVE_SEED_FILE,
+      liveTreasuryKeyFile: env.LIVE_TREASURY_KEY_FILE,
+      liveSweeperKeyFile: env.LIVE_SWEEPER_KEY_FILE,
+      liveXpubs: { evm: env.LIVE_EVM_XPUB, tron: env.LIVE_TRON_XPUB },
+      chains: env.chains,
+      tronJsonRpcUrl: env.TRON_JSONRPC_URL,
+      solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
+      sandboxChains: env.SANDBOX_CHAINS === "on",
+      sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
+      sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
+      sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
+      sandboxSweepStrategy: env.SANDBOX_SWEEP_STRATEGY,
+      latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
+      workerRoles: env.WORKER_ROLES,
+      workerConcurrency: env.WORKER_CONCURRENCY,
+      jobLockRecoverySeconds: env.JOB_LOCK_RECOVERY_SECONDS,
+      watchChains: env.WATCH_CHAINS,
+      payoutDenylistFile: env.PAYOUT_DENYLIST_FILE,
+      payoutLiquidityAlertMinutes: env.PAYOUT_LIQUIDITY_ALERT_MINUTES,
+      outboundReplaceAfterBlocks: env.OUTBOUND_REPLACE_AFTER_BLOCKS,
+      outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
+      outboundCrashAt: env.OUTBOUND_CRASH_AT,
+      outboundCrashChains: env.OUTBOUND_CRASH_CHAINS,
+      webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
+      webhooksCaFile: env.WEBHOOKS_CA_FILE,
+      webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    }),
+  )
+  .superRefine((cfg, ctx) => {
+    // The crash hook SIGKILLs the signer on purpose: a test tool that must never reach real money.
+    const live = CHAINS.filter((chain) => cfg.chains[chain].rpcUrl !== undefined);
+    if (cfg.outboundCrashAt && live.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OUTBOUND_CRASH_AT"],
+        message: `is a test hook and cannot be set while live chains are configured (${live
+          .map((chain) => `${chain.toUpperCase()}_RPC_URL`)
+          .join(", ")})`,
+      });
+  });
+
+/** Every variable the schema reads, per-chain ones spelled out (ETH_RPC_URL, …, SOLANA_USDT_DECIMALS). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(shape), ...CHAIN_VARIABLES];

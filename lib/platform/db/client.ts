@@ -1,0 +1,125 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { config } from "@/lib/platform/config/env";
+
+/**
+ * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one
+ * connection of a transaction (see inTransaction). `$client` is that pool or connection, for the hot-path
+ * statements that are written as plain parameterized SQL (lib/platform/db/query.ts explains why).
+ */
+export type Db = NodePgDatabase & { $client: pg.Pool | pg.PoolClient };
+
+interface DbHandle {
+  url: string;
+  pool: pg.Pool;
+  db: Db;
+}
+
+// Route handlers are bundled by Next while scripts run under tsx: keep one pool per process on globalThis.
+const registry = globalThis as unknown as { __usdtDb?: DbHandle; __usdtWorkerJobs?: number };
+
+/**
+ * Called by the worker before it touches the database: jobs wait for a connection rather than fail after the
+ * acquire timeout (a request's limit, not a job's), and the pool holds a connection for every job at once.
+ */
+export function sizePoolForJobs(concurrency: number): void {
+  registry.__usdtWorkerJobs = concurrency;
+}
+
+export interface PoolTimeouts {
+  /** Wait at most this long for a free connection (pg-pool then rejects: see isPoolExhausted). */
+  acquireTimeoutMs?: number;
+  /** Postgres statement_timeout on every connection of the pool. */
+  statementTimeoutMs?: number;
+  /**
+   * Postgres idle_in_transaction_session_timeout: a transaction left waiting on the application this long is
+   * ended by the server, so no stuck request can hold row locks (an Idempotency-Key's claim) indefinitely.
+   */
+  idleInTransactionTimeoutMs?: number;
+}
+
+/**
+ * A pool without timeouts unless given: the watchers' session connections (leader lock, long scans) and
+ * migrations (which wait on an advisory lock) must not be cut off. The process pool of getDb has both.
+ */
+export function createPool(url: string, max = config().databasePoolSize, timeouts: PoolTimeouts = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: timeouts.acquireTimeoutMs ?? 0,
+    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    ...(timeouts.idleInTransactionTimeoutMs
+      ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs }
+      : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
+  // Nor one checked out: pg emits the lost socket as an 'error' event besides failing its queries (the pool
+  // listens only while a client is idle), and an 'error' nobody listens to ends the process. The failure
+  // reaches the code through its query's rejection, and the client is not queryable after it.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  return pool;
+}
+
+export function getDbHandle(): DbHandle {
+  const url = config().databaseUrl;
+  if (!url) throw new Error("DATABASE_URL is not set (the start scripts set it after starting the database)");
+  if (!registry.__usdtDb || registry.__usdtDb.url !== url) {
+    const cfg = config();
+    const jobs = registry.__usdtWorkerJobs;
+    const pool = createPool(url, jobs ? Math.max(cfg.databasePoolSize, jobs + 2) : cfg.databasePoolSize, {
+      acquireTimeoutMs: jobs ? 0 : cfg.databaseAcquireTimeoutMs,
+      statementTimeoutMs: cfg.databaseStatementTimeoutMs,
+      // A request's transactions make no network calls: idle inside one for twice a statement's limit is a fault.
+      idleInTransactionTimeoutMs: jobs ? undefined : 2 * cfg.databaseStatementTimeoutMs,
+    });
+    registry.__usdtDb = { url, pool, db: drizzle(pool) };
+  }
+  return registry.__usdtDb;
+}
+
+export function getDb(): Db {
+  return getDbHandle().db;
+}
+
+export function getPool(): pg.Pool {
+  return getDbHandle().pool;
+}
+
+export async function closeDb(): Promise<void> {
+  const handle = registry.__usdtDb;
+  registry.__usdtDb = undefined;
+  await handle?.pool.end();
+}
+
+/** pg-pool's rejection when no connection became free within the acquire timeout. */
+export function isPoolExhausted(err: unknown): boolean {
+  return err instanceof Error && /timeout exceeded when trying to connect/i.test(err.message);
+}
+
+/** Postgres cancelled a statement that ran past statement_timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === "57014";
+}
+
+/**
+ * Runs `fn` in a transaction on one connection. Called with a handle that is already inside a
+ * transaction, it joins that transaction, so composed domain functions commit or fail together.
+ */
+export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  if (!(db.$client instanceof pg.Pool)) return fn(db);
+  const client = await db.$client.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await fn(drizzle(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => (broken = true));
+    throw err;
+  } finally {
+    client.release(broken ? true : undefined);
+  }
+}
