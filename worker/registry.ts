@@ -6,7 +6,7 @@ import { executePayoutJob } from "./jobs/execute-payout";
 import { expirePaymentJob } from "./jobs/expire-payment";
 import { planSweepsJob } from "./jobs/plan-sweeps";
 import { notifySignInFailuresJob } from "./jobs/notify-sign-in-failures";
-import { pruneRateLimitBucketsJob } from "./jobs/prune-rate-limit-buckets";
+import { pruneExpiredRecordsJob } from "./jobs/prune-expired-records";
 import { reconcileCustodyJob } from "./jobs/reconcile-custody";
 import { refillSolanaAddressPoolJob } from "./jobs/refill-solana-address-pool";
 import { redeliverStalledWebhooksJob } from "./jobs/redeliver-stalled-webhooks";
@@ -23,7 +23,7 @@ export const JOBS = [
   expirePaymentJob,
   expireOverduePaymentsJob,
   expireIdempotencyKeysJob,
-  pruneRateLimitBucketsJob,
+  pruneExpiredRecordsJob,
   refillSolanaAddressPoolJob,
   planSweepsJob,
   executePayoutJob,

@@ -2,6 +2,7 @@ import { config, adoptEmbeddedDatabase } from "@/lib/platform/config/env";
 import { backfillTronWatchKeys } from "@/lib/chains/backfill-tron-watch-keys";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
+import { removeRetiredJobs } from "@/lib/platform/jobs/retired-jobs";
 
 /**
  * Resolves the database every entry point (scripts/) uses: DATABASE_URL when set (start nothing), otherwise the
@@ -17,6 +18,6 @@ export async function bootstrapDatabase(opts: {
     ? { url: external, owned: false, stop: async () => {} }
     : await startEmbeddedDatabase(opts.dataDir, opts.log);
   if (!external) adoptEmbeddedDatabase(database.url);
-  await migrateDatabase(database.url, [backfillTronWatchKeys]);
+  await migrateDatabase(database.url, [backfillTronWatchKeys, removeRetiredJobs]);
   return database;
 }

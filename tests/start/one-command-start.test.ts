@@ -120,7 +120,7 @@ describe("one-command start (npm start, embedded database)", () => {
         "expire_idempotency_keys",
         "expire_overdue_payments",
         "plan_sweeps",
-        "prune_rate_limit_buckets",
+        "prune_expired_records",
         "reconcile_custody",
         "redeliver_stalled_webhooks",
         "refill_solana_address_pool",

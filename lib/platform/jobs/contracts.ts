@@ -72,8 +72,9 @@ export const planSweeps = defineJobContract({
   cron: "* * * * *",
 });
 
-export const pruneRateLimitBuckets = defineJobContract({
-  name: "prune_rate_limit_buckets",
+// Named prune_rate_limit_buckets until it pruned more than buckets; the old name is in retired-jobs.ts.
+export const pruneExpiredRecords = defineJobContract({
+  name: "prune_expired_records",
   description:
     "Deletes idle sliding-window rate-limit buckets (Postgres store), and dashboard sign-in attempts and finished session rows past their 30 days.",
   payload: z.object({}),
@@ -112,7 +113,7 @@ export const JOB_CONTRACTS = [
   expirePayment,
   notifySignInFailures,
   planSweeps,
-  pruneRateLimitBuckets,
+  pruneExpiredRecords,
   reconcileCustody,
   redeliverStalledWebhooks,
   refillSolanaAddressPool,

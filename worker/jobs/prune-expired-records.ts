@@ -6,7 +6,7 @@ import { pruneSignInAttempts } from "@/lib/identity/users/sign-in-limits";
 import * as contracts from "@/lib/platform/jobs/contracts";
 import { defineJob } from "@/lib/platform/jobs/define-job";
 
-export const pruneRateLimitBucketsJob = defineJob(contracts.pruneRateLimitBuckets, async () => {
+export const pruneExpiredRecordsJob = defineJob(contracts.pruneExpiredRecords, async () => {
   for (let i = 0; i < 20; i++) {
     if ((await pruneRateLimitBuckets(getPool(), 2 * WINDOW_MS)) === 0) break;
   }
