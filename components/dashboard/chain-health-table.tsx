@@ -1,6 +1,6 @@
 import type { Chain } from "@/lib/chains/chains";
 import { NETWORK } from "@/lib/money-in/checkout/networks";
-import type { ChainHealth, ChainHealthState } from "@/lib/read-models/chain-health";
+import type { ChainHealth, ChainHealthState } from "@/lib/money-in/watch/load-chain-health";
 
 const STATE: Record<ChainHealthState, { label: string; style: string }> = {
   ok: { label: "OK", style: "bg-emerald-100 text-emerald-900" },

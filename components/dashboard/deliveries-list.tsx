@@ -1,4 +1,4 @@
-import type { DeliveryView } from "@/lib/read-models/event-deliveries";
+import type { DeliveryView } from "@/lib/notify/webhooks/list-event-deliveries";
 import type { ActionOutcome } from "@/lib/read-models/payment-actions";
 import { ActionForm } from "./action-form";
 import { StatusBadge, UtcTime } from "./status-badge";

@@ -1,5 +1,5 @@
-import type { DayVolume } from "@/lib/read-models/daily-volume";
-import { totalVolume } from "@/lib/read-models/daily-volume";
+import type { DayVolume } from "@/lib/money-in/payments/daily-volume";
+import { totalVolume } from "@/lib/money-in/payments/daily-volume";
 import { VolumeChart } from "./volume-chart";
 
 /**

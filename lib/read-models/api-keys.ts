@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import { apiKeys } from "@/db/schema";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
+import { lockOwnApiKey } from "@/lib/identity/api-keys/api-key-owner";
 import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/identity/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
@@ -52,17 +51,6 @@ export async function createDashboardKey(db: Db, actor: Actor, user: Creator, mo
   });
 }
 
-/** The key row of this merchant and mode, locked; another merchant's or mode's key is not found. */
-async function ownKey(tx: Db, owner: Owner, keyId: string) {
-  const [row] = await tx
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.merchantId, owner.merchantId), eq(apiKeys.mode, owner.mode)))
-    .for("update");
-  if (!row) throw new KeyNotFoundError(`No such key: ${keyId}`);
-  return row;
-}
-
 /**
  * Rolls a key: a new secret (shown once, same scopes); the old one works until the chosen overlap ends.
  * Audited. The roller gets the secret, so a key with scopes beyond their role is refused (KeyScopeError).
@@ -77,7 +65,7 @@ export async function rollDashboardKey(
 ) {
   stepUpFor(owner.mode, user);
   return inTransaction(db, async (tx) => {
-    const old = await ownKey(tx, owner, keyId);
+    const old = await lockOwnApiKey(tx, owner, keyId);
     if (old.revokedAt) throw new KeyNotFoundError(`Key ${keyId} is already rolled or revoked.`);
     requireGrantable(user.role, old.scopes, "roll");
     const rolled = await rotateApiKey(tx, keyId, { overlapMs: ROLL_OVERLAPS[overlap], createdByUserId: actor.userId });
@@ -94,7 +82,7 @@ export async function rollDashboardKey(
 export async function revokeDashboardKey(db: Db, actor: Actor, user: Stepper, owner: Owner, keyId: string) {
   stepUpFor(owner.mode, user);
   return inTransaction(db, async (tx) => {
-    await ownKey(tx, owner, keyId);
+    await lockOwnApiKey(tx, owner, keyId);
     const key = await revokeApiKey(tx, keyId);
     await recordAudit(tx, actor, { action: "api_key.revoked", target: keyId, details: { mode: owner.mode } });
     return key;

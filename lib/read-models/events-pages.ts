@@ -3,7 +3,7 @@ import type { Db } from "@/lib/platform/db/client";
 import { EVENT_TYPES, type EventType } from "@/lib/notify/events/event-types";
 import { getEvent, listEvents } from "@/lib/notify/events/list-events";
 import type { Mode } from "@/lib/kernel/mode";
-import { listEventDeliveries } from "./event-deliveries";
+import { listEventDeliveries } from "@/lib/notify/webhooks/list-event-deliveries";
 import { DASHBOARD_PAGE_SIZE, pageCursor, pageLinks, withStaleCursor } from "./page-cursor";
 
 type Owner = { merchantId: string; mode: Mode };

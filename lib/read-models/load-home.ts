@@ -4,8 +4,8 @@ import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { listPayments } from "@/lib/money-in/payments/list-payments";
 import { serializePaymentListItem } from "@/lib/money-in/payments/serialize-payment";
-import { loadChainHealth } from "./chain-health";
-import { loadDailyVolume } from "./daily-volume";
+import { loadChainHealth } from "@/lib/money-in/watch/load-chain-health";
+import { loadDailyVolume } from "@/lib/money-in/payments/daily-volume";
 
 export const RECENT_PAYMENTS = 10;
 

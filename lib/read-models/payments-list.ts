@@ -1,9 +1,8 @@
-import { PAYMENT_STATUSES } from "@/db/schema/payments";
 import { CHAINS, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { listPayments, type PaymentFilters } from "@/lib/money-in/payments/list-payments";
-import type { PaymentStatus } from "@/lib/money-in/payments/payment-row";
+import { PAYMENT_STATUS_VALUES, type PaymentStatus } from "@/lib/money-in/payments/payment-row";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
 import { DASHBOARD_PAGE_SIZE, pageCursor, pageLinks, withStaleCursor } from "./page-cursor";
 
@@ -21,7 +20,7 @@ export function parsePaymentFilters(q: PaymentsQuery): { filters: PaymentFilters
   const filters: PaymentFilters = {};
   const errors: FieldErrors = {};
   if (q.status) {
-    if ((PAYMENT_STATUSES as readonly string[]).includes(q.status)) filters.status = q.status as PaymentStatus;
+    if ((PAYMENT_STATUS_VALUES as readonly string[]).includes(q.status)) filters.status = q.status as PaymentStatus;
     else errors.status = "Choose a status from the list.";
   }
   if (q.chain) {

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/platform/db/client";
-import { query } from "@/lib/platform/db/query";
+import { apiKeyCreator } from "@/lib/identity/api-keys/api-key-owner";
+import { countMembersWithRoles } from "@/lib/identity/users/list-members";
 import type { PayoutRow } from "@/lib/money-out/payouts/payout-row";
 import { can, USER_ROLES } from "@/lib/identity/users/roles";
 
@@ -13,22 +14,12 @@ export const APPROVER_ROLES = USER_ROLES.filter((role) => can(role, "payouts:app
 export async function payoutRequester(db: Db, payout: PayoutRow): Promise<string | null> {
   if (payout.createdByUserId) return payout.createdByUserId;
   if (!payout.createdByKeyId) return null;
-  const [key] = await query<{ created_by_user_id: string | null }>(
-    db,
-    "select created_by_user_id from api_keys where id = $1",
-    [payout.createdByKeyId],
-  );
-  return key?.created_by_user_id ?? null;
+  return apiKeyCreator(db, payout.createdByKeyId);
 }
 
 /** How many members of the merchant may approve payouts (owners and admins). */
 export async function approverCount(db: Db, merchantId: string): Promise<number> {
-  const [row] = await query<{ n: number }>(
-    db,
-    "select count(*)::int as n from users where merchant_id = $1 and role = any($2::text[])",
-    [merchantId, APPROVER_ROLES],
-  );
-  return row?.n ?? 0;
+  return countMembersWithRoles(db, merchantId, APPROVER_ROLES);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { expireIdempotencyKeys } from "@/lib/http/api/idempotency";
+import { expireIdempotencyKeys } from "@/lib/platform/idempotency/idempotency-keys";
 import { getDb } from "@/lib/platform/db/client";
 import { api, expectError, newMerchant } from "../helpers/api";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { BlockRef, ChainAdapter } from "@/lib/chains/adapters/types";
-import { loadChainHealth } from "@/lib/read-models/chain-health";
-import { loadDailyVolume, totalVolume } from "@/lib/read-models/daily-volume";
+import { loadChainHealth } from "@/lib/money-in/watch/load-chain-health";
+import { loadDailyVolume, totalVolume } from "@/lib/money-in/payments/daily-volume";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { recordHead } from "@/lib/money-in/watch/chain-health";

@@ -68,5 +68,5 @@ describe("owners invited by the operator", () => {
       [m.id],
     );
     expect(audit).toEqual([{ user_id: null }]);
-  });
+  }, 60_000); // two CLI runs
 });

@@ -156,5 +156,5 @@ describe("CLI: balances and ledger", () => {
     expect(overdraw.code).not.toBe(0);
     const check = oneJson((await runCli(["ledger", "check", "--json"], withService)).stdout);
     expect(check.problems.filter((p: { detail: string }) => p.detail.startsWith(created.merchant.id))).toEqual([]);
-  });
+  }, 90_000); // four CLI runs, each a process that loads the domain: 30 s was too short on a busy CI machine
 });

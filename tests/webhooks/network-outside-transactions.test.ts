@@ -1,7 +1,7 @@
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { IN_PROGRESS_TTL_MINUTES } from "@/lib/http/api/idempotency";
+import { IN_PROGRESS_TTL_MINUTES } from "@/lib/platform/idempotency/idempotency-keys";
 import { getDb, getPool } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { type SpawnedWebServer, spawnWebServer } from "@/scripts/lib/spawn-web";

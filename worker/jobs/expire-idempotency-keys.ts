@@ -1,4 +1,4 @@
-import { expireIdempotencyKeys } from "@/lib/http/api/idempotency";
+import { expireIdempotencyKeys } from "@/lib/platform/idempotency/idempotency-keys";
 import { getDb } from "@/lib/platform/db/client";
 import * as contracts from "@/lib/platform/jobs/contracts";
 import { defineJob } from "@/lib/platform/jobs/define-job";

@@ -7,7 +7,7 @@ import {
   storeIdempotentResponse,
   type IdempotentRequest,
   type StoredResponse,
-} from "./idempotency";
+} from "@/lib/platform/idempotency/idempotency-keys";
 
 /** A POST whose work includes network calls (webhook sends, chain calls), split around them. */
 export interface WritePhases<Prepared, Sent> {

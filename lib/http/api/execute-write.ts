@@ -7,7 +7,7 @@ import {
   storeIdempotentResponse,
   type IdempotentRequest,
   type StoredResponse,
-} from "./idempotency";
+} from "@/lib/platform/idempotency/idempotency-keys";
 
 /** A 4xx the handler itself decided (e.g. insufficient balance): a real answer to the request. */
 class HandlerRejection extends Error {

@@ -8,7 +8,7 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { ApiError, toApiError, unknownPathError } from "./errors";
 import { executePhasedWrite } from "./execute-phased-write";
 import { executeWrite } from "./execute-write";
-import { readIdempotencyKey } from "./idempotency";
+import { readIdempotencyKey } from "./idempotency-header";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
 import { enforceKeyRateLimit } from "./rate-limit";
 import { jsonResponse, requestIdOf } from "./respond";
@@ -27,7 +27,7 @@ export interface HandlerContext<Body, Query> {
 export interface HandlerResult {
   status?: number;
   body: unknown;
-  /** The body holds a secret shown once: its stored idempotent copy is encrypted (lib/http/api/idempotency.ts). */
+  /** The body holds a secret shown once: its stored idempotent copy is encrypted (lib/platform/idempotency/idempotency-keys.ts). */
   sensitive?: boolean;
 }
 

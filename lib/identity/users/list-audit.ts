@@ -37,3 +37,14 @@ export async function listAudit(db: Db, merchantId: string, opts: { after?: stri
     hasMore: rows.length > limit,
   };
 }
+
+/** The audit entries about one target (a payout, a key), oldest first, with the acting user's email (null: the CLI). */
+export async function listAuditOfTarget(db: Db, merchantId: string, target: string) {
+  const rows = await query<{ action: string; created_at: Date; email: string | null }>(
+    db,
+    `select a.action, a.created_at, u.email from audit_log a left join users u on u.id = a.user_id
+      where a.target = $1 and a.merchant_id = $2 order by a.created_at`,
+    [target, merchantId],
+  );
+  return rows.map((r) => ({ action: r.action, createdAt: r.created_at, email: r.email }));
+}

@@ -29,3 +29,13 @@ export async function listMembers(db: Db, merchantId: string): Promise<Member[]>
     lastSignInAt: r.last_sign_in?.toISOString() ?? null,
   }));
 }
+
+/** How many members of the merchant hold one of these roles. */
+export async function countMembersWithRoles(db: Db, merchantId: string, roles: readonly Role[]): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    db,
+    "select count(*)::int as n from users where merchant_id = $1 and role = any($2::text[])",
+    [merchantId, roles],
+  );
+  return row?.n ?? 0;
+}

@@ -1,7 +1,9 @@
-import { type PAYMENT_STATUSES, payments } from "@/db/schema/payments";
+import { PAYMENT_STATUSES, payments } from "@/db/schema/payments";
 import { rowMapper } from "@/lib/platform/db/row-mapper";
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** Every status a payment can have (the payments table's own list). */
+export const PAYMENT_STATUS_VALUES: readonly PaymentStatus[] = PAYMENT_STATUSES;
 
 /** A payments row, typed by the schema (status, chain, mode and metadata narrowed there). */
 export type PaymentRow = typeof payments.$inferSelect;

@@ -3,7 +3,7 @@ import { execute } from "@/lib/platform/db/query";
 import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
 import { redactText } from "@/lib/platform/log-redaction";
 
-// What the dashboard's chain health reads (lib/read-models/chain-health.ts): the head each watcher last saw and
+// What the dashboard's chain health reads (lib/money-in/watch/load-chain-health.ts): the head each watcher last saw and
 // its last failure. Best effort: a watcher whose database is down cannot record that either.
 
 /** The head a scan read, and when. */

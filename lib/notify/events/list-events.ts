@@ -37,3 +37,14 @@ export async function getEvent(db: Db, owner: Owner, id: string): Promise<EventO
   if (!row) throw notFound("event", id);
   return JSON.parse(row.body) as EventObject;
 }
+
+/** The events one object (a payment, a payout) emitted, oldest first: what a detail page's timeline shows. */
+export async function listObjectEvents(db: Db, owner: Owner, objectId: string) {
+  const rows = await query<{ id: string; type: string; created_at: Date }>(
+    db,
+    `select id, type, created_at from events
+      where object_id = $1 and merchant_id = $2 and mode = $3 order by created_at, id`,
+    [objectId, owner.merchantId, owner.mode],
+  );
+  return rows.map((r) => ({ id: r.id, type: r.type, createdAt: r.created_at }));
+}

@@ -22,7 +22,8 @@ export const deliverWebhook = defineJobContract({
 export const executePayout = defineJobContract({
   name: "execute_payout",
   description:
-    "Takes a pending payout one step: blocked (deny-list), held for review (policy), queued for the outbound engine, or waiting for treasury liquidity (asks for sweeps and retries).",
+    "Takes a pending payout one step: blocked (deny-list), held for review (policy), queued for the " +
+    "outbound engine, or waiting for treasury liquidity (asks for sweeps and retries).",
   payload: z.object({ payout_id: z.string().startsWith("pay_out_") }),
 });
 
@@ -63,7 +64,9 @@ export const notifySignInFailures = defineJobContract({
 export const planSweeps = defineJobContract({
   name: "plan_sweeps",
   description:
-    "Plans sweeps of deposit addresses at or above their chain's threshold into the treasury (every minute, per enabled mode and chain); with need_units, at once and whatever the threshold, until that much USDT is on its way.",
+    "Plans sweeps of deposit addresses at or above their chain's threshold into the treasury (every " +
+    "minute, per enabled mode and chain); with need_units, at once and whatever the threshold, until that " +
+    "much USDT is on its way.",
   payload: z.object({
     mode: z.enum(MODES).optional(),
     chain: z.enum(CHAINS).optional(),
@@ -76,7 +79,8 @@ export const planSweeps = defineJobContract({
 export const pruneExpiredRecords = defineJobContract({
   name: "prune_expired_records",
   description:
-    "Deletes idle sliding-window rate-limit buckets (Postgres store), and dashboard sign-in attempts and finished session rows past their 30 days.",
+    "Deletes idle sliding-window rate-limit buckets (Postgres store), and dashboard sign-in attempts and " +
+    "finished session rows past their 30 days.",
   payload: z.object({}),
   cron: "*/5 * * * *",
 });
@@ -84,7 +88,9 @@ export const pruneExpiredRecords = defineJobContract({
 export const reconcileCustody = defineJobContract({
   name: "reconcile_custody",
   description:
-    "Reconciles each enabled (mode, chain)'s USDT on chain with the custody books and what merchants are owed (every 5 minutes); logs an error on a shortfall, a negative unmatched amount, a treasury or sweeper short of native gas, or inconsistent custody books.",
+    "Reconciles each enabled (mode, chain)'s USDT on chain with the custody books and what merchants are " +
+    "owed (every 5 minutes); logs an error on a shortfall, a negative unmatched amount, a treasury or " +
+    "sweeper short of native gas, or inconsistent custody books.",
   payload: z.object({ mode: z.enum(MODES).optional(), chain: z.enum(CHAINS).optional() }),
   cron: "*/5 * * * *",
 });
@@ -99,7 +105,8 @@ export const redeliverStalledWebhooks = defineJobContract({
 export const refillSolanaAddressPool = defineJobContract({
   name: "refill_solana_address_pool",
   description:
-    "Tops the live Solana deposit address pool up from the live seed (a worker without the seed does nothing), then gives payments waiting for an address theirs.",
+    "Tops the live Solana deposit address pool up from the live seed (a worker without the seed does " +
+    "nothing), then gives payments waiting for an address theirs.",
   payload: z.object({}),
   cron: "* * * * *",
 });

@@ -1,10 +1,11 @@
+// The idempotency records of /v1 writes (docs/API-DECISIONS.md#idempotency): claimed, stored and replayed in
+// the request's transaction. The header itself is read at the edge (lib/http/api/idempotency-header.ts).
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import type { AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secrets/encryption";
 import { masterKey } from "@/lib/platform/secrets/master-key";
-import { invalidRequest } from "@/lib/kernel/domain-error";
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/kernel/domain-error";
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /**
@@ -14,7 +15,6 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
  * receipt waits), so a request still running is never executed twice.
  */
 export const IN_PROGRESS_TTL_MINUTES = 10;
-const MAX_KEY_LENGTH = 255;
 
 export interface IdempotentRequest {
   key: string;
@@ -37,15 +37,6 @@ export interface StoredResponse {
   status: number;
   bodyText: string;
   replayed: boolean;
-}
-
-export function readIdempotencyKey(req: Request): string | null {
-  const key = req.headers.get("idempotency-key");
-  if (key === null) return null;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw invalidRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`, "Idempotency-Key");
-  }
-  return key;
 }
 
 // Insert the claim; a record past its lifetime (or an in-progress claim left by a crashed request) is taken
@@ -98,14 +89,14 @@ export async function claimIdempotencyKey(
     [auth.merchantId, auth.mode, req.key],
   );
   if (!existing || existing.response_status === null || existing.response_body === null) {
-    throw new ApiError(
+    throw new DomainError(
       "idempotency_conflict",
       "Another request with this Idempotency-Key is still being processed; retry shortly.",
       { param: "Idempotency-Key" },
     );
   }
   if (existing.request_hash !== req.hash) {
-    throw new ApiError(
+    throw new DomainError(
       "idempotency_conflict",
       `Idempotency-Key '${req.key}' was already used with different parameters (${existing.method} ${existing.path}). Use a new key for a new request.`,
       { param: "Idempotency-Key" },
