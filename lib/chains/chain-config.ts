@@ -2,6 +2,7 @@ import { type AppConfig, config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
+import { CHAIN_SPECS } from "./chain-registry";
 import { CHAIN_FAMILY, enabledChains, type Chain, type ChainFamily } from "./chains";
 
 /** Everything a watcher and the sandbox helpers need to know about one chain in one mode. */
@@ -26,58 +27,16 @@ export interface ChainConfig {
   sanctionsOracle: string | null;
 }
 
-/** Live fee caps (gwei), far above normal fees; `<CHAIN>_MAX_FEE_GWEI` overrides. Sandbox: 1000. */
-const MAX_FEE_GWEI: Partial<Record<Chain, number>> = { eth: 200, bnb: 20, polygon: 2000 };
+/** Live fee caps are the chain registry's (`<CHAIN>_MAX_FEE_GWEI` overrides); the sandbox's: 1000 gwei. */
 const SANDBOX_MAX_FEE_GWEI = 1000;
 
 function maxFeeWei(chain: Chain, mode: Mode, cfg: AppConfig): bigint | null {
   if (CHAIN_FAMILY[chain] !== "evm") return null;
-  const gwei = cfg.chains[chain].maxFeeGwei ?? (mode === "sandbox" ? SANDBOX_MAX_FEE_GWEI : MAX_FEE_GWEI[chain]!);
+  const gwei =
+    cfg.chains[chain].maxFeeGwei ?? (mode === "sandbox" ? SANDBOX_MAX_FEE_GWEI : CHAIN_SPECS[chain].live.maxFeeGwei!);
   // Configuration, not money: a gwei figure with at most 9 decimals converts to whole wei exactly.
   return BigInt(Math.round(gwei * 1e9));
 }
-
-/**
- * Live defaults: the real USDT contracts and confirmation depths chosen per chain's finality (see
- * docs/CHAINS.md): eth 12 (~2.5 min, past any reorg seen since the merge), bnb 15 (fast finality needs
- * ⅔ of validators within ~2 epochs; 15 blocks is past every observed reorg), polygon 128 (Heimdall
- * checkpoints; PoS reorgs of dozens of blocks happened before v1), tron 19 (solidified: ⅔+1 of the 27 SRs),
- * solana 32 slots (finalized, rooted by supermajority).
- */
-export const LIVE_DEFAULTS: Record<
-  Chain,
-  { token: string; decimals: number; required: number; blockTimeMs: number; chainId: number | null }
-> = {
-  eth: {
-    token: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
-    decimals: 6,
-    required: 12,
-    blockTimeMs: 12_000,
-    chainId: 1,
-  },
-  bnb: {
-    token: "0x55d398326f99059fF775485246999027B3197955",
-    decimals: 18,
-    required: 15,
-    blockTimeMs: 3_000,
-    chainId: 56,
-  },
-  polygon: {
-    token: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F",
-    decimals: 6,
-    required: 128,
-    blockTimeMs: 2_000,
-    chainId: 137,
-  },
-  tron: { token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, required: 19, blockTimeMs: 3_000, chainId: null },
-  solana: {
-    token: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
-    decimals: 6,
-    required: 32,
-    blockTimeMs: 400,
-    chainId: null,
-  },
-};
 
 /** A payment is `confirming` from its second confirmation (one block built on the transfer's block). */
 const THRESHOLD = 2;
@@ -90,7 +49,7 @@ function confirmations(required: number) {
 export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainConfig | null {
   if (!enabledChains("live", cfg).includes(chain)) return null;
   const set = cfg.chains[chain];
-  const defaults = LIVE_DEFAULTS[chain];
+  const defaults = CHAIN_SPECS[chain].live;
   return {
     mode: "live",
     chain,
@@ -141,7 +100,7 @@ async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
  * (solidified, /walletsolidity), solana 32 slots (finalized).
  */
 export function sandboxConfirmations(chain: Chain, cfg: AppConfig = config()) {
-  if (CHAIN_FAMILY[chain] !== "evm") return confirmations(LIVE_DEFAULTS[chain].required);
+  if (CHAIN_FAMILY[chain] !== "evm") return confirmations(CHAIN_SPECS[chain].live.required);
   return confirmations(cfg.sandboxConfirmations);
 }
 

@@ -1,18 +1,16 @@
 import { type AppConfig, config } from "@/lib/platform/config/env";
 import type { Mode } from "@/lib/kernel/mode";
 import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
+import { CHAIN_SPECS, type ChainFamily } from "./chain-registry";
 
 export { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 
-/** The key family each chain derives deposit addresses in. */
-export type ChainFamily = "evm" | "tron" | "solana";
-export const CHAIN_FAMILY: Record<Chain, ChainFamily> = {
-  eth: "evm",
-  bnb: "evm",
-  polygon: "evm",
-  tron: "tron",
-  solana: "solana",
-};
+export type { ChainFamily } from "./chain-registry";
+/** The key family each chain derives deposit addresses in (lib/chains/chain-registry.ts). */
+export const CHAIN_FAMILY = Object.fromEntries(CHAINS.map((c) => [c, CHAIN_SPECS[c].family])) as Record<
+  Chain,
+  ChainFamily
+>;
 
 export function isChain(value: unknown): value is Chain {
   return typeof value === "string" && (CHAINS as readonly string[]).includes(value);

@@ -1,5 +1,6 @@
 import type { ChainConfig } from "./chain-config";
-import type { Chain } from "./chains";
+import { CHAIN_SPECS } from "./chain-registry";
+import { CHAINS, type Chain } from "./chains";
 import { redactText } from "@/lib/platform/log-redaction";
 import { sleep } from "@/lib/kernel/sleep";
 import { createChainAdapter } from "./adapters/create-adapter";
@@ -9,17 +10,10 @@ import { createChainAdapter } from "./adapters/create-adapter";
  * network (a testnet, a fork, the wrong provider endpoint) would have the watcher credit payments that never
  * happened on mainnet and the signer spend keys there, so that chain stops until it serves the right one.
  */
-export const LIVE_NETWORK: Record<Chain, { id: string; name: string }> = {
-  eth: { id: "1", name: "chain id 1" },
-  bnb: { id: "56", name: "chain id 56" },
-  polygon: { id: "137", name: "chain id 137" },
-  // Tron's chain id is the last 4 bytes of its genesis block id (0x2b6653dc on mainnet).
-  tron: { id: "728126428", name: "chain id 728126428 (0x2b6653dc)" },
-  solana: {
-    id: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d",
-    name: "genesis hash 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d",
-  },
-};
+export const LIVE_NETWORK = Object.fromEntries(CHAINS.map((c) => [c, CHAIN_SPECS[c].live.network])) as Record<
+  Chain,
+  { id: string; name: string }
+>;
 
 export type NetworkCheck = { ok: true } | { ok: false; reason: string } | { ok: null; reason: string };
 
@@ -40,7 +34,9 @@ export async function checkNetworkIdentity(config: ChainConfig): Promise<Network
   if (served === expected.id) return { ok: true };
   return {
     ok: false,
-    reason: `${variable} serves ${config.chain === "solana" ? "genesis hash" : "chain id"} ${served}, not ${config.chain}'s ${expected.name}: its watcher and signer are stopped until it does`,
+    reason:
+      `${variable} serves ${config.chain === "solana" ? "genesis hash" : "chain id"} ${served}, ` +
+      `not ${config.chain}'s ${expected.name}: its watcher and signer are stopped until it does`,
   };
 }
 

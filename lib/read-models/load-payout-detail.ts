@@ -8,7 +8,7 @@ import { PAYOUT_FAILURE_CODES } from "@/lib/money-out/payouts/payout-lifecycle";
 import { reviewReason } from "@/lib/money-out/payouts/payout-policy";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 import { explorerTxUrl } from "@/lib/chains/explorer-urls";
-import { formatNative, NATIVE_COIN } from "./native-coin";
+import { formatNative, nativeCoin } from "./native-coin";
 
 export interface TimelineEntry {
   at: string;
@@ -29,7 +29,7 @@ export async function loadPayoutDetail(db: Db, owner: { merchantId: string; mode
     listObjectEvents(db, owner, id),
     listAuditOfTarget(db, owner.merchantId, id),
   ]);
-  const coin = NATIVE_COIN[row.chain];
+  const coin = nativeCoin(row.chain);
   const transactions = txs.map((t) => ({
     id: t.id,
     status: t.status,

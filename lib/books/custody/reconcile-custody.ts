@@ -10,7 +10,8 @@ import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { checkCustodyConsistency } from "./check-custody-consistency";
 import { readCustodyBooks } from "./custody-books";
 import { gasNeeded } from "./gas-needed";
-import { modeChainConfigs, NATIVE, SYMBOL } from "./show-treasury";
+import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
+import { modeChainConfigs } from "./show-treasury";
 
 const PARALLEL_READS = 8;
 
@@ -40,7 +41,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
     for (const b of read) onDeposits += b.token;
   }
   const usdt = (raw: bigint) => formatAmount(toUsdtUnits(raw, decimals));
-  const native = (raw: bigint) => formatUnits(raw, NATIVE[config.family].decimals);
+  const native = (raw: bigint) => formatUnits(raw, CHAIN_SPECS[config.chain].native.decimals);
   const u = books.accounts.usdt;
   const n = books.accounts.native;
   const onChain = t.token + s.token + onDeposits;
@@ -60,7 +61,8 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   ] as const)
     if (held < needed)
       alerts.push(
-        `gas: the ${role} holds ${native(held)} ${SYMBOL[chain]}, less than one of its transactions may cost (${native(needed)} ${SYMBOL[chain]})`,
+        `gas: the ${role} holds ${native(held)} ${CHAIN_SPECS[chain].native.symbol}, ` +
+          `less than one of its transactions may cost (${native(needed)} ${CHAIN_SPECS[chain].native.symbol})`,
       );
   return {
     chain,
@@ -89,7 +91,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
       difference: formatAmount(difference),
     },
     gas: {
-      symbol: SYMBOL[chain],
+      symbol: CHAIN_SPECS[chain].native.symbol,
       treasury: native(t.native),
       sweeper: native(s.native),
       needed: native(needed),

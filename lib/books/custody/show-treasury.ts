@@ -2,19 +2,13 @@ import { formatUnits } from "viem";
 import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
 import { toUsdtUnits } from "@/lib/chains/adapters/types";
 import { liveChainConfig, sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
-import { CHAINS, type ChainFamily } from "@/lib/chains/chains";
+import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
+import { CHAINS } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { formatAmount } from "@/lib/kernel/amount";
 import type { Mode } from "@/lib/kernel/mode";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { WALLET_ROLES } from "@/lib/chains/wallets/wallet-roles";
-
-export const NATIVE: Record<ChainFamily, { decimals: number }> = {
-  evm: { decimals: 18 },
-  tron: { decimals: 6 },
-  solana: { decimals: 9 },
-};
-export const SYMBOL = { eth: "ETH", bnb: "BNB", polygon: "POL", tron: "TRX", solana: "SOL" } as const;
 
 export async function modeChainConfigs(db: Db, mode: Mode): Promise<ChainConfig[]> {
   if (mode === "sandbox") return sandboxChainConfigs(db, { fresh: true });
@@ -39,8 +33,8 @@ export async function showTreasury(db: Db, mode: Mode) {
               ? { error: `could not read balances: ${balances.error.split("\n")[0]}` }
               : {
                   usdt: formatAmount(toUsdtUnits(balances.token, config.decimals)),
-                  native: formatUnits(balances.native, NATIVE[config.family].decimals),
-                  native_symbol: SYMBOL[config.chain],
+                  native: formatUnits(balances.native, CHAIN_SPECS[config.chain].native.decimals),
+                  native_symbol: CHAIN_SPECS[config.chain].native.symbol,
                 }),
           };
         }),
