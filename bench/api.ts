@@ -47,7 +47,8 @@ try {
   await query(
     getDb(),
     `insert into payments (id, merchant_id, mode, status, amount_units, metadata, created_at, expires_at)
-     select 'pay_seed' || lpad(g::text, 16, '0'), $1, 'sandbox', 'awaiting_payment', 1000000 + g, '{}', now() - make_interval(secs => g), now() + interval '30 minutes'
+     select 'pay_seed' || lpad(g::text, 16, '0'), $1, 'sandbox', 'awaiting_payment', 1000000 + g, '{}',
+       now() - make_interval(secs => g), now() + interval '30 minutes'
      from generate_series(1, $2::int) g`,
     [merchant.id, SEEDED_PAYMENTS],
   );
@@ -114,7 +115,8 @@ try {
     results.push(await measure(c.name, server.pid, { connections: CONNECTIONS, duration: DURATION_S, ...c.opts }));
 
   console.log(
-    `\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections unless fixed-rate, ${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`,
+    `\nbench:api — ${DURATION_S}s per case, ${CONNECTIONS} connections unless fixed-rate, ` +
+      `${KEYS} keys, one web instance, ${process.env.REDIS_URL ? "Redis" : "Postgres"} rate-limit store`,
   );
   printTable(results);
   const byPrefix = (p: string) => results.find((r) => r.name.startsWith(p));

@@ -61,7 +61,8 @@ try {
       });
       try {
         console.log(
-          `(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, solana 400 ms slots (target p95 ≤ one interval + 300 ms)`,
+          `(a) deposit mined → pending, ${PAYMENTS} payments per chain; EVM and tron ${BLOCK_TIME} s blocks, ` +
+            "solana 400 ms slots (target p95 ≤ one interval + 300 ms)",
         );
         // Five chains at once, a transfer every 150 ms on each (several per block).
         const chosen = process.env.BENCH_CHAINS
@@ -70,7 +71,9 @@ try {
         const figures = await Promise.all(chosen.map((c) => measureDepositLatency(c, owner, PAYMENTS, 150)));
         for (const f of figures) {
           console.log(
-            `  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`,
+            `  ${f.chain.padEnd(8)} n=${f.n}  mined→pending p50 ${fmt(f.minedToPending.p50)}, ` +
+              `p95 ${fmt(f.minedToPending.p95)}, max ${fmt(f.minedToPending.max)}   ` +
+              `sent→pending p50 ${fmt(f.sentToPending.p50)}, p95 ${fmt(f.sentToPending.p95)}`,
           );
         }
       } finally {
@@ -84,7 +87,8 @@ try {
       for (const config of configs.filter((c) => c.emulated)) {
         const f = await measureDetectionCost(config, owner, 10_000, 10);
         console.log(
-          `  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`,
+          `  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, ` +
+            `p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`,
         );
       }
     }
@@ -103,7 +107,9 @@ try {
     });
     for (const r of rows) {
       console.log(
-        `  ${String(r.openPayments).padStart(7)} open payments: ${r.msPerBlock.mean.toFixed(1)} ms/block mean, p50 ${r.msPerBlock.p50.toFixed(1)}, max ${r.msPerBlock.max.toFixed(1)} (of which eth_getLogs ≈ ${r.getLogsMs.toFixed(1)} ms)`,
+        `  ${String(r.openPayments).padStart(7)} open payments: ${r.msPerBlock.mean.toFixed(1)} ms/block mean, ` +
+          `p50 ${r.msPerBlock.p50.toFixed(1)}, max ${r.msPerBlock.max.toFixed(1)} ` +
+          `(of which eth_getLogs ≈ ${r.getLogsMs.toFixed(1)} ms)`,
       );
     }
   }

@@ -1,7 +1,8 @@
 // `npm run bench:pages`: first-load JavaScript (gzip) of the hosted pages and of the dashboard's home and
 // payments list (signed in) from the production build — what a browser downloads before the page is
-// interactive, wallet libraries excluded (they load only when asked) — and Lighthouse's performance and accessibility scores (mobile preset, Debian's Chromium,
-// median of BENCH_LIGHTHOUSE_RUNS=3; BENCH_LIGHTHOUSE=0 skips them).
+// interactive, wallet libraries excluded (they load only when asked) — and Lighthouse's performance and
+// accessibility scores (mobile preset, Debian's Chromium, median of BENCH_LIGHTHOUSE_RUNS=3;
+// BENCH_LIGHTHOUSE=0 skips them).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -76,7 +77,8 @@ function lighthouse(
         `--output-path=${out}`,
         "--only-categories=performance,accessibility",
         ...(Object.keys(headers).length ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
-        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking " +
+          "--disable-component-update --no-first-run",
       ],
       {
         env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" },
@@ -96,7 +98,9 @@ function lighthouse(
     results.push({
       performance: Math.round(report.categories.performance!.score * 100),
       accessibility: Math.round(report.categories.accessibility!.score * 100),
-      detail: `FCP ${a["first-contentful-paint"]!.displayValue}, LCP ${a["largest-contentful-paint"]!.displayValue}, TBT ${a["total-blocking-time"]!.displayValue}, CLS ${a["cumulative-layout-shift"]!.displayValue}`,
+      detail:
+        `FCP ${a["first-contentful-paint"]!.displayValue}, LCP ${a["largest-contentful-paint"]!.displayValue}, ` +
+        `TBT ${a["total-blocking-time"]!.displayValue}, CLS ${a["cumulative-layout-shift"]!.displayValue}`,
     });
   }
   results.sort((x, y) => x.performance - y.performance);

@@ -59,7 +59,10 @@ async function setUp(config: ChainConfig, owner: Owner, result: Result) {
 
 function printThroughput(results: Result[]) {
   console.log(
-    `${"chain".padEnd(8)} ${"payouts".padStart(7)} ${"created in".padStart(10)} ${"1st create→last confirmed".padStart(26)} ${"payouts/s".padStart(9)}  ${"create→broadcast p50 / p95".padEnd(27)} ${"create→confirmed p50 / p95".padEnd(27)} ${"blocks / span".padStart(13)}  note`,
+    `${"chain".padEnd(8)} ${"payouts".padStart(7)} ${"created in".padStart(10)} ` +
+      `${"1st create→last confirmed".padStart(26)} ${"payouts/s".padStart(9)}  ` +
+      `${"create→broadcast p50 / p95".padEnd(27)} ${"create→confirmed p50 / p95".padEnd(27)} ` +
+      `${"blocks / span".padStart(13)}  note`,
   );
   for (const { config, round: r, error } of results) {
     if (!r) {
@@ -71,7 +74,10 @@ function printThroughput(results: Result[]) {
       r.unbroadcast ? `${r.unbroadcast} landed before their broadcast was recorded` : "",
     ].filter(Boolean);
     console.log(
-      `${config.chain.padEnd(8)} ${String(r.n).padStart(7)} ${seconds(r.createMs).padStart(10)} ${seconds(r.wallMs).padStart(26)} ${((r.n - r.notConfirmed) / (r.wallMs / 1000)).toFixed(2).padStart(9)}  ${p50p95(r.toBroadcast).padEnd(27)} ${p50p95(r.toConfirmed).padEnd(27)} ${`${r.blocks} / ${r.blockSpan}`.padStart(13)}  ${notes.join("; ")}`,
+      `${config.chain.padEnd(8)} ${String(r.n).padStart(7)} ${seconds(r.createMs).padStart(10)} ` +
+        `${seconds(r.wallMs).padStart(26)} ${((r.n - r.notConfirmed) / (r.wallMs / 1000)).toFixed(2).padStart(9)}  ` +
+        `${p50p95(r.toBroadcast).padEnd(27)} ${p50p95(r.toConfirmed).padEnd(27)} ` +
+        `${`${r.blocks} / ${r.blockSpan}`.padStart(13)}  ${notes.join("; ")}`,
     );
   }
 }
@@ -79,12 +85,14 @@ function printThroughput(results: Result[]) {
 /** Where create → broadcast goes, each step's end p50 / p95 since the payout's creation. */
 function printSteps(results: Result[]) {
   console.log(
-    `\n${"chain".padEnd(8)} ${"create→intent queued (job)".padEnd(27)} ${"create→first candidate signed".padEnd(30)} ${"create→broadcast".padEnd(17)} leader signs/s`,
+    `\n${"chain".padEnd(8)} ${"create→intent queued (job)".padEnd(27)} ${"create→first candidate signed".padEnd(30)} ` +
+      `${"create→broadcast".padEnd(17)} leader signs/s`,
   );
   for (const { config, round: r } of results)
     if (r)
       console.log(
-        `${config.chain.padEnd(8)} ${p50p95(r.toQueued).padEnd(27)} ${p50p95(r.toSigned).padEnd(30)} ${p50p95(r.toBroadcast).padEnd(17)} ${r.signSpanMs ? ((r.n - 1) / (r.signSpanMs / 1000)).toFixed(1) : ""}`,
+        `${config.chain.padEnd(8)} ${p50p95(r.toQueued).padEnd(27)} ${p50p95(r.toSigned).padEnd(30)} ` +
+          `${p50p95(r.toBroadcast).padEnd(17)} ${r.signSpanMs ? ((r.n - 1) / (r.signSpanMs / 1000)).toFixed(1) : ""}`,
       );
 }
 
@@ -111,7 +119,9 @@ function printFees(results: Result[]) {
     ];
     for (const [what, c] of rows)
       console.log(
-        `${config.chain.padEnd(8)} ${what.padEnd(36)} ${(c.gas?.toString() ?? "").padStart(7)} ${small(config.chain, c.fee).padStart(16)} ${ratio(c).padStart(7)}  ${c.rent ? `+ ${c.rent} lamports of token account rent` : ""}`,
+        `${config.chain.padEnd(8)} ${what.padEnd(36)} ${(c.gas?.toString() ?? "").padStart(7)} ` +
+          `${small(config.chain, c.fee).padStart(16)} ${ratio(c).padStart(7)}  ` +
+          `${c.rent ? `+ ${c.rent} lamports of token account rent` : ""}`,
       );
   }
   console.log(

@@ -9,7 +9,7 @@
 //   live, which adds up to 60 s).
 // BENCH_CHAINS=eth,polygon limits the chains. Tron: a TRX top-up, then the address's own transfer.
 import path from "node:path";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { resetConfig } from "@/lib/platform/config/env";
 import { percentile } from "./chains/stats";
@@ -133,7 +133,8 @@ async function benchOther(config: ChainConfig): Promise<Row[]> {
 
 function print(rows: Row[]): void {
   console.log(
-    `${"chain".padEnd(8)} ${"strategy".padEnd(42)} ${"gas/addr".padStart(9)} ${"fee/addr (native)".padStart(20)} ${"× transfer".padStart(10)} ${"txs".padStart(4)}  ${"confirmed→treasury p50 / p95".padEnd(28)} note`,
+    `${"chain".padEnd(8)} ${"strategy".padEnd(42)} ${"gas/addr".padStart(9)} ${"fee/addr (native)".padStart(20)} ` +
+      `${"× transfer".padStart(10)} ${"txs".padStart(4)}  ${"confirmed→treasury p50 / p95".padEnd(28)} note`,
   );
   for (const chain of new Set(rows.map((r) => r.chain))) {
     const own = rows.filter((r) => r.chain === chain);
@@ -148,12 +149,17 @@ function print(rows: Row[]): void {
         ? `${(percentile(r.latencies, 50) / 1000).toFixed(1)} s / ${(percentile(r.latencies, 95) / 1000).toFixed(1)} s`
         : "";
       console.log(
-        `${chain.padEnd(8)} ${r.what.padEnd(42)} ${(r.gas?.toString() ?? "").padStart(9)} ${(/^(skipped|failed)/.test(r.what) ? "" : small(chain, r.fee)).padStart(20)} ${(typeof ratio === "number" ? ratio.toFixed(2) : "").padStart(10)} ${String(r.txs ?? "").padStart(4)}  ${lat.padEnd(28)} ${r.note ?? ""}`,
+        `${chain.padEnd(8)} ${r.what.padEnd(42)} ${(r.gas?.toString() ?? "").padStart(9)} ` +
+          `${(/^(skipped|failed)/.test(r.what) ? "" : small(chain, r.fee)).padStart(20)} ` +
+          `${(typeof ratio === "number" ? ratio.toFixed(2) : "").padStart(10)} ${String(r.txs ?? "").padStart(4)}  ` +
+          `${lat.padEnd(28)} ${r.note ?? ""}`,
       );
     }
   }
   console.log(
-    `(× transfer: gas ratio on EVM, fee ratio elsewhere. EVM blocks 1 s, ${CONFIRMATIONS} confirmations; the top-up strategy waits for its top-up's confirmations before the address's transfer is signed. Live, the planner runs every minute.)`,
+    `(× transfer: gas ratio on EVM, fee ratio elsewhere. EVM blocks 1 s, ${CONFIRMATIONS} confirmations; ` +
+      "the top-up strategy waits for its top-up's confirmations before the address's transfer is signed. " +
+      "Live, the planner runs every minute.)",
   );
 }
 

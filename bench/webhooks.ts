@@ -97,18 +97,21 @@ try {
   const delays = [...committedAt].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((a, b) => a - b);
   const p = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
   console.log(
-    `\nbench:webhooks — ${PAYMENTS} state changes × ${ENDPOINTS} endpoints = ${expected} deliveries, ${WORKERS} worker processes, loopback receiver`,
+    `\nbench:webhooks — ${PAYMENTS} state changes × ${ENDPOINTS} endpoints = ${expected} deliveries, ` +
+      `${WORKERS} worker processes, loopback receiver`,
   );
   const arrivals = [...firstArrival.values()];
   const spanS = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
   console.log(
-    `state changes committed: ${PAYMENTS} in ${producedS.toFixed(1)} s (${(PAYMENTS / producedS).toFixed(0)}/s, ${((PAYMENTS * ENDPOINTS) / producedS).toFixed(0)} deliveries/s offered)`,
+    `state changes committed: ${PAYMENTS} in ${producedS.toFixed(1)} s (${(PAYMENTS / producedS).toFixed(0)}/s, ` +
+      `${((PAYMENTS * ENDPOINTS) / producedS).toFixed(0)} deliveries/s offered)`,
   );
   console.log(
     `delivered:               ${received} of ${expected}, all done ${elapsedS.toFixed(1)} s after the first commit`,
   );
   console.log(
-    `sustained deliveries/s:  ${(received / elapsedS).toFixed(0)} overall, ${(received / Math.max(spanS, 0.001)).toFixed(0)} between first and last arrival (target ≥ 1000/s)`,
+    `sustained deliveries/s:  ${(received / elapsedS).toFixed(0)} overall, ` +
+      `${(received / Math.max(spanS, 0.001)).toFixed(0)} between first and last arrival (target ≥ 1000/s)`,
   );
   console.log(`commit → first attempt:  p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, max ${delays[delays.length - 1]} ms`);
 
@@ -124,7 +127,8 @@ try {
     const gaps = flakyArrivals.slice(1).map((at, i) => (at - flakyArrivals[i]!) / 1000);
     gaps.forEach((g, i) => {
       console.log(
-        `  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt (schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`,
+        `  retry ${i + 1}: ${g.toFixed(2)} s after the previous attempt ` +
+          `(schedule ${RETRY_DELAYS_S[i]} s, off by ${(g - RETRY_DELAYS_S[i]!).toFixed(2)} s)`,
       );
     });
     const worst = Math.max(...gaps.map((g, i) => Math.abs(g - RETRY_DELAYS_S[i]!)));

@@ -34,7 +34,9 @@ const auditActions = async () =>
   (
     await query<{ action: string }>(
       getDb(),
-      "select action from audit_log where merchant_id = $1 and action like any (array['invitation.%', 'user.role_changed', 'user.removed']) order by created_at, id",
+      `select action from audit_log
+       where merchant_id = $1 and action like any (array['invitation.%', 'user.role_changed', 'user.removed'])
+       order by created_at, id`,
       [m.id],
     )
   ).map((r) => r.action);

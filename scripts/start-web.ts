@@ -12,7 +12,9 @@ const dir = process.cwd();
 if (cfg.liveSeedMnemonic || cfg.liveSeedFile) {
   // Allowed (it works), but the public-facing process then holds the root of every live deposit address.
   console.warn(
-    '[web] warning: the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is set in the web process; give it LIVE_EVM_XPUB and LIVE_TRON_XPUB instead and keep the seed on the worker (docs/SECURITY.md, "Key custody").',
+    "[web] warning: the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE) is set in the web process; " +
+      "give it LIVE_EVM_XPUB and LIVE_TRON_XPUB instead and keep the seed on the worker " +
+      '(docs/SECURITY.md, "Key custody").',
   );
 }
 if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {

@@ -130,7 +130,8 @@ try {
     );
   } else if (demo) {
     lines.push(
-      `  Dashboard: ${cfg.publicBaseUrl}/dashboard  (new user: npm run --silent cli -- users create --merchant ${demo.merchantId} --email E --role owner)`,
+      `  Dashboard: ${cfg.publicBaseUrl}/dashboard  ` +
+        `(new user: npm run --silent cli -- users create --merchant ${demo.merchantId} --email E --role owner)`,
     );
   }
   lines.push("Press Ctrl-C to stop.", "");

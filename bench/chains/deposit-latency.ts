@@ -1,11 +1,11 @@
 import { createPublicClient, http, type Hex } from "viem";
 import { createSolanaRpc, type Signature } from "@solana/kit";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { percentile } from "./stats";
 
 export interface LatencyFigures {
@@ -18,8 +18,8 @@ export interface LatencyFigures {
 /**
  * (a) deposit mined → payment `pending`: `n` payments on one chain, each paid by a real transfer from its
  * own sandbox wallet, one every `spacingMs`. "Mined" is when a 10 ms poll of the node first shows the
- * transfer in a block (EVM, tron) or confirmed in a slot (solana); "pending" is when a 10 ms poll of the database first shows the payment past
- * awaiting_payment (the watcher runs in its own worker process).
+ * transfer in a block (EVM, tron) or confirmed in a slot (solana); "pending" is when a 10 ms poll of the
+ * database first shows the payment past awaiting_payment (the watcher runs in its own worker process).
  */
 export async function measureDepositLatency(
   config: ChainConfig,

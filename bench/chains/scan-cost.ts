@@ -167,7 +167,8 @@ async function openPayments(merchantId: string, count: number): Promise<string[]
   const rows = await query<{ watch_key: string }>(
     getDb(),
     `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
-     select 'pay_bench' || md5(random()::text || g), $1, 'sandbox', 'awaiting_payment', 'eth', 1000000, a, lower(a), now(), now() + interval '1 day'
+     select 'pay_bench' || md5(random()::text || g), $1, 'sandbox', 'awaiting_payment', 'eth', 1000000, a, lower(a),
+       now(), now() + interval '1 day'
      from (select g, '0x' || substr(md5(random()::text || g) || md5(g::text || random()::text), 1, 40) as a from generate_series(1, $2) g) s
      returning watch_key`,
     [merchantId, count],

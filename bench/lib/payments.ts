@@ -1,9 +1,9 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { sleep } from "./wait";
 
 export type Owner = { merchantId: string; mode: "sandbox" };

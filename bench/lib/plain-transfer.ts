@@ -1,6 +1,6 @@
 import { createPublicClient, type Hex, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";

@@ -1,11 +1,11 @@
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { prepareDestinationCheck } from "@/lib/money-out/payouts/check-destination";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { freshAddress } from "../lib/chain-units";
 import { confirmedAt, type Owner, payPayments } from "../lib/payments";
@@ -52,7 +52,10 @@ export interface PayoutRound {
   wallMs: number;
   /** Per payout: created_at → its first candidate's broadcast_at; created_at → confirmed_at. */
   toBroadcast: number[];
-  /** Where create → broadcast goes: created_at → its outbound intent's created_at (the execute_payout job) → its first candidate's created_at (signed). */
+  /**
+   * Where create → broadcast goes: created_at → its outbound intent's created_at (the execute_payout job) → its first
+   * candidate's created_at (signed).
+   */
   toQueued: number[];
   toSigned: number[];
   toConfirmed: number[];

@@ -1,8 +1,8 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { gasUsed } from "../lib/plain-transfer";
 import { until } from "../lib/wait";

@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { cn } from "@/components/class-names";
 
 /** Copies `value`; says so for screen readers too. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -16,7 +17,11 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
           setCopied(false);
         }
       }}
-      className="shrink-0 rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+      className={cn(
+        "shrink-0 rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium",
+        "text-slate-900 hover:bg-slate-50",
+        "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+      )}
       aria-label={label}
     >
       <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>

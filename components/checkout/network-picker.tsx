@@ -1,4 +1,5 @@
 import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
+import { cn } from "@/components/class-names";
 
 /** Why a choice was not recorded (the page passes the code back in `?error=`). */
 export function networkChoiceError(code: string | undefined, invalid: string): string | undefined {
@@ -38,7 +39,11 @@ export function NetworkPicker({
               type="submit"
               name="chain"
               value={n.chain}
-              className="flex min-h-12 items-center justify-between rounded-xl border border-slate-300 px-4 py-3 text-left hover:border-slate-500 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+              className={cn(
+                "flex min-h-12 items-center justify-between rounded-xl border border-slate-300 px-4 py-3 text-left",
+                "hover:border-slate-500 hover:bg-slate-50",
+                "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+              )}
             >
               <span className="font-medium text-slate-900">{n.name}</span>
               <span className="text-sm text-slate-600">

@@ -1,5 +1,6 @@
 "use client";
 import { useActionState } from "react";
+import { cn } from "@/components/class-names";
 
 export type SandboxPayResult = { ok: true; txHash: string } | { ok: false; message: string } | null;
 
@@ -11,7 +12,11 @@ export function SandboxPayButton({ action }: { action: (previous: SandboxPayResu
       <button
         type="submit"
         disabled={pending}
-        className="w-full rounded-xl border border-amber-500 bg-amber-100 px-4 py-3 font-medium text-amber-950 hover:bg-amber-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-600 disabled:opacity-60"
+        className={cn(
+          "w-full rounded-xl border border-amber-500 bg-amber-100 px-4 py-3 font-medium text-amber-950 hover:bg-amber-200",
+          "focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-600",
+          "disabled:opacity-60",
+        )}
       >
         {pending ? "Sending from the sandbox wallet…" : "Pay with sandbox wallet"}
       </button>

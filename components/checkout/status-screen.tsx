@@ -35,7 +35,9 @@ export function StatusScreen({
     case "confirming":
       tone = "border-blue-200 bg-blue-50 text-blue-950";
       title = "Payment received — confirming";
-      detail = `${status.confirmations} of ${required ?? "?"} network confirmations. You can close this page; the payment completes on its own.`;
+      detail =
+        `${status.confirmations} of ${required ?? "?"} network confirmations. ` +
+        "You can close this page; the payment completes on its own.";
       break;
     case "confirmed":
       tone = "border-green-300 bg-green-50 text-green-950";
@@ -48,12 +50,15 @@ export function StatusScreen({
       detail =
         status.amount_received === "0.000000"
           ? "The time to pay ran out. Ask the merchant for a new payment link; do not send funds to this address."
-          : `The time to pay ran out after ${trim(status.amount_received)} USDT arrived. Those funds are not lost: contact ${merchantName}.`;
+          : `The time to pay ran out after ${trim(status.amount_received)} USDT arrived. ` +
+            `Those funds are not lost: contact ${merchantName}.`;
       break;
     case "failed":
       tone = "border-red-300 bg-red-50 text-red-950";
       title = "This payment could not be completed";
-      detail = `The network dropped the transfer after the time to pay had run out. Contact ${merchantName}; do not send again to this address.`;
+      detail =
+        "The network dropped the transfer after the time to pay had run out. " +
+        `Contact ${merchantName}; do not send again to this address.`;
       break;
   }
   const inFlight = status.status === "pending" || status.status === "confirming";

@@ -5,6 +5,7 @@ import { can, type Permission } from "@/lib/identity/users/roles";
 import type { SessionUser } from "@/lib/identity/users/sessions";
 import { SessionKeepAlive } from "./keep-alive";
 import { NavLinks } from "./nav-links";
+import { cn } from "@/components/class-names";
 
 const button = "rounded-md px-3 py-1.5 text-sm font-medium";
 
@@ -57,7 +58,14 @@ export function DashboardShell({
                 name="mode"
                 value={m}
                 aria-pressed={mode === m}
-                className={`${button} ${mode === m ? (m === "sandbox" ? "bg-amber-400 text-amber-950" : "bg-slate-900 text-white") : "text-slate-700"}`}
+                className={cn(
+                  button,
+                  mode === m
+                    ? m === "sandbox"
+                      ? "bg-amber-400 text-amber-950"
+                      : "bg-slate-900 text-white"
+                    : "text-slate-700",
+                )}
               >
                 {m === "sandbox" ? "Sandbox" : "Live"}
               </button>

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import type { FactorState } from "@/app/dashboard/(signed-in)/security/actions";
 import { RecoveryCodes } from "./recovery-codes";
 import { StepUpLink } from "./step-up-link";
+import { secondaryButton } from "./button-classes";
 
 /** One button acting on the user's factors; refusals (step-up first) and new codes appear beside it. */
 export function FactorActionButton({
@@ -22,11 +23,7 @@ export function FactorActionButton({
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
-      >
+      <button type="submit" disabled={pending} className={secondaryButton}>
         {label}
       </button>
       {state.error && (

@@ -4,10 +4,9 @@ import { useActionState, useState } from "react";
 import type { KeyActionState } from "@/app/dashboard/(signed-in)/keys/actions";
 import { ActionError } from "./action-error";
 import { NewSecret } from "./new-secret";
+import { secondaryButton } from "./button-classes";
 
 type Action = (prev: KeyActionState, form: FormData) => Promise<KeyActionState>;
-const outline =
-  "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60";
 
 /** Roll (with how long the old secret keeps working) and Revoke (after a confirmation) for one active key. */
 export function KeyRowActions({
@@ -44,7 +43,7 @@ export function KeyRowActions({
               <option value="24h">For 24 hours</option>
             </select>
           </label>
-          <button type="submit" disabled={rolling} aria-label={`Roll key ${display}`} className={outline}>
+          <button type="submit" disabled={rolling} aria-label={`Roll key ${display}`} className={secondaryButton}>
             Roll
           </button>
         </form>
@@ -58,7 +57,7 @@ export function KeyRowActions({
             >
               Revoke key {display}
             </button>
-            <button type="button" onClick={() => setConfirming(false)} className={outline}>
+            <button type="button" onClick={() => setConfirming(false)} className={secondaryButton}>
               Cancel
             </button>
           </form>
@@ -67,7 +66,7 @@ export function KeyRowActions({
             type="button"
             onClick={() => setConfirming(true)}
             aria-label={`Revoke ${display}…`}
-            className={outline}
+            className={secondaryButton}
           >
             Revoke…
           </button>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { cn } from "@/components/class-names";
 
 /** The nav's links; the current section is marked (aria-current) for screen readers and by its underline. */
 export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
@@ -13,7 +14,10 @@ export function NavLinks({ items }: { items: { href: string; label: string }[] }
       key={item.href}
       href={item.href}
       aria-current={current(item.href) ? "page" : undefined}
-      className="text-slate-800 underline-offset-4 hover:underline aria-[current=page]:font-semibold aria-[current=page]:text-slate-950 aria-[current=page]:underline"
+      className={cn(
+        "text-slate-800 underline-offset-4 hover:underline",
+        "aria-[current=page]:font-semibold aria-[current=page]:text-slate-950 aria-[current=page]:underline",
+      )}
     >
       {item.label}
     </Link>

@@ -4,6 +4,7 @@ import type { PasskeySignInCeremony } from "@/app/dashboard/sign-in/actions";
 import { signIn } from "next-auth/react";
 import { signInErrorMessage } from "@/lib/identity/users/sign-in-messages";
 import { usePasskeyAssertion } from "./use-passkey-assertion";
+import { cn } from "@/components/class-names";
 
 /**
  * "Sign in with a passkey": the browser asks the user's device (PIN, fingerprint, face), and next-auth's
@@ -28,7 +29,10 @@ export function PasskeySignInButton({ options }: { options: () => Promise<Passke
         onClick={run}
         disabled={pending}
         aria-describedby={error ? "passkey-error" : undefined}
-        className="w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+        className={cn(
+          "w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium",
+          "text-slate-900 hover:bg-slate-50 disabled:opacity-60",
+        )}
       >
         Use a passkey
       </button>

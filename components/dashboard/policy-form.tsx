@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import type { PayoutActionState } from "@/app/dashboard/(signed-in)/payouts/actions";
 import { ActionError } from "./action-error";
+import { secondaryButton } from "./button-classes";
 
 type Action = (prev: PayoutActionState, form: FormData) => Promise<PayoutActionState>;
 
@@ -46,11 +47,7 @@ export function PolicyForm({
           approval, whatever this says.
         </span>
       </label>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
-      >
+      <button type="submit" disabled={pending} className={secondaryButton}>
         Save policy
       </button>
       <ActionError

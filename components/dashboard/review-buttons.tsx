@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import type { PayoutActionState } from "@/app/dashboard/(signed-in)/payouts/actions";
 import { ActionError } from "./action-error";
+import { cn } from "@/components/class-names";
 
 type Action = (prev: PayoutActionState, form: FormData) => Promise<PayoutActionState>;
 
@@ -37,7 +38,10 @@ export function ReviewButtons({ id, action, next }: { id: string; action: Action
         name="decision"
         value="reject"
         disabled={pending}
-        className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60"
+        className={cn(
+          "rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium",
+          "text-red-800 hover:bg-red-50 disabled:opacity-60",
+        )}
       >
         Reject
       </button>

@@ -1,3 +1,5 @@
+import { cn } from "@/components/class-names";
+
 const TONE: Record<string, string> = {
   confirmed: "bg-emerald-100 text-emerald-900",
   succeeded: "bg-emerald-100 text-emerald-900",
@@ -16,7 +18,10 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span
       data-status-badge={status}
-      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${TONE[status] ?? "bg-slate-100 text-slate-800"}`}
+      className={cn(
+        "inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium",
+        TONE[status] ?? "bg-slate-100 text-slate-800",
+      )}
     >
       {status.replace(/_/g, " ")}
     </span>

@@ -3,6 +3,7 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import type { StepUpState } from "@/app/dashboard/(signed-in)/step-up/actions";
 import { usePasskeyAssertion } from "./use-passkey-assertion";
+import { cn } from "@/components/class-names";
 
 /** Step-up with one of the user's passkeys; the WebAuthn client code loads only when pressed. */
 export function StepUpPasskeyButton({
@@ -22,7 +23,10 @@ export function StepUpPasskeyButton({
         type="button"
         onClick={run}
         disabled={pending}
-        className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+        className={cn(
+          "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium",
+          "text-slate-900 hover:bg-slate-50 disabled:opacity-60",
+        )}
       >
         Use a passkey
       </button>

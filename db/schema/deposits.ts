@@ -4,13 +4,13 @@ import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqu
 
 /**
  * Every token transfer seen to a deposit address, once each: a transfer is identified by its chain,
- * transaction and `position` within the transaction (lib/chains/adapters/types.ts), which stays the same
+ * transaction and `position` within the transaction (lib/chains/chain-adapter.ts), which stays the same
  * when a reorganization mines the transaction again in another block, unlike `log_index` (the position in
  * the block, kept for chain order). A re-mined transfer revives its orphaned row instead of adding one.
- * `position` is null only on legacy duplicates the migration could not key (docs/CHAINS.md). `raw_amount` is exactly what the chain moved (its own decimals); `amount_units` is that in
- * USDT base units (6 decimals, rounded down). `pending` amounts sit in `reserved`; `credited` ones moved to
- * `available`; `orphaned` ones were removed by a reorganization and reversed (a credited one through a
- * `reorg_reversals` row).
+ * `position` is null only on legacy duplicates the migration could not key (docs/CHAINS.md). `raw_amount` is
+ * exactly what the chain moved (its own decimals); `amount_units` is that in USDT base units (6 decimals,
+ * rounded down). `pending` amounts sit in `reserved`; `credited` ones moved to `available`; `orphaned` ones
+ * were removed by a reorganization and reversed (a credited one through a `reorg_reversals` row).
  * `kind`: `payment` (on the payment's chain) or `wrong_network` (to the same address on another chain of
  * the family; credited to that chain's balance, not counted toward the payment).
  */

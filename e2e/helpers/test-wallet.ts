@@ -110,7 +110,10 @@ function walletScript(cfg: TestWalletPage) {
   (provider as any).off = provider.removeListener;
   w.__testWallet = { calls, provider };
   w.ethereum = provider;
-  const icon = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2563eb"/></svg>')}`;
+  const icon = `data:image/svg+xml;base64,${btoa(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+      '<rect width="32" height="32" rx="6" fill="#2563eb"/></svg>',
+  )}`;
   const info = Object.freeze({ uuid: cfg.uuid, name: "Test Wallet", icon, rdns: "test.wallet" });
   const announce = () =>
     window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));

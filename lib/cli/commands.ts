@@ -131,7 +131,9 @@ Object.assign(COMMANDS, {
       text: rows.length
         ? rows.map(
             (r) =>
-              `${r.id}  ${r.detected_at}  ${r.merchant} ${r.chain} (${r.mode})  ${r.amount} USDT: ${r.taken_from_available} from available, ${r.receivable} receivable  ${r.settled_at ? `settled ${r.settled_at}` : "OPEN"}  payment ${r.payment} tx ${r.tx_hash}`,
+              `${r.id}  ${r.detected_at}  ${r.merchant} ${r.chain} (${r.mode})  ` +
+              `${r.amount} USDT: ${r.taken_from_available} from available, ${r.receivable} receivable  ` +
+              `${r.settled_at ? `settled ${r.settled_at}` : "OPEN"}  payment ${r.payment} tx ${r.tx_hash}`,
           )
         : ["no reorg reversals"],
     };

@@ -57,8 +57,10 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
       "error" in c
         ? [`${c.chain.padEnd(8)} ${c.error}`]
         : [
-            `${c.chain.padEnd(8)} USDT on chain ${c.usdt.on_chain.total}, books ${c.usdt.books.total}, owed ${c.usdt.owed.total}; unmatched ${c.usdt.unmatched}, difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
-            `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, sweeper ${c.gas.sweeper} ${c.gas.symbol}, fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
+            `${c.chain.padEnd(8)} USDT on chain ${c.usdt.on_chain.total}, books ${c.usdt.books.total}, owed ${c.usdt.owed.total}; ` +
+              `unmatched ${c.usdt.unmatched}, difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
+            `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, sweeper ${c.gas.sweeper} ${c.gas.symbol}, ` +
+              `fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
             ...c.alerts.map((a) => `${"".padEnd(8)} ALERT ${a}`),
           ],
     );

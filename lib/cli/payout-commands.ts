@@ -89,7 +89,8 @@ export const PAYOUT_COMMANDS: Record<string, Command> = {
     const { removed, ofacReason } = await removeDenied(db, address, optionalChain(flags));
     if (!removed && ofacReason)
       throw new UsageError(
-        `${address} is on OFAC's SDN list (${ofacReason}): it leaves the deny-list with the first denylist import-ofac that no longer lists it`,
+        `${address} is on OFAC's SDN list (${ofacReason}): ` +
+          "it leaves the deny-list with the first denylist import-ofac that no longer lists it",
       );
     if (!removed) throw new UsageError(`${address} is not on the deny-list${flags.chain ? ` for ${flags.chain}` : ""}`);
     return { json: { address, chain: optionalChain(flags), removed: true }, text: [`${address} removed`] };

@@ -68,7 +68,8 @@ export function formatAccount(ctx: FacadeContext, account: AccountState, config:
     throw invalidParams("Invalid params: base64+zstd is not supported by the sandbox facade; use base64");
   } else {
     throw invalidParams(
-      `Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\`, \`base64+zstd\``,
+      `Invalid params: unknown variant \`${String(encoding)}\`, ` +
+        "expected one of `binary`, `base58`, `base64`, `jsonParsed`, `base64+zstd`",
     );
   }
   return {

@@ -53,7 +53,8 @@ export function decodeWireTransaction(encoded: string, encoding: string): Decode
   }
   if (bytes.length > PACKET_DATA_SIZE) {
     throw invalidParams(
-      `${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${encoded.length} bytes (max: encoded/raw ${encoding === "base58" ? 1683 : 1644}/${PACKET_DATA_SIZE})`,
+      `${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${encoded.length} bytes ` +
+        `(max: encoded/raw ${encoding === "base58" ? 1683 : 1644}/${PACKET_DATA_SIZE})`,
     );
   }
   try {

@@ -24,7 +24,8 @@ export function versionField(record: TxRecord, config: Config): { version?: "leg
     if (record.version === 0) {
       throw new RpcError(
         RPC_CODES.unsupportedTransactionVersion,
-        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+        "Transaction version (0) is not supported by the requesting client. " +
+          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
       );
     }
     return {};

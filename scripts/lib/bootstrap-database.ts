@@ -1,5 +1,5 @@
 import { config, adoptEmbeddedDatabase } from "@/lib/platform/config/env";
-import { backfillTronWatchKeys } from "@/lib/chains/backfill-tron-watch-keys";
+import { backfillTronWatchKeys } from "@/lib/chains/tron/backfill-tron-watch-keys";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
 import { removeRetiredJobs } from "@/lib/platform/jobs/retired-jobs";

@@ -9,7 +9,10 @@ export interface SpawnedWebServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child process; used by the tests and the benchmark. */
+/**
+ * Starts the real web entry point (scripts/start-web.ts: custom server + Next build) as a child process; used by the
+ * tests and the benchmark.
+ */
 export async function spawnWebServer(root: string, env: Record<string, string>): Promise<SpawnedWebServer> {
   const port = await freePort();
   // WEB_EXEC_ARGV adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile under load.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { BlockRef } from "@/lib/chains/adapters/types";
+import type { BlockRef } from "@/lib/chains/chain-adapter";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { MatchedTransfer } from "@/lib/money-in/deposits/match-transfers";
@@ -55,7 +55,8 @@ async function setup() {
   const balance = async () => {
     const [b] = await query<{ available: string; reserved: string }>(
       getDb(),
-      "select available_units::text as available, reserved_units::text as reserved from balances where merchant_id = $1 and mode = 'live' and chain = 'bnb'",
+      `select available_units::text as available, reserved_units::text as reserved from balances
+       where merchant_id = $1 and mode = 'live' and chain = 'bnb'`,
       [m.id],
     );
     return b;
@@ -82,55 +83,65 @@ describe("a deposit is its transaction and its position in it", () => {
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   });
 
-  it("a credited deposit reversed by a deep reorg becomes a receivable for what available cannot cover; re-mined, it settles it and credits once", async () => {
-    const { m, transfer, record, rows, balance } = await setup();
-    await record(transfer(1, 200));
-    await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(210)));
-    expect(await balance()).toEqual({ available: "5000000", reserved: "0" });
-    // The merchant has since spent 3 of it: 2 are left to take back.
-    await adjustBalance(getDb(), { merchantId: m.id, mode: "live", chain: "bnb", amount: -3_000_000n, reason: "test" });
+  it(
+    "a credited deposit reversed by a deep reorg becomes a receivable for what available cannot cover; " +
+      "re-mined, it settles it and credits once",
+    async () => {
+      const { m, transfer, record, rows, balance } = await setup();
+      await record(transfer(1, 200));
+      await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(210)));
+      expect(await balance()).toEqual({ available: "5000000", reserved: "0" });
+      // The merchant has since spent 3 of it: 2 are left to take back.
+      await adjustBalance(getDb(), {
+        merchantId: m.id,
+        mode: "live",
+        chain: "bnb",
+        amount: -3_000_000n,
+        reason: "test",
+      });
 
-    const id = (await rows())[0]!.id;
-    const reversals = await inTransaction(getDb(), (tx) => reverseCreditedDeposits(tx, scope, [id], 199));
-    expect(reversals).toEqual([
-      expect.objectContaining({
-        depositId: id,
-        amountUnits: 5_000_000n,
-        takenFromAvailableUnits: 2_000_000n,
-        receivableUnits: 3_000_000n,
-      }),
-    ]);
-    expect(await balance()).toEqual({ available: "0", reserved: "0" });
-    expect(await rows()).toEqual([expect.objectContaining({ status: "orphaned" })]);
-    const [open] = await query<{ receivable_units: string; settled_at: Date | null }>(
-      getDb(),
-      "select receivable_units::text, settled_at from reorg_reversals where deposit_id = $1",
-      [id],
-    );
-    expect(open).toEqual({ receivable_units: "3000000", settled_at: null });
-    const [owed] = await query<{ sum: string }>(
-      getDb(),
-      "select sum(amount_units)::text from ledger_entries where merchant_id = $1 and account = 'reorg_receivables'",
-      [m.id],
-    );
-    expect(owed!.sum).toBe("-3000000");
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+      const id = (await rows())[0]!.id;
+      const reversals = await inTransaction(getDb(), (tx) => reverseCreditedDeposits(tx, scope, [id], 199));
+      expect(reversals).toEqual([
+        expect.objectContaining({
+          depositId: id,
+          amountUnits: 5_000_000n,
+          takenFromAvailableUnits: 2_000_000n,
+          receivableUnits: 3_000_000n,
+        }),
+      ]);
+      expect(await balance()).toEqual({ available: "0", reserved: "0" });
+      expect(await rows()).toEqual([expect.objectContaining({ status: "orphaned" })]);
+      const [open] = await query<{ receivable_units: string; settled_at: Date | null }>(
+        getDb(),
+        "select receivable_units::text, settled_at from reorg_reversals where deposit_id = $1",
+        [id],
+      );
+      expect(open).toEqual({ receivable_units: "3000000", settled_at: null });
+      const [owed] = await query<{ sum: string }>(
+        getDb(),
+        "select sum(amount_units)::text from ledger_entries where merchant_id = $1 and account = 'reorg_receivables'",
+        [m.id],
+      );
+      expect(owed!.sum).toBe("-3000000");
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
 
-    // The transaction is mined again at another log index: one deposit, credited once, receivable settled.
-    expect(await record(transfer(4, 215))).toBe(1);
-    expect(await record(transfer(6, 216))).toBe(0);
-    expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
-    expect(await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(230)))).toBe(1);
-    expect(await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(240)))).toBe(0);
-    expect(await rows()).toEqual([{ id, status: "credited", log_index: 4, block_number: "215" }]);
-    // Back to what it was before the reorg: 2 available, nothing owed.
-    expect(await balance()).toEqual({ available: "2000000", reserved: "0" });
-    const [settled] = await query<{ settled_block_number: string; settled: boolean }>(
-      getDb(),
-      "select settled_block_number::text, settled_at is not null as settled from reorg_reversals where deposit_id = $1",
-      [id],
-    );
-    expect(settled).toEqual({ settled_block_number: "215", settled: true });
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+      // The transaction is mined again at another log index: one deposit, credited once, receivable settled.
+      expect(await record(transfer(4, 215))).toBe(1);
+      expect(await record(transfer(6, 216))).toBe(0);
+      expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
+      expect(await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(230)))).toBe(1);
+      expect(await inTransaction(getDb(), (tx) => creditSettledDeposits(tx, scope, block(240)))).toBe(0);
+      expect(await rows()).toEqual([{ id, status: "credited", log_index: 4, block_number: "215" }]);
+      // Back to what it was before the reorg: 2 available, nothing owed.
+      expect(await balance()).toEqual({ available: "2000000", reserved: "0" });
+      const [settled] = await query<{ settled_block_number: string; settled: boolean }>(
+        getDb(),
+        "select settled_block_number::text, settled_at is not null as settled from reorg_reversals where deposit_id = $1",
+        [id],
+      );
+      expect(settled).toEqual({ settled_block_number: "215", settled: true });
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
@@ -163,36 +163,40 @@ describe("expiry and late payments", () => {
 });
 
 describe("transfers that are not this payment's USDT", () => {
-  it("another token sent to a deposit address is not counted; USDT on the wrong EVM network is credited to that network's balance", async () => {
-    const m = await newMerchant();
-    const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
-    const eth = await fundedWallet(m.sandboxKey, "eth", "1.000000");
-    const other = await deploySandboxToken(eth.config.rpcUrl, "standard", 6);
-    const owner = createWalletClient({
-      account: mnemonicToAccount(ANVIL_MNEMONIC),
-      transport: http(eth.config.rpcUrl),
-    });
-    const otherTx = await owner.writeContract({
-      chain: null,
-      address: other,
-      abi: TOKEN_ABI.standard,
-      functionName: "mint",
-      args: [payment.deposit_address, 3_000_000n],
-    });
-    await eth.client.waitForTransactionReceipt({ hash: otherTx });
+  it(
+    "another token sent to a deposit address is not counted; " +
+      "USDT on the wrong EVM network is credited to that network's balance",
+    async () => {
+      const m = await newMerchant();
+      const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
+      const eth = await fundedWallet(m.sandboxKey, "eth", "1.000000");
+      const other = await deploySandboxToken(eth.config.rpcUrl, "standard", 6);
+      const owner = createWalletClient({
+        account: mnemonicToAccount(ANVIL_MNEMONIC),
+        transport: http(eth.config.rpcUrl),
+      });
+      const otherTx = await owner.writeContract({
+        chain: null,
+        address: other,
+        abi: TOKEN_ABI.standard,
+        functionName: "mint",
+        args: [payment.deposit_address, 3_000_000n],
+      });
+      await eth.client.waitForTransactionReceipt({ hash: otherTx });
 
-    const bnb = await fundedWallet(m.sandboxKey, "bnb", "3.000000");
-    await bnb.send(payment.deposit_address, fromUsdtUnits(3_000_000n, 18));
-    await waitForBalance(m.sandboxKey, "bnb", { available: "3.000000", reserved: "0.000000" });
-    const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
-    expect(after).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000", tx_hash: null });
-    const deposits = await query<{ chain: string; kind: string; status: string }>(
-      getDb(),
-      "select chain, kind, status from deposits where payment_id = $1",
-      [payment.id],
-    );
-    expect(deposits).toEqual([{ chain: "bnb", kind: "wrong_network", status: "credited" }]);
-  });
+      const bnb = await fundedWallet(m.sandboxKey, "bnb", "3.000000");
+      await bnb.send(payment.deposit_address, fromUsdtUnits(3_000_000n, 18));
+      await waitForBalance(m.sandboxKey, "bnb", { available: "3.000000", reserved: "0.000000" });
+      const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+      expect(after).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000", tx_hash: null });
+      const deposits = await query<{ chain: string; kind: string; status: string }>(
+        getDb(),
+        "select chain, kind, status from deposits where payment_id = $1",
+        [payment.id],
+      );
+      expect(deposits).toEqual([{ chain: "bnb", kind: "wrong_network", status: "credited" }]);
+    },
+  );
 });
 
 describe("reorganizations", () => {
@@ -251,7 +255,8 @@ describe("reorganizations after expiry", () => {
 });
 
 describe("reorganizations deeper than the required confirmations", () => {
-  it("reverse a confirmed payment's credit into available and a receivable, with an alert and a record; the same transaction mined again credits once and settles it", async () => {
+  it("reverse a confirmed payment's credit into available and a receivable, with an alert and a record; " +
+    "the same transaction mined again credits once and settles it", async () => {
     const m = await newMerchant();
     const payment = await createPayment(m.sandboxKey, { amount: "5.000000", chain: "eth" });
     const payer = await fundedWallet(m.sandboxKey, "eth", "5.000000");

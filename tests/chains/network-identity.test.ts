@@ -4,9 +4,9 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { chainConfig } from "@/lib/chains/chain-config";
-import { checkNetworkIdentity, LIVE_NETWORK } from "@/lib/chains/network-identity";
+import { checkNetworkIdentity, LIVE_NETWORK } from "@/lib/chains/connect/network-identity";
 import { resetConfig } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { freePort } from "@/lib/platform/db/embedded";
@@ -148,7 +148,9 @@ describe("a live RPC URL serving another network", () => {
         // The same endpoint configured as a live chain's is refused, naming what it serves.
         expect(await checkNetworkIdentity({ ...sandbox, mode: "live" })).toEqual({
           ok: false,
-          reason: `${chain.toUpperCase()}_RPC_URL serves ${kind} ${served}, not ${chain}'s ${LIVE_NETWORK[chain].name}: its watcher and signer are stopped until it does`,
+          reason:
+            `${chain.toUpperCase()}_RPC_URL serves ${kind} ${served}, ` +
+            `not ${chain}'s ${LIVE_NETWORK[chain].name}: its watcher and signer are stopped until it does`,
         });
         expect(await checkNetworkIdentity(sandbox)).toEqual({ ok: true });
       }

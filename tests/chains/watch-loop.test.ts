@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BlockRef, ChainAdapter } from "@/lib/chains/adapters/types";
+import type { BlockRef, ChainAdapter } from "@/lib/chains/chain-adapter";
 import { getDb } from "@/lib/platform/db/client";
 import { readCursor } from "@/lib/money-in/watch/chain-cursor";
 import type { ScanTarget } from "@/lib/money-in/watch/scan-chain";

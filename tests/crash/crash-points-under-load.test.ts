@@ -3,7 +3,7 @@ import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { formatAmount } from "@/lib/kernel/amount";
-import { createOutboundDriver } from "@/lib/money-out/outbound/drivers/create-driver";
+import { createOutboundDriver } from "@/lib/chains/connect/chain-families";
 import { candidateRow } from "@/lib/money-out/outbound/outbound-row";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newKey, newMerchant, type TestMerchant } from "../helpers/api";

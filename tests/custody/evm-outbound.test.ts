@@ -11,7 +11,7 @@ import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consiste
 import { formatAmount } from "@/lib/kernel/amount";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
-import { EvmDriver } from "@/lib/money-out/outbound/drivers/evm-driver";
+import { EvmDriver } from "@/lib/chains/evm/evm-driver";
 import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
 import {
@@ -299,7 +299,8 @@ describe("payouts on bnb (18 decimals), end to end", () => {
   const s = usePayoutMerchant(CHAIN, "40.000000", { watch: true });
   const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 18 });
 
-  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it in 18 decimals; payout.confirmed arrives", async () => {
+  it("pays part of the balance: pending → processing → confirmed; " +
+    "the recipient gets exactly it in 18 decimals; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
 
@@ -339,7 +340,8 @@ describe("payouts on bnb (18 decimals), end to end", () => {
     expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
   }, 240_000);
 
-  it("a transfer whose nonce is taken every time it is signed, until the re-signs run out: failed (transfer_expired), refunded once, no transfer", async () => {
+  it("a transfer whose nonce is taken every time it is signed, until the re-signs run out: " +
+    "failed (transfer_expired), refunded once, no transfer", async () => {
     // On EVM a signed transaction can land until its nonce is used: only a nonce used at depth (here by a
     // transaction sent outside the service) makes a candidate lost, so only then is it re-signed or given up.
     worker = await expectExhaustedPayoutFails(

@@ -4,13 +4,13 @@ import { resetConfig } from "@/lib/platform/config/env";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { delegationCode } from "@/lib/money-out/outbound/drivers/evm-batch";
+import { delegationCode } from "@/lib/chains/evm/evm-batch";
 import { outboundEngine } from "@/lib/money-out/outbound/run-outbound";
 import { trackOutbound } from "@/lib/money-out/outbound/track-outbound";
 import { addDenied } from "@/lib/money-out/payouts/deny-list";
 import { getPayoutPolicy, setPayoutPolicy } from "@/lib/money-out/payouts/payout-policy";
 import { approvePayout, rejectPayout } from "@/lib/money-out/payouts/review-payout";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { formatAmount } from "@/lib/kernel/amount";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
@@ -272,7 +272,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
       process.env,
     );
 
-  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; a signed payout.confirmed with the metadata arrives", async () => {
+  it("pays part of the balance: pending → processing → confirmed; " +
+    "the recipient gets exactly it; a signed payout.confirmed with the metadata arrives", async () => {
     const done = await expectPayoutConfirms(s, CHAIN, recipients());
     expect(done.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.confirmations).toBeGreaterThanOrEqual(6);
@@ -323,7 +324,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     await reviewAbove("none");
   }, 150_000);
 
-  it("review of new destinations: the first payout to an address waits for review; once it is paid, the next one to it goes out unreviewed", async () => {
+  it("review of new destinations: the first payout to an address waits for review; " +
+    "once it is paid, the next one to it goes out unreviewed", async () => {
     const policy = await getPayoutPolicy(getDb(), s.merchant.id, "sandbox");
     await setPayoutPolicy(getDb(), { ...policy, reviewNewDestinations: true });
     try {
@@ -347,7 +349,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     }
   }, 150_000);
 
-  it("checked again just before signing: an address deny-listed after its payout was queued is blocked and never signed; an unreadable sanctions oracle holds the signing until it reads", async () => {
+  it("checked again just before signing: an address deny-listed after its payout was queued is blocked and never signed; " +
+    "an unreadable sanctions oracle holds the signing until it reads", async () => {
     // This file's leader stops, so the payouts' transfers wait as queued intents; this process then runs the
     // leader's passes itself (trackOutbound, the code the leader runs), with a sanctions oracle configured.
     await sender.stop();

@@ -1,13 +1,13 @@
 import type { JobHelpers } from "graphile-worker";
 import { expect, vi } from "vitest";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { reconcileCustodyJob } from "@/worker/jobs/reconcile-custody";
 import { log } from "@/lib/platform/log";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { depositKey } from "@/lib/chains/wallets/role-keys";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
 import { api, type TestMerchant } from "../helpers/api";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JobHelpers } from "graphile-worker";
 import { formatUnits, type Hex, numberToHex } from "viem";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { checkCustodyConsistency } from "@/lib/books/custody/check-custody-consistency";
 import { resetConfig } from "@/lib/platform/config/env";
 import { getDb, inTransaction } from "@/lib/platform/db/client";

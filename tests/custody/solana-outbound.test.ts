@@ -70,41 +70,45 @@ describe("outbound Solana transactions (emulated)", () => {
     expect(await chain.transfersTo(to)).toBe(1);
   });
 
-  it("a sweep signed by a deposit address with no SOL: the sweeper pays the fee, the account is closed, its rent goes to the treasury", async () => {
-    const deposit = await chain.fundedDeposit(7_654_321n);
-    const depositAta = await chain.ataOf(deposit.owner);
-    const rent = await chain.lamports(depositAta);
-    expect(rent).toBeGreaterThan(0n);
-    expect(await chain.lamports(deposit.owner)).toBe(0n);
-    const before = {
-      usdt: await chain.usdtOf(chain.treasury.address),
-      treasurySol: await chain.lamports(chain.treasury.address),
-      sweeperSol: await chain.lamports(chain.sweeper.address),
-    };
-    const intent = await sweepToTreasury(chain, deposit, 7_654_321n);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(await chain.usdtOf(chain.treasury.address)).toBe(before.usdt + 7_654_321n);
-    expect(await chain.accountExists(depositAta)).toBe(false);
-    expect(await chain.lamports(chain.treasury.address)).toBe(before.treasurySol + rent);
-    expect(done.feeNative).toBe(2n * SIGNATURE_FEE); // the sweeper's and the owner's signatures
-    expect(await chain.lamports(chain.sweeper.address)).toBe(before.sweeperSol - done.feeNative!);
-    expect(await chain.lamports(deposit.owner)).toBe(0n);
-    // The custody books (docs/CUSTODY.md): the rent read from the transaction's balances, the sweeper's fee.
-    expect(done).toMatchObject({ rentReturnedNative: rent, rentPaidNative: 0n });
-    const books = await query<{ asset: string; account: string; total: string }>(
-      getDb(),
-      "select asset, account, sum(amount)::text as total from custody_entries where cause_id = $1 group by 1, 2 order by 1, 2",
-      [intent.id],
-    );
-    expect(books.filter((b) => b.total !== "0")).toEqual([
-      { asset: "native", account: "fees", total: done.feeNative!.toString() },
-      { asset: "native", account: "sweeper", total: (-done.feeNative!).toString() },
-      { asset: "native", account: "token_account_rent", total: (-rent).toString() },
-      { asset: "native", account: "treasury", total: rent.toString() },
-      { asset: "usdt", account: "deposit_addresses", total: "-7654321" },
-      { asset: "usdt", account: "treasury", total: "7654321" },
-    ]);
-  });
+  it(
+    "a sweep signed by a deposit address with no SOL: " +
+      "the sweeper pays the fee, the account is closed, its rent goes to the treasury",
+    async () => {
+      const deposit = await chain.fundedDeposit(7_654_321n);
+      const depositAta = await chain.ataOf(deposit.owner);
+      const rent = await chain.lamports(depositAta);
+      expect(rent).toBeGreaterThan(0n);
+      expect(await chain.lamports(deposit.owner)).toBe(0n);
+      const before = {
+        usdt: await chain.usdtOf(chain.treasury.address),
+        treasurySol: await chain.lamports(chain.treasury.address),
+        sweeperSol: await chain.lamports(chain.sweeper.address),
+      };
+      const intent = await sweepToTreasury(chain, deposit, 7_654_321n);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(await chain.usdtOf(chain.treasury.address)).toBe(before.usdt + 7_654_321n);
+      expect(await chain.accountExists(depositAta)).toBe(false);
+      expect(await chain.lamports(chain.treasury.address)).toBe(before.treasurySol + rent);
+      expect(done.feeNative).toBe(2n * SIGNATURE_FEE); // the sweeper's and the owner's signatures
+      expect(await chain.lamports(chain.sweeper.address)).toBe(before.sweeperSol - done.feeNative!);
+      expect(await chain.lamports(deposit.owner)).toBe(0n);
+      // The custody books (docs/CUSTODY.md): the rent read from the transaction's balances, the sweeper's fee.
+      expect(done).toMatchObject({ rentReturnedNative: rent, rentPaidNative: 0n });
+      const books = await query<{ asset: string; account: string; total: string }>(
+        getDb(),
+        "select asset, account, sum(amount)::text as total from custody_entries where cause_id = $1 group by 1, 2 order by 1, 2",
+        [intent.id],
+      );
+      expect(books.filter((b) => b.total !== "0")).toEqual([
+        { asset: "native", account: "fees", total: done.feeNative!.toString() },
+        { asset: "native", account: "sweeper", total: (-done.feeNative!).toString() },
+        { asset: "native", account: "token_account_rent", total: (-rent).toString() },
+        { asset: "native", account: "treasury", total: rent.toString() },
+        { asset: "usdt", account: "deposit_addresses", total: "-7654321" },
+        { asset: "usdt", account: "treasury", total: "7654321" },
+      ]);
+    },
+  );
 
   it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
     const to = await chain.freshAddress();
@@ -154,34 +158,42 @@ describe("outbound Solana transactions (emulated)", () => {
     expect(await chain.usdtOf(to)).toBe(3n * USDT);
   });
 
-  it("dropped by the cluster while its blockhash is still valid: the same bytes are sent again until they land, never re-signed", async () => {
-    worker ??= await startOutboundWorker("solana");
-    const to = await chain.freshAddress();
-    // The first sends and the next re-sends are lost: the candidate is unknown to every node but can still land.
-    await chain.dropNext(3, chain.treasury.address);
-    const intent = await payout(to, 5n * USDT);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(done.resigns).toBe(0);
-    const all = await candidates(intent.id);
-    expect(all.map((c) => c.status)).toEqual(["confirmed"]);
-    expect(done.txHash).toBe(all[0]!.txHash);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect(await chain.usdtOf(to)).toBe(5n * USDT);
-  });
+  it(
+    "dropped by the cluster while its blockhash is still valid: " +
+      "the same bytes are sent again until they land, never re-signed",
+    async () => {
+      worker ??= await startOutboundWorker("solana");
+      const to = await chain.freshAddress();
+      // The first sends and the next re-sends are lost: the candidate is unknown to every node but can still land.
+      await chain.dropNext(3, chain.treasury.address);
+      const intent = await payout(to, 5n * USDT);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(done.resigns).toBe(0);
+      const all = await candidates(intent.id);
+      expect(all.map((c) => c.status)).toEqual(["confirmed"]);
+      expect(done.txHash).toBe(all[0]!.txHash);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect(await chain.usdtOf(to)).toBe(5n * USDT);
+    },
+  );
 
-  it("a transfer that fails in a program (a frozen recipient) is refused by preflight, sent without it, and recorded as reverted", async () => {
-    const to = await chain.freshAddress();
-    await chain.ops.setFrozen(to, true);
-    const usdtBefore = await chain.usdtOf(chain.treasury.address);
-    const intent = await payout(to, 4n * USDT);
-    const done = await waitForStatus(intent.id, "reverted");
-    expect(done.feeNative).toBe(SIGNATURE_FEE); // a failed transaction still pays its fee
-    expect(done.failure).toMatch(/reverted/);
-    const [only] = await candidates(intent.id);
-    expect(only!.status).toBe("reverted");
-    expect(await chain.usdtOf(to)).toBe(0n);
-    expect(await chain.usdtOf(chain.treasury.address)).toBe(usdtBefore);
-  });
+  it(
+    "a transfer that fails in a program (a frozen recipient) " +
+      "is refused by preflight, sent without it, and recorded as reverted",
+    async () => {
+      const to = await chain.freshAddress();
+      await chain.ops.setFrozen(to, true);
+      const usdtBefore = await chain.usdtOf(chain.treasury.address);
+      const intent = await payout(to, 4n * USDT);
+      const done = await waitForStatus(intent.id, "reverted");
+      expect(done.feeNative).toBe(SIGNATURE_FEE); // a failed transaction still pays its fee
+      expect(done.failure).toMatch(/reverted/);
+      const [only] = await candidates(intent.id);
+      expect(only!.status).toBe("reverted");
+      expect(await chain.usdtOf(to)).toBe(0n);
+      expect(await chain.usdtOf(chain.treasury.address)).toBe(usdtBefore);
+    },
+  );
 });
 
 describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts are closed)", () => {
@@ -195,33 +207,37 @@ describe("sweeping Solana deposit addresses (the sweeper pays; emptied accounts 
     await watcher?.stop();
   });
 
-  it("sweeps what reaches the threshold exactly, closes the settled payments' token accounts (rent to the treasury); dust stays", async () => {
-    const [a, b, dust] = await Promise.all(
-      ["5.000000", "3.000000", "0.400000"].map((amount) => paidPayment(m, "solana", amount)),
-    );
-    const treasuryUsdt = await chain.usdtOf(chain.treasury.address);
-    const treasurySol = await chain.lamports(chain.treasury.address);
-    const merchantBefore = await balanceOf(m.sandboxKey, "solana");
-    // Sweeps move custody only: reconcile's gaps (the test's faucet funding of the treasury, if any) stay as they were.
-    const reconciledBefore = await reconcileChain("solana");
-    const planned = await planSweeps(getDb(), chain.config);
-    expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
-    expect(planned.every((p) => p.topupId === null)).toBe(true); // deposit owners never hold SOL
-    for (const p of planned) {
-      const sweep = await waitForStatus(p.sweepId, "confirmed", 60_000);
-      expect(sweep.options).toMatchObject({ closeAccount: true, rentTo: chain.treasury.address });
-      expect(await chain.accountExists(await chain.ataOf(p.address))).toBe(false);
-      expect(await chain.lamports(p.address)).toBe(0n);
-    }
-    expect(await chain.usdtOf(chain.treasury.address)).toBe(treasuryUsdt + 8_000_000n);
-    // Both closed accounts' rent came back to the treasury (the sweeper paid the fees).
-    expect(await chain.lamports(chain.treasury.address)).toBe(treasurySol + 2n * 2_039_280n);
-    expect(await chain.usdtOf(dust!)).toBe(400_000n);
-    expect(await balanceOf(m.sandboxKey, "solana")).toEqual(merchantBefore);
-    const reconciledAfter = await reconcileChain("solana");
-    expect(reconciledAfter).toEqual(reconciledBefore);
-    expect(reconciledAfter.alerts).toEqual([]);
-  });
+  it(
+    "sweeps what reaches the threshold exactly, " +
+      "closes the settled payments' token accounts (rent to the treasury); dust stays",
+    async () => {
+      const [a, b, dust] = await Promise.all(
+        ["5.000000", "3.000000", "0.400000"].map((amount) => paidPayment(m, "solana", amount)),
+      );
+      const treasuryUsdt = await chain.usdtOf(chain.treasury.address);
+      const treasurySol = await chain.lamports(chain.treasury.address);
+      const merchantBefore = await balanceOf(m.sandboxKey, "solana");
+      // Sweeps move custody only: reconcile's gaps (the test's faucet funding of the treasury, if any) stay as they were.
+      const reconciledBefore = await reconcileChain("solana");
+      const planned = await planSweeps(getDb(), chain.config);
+      expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
+      expect(planned.every((p) => p.topupId === null)).toBe(true); // deposit owners never hold SOL
+      for (const p of planned) {
+        const sweep = await waitForStatus(p.sweepId, "confirmed", 60_000);
+        expect(sweep.options).toMatchObject({ closeAccount: true, rentTo: chain.treasury.address });
+        expect(await chain.accountExists(await chain.ataOf(p.address))).toBe(false);
+        expect(await chain.lamports(p.address)).toBe(0n);
+      }
+      expect(await chain.usdtOf(chain.treasury.address)).toBe(treasuryUsdt + 8_000_000n);
+      // Both closed accounts' rent came back to the treasury (the sweeper paid the fees).
+      expect(await chain.lamports(chain.treasury.address)).toBe(treasurySol + 2n * 2_039_280n);
+      expect(await chain.usdtOf(dust!)).toBe(400_000n);
+      expect(await balanceOf(m.sandboxKey, "solana")).toEqual(merchantBefore);
+      const reconciledAfter = await reconcileChain("solana");
+      expect(reconciledAfter).toEqual(reconciledBefore);
+      expect(reconciledAfter.alerts).toEqual([]);
+    },
+  );
 });
 
 describe("payouts on Solana, end to end", () => {
@@ -232,7 +248,8 @@ describe("payouts on Solana, end to end", () => {
     await expectPayoutConfirms(s, "solana", recipients());
   }, 150_000);
 
-  it("a transfer that never lands, re-signed until the re-signs run out: failed (transfer_expired), refunded once, no transfer; every blockhash expired for good", async () => {
+  it("a transfer that never lands, re-signed until the re-signs run out: " +
+    "failed (transfer_expired), refunded once, no transfer; every blockhash expired for good", async () => {
     worker = await expectExhaustedPayoutFails(
       s,
       "solana",
@@ -270,7 +287,11 @@ describe("payouts on Solana, end to end", () => {
 
 // Last: it leaves the treasury short of what the books hold.
 describe("reconciliation on Solana", () => {
-  it("USDT taken off the treasury (and a deposit address) outside the service: unmatched -1.000000 and a shortfall, exit 3, the job logs both", async () => {
-    await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
-  });
+  it(
+    "USDT taken off the treasury (and a deposit address) outside the service: " +
+      "unmatched -1.000000 and a shortfall, exit 3, the job logs both",
+    async () => {
+      await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
+    },
+  );
 });

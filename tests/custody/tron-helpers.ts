@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { TronWeb } from "tronweb";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { tronToEvmHex } from "@/lib/chains/adapters/tron-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { tronToEvmHex } from "@/lib/chains/tron/tron-adapter";
 import { getDb } from "@/lib/platform/db/client";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
-import { TronNode, type TronBlock } from "@/lib/money-out/outbound/drivers/tron-node";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { TronNode, type TronBlock } from "@/lib/chains/tron/tron-node";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleKey } from "@/lib/chains/wallets/role-keys";
 import { SOLID_LAG } from "@/sandbox/tron/blocks";
 import { sandboxChain } from "../helpers/chains";

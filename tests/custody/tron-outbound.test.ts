@@ -114,7 +114,8 @@ describe("payouts on Tron, end to end", () => {
     await expectFrozenPayoutFails(s, CHAIN, recipients());
   }, 150_000);
 
-  it("a transfer that never lands, re-signed until the re-signs run out: failed (transfer_expired), refunded once, no transfer; every candidate expired for good", async () => {
+  it("a transfer that never lands, re-signed until the re-signs run out: " +
+    "failed (transfer_expired), refunded once, no transfer; every candidate expired for good", async () => {
     worker = await expectExhaustedPayoutFails(
       s,
       CHAIN,
@@ -247,7 +248,11 @@ describe("outbound Tron transactions", () => {
 
 // Last: it leaves the treasury short of what the books hold.
 describe("reconciliation on Tron", () => {
-  it("USDT taken off the treasury (and a deposit address) outside the service: unmatched -1.000000 and a shortfall, exit 3, the job logs both", async () => {
-    await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
-  });
+  it(
+    "USDT taken off the treasury (and a deposit address) outside the service: " +
+      "unmatched -1.000000 and a shortfall, exit 3, the job logs both",
+    async () => {
+      await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
+    },
+  );
 });

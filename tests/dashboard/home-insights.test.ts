@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { BlockRef, ChainAdapter } from "@/lib/chains/adapters/types";
+import type { BlockRef, ChainAdapter } from "@/lib/chains/chain-adapter";
 import { loadChainHealth } from "@/lib/money-in/watch/load-chain-health";
 import { loadDailyVolume, totalVolume } from "@/lib/money-in/payments/daily-volume";
 import { getDb } from "@/lib/platform/db/client";
@@ -110,44 +110,48 @@ const target = (adapter: ChainAdapter): ScanTarget => ({
 });
 
 describe("chain health", () => {
-  it("reads what the watcher records: OK while it keeps up, erroring after a failure (URL key stripped), lagging when behind or silent", async () => {
-    await query(getDb(), "delete from chain_cursors where mode = 'live' and chain in ('tron', 'solana')");
-    const tron = chain("tron");
-    const stop = new AbortController();
-    const loop = watchChain(getDb(), target(tron.adapter), stop.signal, { pollMs: 20 });
-    const health = () => loadChainHealth(getDb(), "live", ["tron", "solana"]);
-    const ok = await waitFor("tron OK", async () => {
-      const [t] = await health();
-      return t!.state === "ok" && (t!.processed ?? 0) > 5 ? t : null;
-    });
-    expect(ok.lag).toBeLessThanOrEqual(2);
-    expect(ok.head! - ok.processed!).toBe(ok.lag);
-    expect(ok.lastError).toBeNull();
-    expect((await health())[1]).toMatchObject({ chain: "solana", state: "not watched", processed: null });
+  it(
+    "reads what the watcher records: " +
+      "OK while it keeps up, erroring after a failure (URL key stripped), lagging when behind or silent",
+    async () => {
+      await query(getDb(), "delete from chain_cursors where mode = 'live' and chain in ('tron', 'solana')");
+      const tron = chain("tron");
+      const stop = new AbortController();
+      const loop = watchChain(getDb(), target(tron.adapter), stop.signal, { pollMs: 20 });
+      const health = () => loadChainHealth(getDb(), "live", ["tron", "solana"]);
+      const ok = await waitFor("tron OK", async () => {
+        const [t] = await health();
+        return t!.state === "ok" && (t!.processed ?? 0) > 5 ? t : null;
+      });
+      expect(ok.lag).toBeLessThanOrEqual(2);
+      expect(ok.head! - ok.processed!).toBe(ok.lag);
+      expect(ok.lastError).toBeNull();
+      expect((await health())[1]).toMatchObject({ chain: "solana", state: "not watched", processed: null });
 
-    tron.state.failing = true;
-    const erroring = await waitFor("tron erroring", async () => {
-      const [t] = await health();
-      return t!.state === "erroring" ? t : null;
-    });
-    expect(erroring.lastError).toBe("request to https://rpc.example/v2/[redacted] failed, ECONNRESET");
-    expect(erroring.lastErrorAt).not.toBeNull();
-    tron.state.failing = false;
-    // It recovers (the back-off retries after 0.5 s): the old error stays on record, the state is OK again.
-    const recovered = await waitFor("tron OK again", async () => {
-      const [t] = await health();
-      return t!.state === "ok" ? t : null;
-    });
-    expect(recovered.lastError).toContain("ECONNRESET");
-    stop.abort();
-    await loop;
+      tron.state.failing = true;
+      const erroring = await waitFor("tron erroring", async () => {
+        const [t] = await health();
+        return t!.state === "erroring" ? t : null;
+      });
+      expect(erroring.lastError).toBe("request to https://rpc.example/v2/[redacted] failed, ECONNRESET");
+      expect(erroring.lastErrorAt).not.toBeNull();
+      tron.state.failing = false;
+      // It recovers (the back-off retries after 0.5 s): the old error stays on record, the state is OK again.
+      const recovered = await waitFor("tron OK again", async () => {
+        const [t] = await health();
+        return t!.state === "ok" ? t : null;
+      });
+      expect(recovered.lastError).toContain("ECONNRESET");
+      stop.abort();
+      await loop;
 
-    const [now] = await health();
-    const threeMinutesLater = new Date(Date.now() + 3 * 60_000);
-    expect((await loadChainHealth(getDb(), "live", ["tron"], threeMinutesLater))[0]!.state).toBe("lagging");
-    await recordHead(getDb(), { mode: "live", chain: "tron" }, now!.processed! + 51);
-    expect((await health())[0]).toMatchObject({ state: "lagging", lag: 51 });
-    await query(getDb(), "delete from chain_cursors where mode = 'live' and chain = 'tron'");
-    await query(getDb(), "delete from chain_blocks where mode = 'live' and chain = 'tron'");
-  });
+      const [now] = await health();
+      const threeMinutesLater = new Date(Date.now() + 3 * 60_000);
+      expect((await loadChainHealth(getDb(), "live", ["tron"], threeMinutesLater))[0]!.state).toBe("lagging");
+      await recordHead(getDb(), { mode: "live", chain: "tron" }, now!.processed! + 51);
+      expect((await health())[0]).toMatchObject({ state: "lagging", lag: 51 });
+      await query(getDb(), "delete from chain_cursors where mode = 'live' and chain = 'tron'");
+      await query(getDb(), "delete from chain_blocks where mode = 'live' and chain = 'tron'");
+    },
+  );
 });

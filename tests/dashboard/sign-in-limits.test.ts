@@ -196,18 +196,28 @@ describe("parallel guessing", () => {
     expect(await attempt(u.email, u.password, ip())).toMatchObject({ ok: true });
   });
 
-  it("20 wrong codes at once after the right password, each from another client: exactly 5 count, then the right code is held", async () => {
-    const u = await withApp();
-    const wrong = await wrongCode(u.secret);
-    const results = await Promise.all(
-      clients(BURST).map((from) =>
-        signInWithPassword(wide, { email: u.email, password: u.password, code: wrong, ip: from, userAgent: "vitest" }),
-      ),
-    );
-    expect(reasons(results)).toEqual({ invalid_code: CODE_FAILURE_LIMIT, limited: BURST - CODE_FAILURE_LIMIT });
-    expect(await failures("email", u.email)).toBe(CODE_FAILURE_LIMIT);
-    expect(waitOf(await attempt(u.email, u.password, ip(), u.next))).toBeGreaterThan(14 * 60_000);
-  });
+  it(
+    "20 wrong codes at once after the right password, each from another client: " +
+      "exactly 5 count, then the right code is held",
+    async () => {
+      const u = await withApp();
+      const wrong = await wrongCode(u.secret);
+      const results = await Promise.all(
+        clients(BURST).map((from) =>
+          signInWithPassword(wide, {
+            email: u.email,
+            password: u.password,
+            code: wrong,
+            ip: from,
+            userAgent: "vitest",
+          }),
+        ),
+      );
+      expect(reasons(results)).toEqual({ invalid_code: CODE_FAILURE_LIMIT, limited: BURST - CODE_FAILURE_LIMIT });
+      expect(await failures("email", u.email)).toBe(CODE_FAILURE_LIMIT);
+      expect(waitOf(await attempt(u.email, u.password, ip(), u.next))).toBeGreaterThan(14 * 60_000);
+    },
+  );
 
   it("20 wrong codes at once at step-up, each from another client: exactly 5 count, then the right code is held", async () => {
     const u = await withApp();

@@ -22,7 +22,8 @@ describe("leader election (advisory locks)", () => {
     expect(await tryAcquireLeadership(getPool(), name)).toBeNull();
     // Kill the leader's backend as a crash would.
     await getPool().query(
-      `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and pid <> pg_backend_pid() and objid = ($1::bigint & x'ffffffff'::bigint)::oid`,
+      `select pg_terminate_backend(pid) from pg_locks
+       where locktype = 'advisory' and granted and pid <> pg_backend_pid() and objid = ($1::bigint & x'ffffffff'::bigint)::oid`,
       [(await import("@/lib/platform/db/advisory-lock")).advisoryKey(name).toString()],
     );
     await leader!.lost;

@@ -77,7 +77,8 @@ describe("fuzzing the service", () => {
     console.log(tally.report("/v1 fuzz", SEED));
     const share = wellFormedOk / wellFormed;
     console.log(
-      `fuzz: ${wellFormedOk} of ${wellFormed} well-formed requests succeeded (${(share * 100).toFixed(1)} %); ${scopeRefusals} refused for a missing scope`,
+      `fuzz: ${wellFormedOk} of ${wellFormed} well-formed requests succeeded (${(share * 100).toFixed(1)} %); ` +
+        `${scopeRefusals} refused for a missing scope`,
     );
     expect(tally.total).toBe(REQUESTS);
     expect([...tally.failures.keys()]).toEqual([]);
@@ -86,7 +87,8 @@ describe("fuzzing the service", () => {
     expect(scopeRefusals).toBeGreaterThan(0);
   }, 600_000);
 
-  it("serves every spelling of a public page path that reaches the page with its security headers and within the per-IP limit", async () => {
+  it("serves every spelling of a public page " +
+    "path that reaches the page with its security headers and within the per-IP limit", async () => {
     const targets = Object.entries(pages);
     const composed = fc.sample(composedVariantArbitrary(), { numRuns: 40, seed: SEED });
     const variants = [...Object.entries(PATH_VARIANTS), ...composed.map((c) => [c.name, c.apply] as const)];

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
-import { SolanaAdapter } from "@/lib/chains/adapters/solana-adapter";
+import { SolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { TronWeb } from "tronweb";
 import { api } from "./api";
 import { sandboxChain } from "./chains";

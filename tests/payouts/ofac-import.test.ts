@@ -103,7 +103,8 @@ const ofacRows = () =>
   query(getDb(), "select chain, address, reason from payout_denylist where source = 'ofac' order by chain, address");
 
 describe("denylist import-ofac", () => {
-  it("denies each listed EVM / Tron / Solana address on its chains; a re-import replaces OFAC's entries and keeps the operator's", async () => {
+  it("denies each listed EVM / Tron / Solana address on its chains; " +
+    "a re-import replaces OFAC's entries and keeps the operator's", async () => {
     const before = await ofacRows();
     const imported = await cli(["denylist", "import-ofac", "--file", first.sdn, "--file", first.comments]);
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);

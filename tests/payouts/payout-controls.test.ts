@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { resetConfig } from "@/lib/platform/config/env";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -13,7 +13,7 @@ import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
 import { executePayout } from "@/lib/money-out/payouts/execute-payout";
 import { createPayoutBody } from "@/lib/money-out/payouts/schemas";
-import { sandboxChainOps } from "@/lib/chains/sandbox/sandbox-chain-ops";
+import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { api, expectError, newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";
@@ -83,46 +83,50 @@ describe("a key without the write scope is refused (403) and nothing is written"
     expect(now.json).toEqual(shown);
   });
 
-  it("replaying a payment's webhook, simulating a payment, the faucet and mining without payments:write: nothing sent or moved", async () => {
-    const m = await newMerchant();
-    const receiver = await startReceiver();
-    try {
-      const payment = await api("POST", "/v1/payments", {
-        key: m.sandboxKey,
-        body: { amount: "1.000000", chain: "polygon" },
-      });
-      expect(payment.status, payment.text).toBe(200);
-      // Made after the payment, so its payment.created (delivered by any jobs worker of the run) is not for
-      // this endpoint: only a replay could reach it.
-      const hook = await api("POST", "/v1/webhooks", {
-        key: m.sandboxKey,
-        body: { url: receiver.url("/replay") },
-      });
-      const key = await keyWithout(m, "payments:write");
-      const polygon = await sandboxChain("polygon");
-      const headBefore = await createChainAdapter(polygon).head();
-      const target = fresh();
-      for (const [path, body] of [
-        [`/v1/payments/${payment.json.id}/replay`, {}],
-        [`/v1/sandbox/payments/${payment.json.id}/simulate`, {}],
-        ["/v1/sandbox/faucet", { chain: "polygon", address: target, amount: "5.000000" }],
-        ["/v1/sandbox/chains/polygon/mine", { blocks: 1000 }],
-      ] as const) {
-        const refused = await api("POST", path, { key, body });
-        expect(expectError(refused, "forbidden", 403).message, path).toContain("payments:write");
+  it(
+    "replaying a payment's webhook, simulating a payment, the faucet and mining without payments:write: " +
+      "nothing sent or moved",
+    async () => {
+      const m = await newMerchant();
+      const receiver = await startReceiver();
+      try {
+        const payment = await api("POST", "/v1/payments", {
+          key: m.sandboxKey,
+          body: { amount: "1.000000", chain: "polygon" },
+        });
+        expect(payment.status, payment.text).toBe(200);
+        // Made after the payment, so its payment.created (delivered by any jobs worker of the run) is not for
+        // this endpoint: only a replay could reach it.
+        const hook = await api("POST", "/v1/webhooks", {
+          key: m.sandboxKey,
+          body: { url: receiver.url("/replay") },
+        });
+        const key = await keyWithout(m, "payments:write");
+        const polygon = await sandboxChain("polygon");
+        const headBefore = await createChainAdapter(polygon).head();
+        const target = fresh();
+        for (const [path, body] of [
+          [`/v1/payments/${payment.json.id}/replay`, {}],
+          [`/v1/sandbox/payments/${payment.json.id}/simulate`, {}],
+          ["/v1/sandbox/faucet", { chain: "polygon", address: target, amount: "5.000000" }],
+          ["/v1/sandbox/chains/polygon/mine", { blocks: 1000 }],
+        ] as const) {
+          const refused = await api("POST", path, { key, body });
+          expect(expectError(refused, "forbidden", 403).message, path).toContain("payments:write");
+        }
+        // No delivery was sent or recorded, the payment is unpaid, the faucet sent nothing, no blocks were made.
+        expect(receiver.at("/replay")).toEqual([]);
+        expect(await list(m.sandboxKey, `/v1/webhooks/${hook.json.id}/attempts`)).toEqual([]);
+        const now = await api("GET", `/v1/payments/${payment.json.id}`, { key: m.sandboxKey });
+        expect(now.json).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000" });
+        expect(await tokenOn("polygon", payment.json.deposit_address)).toBe(0n);
+        expect(await tokenOn("polygon", target)).toBe(0n);
+        expect((await createChainAdapter(polygon).head()) - headBefore).toBeLessThan(1000);
+      } finally {
+        await receiver.close();
       }
-      // No delivery was sent or recorded, the payment is unpaid, the faucet sent nothing, no blocks were made.
-      expect(receiver.at("/replay")).toEqual([]);
-      expect(await list(m.sandboxKey, `/v1/webhooks/${hook.json.id}/attempts`)).toEqual([]);
-      const now = await api("GET", `/v1/payments/${payment.json.id}`, { key: m.sandboxKey });
-      expect(now.json).toMatchObject({ status: "awaiting_payment", amount_received: "0.000000" });
-      expect(await tokenOn("polygon", payment.json.deposit_address)).toBe(0n);
-      expect(await tokenOn("polygon", target)).toBe(0n);
-      expect((await createChainAdapter(polygon).head()) - headBefore).toBeLessThan(1000);
-    } finally {
-      await receiver.close();
-    }
-  });
+    },
+  );
 });
 
 // PAYOUT_DENYLIST_FILE, read by this process's executePayout (the worker's job, run here in-process). bnb: no

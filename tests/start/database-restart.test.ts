@@ -80,7 +80,8 @@ async function jobsOf(dataDir: string): Promise<string> {
 const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
 
 describe("a database killed under npm start", () => {
-  it("embedded: started again; payments, webhooks and payouts ride it out; health names it meanwhile; nothing lost or doubled", async () => {
+  it("embedded: started again; payments, webhooks and payouts ride it out; " +
+    "health names it meanwhile; nothing lost or doubled", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-dbkill-"));
     const receiver = await startReceiver();
     const service = await startService(dataDir, undefined, {

@@ -15,7 +15,7 @@ import {
 } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
-import { batchAuthorizations, batchCall, delegationCode } from "@/lib/money-out/outbound/drivers/evm-batch";
+import { batchAuthorizations, batchCall, delegationCode } from "@/lib/chains/evm/evm-batch";
 import { CREATE2_DEPLOYER, sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
@@ -138,23 +138,30 @@ describe("DepositSweeper (EIP-7702 delegate of deposit addresses)", () => {
     expect(await balance(keys[0]!.address)).toBe(999_999n);
   });
 
-  it("reverts a whole batch when one member is not delegated (nothing moves), and a delegated address still takes native coin", async () => {
-    const { keys, batch } = await deposits(2, 2_000_000n);
-    const before = await balance(treasury);
-    // Only the first member authorizes: the second has no code, so the call to it fails, and with it the batch.
-    const authorizationList = await batchAuthorizations(client, CHAIN_ID, { ...batch, members: [batch.members[0]!] }, [
-      keys[0]!,
-    ]);
-    const hash = await wallet(sweeper).sendTransaction({
-      ...batchCall(batch, token),
-      gas: 2_000_000n,
-      authorizationList,
-    } as never);
-    expect(await mined(hash)).toBe("reverted");
-    expect(await balance(treasury)).toBe(before);
-    for (const k of keys) expect(await balance(k.address)).toBe(2_000_000n);
-    const paid = await wallet(stranger).sendTransaction({ to: keys[0]!.address as Address, value: 1n });
-    expect(await mined(paid)).toBe("success");
-    expect(await client.getBalance({ address: keys[0]!.address as Address })).toBe(1n);
-  });
+  it(
+    "reverts a whole batch when one member is not delegated (nothing moves), " +
+      "and a delegated address still takes native coin",
+    async () => {
+      const { keys, batch } = await deposits(2, 2_000_000n);
+      const before = await balance(treasury);
+      // Only the first member authorizes: the second has no code, so the call to it fails, and with it the batch.
+      const authorizationList = await batchAuthorizations(
+        client,
+        CHAIN_ID,
+        { ...batch, members: [batch.members[0]!] },
+        [keys[0]!],
+      );
+      const hash = await wallet(sweeper).sendTransaction({
+        ...batchCall(batch, token),
+        gas: 2_000_000n,
+        authorizationList,
+      } as never);
+      expect(await mined(hash)).toBe("reverted");
+      expect(await balance(treasury)).toBe(before);
+      for (const k of keys) expect(await balance(k.address)).toBe(2_000_000n);
+      const paid = await wallet(stranger).sendTransaction({ to: keys[0]!.address as Address, value: 1n });
+      expect(await mined(paid)).toBe("success");
+      expect(await client.getBalance({ address: keys[0]!.address as Address })).toBe(1n);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { custodyImbalances, move } from "@/lib/books/custody/custody-types";
-import { tokenAccountRent } from "@/lib/money-out/outbound/drivers/solana-rent";
+import { tokenAccountRent } from "@/lib/chains/solana/solana-rent";
 
 const treasury = { account: "treasury" as const, address: "T" };
 const inFlight = { account: "in_flight" as const, address: "D" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "@/lib/kernel/define-lifecycle";
-import { bumpedFees } from "@/lib/chains/evm-fees";
+import { bumpedFees } from "@/lib/chains/evm/evm-fees";
 import { OUTBOUND_LIFECYCLE } from "@/lib/money-out/outbound/outbound-lifecycle";
 import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 

@@ -88,7 +88,9 @@ describe("live Solana deposit addresses come from a pool the seed holder fills",
     await query(getDb(), "select graphile_worker.remove_job($1)", [REFILL]);
     await query(
       getDb(),
-      "delete from solana_address_pool where mode = 'live' and allocated_at is null and derivation_index not in (select derivation_index from solana_address_pool where mode = 'live' and allocated_at is null order by derivation_index limit 250)",
+      `delete from solana_address_pool where mode = 'live' and allocated_at is null and derivation_index not in (
+         select derivation_index from solana_address_pool where mode = 'live' and allocated_at is null
+         order by derivation_index limit 250)`,
     );
     await newPayment((await newMerchant()).id, "solana"); // 249 left
     expect(await refillQueued()).toBe(1);

@@ -39,7 +39,9 @@ async function merchantWithEndpoint(path: string, events: string[] = []) {
 const attemptsOf = async (endpointId: string) =>
   query<{ attempt: number; status_code: number | null; success: boolean; error: string | null; started_at: Date }>(
     getDb(),
-    "select a.attempt, a.status_code, a.success, a.error, a.started_at from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = $1 order by a.attempt",
+    `select a.attempt, a.status_code, a.success, a.error, a.started_at
+     from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+     where d.endpoint_id = $1 order by a.attempt`,
     [endpointId],
   );
 

@@ -36,7 +36,9 @@ export async function payWithSandboxWallet(paymentId: string): Promise<SandboxPa
   if (!admitted.allowed)
     return {
       ok: false,
-      message: `The sandbox wallet paid this payment ${LIMITS.sandbox_pay} times this minute. Try again in ${retryAfterSeconds(admitted.retryAfterMs)} seconds.`,
+      message:
+        `The sandbox wallet paid this payment ${LIMITS.sandbox_pay} times this minute. ` +
+        `Try again in ${retryAfterSeconds(admitted.retryAfterMs)} seconds.`,
     };
   try {
     const sent = await simulatePayment(getDb(), payment, paymentId);

@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Sign in · Dashboard", robots: { index: false, follow: false } };
 
-/** The dashboard's sign-in (docs/DASHBOARD.md): email and password (then a second factor's code), or a passkey; a signed-in user goes straight home. */
+/**
+ * The dashboard's sign-in (docs/DASHBOARD.md): email and password (then a second factor's code), or a passkey; a
+ * signed-in user goes straight home.
+ */
 export default async function SignInPage() {
   if (await currentUser()) redirect("/dashboard");
   return (

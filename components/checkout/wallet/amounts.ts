@@ -1,4 +1,4 @@
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { parseAmount, USDT_DECIMALS } from "@/lib/kernel/amount";
 
 /**

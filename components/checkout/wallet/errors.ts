@@ -58,10 +58,38 @@ function chain(error: unknown): Node[] {
   return out;
 }
 
-const REJECTED =
-  /user rejected|user denied|rejected by (the )?user|denied by (the )?user|request rejected|user (cancell?ed|canceled|declined|aborted)|cancell?ed by (the )?user|confirmation declined|declined by (the )?user/i;
-const INSUFFICIENT =
-  /insufficient (funds|balance|lamports)|not enough (funds|balance)|exceeds (the )?balance|amount exceeds balance|balance is not sufficient|no record of a prior credit|account resource insufficient|out_of_energy|bandwi?th_error|custom program error: 0x1\b|invalid account data for instruction|execution reverted|revert opcode executed/i;
+const REJECTED = new RegExp(
+  [
+    "user rejected",
+    "user denied",
+    "rejected by (the )?user",
+    "denied by (the )?user",
+    "request rejected",
+    "user (cancell?ed|canceled|declined|aborted)",
+    "cancell?ed by (the )?user",
+    "confirmation declined",
+    "declined by (the )?user",
+  ].join("|"),
+  "i",
+);
+const INSUFFICIENT = new RegExp(
+  [
+    "insufficient (funds|balance|lamports)",
+    "not enough (funds|balance)",
+    "exceeds (the )?balance",
+    "amount exceeds balance",
+    "balance is not sufficient",
+    "no record of a prior credit",
+    "account resource insufficient",
+    "out_of_energy",
+    "bandwi?th_error",
+    "custom program error: 0x1\\b",
+    "invalid account data for instruction",
+    "execution reverted",
+    "revert opcode executed",
+  ].join("|"),
+  "i",
+);
 const REJECTED_NAMES = new Set(["UserRejectedRequestError", "WalletWindowClosedError"]);
 const WRONG_NETWORK_NAMES = new Set([
   "ChainMismatchError",

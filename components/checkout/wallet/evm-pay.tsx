@@ -13,7 +13,7 @@ import {
   type Connector,
 } from "wagmi";
 import { connect, disconnect, switchChain, writeContract } from "wagmi/actions";
-import { TRANSFER_ABI } from "@/lib/chains/adapters/evm-token";
+import { TRANSFER_ABI } from "@/lib/chains/evm/evm-token";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { checkoutChain, evmNetworkLabel } from "./evm-chain";

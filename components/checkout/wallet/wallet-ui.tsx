@@ -2,6 +2,7 @@
 import { useCallback, useState, type ButtonHTMLAttributes, type Ref } from "react";
 import { shortAddress } from "./amounts";
 import { walletErrorMessage, type ErrorContext } from "./errors";
+import { cn } from "@/components/class-names";
 
 /** Where a wallet payment stands: nothing yet, waiting for the wallet, failed (in words), or sent. */
 export type FlowState =
@@ -39,8 +40,11 @@ export function useWalletFlow(ctx: ErrorContext) {
   return { state, run, reset, busy: state.kind === "busy" };
 }
 
-const BASE =
-  "flex min-h-11 w-full items-center justify-center gap-2 rounded-xl px-4 py-3 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 disabled:cursor-not-allowed";
+const BASE = cn(
+  "flex min-h-11 w-full items-center justify-center gap-2 rounded-xl px-4 py-3 font-medium",
+  "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2",
+  "disabled:cursor-not-allowed",
+);
 const PRIMARY = `${BASE} bg-slate-900 text-white hover:bg-slate-800 disabled:bg-slate-700`;
 const SECONDARY = `${BASE} border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 disabled:text-slate-700`;
 
@@ -92,7 +96,12 @@ export function ConnectedAs({
           type="button"
           onClick={onSwitch}
           disabled={disabled}
-          className="min-h-11 shrink-0 rounded-xl px-3 text-sm font-medium text-slate-900 underline underline-offset-2 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:text-slate-700"
+          className={cn(
+            "min-h-11 shrink-0 rounded-xl px-3 text-sm font-medium",
+            "text-slate-900 underline underline-offset-2 hover:bg-slate-50",
+            "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+            "disabled:text-slate-700",
+          )}
         >
           Use another wallet
         </button>

@@ -1,9 +1,9 @@
 import { createPublicClient, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { marketFees } from "@/lib/chains/evm-fees";
-import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
+import { marketFees } from "@/lib/chains/evm/evm-fees";
+import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron/tron-fees";
 
-/** A token transfer's gas when estimation fails (lib/money-out/outbound/drivers/evm-call.ts `fallbackGas`). */
+/** A token transfer's gas when estimation fails (lib/chains/evm/evm-call.ts `fallbackGas`). */
 const EVM_TRANSFER_GAS = 100_000n;
 /** Solana: a sweep's two signatures (5,000 lamports each) and a recipient's new token account's rent. */
 const SOLANA_TRANSACTION_LAMPORTS = 2n * 5_000n + 2_039_280n;

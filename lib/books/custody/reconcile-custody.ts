@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { toUsdtUnits } from "@/lib/chains/adapters/types";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { toUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";

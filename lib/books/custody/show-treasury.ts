@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { toUsdtUnits } from "@/lib/chains/adapters/types";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { toUsdtUnits } from "@/lib/chains/chain-adapter";
 import { liveChainConfig, sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { CHAINS } from "@/lib/chains/chains";

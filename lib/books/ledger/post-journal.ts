@@ -93,7 +93,8 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
   );
   await query(
     tx,
-    `select 1 from balances b join unnest($1::text[], $2::text[], $3::text[]) as d(merchant_id, mode, chain) using (merchant_id, mode, chain)
+    `select 1 from balances b
+       join unnest($1::text[], $2::text[], $3::text[]) as d(merchant_id, mode, chain) using (merchant_id, mode, chain)
      order by b.merchant_id, b.mode, b.chain for update of b`,
     [col("merchantId"), col("mode"), col("chain")],
   );
@@ -102,7 +103,8 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
       tx,
       `update balances b set available_units = b.available_units + d.available, reserved_units = b.reserved_units + d.reserved,
          in_flight_units = b.in_flight_units + d.in_flight, updated_at = now()
-       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) as d(merchant_id, mode, chain, available, reserved, in_flight)
+       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+         as d(merchant_id, mode, chain, available, reserved, in_flight)
        where b.merchant_id = d.merchant_id and b.mode = d.mode and b.chain = d.chain`,
       [col("merchantId"), col("mode"), col("chain"), col("available"), col("reserved"), col("inFlight")],
     );

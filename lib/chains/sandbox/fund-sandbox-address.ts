@@ -1,5 +1,5 @@
 import { DomainError } from "@/lib/kernel/domain-error";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { Chain } from "@/lib/chains/chains";
 import { addressProblem } from "@/lib/chains/validate-address";
 import type { Db } from "@/lib/platform/db/client";

@@ -1,6 +1,6 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { sandboxChainOps } from "./sandbox-chain-ops";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { sandboxChainOps } from "../connect/chain-families";
 
 /**
  * Native coin below which a sandbox role is topped up: 1 ETH (wei), 500 TRX (sun; each TRX top-up of a deposit

@@ -3,7 +3,8 @@ import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
 import { isChain, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
-import { sandboxChainOps, type SandboxChainOps } from "./sandbox-chain-ops";
+import { sandboxChainOps } from "../connect/chain-families";
+import type { SandboxChainOps } from "../sandbox-chain-ops";
 
 /**
  * A sandbox helper split for the /v1 pipeline (lib/http/api/execute-phased-write.ts): its `prepare…` function

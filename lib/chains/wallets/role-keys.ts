@@ -35,7 +35,9 @@ function keyFromFile(file: string, family: ChainFamily, variable: string): Signi
   const raw = parsed[family];
   if (raw === undefined) return null;
   const text = typeof raw === "string" ? raw.trim().replace(/^0x/, "") : "";
-  const problem = `${variable}: the "${family}" key must be 32 bytes as 64 hex digits${family === "solana" ? " or a base58 64-byte secret key" : ""}`;
+  const problem =
+    `${variable}: the "${family}" key must be 32 bytes as 64 hex digits` +
+    `${family === "solana" ? " or a base58 64-byte secret key" : ""}`;
   let privateKey: Uint8Array;
   if (/^[0-9a-fA-F]{64}$/.test(text)) privateKey = hex.decode(text.toLowerCase());
   else if (family === "solana" && text.length > 80) {

@@ -55,7 +55,9 @@ export function refuseUnknownApiPath(
   res.statusCode = 404;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
-  const message = `Unrecognized request URL (${method.slice(0, 20)} ${pathname}). Paths have no empty or dot segments: did you mean ${suggestion}?`;
+  const message =
+    `Unrecognized request URL (${method.slice(0, 20)} ${pathname}). ` +
+    `Paths have no empty or dot segments: did you mean ${suggestion}?`;
   res.end(envelope("not_found", 404, message, requestId));
 }
 

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { formatAmount } from "@/lib/kernel/amount";
 
 /**
@@ -15,7 +15,10 @@ export function paymentUri(
 ): string {
   switch (chain.family) {
     case "evm":
-      return `ethereum:${chain.tokenAddress}@${chain.chainId}/transfer?address=${depositAddress}&uint256=${fromUsdtUnits(owedUnits, chain.decimals)}`;
+      return (
+        `ethereum:${chain.tokenAddress}@${chain.chainId}/transfer` +
+        `?address=${depositAddress}&uint256=${fromUsdtUnits(owedUnits, chain.decimals)}`
+      );
     case "solana":
       return `solana:${depositAddress}?amount=${trimDecimal(formatAmount(owedUnits))}&spl-token=${chain.tokenAddress}`;
     case "tron":

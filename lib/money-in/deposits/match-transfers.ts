@@ -1,5 +1,5 @@
 import { CHAIN_FAMILY, CHAINS } from "@/lib/chains/chains";
-import type { TokenTransfer } from "@/lib/chains/adapters/types";
+import type { TokenTransfer } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { WatchScope } from "./watch-scope";

@@ -1,5 +1,5 @@
-import type { BlockRef } from "@/lib/chains/adapters/types";
-import { toUsdtUnits } from "@/lib/chains/adapters/types";
+import type { BlockRef } from "@/lib/chains/chain-adapter";
+import { toUsdtUnits } from "@/lib/chains/chain-adapter";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -83,16 +83,21 @@ export async function recordDeposits(
   const column = (i: number) => rows.map((r) => r[i]);
   const inserted = await query<InsertedDeposit>(
     tx,
-    `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
-     select d.id, d.payment_id, d.merchant_id, $1, $2, d.kind, 'pending', d.tx_hash, d.log_index, d.position, d.block_number, d.block_hash, d.block_time, d.from_address, d.to_address, d.raw_amount, d.amount_units
-     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[], $12::timestamptz[], $13::text[], $14::text[], $15::numeric[], $16::bigint[])
-       as d(id, payment_id, merchant_id, kind, tx_hash, log_index, position, block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+    `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position,
+       block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units)
+     select d.id, d.payment_id, d.merchant_id, $1, $2, d.kind, 'pending', d.tx_hash, d.log_index, d.position,
+       d.block_number, d.block_hash, d.block_time, d.from_address, d.to_address, d.raw_amount, d.amount_units
+     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[],
+       $11::text[], $12::timestamptz[], $13::text[], $14::text[], $15::numeric[], $16::bigint[])
+       as d(id, payment_id, merchant_id, kind, tx_hash, log_index, position, block_number, block_hash, block_time,
+         from_address, to_address, raw_amount, amount_units)
      order by d.block_number, d.log_index
      on conflict (mode, chain, tx_hash, position) do update set status = 'pending', log_index = excluded.log_index,
        block_number = excluded.block_number, block_hash = excluded.block_hash, block_time = excluded.block_time,
        raw_amount = excluded.raw_amount, amount_units = excluded.amount_units, orphaned_at = null, credited_at = null
        where deposits.status = 'orphaned'
-     returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address, block_number::text, log_index, block_time, tx_hash`,
+     returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address, block_number::text,
+       log_index, block_time, tx_hash`,
     [scope.mode, scope.chain, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(column)],
   );
   const reserve = inserted.map((d) => ({

@@ -48,7 +48,8 @@ export async function reverseCreditedDeposits(
   }>(
     tx,
     `update deposits set status = 'orphaned', orphaned_at = now() where id = any($1::text[]) and status = 'credited'
-     returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text, to_address, block_number::text, block_hash`,
+     returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text, to_address,
+       block_number::text, block_hash`,
     [depositIds],
   );
   if (orphaned.length === 0) return [];
@@ -108,8 +109,10 @@ export async function reverseCreditedDeposits(
     tx,
     `insert into reorg_reversals (id, deposit_id, payment_id, merchant_id, mode, chain, tx_hash, amount_units, taken_from_available_units,
        receivable_units, block_number, block_hash, ancestor_block_number)
-     select r.id, r.deposit_id, r.payment_id, r.merchant_id, $1, $2, r.tx_hash, r.amount, r.taken, r.receivable, r.block_number, r.block_hash, $3
-     from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[])
+     select r.id, r.deposit_id, r.payment_id, r.merchant_id, $1, $2, r.tx_hash, r.amount, r.taken, r.receivable,
+       r.block_number, r.block_hash, $3
+     from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[],
+       $12::bigint[], $13::text[])
        as r(id, deposit_id, payment_id, merchant_id, tx_hash, amount, taken, receivable, block_number, block_hash)`,
     [
       scope.mode,

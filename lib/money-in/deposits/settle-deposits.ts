@@ -1,4 +1,4 @@
-import type { BlockRef } from "@/lib/chains/adapters/types";
+import type { BlockRef } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { postJournals } from "@/lib/books/ledger/post-journal";
@@ -31,7 +31,8 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
     await query(
       tx,
       `select ${PAYMENT_COLUMNS} from payments
-       where mode = $1 and chain = $2 and ((status = 'pending' and confirmations >= $3) or (status in ('pending','confirming') and confirmations >= $4))
+       where mode = $1 and chain = $2
+         and ((status = 'pending' and confirmations >= $3) or (status in ('pending','confirming') and confirmations >= $4))
        order by id for update`,
       [scope.mode, scope.chain, threshold, required],
     )

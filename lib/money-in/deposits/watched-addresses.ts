@@ -1,4 +1,4 @@
-import type { WatchedAddress } from "@/lib/chains/adapters/types";
+import type { WatchedAddress } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { WatchScope } from "./watch-scope";
@@ -10,7 +10,8 @@ import type { WatchScope } from "./watch-scope";
 export async function watchedAddresses(db: Db, scope: WatchScope): Promise<WatchedAddress[]> {
   const rows = await query<{ watch_key: string; recorded: string; txs: string[] }>(
     db,
-    `select p.watch_key, coalesce(sum(d.raw_amount), 0)::text as recorded, coalesce(array_agg(d.tx_hash) filter (where d.tx_hash is not null), '{}') as txs
+    `select p.watch_key, coalesce(sum(d.raw_amount), 0)::text as recorded,
+       coalesce(array_agg(d.tx_hash) filter (where d.tx_hash is not null), '{}') as txs
      from payments p
      left join deposits d on d.payment_id = p.id and d.chain = p.chain and d.status <> 'orphaned'
      where p.mode = $1 and p.chain = $2 and p.watch_key is not null

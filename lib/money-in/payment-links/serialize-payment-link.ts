@@ -5,7 +5,10 @@ export function paymentLinkUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/pay/${token}`;
 }
 
-/** The payment link object (docs/API.md#the-payment-link-object); `active` is computed so a link is inactive from the instant it expires. */
+/**
+ * The payment link object (docs/API.md#the-payment-link-object); `active` is computed so a link is inactive from the
+ * instant it expires.
+ */
 export function serializePaymentLink(row: PaymentLinkRow, baseUrl: string, now = new Date()) {
   return {
     id: row.id,

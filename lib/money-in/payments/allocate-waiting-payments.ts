@@ -1,4 +1,4 @@
-import { watchKey } from "@/lib/chains/watch-key";
+import { watchKey } from "@/lib/chains/connect/watch-key";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { allocateDepositAddress } from "@/lib/chains/wallets/allocate-deposit-address";

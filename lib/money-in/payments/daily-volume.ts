@@ -25,7 +25,8 @@ export async function loadDailyVolume(
   const rows = await query<{ day: string; units: string; n: number }>(
     db,
     `with days as (
-       select generate_series(($3::timestamptz at time zone 'UTC')::date - ($4::int - 1), ($3::timestamptz at time zone 'UTC')::date, interval '1 day')::date as day
+       select generate_series(($3::timestamptz at time zone 'UTC')::date - ($4::int - 1),
+         ($3::timestamptz at time zone 'UTC')::date, interval '1 day')::date as day
      )
      select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(p.amount_units::numeric), 0)::text as units, count(p.id)::int as n
        from days d

@@ -42,7 +42,8 @@ export async function expireDuePayments(
 ): Promise<number> {
   const due = await query<{ id: string }>(
     tx,
-    "select id from payments where mode = $1 and chain = $2 and status = 'awaiting_payment' and expires_at <= $3 order by expires_at limit $4",
+    `select id from payments
+     where mode = $1 and chain = $2 and status = 'awaiting_payment' and expires_at <= $3 order by expires_at limit $4`,
     [mode, chain, chainTime, limit],
   );
   return expireLocked(

@@ -6,7 +6,7 @@ import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { allocateDepositAddress } from "@/lib/chains/wallets/allocate-deposit-address";
 import { REFILL_JOB_KEY } from "@/lib/chains/wallets/solana-address-pool";
-import { watchKey } from "@/lib/chains/watch-key";
+import { watchKey } from "@/lib/chains/connect/watch-key";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
 /**
@@ -55,7 +55,8 @@ async function choose(db: Db, paymentId: string, chain: Chain): Promise<PaymentR
     if (!deposit) throw new NoAddressReady(chain);
     const [row] = await query(
       tx,
-      `update payments set chain = $2, deposit_address = $3, derivation_index = $4, watch_key = $5, updated_at = now() where id = $1 returning ${PAYMENT_COLUMNS}`,
+      `update payments set chain = $2, deposit_address = $3, derivation_index = $4, watch_key = $5, updated_at = now()
+       where id = $1 returning ${PAYMENT_COLUMNS}`,
       [paymentId, chain, deposit.address, deposit.index, watchKey(chain, deposit.address)],
     );
     return toPaymentRow(row!);

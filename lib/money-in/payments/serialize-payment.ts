@@ -6,9 +6,9 @@ export function checkoutUrl(baseUrl: string, paymentId: string): string {
 }
 
 /**
- * The payment object (docs/API.md#the-payment-object), used by the API, events and the dashboard alike. `chain` and `deposit_address` are null until
- * chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed payment;
- * `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain.
+ * The payment object (docs/API.md#the-payment-object), used by the API, events and the dashboard alike. `chain` and
+ * `deposit_address` are null until chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed
+ * payment; `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain.
  */
 export function serializePayment(row: PaymentRow, baseUrl: string) {
   return {

@@ -1,5 +1,5 @@
 import { DomainError } from "@/lib/kernel/domain-error";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { formatAmount } from "@/lib/kernel/amount";

@@ -1,4 +1,4 @@
-import type { BlockRef } from "@/lib/chains/adapters/types";
+import type { BlockRef } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";

@@ -40,7 +40,8 @@ export async function rollBackReorg(
     tx_hash: string;
   }>(
     db,
-    "select id, status, block_number::text, block_hash, tx_hash from deposits where mode = $1 and chain = $2 and status <> 'orphaned' and block_number > $3",
+    `select id, status, block_number::text, block_hash, tx_hash from deposits
+     where mode = $1 and chain = $2 and status <> 'orphaned' and block_number > $3`,
     [target.mode, target.chain, ancestor],
   );
   const current = await adapter.blocks(candidates.map((d) => Number(d.block_number)));

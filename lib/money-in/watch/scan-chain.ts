@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "@/lib/chains/adapters/types";
+import type { ChainAdapter } from "@/lib/chains/chain-adapter";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { matchTransfers } from "@/lib/money-in/deposits/match-transfers";
 import { watchedAddresses } from "@/lib/money-in/deposits/watched-addresses";

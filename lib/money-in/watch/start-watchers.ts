@@ -1,8 +1,8 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
-import { type ChainLeaders, runChainLeaders } from "@/lib/chains/run-chain-leaders";
+import { type ChainLeaders, runChainLeaders } from "@/lib/chains/connect/run-chain-leaders";
 import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { lateWindowMs } from "@/lib/money-in/deposits/watch-scope";
 import type { Mode } from "@/lib/kernel/mode";
 import { log } from "@/lib/platform/log";
@@ -36,7 +36,7 @@ export type WatcherHandle = ChainLeaders;
 
 /**
  * The chain watchers: one scan loop per enabled (mode, chain), each a single leader across all worker
- * instances (lib/chains/run-chain-leaders.ts); a chain whose scans keep failing reloads its configuration and
+ * instances (lib/chains/connect/run-chain-leaders.ts); a chain whose scans keep failing reloads its configuration and
  * adapter.
  */
 export function startChainWatchers(

@@ -76,7 +76,8 @@ export async function checkLanded(
     await setCandidate(tx, landed.id, success ? "confirmed" : "reverted");
     await execute(
       tx,
-      "update outbound_candidates set status = 'replaced', updated_at = now() where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')",
+      `update outbound_candidates set status = 'replaced', updated_at = now()
+       where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')`,
       [intent.id, landed.id],
     );
     await transitionOutbound(tx, intent, success ? "confirmed" : "reverted", {

@@ -2,7 +2,7 @@ import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { crashPoint } from "./crash-points";
-import type { Lookup } from "./drivers/driver";
+import type { Lookup } from "../../chains/outbound-driver";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
 import { signCandidate } from "./sign-candidate";
 import type { OutboundEngine, TickContext } from "./track-outbound";
@@ -108,7 +108,8 @@ export async function progressSent(
       await inTransaction(db, async (tx) => {
         await execute(
           tx,
-          "update outbound_candidates set status = 'expired', updated_at = now() where outbound_id = $1 and status in ('signed','broadcast')",
+          `update outbound_candidates set status = 'expired', updated_at = now()
+           where outbound_id = $1 and status in ('signed','broadcast')`,
           [intent.id],
         );
         await transitionOutbound(tx, intent, "given_up", { failure: `expired after ${intent.resigns} re-signs` });

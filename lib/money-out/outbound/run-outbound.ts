@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { config as appConfig } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
@@ -10,7 +10,7 @@ import { fundSandboxRoles } from "@/lib/chains/sandbox/fund-sandbox-roles";
 import { registerWalletRoles } from "@/lib/chains/wallets/register-wallet-roles";
 
 const SANDBOX_FUNDING_EVERY_MS = 5_000;
-import { createOutboundDriver } from "./drivers/create-driver";
+import { createOutboundDriver } from "@/lib/chains/connect/chain-families";
 import type { OutboundRow } from "./outbound-row";
 import { trackOutbound, type OutboundEngine } from "./track-outbound";
 
@@ -45,8 +45,8 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
 
 /**
  * The leader's loop for one (mode, chain): records the role addresses (and, in sandbox, keeps their gas up
- * from the local faucet), then tracks the journal every half block until `signal` aborts. A failing pass backs off; after several in a row the loop returns so the
- * caller reloads the chain's configuration.
+ * from the local faucet), then tracks the journal every half block until `signal` aborts. A failing pass backs off;
+ * after several in a row the loop returns so the caller reloads the chain's configuration.
  */
 export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSignal): Promise<void> {
   const engine = outboundEngine(db, config);

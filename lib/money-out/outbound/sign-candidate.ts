@@ -3,7 +3,7 @@ import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { allocateNonce } from "./allocate-nonce";
 import { crashPoint } from "./crash-points";
-import type { IntentKeys, OutboundDriver } from "./drivers/driver";
+import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { hooksOf } from "./outbound-hooks";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { transitionOutbound } from "./transition-outbound";
@@ -72,7 +72,8 @@ export async function signCandidate(
     if (kind === "resign") {
       await query(
         tx,
-        "update outbound_candidates set status = 'expired', updated_at = now() where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')",
+        `update outbound_candidates set status = 'expired', updated_at = now()
+         where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')`,
         [current.id, row!.id],
       );
       await transitionOutbound(tx, current, "resigned", { nonce, txHash: signed.txHash, resigns: current.resigns + 1 });

@@ -1,9 +1,9 @@
-import { type ChainLeaders, runChainLeaders } from "@/lib/chains/run-chain-leaders";
+import { type ChainLeaders, runChainLeaders } from "@/lib/chains/connect/run-chain-leaders";
 import { log } from "@/lib/platform/log";
 import { runOutbound } from "./run-outbound";
 
 /**
- * One outbound leader per enabled (mode, chain) across all worker instances (lib/chains/run-chain-leaders.ts,
+ * One outbound leader per enabled (mode, chain) across all worker instances (lib/chains/connect/run-chain-leaders.ts,
  * as the watchers have): the only process that signs, sends and tracks that chain's outbound transactions, so
  * two instances never race for a nonce. WATCH_CHAINS limits the chains as it does for the watchers.
  */

@@ -1,9 +1,9 @@
-import type { ChainAdapter } from "@/lib/chains/adapters/types";
+import type { ChainAdapter } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
-import type { IntentKeys, OutboundDriver } from "./drivers/driver";
+import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent, sendCandidate } from "./progress-sent";
 import { checkLanded } from "./check-landed";

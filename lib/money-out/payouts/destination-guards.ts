@@ -2,7 +2,7 @@ import { address as solanaAddress, createSolanaRpc } from "@solana/kit";
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { chainConfig } from "@/lib/chains/chain-config";
 import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
-import { watchKey } from "@/lib/chains/watch-key";
+import { watchKey } from "@/lib/chains/connect/watch-key";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";

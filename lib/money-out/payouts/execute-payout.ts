@@ -1,5 +1,5 @@
-import { createChainAdapter } from "@/lib/chains/adapters/create-adapter";
-import { fromUsdtUnits } from "@/lib/chains/adapters/types";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";

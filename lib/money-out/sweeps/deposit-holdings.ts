@@ -1,4 +1,4 @@
-import { fromUsdtUnits, toUsdtUnits } from "@/lib/chains/adapters/types";
+import { fromUsdtUnits, toUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";

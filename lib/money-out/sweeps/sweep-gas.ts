@@ -1,8 +1,8 @@
 import { createPublicClient, http, type Address } from "viem";
-import { tokenTransferData } from "@/lib/chains/adapters/evm-token";
+import { tokenTransferData } from "@/lib/chains/evm/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { marketFees } from "@/lib/chains/evm-fees";
-import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
+import { marketFees } from "@/lib/chains/evm/evm-fees";
+import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron/tron-fees";
 import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { minOf } from "@/lib/kernel/bigint";
 

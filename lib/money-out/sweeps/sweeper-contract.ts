@@ -72,7 +72,8 @@ export async function ensureSweeperContract(
     const deployer = await client.getCode({ address: CREATE2_DEPLOYER });
     if (!deployer || deployer === "0x")
       throw new Error(
-        `no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${config.chain}: batched sweeps cannot deploy their contract (set ${config.chain.toUpperCase()}_SWEEP_STRATEGY=topup)`,
+        `no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${config.chain}: batched sweeps cannot deploy their contract ` +
+          `(set ${config.chain.toUpperCase()}_SWEEP_STRATEGY=topup)`,
       );
     try {
       deployment = await inTransaction(db, (tx) =>

@@ -34,7 +34,8 @@ export function claimDeliveries(
   return query<ClaimedDelivery>(
     db,
     `with claimed as (
-       update webhook_deliveries set attempt_count = attempt_count + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
+       update webhook_deliveries set attempt_count = attempt_count + 1,
+         next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
        where ${column} = $1 and status = 'pending' and (next_attempt_at is null or next_attempt_at <= now())
        returning id, event_id, endpoint_id, attempt_count, mode)
      select c.id, c.endpoint_id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret

@@ -32,7 +32,8 @@ export async function listAttempts(
     page.starting_after && /^wha_\d+$/.test(page.starting_after) ? Number(page.starting_after.slice(4)) : null;
   const rows = await query(
     db,
-    `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms, a.response_body
+    `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms,
+       a.response_body
      from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_endpoints w on w.id = d.endpoint_id
      where d.merchant_id = $1 and d.mode = $2 and ($3::text is null or d.event_id = $3) and ($4::text is null or d.endpoint_id = $4)
        and ($5::bigint is null or a.id < $5)

@@ -16,7 +16,8 @@ export async function getWebhookEndpoint(
 ): Promise<WebhookEndpointRow> {
   const [row] = await query(
     db,
-    `select ${WEBHOOK_ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null${opts.forUpdate ? " for update" : ""}`,
+    `select ${WEBHOOK_ENDPOINT_COLUMNS} from webhook_endpoints
+     where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null${opts.forUpdate ? " for update" : ""}`,
     [id, owner.merchantId, owner.mode],
   );
   if (!row) throw notFound("webhook_endpoint", id);
@@ -39,7 +40,8 @@ export async function updateWebhookEndpoint(
   const url = checkedUrl ?? current.url;
   const [row] = await query(
     db,
-    `update webhook_endpoints set url = $2, events = $3, active = $4, updated_at = now() where id = $1 returning ${WEBHOOK_ENDPOINT_COLUMNS}`,
+    `update webhook_endpoints set url = $2, events = $3, active = $4, updated_at = now()
+     where id = $1 returning ${WEBHOOK_ENDPOINT_COLUMNS}`,
     [id, url, input.events ? [...new Set(input.events)] : current.events, input.active ?? current.active],
   );
   return toWebhookEndpointRow(row!);

@@ -40,7 +40,8 @@ export async function markDelivered(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await query(
     db,
-    "update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now() where id = any($1) and status <> 'succeeded'",
+    `update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now()
+     where id = any($1) and status <> 'succeeded'`,
     [ids],
   );
 }

@@ -24,7 +24,8 @@ export async function recordReplayAttempt(
     inTransaction(db, async (tx) => {
       await query(
         tx,
-        "insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, attempt_count) values ($1, $2, $3, $4, $5, $6, 0) on conflict (event_id, endpoint_id) do nothing",
+        `insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, attempt_count)
+         values ($1, $2, $3, $4, $5, $6, 0) on conflict (event_id, endpoint_id) do nothing`,
         [newId("whd_"), eventId, endpointId, owner.merchantId, owner.mode, attempt.success ? "succeeded" : "failed"],
       );
       // Locked: concurrent replays (and their numbering) of one delivery take turns.

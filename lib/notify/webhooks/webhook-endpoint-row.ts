@@ -9,7 +9,10 @@ export const webhookEndpointRow = rowMapper(webhookEndpoints);
 export const WEBHOOK_ENDPOINT_COLUMNS = webhookEndpointRow.columns;
 export const toWebhookEndpointRow = webhookEndpointRow.map;
 
-/** The webhook endpoint object (docs/API.md#the-webhook-endpoint-object). The secret is added only to the creation response, by the caller. */
+/**
+ * The webhook endpoint object (docs/API.md#the-webhook-endpoint-object). The secret is added only to the creation
+ * response, by the caller.
+ */
 export function serializeWebhookEndpoint(row: WebhookEndpointRow) {
   return {
     id: row.id,

@@ -59,7 +59,8 @@ export async function startEmbeddedDatabase(
     await pg.start();
   } catch (err) {
     throw new Error(
-      `embedded PostgreSQL did not start on port ${state.port}${err instanceof Error ? `: ${err.message}` : ""} (see its log above, or set DATABASE_URL)`,
+      `embedded PostgreSQL did not start on port ${state.port}${err instanceof Error ? `: ${err.message}` : ""} ` +
+        "(see its log above, or set DATABASE_URL)",
     );
   }
   if (fresh) await pg.createDatabase(DATABASE);

@@ -47,7 +47,8 @@ export async function keysetPage(
   const order = backwards ? "asc" : "desc";
   const rows = await query(
     db,
-    `select ${req.columns} from ${req.table} where ${req.filter.sql}${cursorSql} order by created_at ${order}, id ${order} limit $${values.length}`,
+    `select ${req.columns} from ${req.table} where ${req.filter.sql}${cursorSql}
+     order by created_at ${order}, id ${order} limit $${values.length}`,
     values,
   );
   const page = rows.slice(0, limit);

@@ -85,7 +85,8 @@ export async function claimIdempotencyKey(
 
   const [existing] = await query<StoredRow>(
     tx,
-    "select request_hash, method, path, response_status, response_body from idempotency_keys where merchant_id = $1 and mode = $2 and key = $3",
+    `select request_hash, method, path, response_status, response_body from idempotency_keys
+     where merchant_id = $1 and mode = $2 and key = $3`,
     [auth.merchantId, auth.mode, req.key],
   );
   if (!existing || existing.response_status === null || existing.response_body === null) {
@@ -98,7 +99,8 @@ export async function claimIdempotencyKey(
   if (existing.request_hash !== req.hash) {
     throw new DomainError(
       "idempotency_conflict",
-      `Idempotency-Key '${req.key}' was already used with different parameters (${existing.method} ${existing.path}). Use a new key for a new request.`,
+      `Idempotency-Key '${req.key}' was already used with different parameters (${existing.method} ${existing.path}). ` +
+        "Use a new key for a new request.",
       { param: "Idempotency-Key" },
     );
   }

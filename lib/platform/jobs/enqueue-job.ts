@@ -22,7 +22,8 @@ export async function enqueueJob<Name extends JobName>(
 ): Promise<string> {
   const [row] = await query<{ id: string }>(
     db,
-    "select (graphile_worker.add_job(identifier => $1, payload => $2::json, run_at => $3::timestamptz, job_key => $4, max_attempts => $5::int)).id::text as id",
+    `select (graphile_worker.add_job(identifier => $1, payload => $2::json, run_at => $3::timestamptz,
+       job_key => $4, max_attempts => $5::int)).id::text as id`,
     [name, JSON.stringify(payload), opts.runAt ?? null, opts.jobKey ?? null, opts.maxAttempts ?? null],
   );
   return row!.id;

@@ -7,6 +7,7 @@ import { listDashboardLinks } from "@/lib/read-models/payment-links";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { createLink } from "./actions";
+import { cn } from "@/components/class-names";
 
 export const dynamic = "force-dynamic";
 
@@ -37,7 +38,10 @@ export default async function LinksPage({
             key={s}
             href={`/dashboard/links?state=${s}`}
             aria-current={s === state ? "page" : undefined}
-            className={`rounded-md px-3 py-1.5 font-medium ${s === state ? "bg-slate-900 text-white" : "border border-slate-300 text-slate-800"}`}
+            className={cn(
+              "rounded-md px-3 py-1.5 font-medium",
+              s === state ? "bg-slate-900 text-white" : "border border-slate-300 text-slate-800",
+            )}
           >
             {s === "active" ? "Active" : "Expired"}
           </Link>

@@ -8,6 +8,7 @@ import { loadPayoutDetail } from "@/lib/read-models/load-payout-detail";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { reviewPayoutAction } from "../actions";
+import { cn } from "@/components/class-names";
 
 export const dynamic = "force-dynamic";
 
@@ -40,7 +41,13 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
         ← Payouts
       </Link>
       <h1 className="text-2xl font-semibold break-all text-slate-900">Payout {payout.id}</h1>
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 sm:grid-cols-[10rem_1fr]">
+      <dl
+        className={cn(
+          "grid grid-cols-1 gap-x-4 gap-y-2",
+          "rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200",
+          "sm:grid-cols-[10rem_1fr]",
+        )}
+      >
         {facts.map(([k, v]) => (
           <div key={k} className="contents">
             <dt className="font-medium text-slate-700">{k}</dt>

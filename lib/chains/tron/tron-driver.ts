@@ -1,8 +1,8 @@
 import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { DEFAULT_FEE_LIMIT_SUN, MAX_FEE_LIMIT_SUN } from "@/lib/chains/tron-fees";
-import type { CandidateRow, OutboundRow } from "../outbound-row";
-import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import { DEFAULT_FEE_LIMIT_SUN, MAX_FEE_LIMIT_SUN } from "@/lib/chains/tron/tron-fees";
+import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
 
 /**

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { tronJsonRpcUrl } from "@/lib/chains/adapters/tron-adapter";
+import { tronJsonRpcUrl } from "@/lib/chains/tron/tron-adapter";
 
 const TIMEOUT_MS = 15_000;
 

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
-import { tokenTransferData } from "@/lib/chains/adapters/evm-token";
+import { tokenTransferData } from "@/lib/chains/evm/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import type { OutboundRow } from "../outbound-row";
+import type { OutboundRow } from "../../money-out/outbound/outbound-row";
 import { batchCall, batchFallbackGas } from "./evm-batch";
 
 export type EvmCall = { to: Address; data?: Hex; value: bigint };

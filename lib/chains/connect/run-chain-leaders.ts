@@ -5,9 +5,9 @@ import { createPool, type Db } from "@/lib/platform/db/client";
 import { runAsLeader } from "@/lib/platform/db/advisory-lock";
 import { log } from "@/lib/platform/log";
 import type { Mode } from "@/lib/kernel/mode";
-import { chainConfig, type ChainConfig } from "./chain-config";
+import { chainConfig, type ChainConfig } from "../chain-config";
 import { leadOnRightNetwork } from "./network-identity";
-import { enabledChains, type Chain } from "./chains";
+import { enabledChains, type Chain } from "../chains";
 
 export interface ChainLeaders {
   stop(): Promise<void>;
@@ -19,7 +19,7 @@ export interface ChainLeaders {
  * WATCH_CHAINS limits this process to some chains (dedicated instances). A chain with no configuration yet (a
  * sandbox chain still starting) is looked for again every few seconds; when `lead` returns, leadership is
  * released and taken again, with the chain's configuration reloaded. A live chain leads only while its RPC
- * URL serves the right network (lib/chains/network-identity.ts); the others run on.
+ * URL serves the right network (lib/chains/connect/network-identity.ts); the others run on.
  */
 export function runChainLeaders(
   databaseUrl: string,

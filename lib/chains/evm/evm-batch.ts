@@ -11,7 +11,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import type { OutboundOptions } from "../outbound-types";
+import type { OutboundOptions } from "../../money-out/outbound/outbound-types";
 
 type Batch = NonNullable<OutboundOptions["batch"]>;
 const SWEEPER_ABI = artifacts.DepositSweeper.abi as Abi;

@@ -1,8 +1,8 @@
 import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
-import { EvmAdapter } from "./evm-adapter";
-import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
+import { EvmAdapter } from "../evm/evm-adapter";
+import type { BlockRef, ChainAdapter, TokenTransfer } from "../chain-adapter";
 
 /** T-address (or 41-hex) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks. */
 export function tronToEvmHex(address: string): string {

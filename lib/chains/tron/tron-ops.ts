@@ -3,11 +3,11 @@ import { TronWeb } from "tronweb";
 import { encodeFunctionData, parseAbi, type Address } from "viem";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { TronAdapter, tronToEvmHex } from "@/lib/chains/adapters/tron-adapter";
+import { TronAdapter, tronToEvmHex } from "@/lib/chains/tron/tron-adapter";
 import { callAsTokenOwner, waitMined } from "@/sandbox/tron/token-owner";
 import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
-import { evmChainsOnly, tokenCannotFreeze } from "./chain-control-errors";
-import type { SandboxChainOps } from "./sandbox-chain-ops";
+import { evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
+import type { SandboxChainOps } from "../sandbox-chain-ops";
 
 const TRX_FOR_GAS = 100_000_000n; // 100 TRX, in sun
 const FROZEN_ABI = parseAbi(["function frozen(address account) view returns (bool)"]);

@@ -12,11 +12,11 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import type { CandidateRow, OutboundRow } from "../outbound-row";
-import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { batchAuthorizations } from "./evm-batch";
 import { evmCall, fallbackGas } from "./evm-call";
-import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm-fees";
+import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm/evm-fees";
 
 interface EvmPrepared extends Fees {
   chainId: number;

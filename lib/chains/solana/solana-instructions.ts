@@ -7,7 +7,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
-import type { OutboundRow } from "../outbound-row";
+import type { OutboundRow } from "../../money-out/outbound/outbound-row";
 
 export interface SolanaToken {
   mint: Address;

@@ -1,8 +1,3 @@
-import type { ChainConfig } from "@/lib/chains/chain-config";
-import { AnvilOps } from "./anvil-ops";
-import { SolanaOps } from "./solana-ops";
-import { TronOps } from "./tron-ops";
-
 /**
  * What the sandbox helpers do to a local chain, per family: the EVM sandboxes are plain anvils, the
  * emulated chains (tron, solana) go through their facades.
@@ -25,15 +20,4 @@ export interface SandboxChainOps {
   congest(baseFeeWei: bigint): Promise<{ baseFeePerGas: bigint; head: number }>;
   /** Removes a not yet mined transaction from the node's pool (EVM only); false when it was not there. */
   dropTransaction(txHash: string): Promise<boolean>;
-}
-
-export function sandboxChainOps(config: ChainConfig): SandboxChainOps {
-  switch (config.family) {
-    case "evm":
-      return new AnvilOps(config);
-    case "tron":
-      return new TronOps(config);
-    case "solana":
-      return new SolanaOps(config);
-  }
 }

@@ -19,8 +19,8 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
 } from "@solana/kit";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import type { CandidateRow, OutboundRow } from "../outbound-row";
-import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "./driver";
+import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { intentInstructions, type SolanaToken } from "./solana-instructions";
 import { tokenAccountRent } from "./solana-rent";
 

@@ -1,9 +1,9 @@
-import type { ChainConfig } from "./chain-config";
-import { CHAIN_SPECS } from "./chain-registry";
-import { CHAINS, type Chain } from "./chains";
+import type { ChainConfig } from "../chain-config";
+import { CHAIN_SPECS } from "../chain-registry";
+import { CHAINS, type Chain } from "../chains";
 import { redactText } from "@/lib/platform/log-redaction";
 import { sleep } from "@/lib/kernel/sleep";
-import { createChainAdapter } from "./adapters/create-adapter";
+import { createChainAdapter } from "./chain-families";
 
 /**
  * The network each live chain must be (docs/CUSTODY.md, "Network identity"): an RPC URL that serves another

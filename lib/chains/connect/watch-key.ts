@@ -1,5 +1,5 @@
-import { tronToEvmHex } from "./adapters/tron-adapter";
-import type { Chain } from "./chains";
+import { tronToEvmHex } from "../tron/tron-adapter";
+import type { Chain } from "../chains";
 
 /**
  * How a chain's watcher names an address when it matches transfers to payments: EVM and Tron logs carry

@@ -15,11 +15,11 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { EvmAdapter } from "@/lib/chains/adapters/evm-adapter";
+import { EvmAdapter } from "@/lib/chains/evm/evm-adapter";
 import { sleep } from "@/lib/kernel/sleep";
 import { dropPoolTransaction } from "./anvil-pool";
-import { tokenCannotFreeze } from "./chain-control-errors";
-import type { SandboxChainOps } from "./sandbox-chain-ops";
+import { tokenCannotFreeze } from "../chain-control-errors";
+import type { SandboxChainOps } from "../sandbox-chain-ops";
 
 /** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
 const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;

@@ -20,7 +20,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import type { Chain } from "@/lib/chains/chains";
-import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "./types";
+import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "../chain-adapter";
 
 type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;

@@ -21,7 +21,7 @@ export interface TokenTransfer {
   blockNumber: number;
   blockHash: string;
   from: string | null;
-  /** The recipient in the family's watch-key form (lib/chains/watch-key.ts). */
+  /** The recipient in the family's watch-key form (lib/chains/connect/watch-key.ts). */
   toKey: string;
   /** The token's own base units (e.g. 18 decimals on BNB Smart Chain). */
   rawAmount: bigint;

@@ -13,7 +13,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { Chain } from "@/lib/chains/chains";
 import { tokenTransferData } from "./evm-token";
-import type { BlockRef, ChainAdapter, TokenTransfer } from "./types";
+import type { BlockRef, ChainAdapter, TokenTransfer } from "../chain-adapter";
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";

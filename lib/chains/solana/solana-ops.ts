@@ -2,14 +2,14 @@ import { randomBytes } from "node:crypto";
 import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { SolanaAdapter } from "@/lib/chains/adapters/solana-adapter";
+import { SolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { decryptSecret } from "@/lib/platform/secrets/encryption";
 import { masterKey } from "@/lib/platform/secrets/master-key";
 import { SOLANA_MINT_AUTHORITY_PURPOSE } from "@/sandbox/registrations";
 import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
 import { NoFreezeAuthorityError, setSolanaFrozen } from "@/sandbox/solana/solana-freeze";
-import { evmChainsOnly, tokenCannotFreeze } from "./chain-control-errors";
-import type { SandboxChainOps } from "./sandbox-chain-ops";
+import { evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
+import type { SandboxChainOps } from "../sandbox-chain-ops";
 
 const SOL_FOR_FEES = 1_000_000_000n; // 1 SOL, in lamports
 

@@ -13,7 +13,8 @@ export function evmChainsOnly(action: string, chain: string): DomainError {
 export function tokenCannotFreeze(chain: string, why: string): DomainError {
   return new DomainError(
     "invalid_request_error",
-    `The sandbox token on ${chain} cannot freeze addresses: ${why}. Reset that chain's state under DATA_DIR/sandbox and restart to get a token that can.`,
+    `The sandbox token on ${chain} cannot freeze addresses: ${why}. ` +
+      "Reset that chain's state under DATA_DIR/sandbox and restart to get a token that can.",
     { param: "chain" },
   );
 }

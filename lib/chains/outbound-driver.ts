@@ -1,6 +1,6 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import type { CandidateRow, OutboundRow } from "../outbound-row";
+import type { CandidateRow, OutboundRow } from "../money-out/outbound/outbound-row";
 
 /**
  * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when

@@ -1,0 +1,58 @@
+import type { ChainAdapter } from "../chain-adapter";
+import type { ChainConfig } from "../chain-config";
+import type { ChainFamily } from "../chain-registry";
+import type { OutboundDriver } from "../outbound-driver";
+import type { SandboxChainOps } from "../sandbox-chain-ops";
+import { AnvilOps } from "../evm/anvil-ops";
+import { EvmAdapter } from "../evm/evm-adapter";
+import { EvmDriver } from "../evm/evm-driver";
+import { SolanaAdapter } from "../solana/solana-adapter";
+import { SolanaDriver } from "../solana/solana-driver";
+import { SolanaOps } from "../solana/solana-ops";
+import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
+import { TronDriver } from "../tron/tron-driver";
+import { TronOps } from "../tron/tron-ops";
+
+/**
+ * What each chain family plugs in behind the ports (lib/chains/chain-adapter.ts, outbound-driver.ts,
+ * sandbox-chain-ops.ts): its reader, its writer and its sandbox controls. A new family is a folder under
+ * lib/chains/ and a row here.
+ */
+interface ChainFamilyModule {
+  reader(config: ChainConfig): ChainAdapter;
+  writer(config: ChainConfig): OutboundDriver;
+  sandbox(config: ChainConfig): SandboxChainOps;
+}
+
+const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
+  evm: {
+    reader: (config) => new EvmAdapter(config.chain, config),
+    writer: (config) => new EvmDriver(config),
+    sandbox: (config) => new AnvilOps(config),
+  },
+  tron: {
+    reader: (config) =>
+      new TronAdapter(config.chain, {
+        fullHost: config.rpcUrl,
+        jsonRpcUrl: tronJsonRpcUrl(config),
+        tokenAddress: config.tokenAddress,
+      }),
+    writer: (config) => new TronDriver(config),
+    sandbox: (config) => new TronOps(config),
+  },
+  solana: {
+    reader: (config) => new SolanaAdapter(config.chain, config),
+    writer: (config) => new SolanaDriver(config),
+    sandbox: (config) => new SolanaOps(config),
+  },
+};
+
+/** The adapter (reader) for a chain's family, built from its configuration (sandbox or live alike). */
+export const createChainAdapter = (config: ChainConfig): ChainAdapter => CHAIN_FAMILIES[config.family].reader(config);
+
+/** The outbound driver (writer) of a chain's family. */
+export const createOutboundDriver = (config: ChainConfig): OutboundDriver =>
+  CHAIN_FAMILIES[config.family].writer(config);
+
+/** What the sandbox helpers do to a local chain: plain anvils for EVM, the emulators' facades otherwise. */
+export const sandboxChainOps = (config: ChainConfig): SandboxChainOps => CHAIN_FAMILIES[config.family].sandbox(config);
