@@ -11,7 +11,7 @@ export interface VitestReport {
     name: string;
     status: string;
     message?: string;
-    assertionResults: { status: string; fullName?: string; failureMessages?: string[] }[];
+    assertionResults: { status: string; fullName?: string; duration?: number; failureMessages?: string[] }[];
   }[];
 }
 
@@ -45,8 +45,12 @@ export function failuresOf(report: VitestReport, root: string): string[] {
   return report.testResults.flatMap((file) => {
     const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
     const failed = file.assertionResults.filter((a) => a.status === "failed");
-    if (failed.length)
-      return failed.map((a) => `FAILED ${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    // vitest's JSON report keeps no message for a timeout, only a placeholder stack: say what it was.
+    const why = (a: (typeof failed)[number]) => {
+      const line = firstLine(a.failureMessages?.[0]);
+      return line.includes("STACK_TRACE_ERROR") ? `timed out (after ${Math.round(a.duration ?? 0)} ms)` : line;
+    };
+    if (failed.length) return failed.map((a) => `FAILED ${where} > ${a.fullName}: ${why(a)}`);
     return file.status === "failed" ? [`FAILED ${where}: ${firstLine(file.message)}`] : [];
   });
 }

@@ -56,6 +56,12 @@ describe("npm test's verdict", () => {
             assertionResults: [
               { status: "passed", fullName: "a works" },
               { status: "failed", fullName: "a pays once", failureMessages: ["AssertionError: 2 !== 1\n    at x"] },
+              {
+                status: "failed",
+                fullName: "a waits",
+                duration: 30012.4,
+                failureMessages: ["Error: STACK_TRACE_ERROR\n    at task (runner.js:1:1)"],
+              },
             ],
           },
           {
@@ -71,6 +77,7 @@ describe("npm test's verdict", () => {
     );
     expect(failures).toEqual([
       "FAILED tests/a.test.ts > a pays once: AssertionError: 2 !== 1",
+      "FAILED tests/a.test.ts > a waits: timed out (after 30012 ms)",
       "FAILED e2e/b.test.ts: Chromium did not start",
     ]);
   });
