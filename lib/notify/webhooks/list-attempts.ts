@@ -30,7 +30,19 @@ export async function listAttempts(
   const limit = page.limit ?? 20;
   const before =
     page.starting_after && /^wha_\d+$/.test(page.starting_after) ? Number(page.starting_after.slice(4)) : null;
-  const rows = await query(
+  const rows = await query<{
+    id: string;
+    event_id: string;
+    endpoint_id: string;
+    url: string;
+    attempt: number;
+    started_at: Date;
+    success: boolean;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+    response_body: string | null;
+  }>(
     db,
     `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms,
        a.response_body
@@ -44,16 +56,16 @@ export async function listAttempts(
     (r): AttemptView => ({
       id: `wha_${r.id}`,
       object: "webhook_attempt",
-      event_id: r.event_id as string,
-      endpoint_id: r.endpoint_id as string,
-      url: r.url as string,
-      attempt: r.attempt as number,
-      created_at: (r.started_at as Date).toISOString(),
-      success: r.success as boolean,
-      status_code: (r.status_code as number | null) ?? null,
-      error: (r.error as string | null) ?? null,
-      latency_ms: r.duration_ms as number,
-      response_body: (r.response_body as string | null) ?? null,
+      event_id: r.event_id,
+      endpoint_id: r.endpoint_id,
+      url: r.url,
+      attempt: r.attempt,
+      created_at: r.started_at.toISOString(),
+      success: r.success,
+      status_code: r.status_code ?? null,
+      error: r.error ?? null,
+      latency_ms: r.duration_ms,
+      response_body: r.response_body ?? null,
     }),
   );
   return { data, hasMore: rows.length > limit };

@@ -23,7 +23,18 @@ export async function listEventDeliveries(
   eventIds: string[],
 ): Promise<DeliveryView[]> {
   if (eventIds.length === 0) return [];
-  const rows = await query(
+  const rows = await query<{
+    id: string;
+    event_id: string;
+    type: string;
+    endpoint_id: string;
+    url: string;
+    status: DeliveryView["status"];
+    attempt: number | null;
+    status_code: number | null;
+    error: string | null;
+    started_at: Date | null;
+  }>(
     db,
     `select d.id, d.event_id, e.type, d.endpoint_id, w.url, d.status, a.attempt, a.status_code, a.error, a.started_at
      from webhook_deliveries d
@@ -36,15 +47,15 @@ export async function listEventDeliveries(
     [owner.merchantId, owner.mode, eventIds],
   );
   return rows.map((r) => ({
-    id: r.id as string,
-    event_id: r.event_id as string,
-    event_type: r.type as string,
-    endpoint_id: r.endpoint_id as string,
-    url: r.url as string,
-    status: r.status as DeliveryView["status"],
-    attempt: (r.attempt as number | null) ?? null,
-    status_code: (r.status_code as number | null) ?? null,
-    error: (r.error as string | null) ?? null,
-    attempted_at: r.started_at ? (r.started_at as Date).toISOString() : null,
+    id: r.id,
+    event_id: r.event_id,
+    event_type: r.type,
+    endpoint_id: r.endpoint_id,
+    url: r.url,
+    status: r.status,
+    attempt: r.attempt ?? null,
+    status_code: r.status_code ?? null,
+    error: r.error ?? null,
+    attempted_at: r.started_at ? r.started_at.toISOString() : null,
   }));
 }
