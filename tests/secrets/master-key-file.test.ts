@@ -59,7 +59,7 @@ describe("DATA_DIR/master.key", () => {
     const startAt = Date.now() + 5000; // every process imports first, then they race at the same instants
     const script = `
       const path = await import("node:path");
-      const { masterKey, readOrCreateMasterKeyFile } = await import("./lib/secrets/master-key.ts");
+      const { masterKey, readOrCreateMasterKeyFile } = await import("./lib/platform/secrets/master-key.ts");
       const keys = [];
       for (let round = 0; round < ${rounds}; round++) {
         while (Date.now() < ${startAt} + round * 40) {}
