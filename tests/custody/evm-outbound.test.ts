@@ -176,8 +176,10 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     const to = chain.freshAddress();
     const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 3n * USDT));
     const [first] = await candidates(intent.id);
-    // Congestion: the base fee jumps far above what the signed candidate offers (and decays 12.5 % a block).
-    await chain.setNextBaseFee(first!.maxFeePerGas! * 20n);
+    // Congestion: the base fee jumps far above what the signed candidate offers (and decays 12.5 % a block:
+    // ×100 takes about 35 blocks, 17 s, to fall back under it, room for a slow worker start plus the 3 blocks
+    // it waits before replacing; ×20 left 11 s, which a loaded machine sometimes used up).
+    await chain.setNextBaseFee(first!.maxFeePerGas! * 100n);
     await chain.mine(1);
     worker = await startOutboundWorker(CHAIN);
     const done = await waitForStatus(intent.id, "confirmed");
