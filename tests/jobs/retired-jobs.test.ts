@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
 import { JOB_CONTRACTS } from "@/lib/platform/jobs/contracts";
 import { RETIRED_JOB_NAMES, removeRetiredJobs } from "@/lib/platform/jobs/retired-jobs";
+import { createTestDatabase } from "../setup/test-database";
 
 describe("retired job names", () => {
   it("none is a current job's name", () => {
@@ -12,16 +12,10 @@ describe("retired job names", () => {
   });
 
   it("an upgrade removes the jobs and the cron row the old release left under a retired name, and nothing else", async () => {
-    const base = new URL(process.env.DATABASE_URL!);
-    const name = `usdt_retired_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: base.toString() });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
+    const database = await createTestDatabase(process.cwd());
+    const client = new pg.Client({ connectionString: database.url });
     try {
-      await migrateDatabase(url.toString());
+      await migrateDatabase(database.url);
       await client.connect();
       // What the previous release leaves: its cron's queued run and bookkeeping row, beside a current job's.
       await client.query(
@@ -45,16 +39,15 @@ describe("retired job names", () => {
         );
       expect(await queued()).toEqual(["plan_sweeps", "prune_rate_limit_buckets"]);
 
-      await migrateDatabase(url.toString(), [removeRetiredJobs]);
+      await migrateDatabase(database.url, [removeRetiredJobs]);
       expect(await queued()).toEqual(["plan_sweeps"]);
       expect(await crons()).toEqual(["plan_sweeps"]);
       // Every later start finds nothing to remove.
-      await migrateDatabase(url.toString(), [removeRetiredJobs]);
+      await migrateDatabase(database.url, [removeRetiredJobs]);
       expect(await queued()).toEqual(["plan_sweeps"]);
     } finally {
       await client.end().catch(() => {});
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await database.drop();
     }
   });
 });
