@@ -4,10 +4,12 @@ import type { BlockRef } from "@/lib/chains/chain-adapter";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { MatchedTransfer } from "@/lib/money-in/deposits/match-transfers";
-import { orphanDeposits } from "@/lib/money-in/deposits/orphan-deposits";
-import { recordDeposits } from "@/lib/money-in/deposits/record-deposits";
-import { reverseCreditedDeposits } from "@/lib/money-in/deposits/reverse-credited-deposits";
-import { creditSettledDeposits } from "@/lib/money-in/deposits/settle-deposits";
+import { creditSettledDeposits } from "@/lib/money-in/deposits/credit-deposits";
+import {
+  orphanPaymentDeposits as orphanDeposits,
+  recordPaymentDeposits as recordDeposits,
+  reversePaymentDeposits as reverseCreditedDeposits,
+} from "@/lib/money-in/payments/apply-deposits";
 import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "@/lib/kernel/define-lifecycle";
+import { DEPOSIT_LIFECYCLE } from "@/lib/money-in/deposits/deposit-lifecycle";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "@/lib/money-in/payments/payment-lifecycle";
 import type { PaymentRow, PaymentStatus } from "@/lib/money-in/payments/payment-row";
 import { PaymentBatch } from "@/lib/money-in/payments/update-payment";
@@ -56,14 +57,18 @@ describe("the payment lifecycle table", () => {
     expect(EVENT_TYPES.filter((e) => e.startsWith("payment.")).every((e) => emitted.has(e))).toBe(true);
   });
 
-  it("moves money only on confirmation (reserved → available) and on a reorg's reversal", () => {
+  it("moves money only on confirmation (reserved → available); a reorg's reversal is the deposits' own", () => {
     const moving = PAYMENT_LIFECYCLE.transitions.filter((t) => t.ledger);
-    expect(moving.map((t) => `${t.trigger}:${t.ledger!.from}>${t.ledger!.to}`).sort()).toEqual([
+    expect(moving.map((t) => `${t.trigger}:${t.ledger!.from}>${t.ledger!.to}`)).toEqual([
       "confirmations_complete:reserved>available",
-      "deposit_orphaned:reserved>chain_deposits",
-      "deposit_orphaned:reserved>chain_deposits",
-      "deposit_orphaned_after_expiry:reserved>chain_deposits",
-      "deposit_orphaned_after_expiry:reserved>chain_deposits",
+    ]);
+    expect(
+      DEPOSIT_LIFECYCLE.transitions.map((t) => `${t.from} -${t.trigger}-> ${t.to}: ${t.ledger!.from}>${t.ledger!.to}`),
+    ).toEqual([
+      "pending -credit-> credited: reserved>available",
+      "pending -orphan-> orphaned: reserved>chain_deposits",
+      "credited -reverse-> orphaned: available>chain_deposits",
+      "orphaned -mine_again-> pending: chain_deposits>reserved",
     ]);
   });
 
@@ -98,8 +103,15 @@ describe("PaymentBatch", () => {
     expect(paid.status).toBe("pending");
     expect(batch.transition(paid, "threshold_reached").status).toBe("confirming");
     // The batch applies a trigger to the payment as changed so far, not as it was given.
-    expect(batch.transition(paid, "confirmations_complete").status).toBe("confirmed");
+    expect(batch.transition(paid, "confirmations_complete", {}, 25_000_000n).status).toBe("confirmed");
     expect(() => batch.transition(paid, "threshold_reached")).toThrow(IllegalTransitionError);
+  });
+
+  it("refuses a transition that moves money without the amount it moves", () => {
+    const batch = new PaymentBatch();
+    const confirming = payment("confirming");
+    expect(() => batch.transition(confirming, "confirmations_complete")).toThrow("the amount is missing");
+    expect(batch.current(confirming)).toBe(confirming);
   });
 
   it("never changes the status through a field update", () => {

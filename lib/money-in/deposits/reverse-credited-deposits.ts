@@ -4,13 +4,14 @@ import { query } from "@/lib/platform/db/query";
 import { postCustody } from "@/lib/books/custody/post-custody";
 import { postJournals, type Journal } from "@/lib/books/ledger/post-journal";
 import { custodyDepositJournals } from "./deposit-journals";
-import { lockPayments, PaymentBatch } from "@/lib/money-in/payments/update-payment";
+import { REVERSE } from "./deposit-lifecycle";
 import type { WatchScope } from "./watch-scope";
 
 export interface ReorgReversal {
   id: string;
   depositId: string;
   paymentId: string;
+  kind: "payment" | "wrong_network";
   merchantId: string;
   txHash: string;
   amountUnits: bigint;
@@ -24,8 +25,8 @@ export interface ReorgReversal {
  * in the caller's transaction (docs/CHAINS.md). Each deposit becomes `orphaned`; one journal per deposit
  * gives its amount back to `chain_deposits`, taking what it can from the merchant's `available` balance
  * (which never goes below zero) and booking the rest on `reorg_receivables`, what the merchant owes the
- * operator; a `reorg_reversals` row records it. The payment keeps its status (a confirmed payment is not
- * reopened); its `amount_received` drops by the amount, as the chain no longer shows it.
+ * operator; a `reorg_reversals` row records it (REVERSE). The caller locks the deposits' payments first
+ * (paymentsOfDeposits), the order every scan locks payments and balances in.
  */
 export async function reverseCreditedDeposits(
   tx: Db,
@@ -38,7 +39,7 @@ export async function reverseCreditedDeposits(
     id: string;
     payment_id: string;
     merchant_id: string;
-    kind: string;
+    kind: "payment" | "wrong_network";
     tx_hash: string;
     amount_units: string;
     raw_amount: string;
@@ -47,18 +48,13 @@ export async function reverseCreditedDeposits(
     block_hash: string;
   }>(
     tx,
-    `update deposits set status = 'orphaned', orphaned_at = now() where id = any($1::text[]) and status = 'credited'
+    `update deposits set status = $2, orphaned_at = now() where id = any($1::text[]) and status = $3
      returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text, to_address,
        block_number::text, block_hash`,
-    [depositIds],
+    [depositIds, REVERSE.to, REVERSE.from],
   );
   if (orphaned.length === 0) return [];
   orphaned.sort((a, b) => Number(a.block_number) - Number(b.block_number) || (a.id < b.id ? -1 : 1));
-  // Payments first, then balances, the order every scan locks them in.
-  const lost = new Map<string, bigint>();
-  for (const d of orphaned)
-    if (d.kind === "payment") lost.set(d.payment_id, (lost.get(d.payment_id) ?? 0n) + BigInt(d.amount_units));
-  const payments = await lockPayments(tx, [...lost.keys()]);
   // The balances rows in key order (as postJournals locks them), read under the lock so that what is
   // taken from `available` is what is there.
   const held = await query<{ merchant_id: string; available_units: string }>(
@@ -80,6 +76,7 @@ export async function reverseCreditedDeposits(
       id: newId("rrv_"),
       depositId: d.id,
       paymentId: d.payment_id,
+      kind: d.kind,
       merchantId: d.merchant_id,
       txHash: d.tx_hash,
       amountUnits: amount,
@@ -130,10 +127,16 @@ export async function reverseCreditedDeposits(
       orphaned.map((d) => d.block_hash),
     ],
   );
-
-  const batch = new PaymentBatch();
-  for (const payment of payments.values())
-    batch.update(payment, { amountReceivedUnits: payment.amountReceivedUnits - lost.get(payment.id)! });
-  await batch.flush(tx);
   return reversals;
+}
+
+/** The payments that own these deposits (of kind `payment`), for the caller to lock before reversing them. */
+export async function paymentsOfDeposits(tx: Db, depositIds: string[]): Promise<string[]> {
+  if (depositIds.length === 0) return [];
+  const rows = await query<{ payment_id: string }>(
+    tx,
+    "select distinct payment_id from deposits where id = any($1::text[]) and kind = 'payment'",
+    [depositIds],
+  );
+  return rows.map((r) => r.payment_id);
 }

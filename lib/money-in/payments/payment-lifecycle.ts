@@ -4,8 +4,10 @@ import type { PaymentStatus } from "./payment-row";
 
 /**
  * Every status change a payment can make, as data (docs/CHAINS.md explains the rules behind each). Each
- * transition records `payment.<to>`; deposits themselves are reserved (chain_deposits → reserved) when
- * recorded, whatever the status, so only confirmation and a reorg's reversal move money with a transition.
+ * transition records `payment.<to>`. Deposits move their own money whatever the payment's status
+ * (lib/money-in/deposits/deposit-lifecycle.ts: reserved when recorded, reserved back to chain_deposits when a
+ * reorg orphans them), so only confirmation moves money with a payment's transition: the payment's deposits,
+ * reserved → available, posted by PaymentBatch with the transition.
  *
  * `intent_created` is the intent before it is payable. Creating a payment normally makes it payable in the
  * creating transaction (the deposit address is allocated there, or the network is left to the payer's
@@ -27,8 +29,6 @@ export type PaymentTrigger =
   | "deposit_orphaned"
   /** A reorganization removed the completing transfer after the time to pay ran out. */
   | "deposit_orphaned_after_expiry";
-
-const REVERSAL = { from: "reserved", to: "chain_deposits", of: "the orphaned deposits" } as const;
 
 export const PAYMENT_LIFECYCLE = defineLifecycle<PaymentStatus, PaymentTrigger, EventType>({
   resource: "payment",
@@ -60,28 +60,28 @@ export const PAYMENT_LIFECYCLE = defineLifecycle<PaymentStatus, PaymentTrigger, 
       trigger: "deposit_orphaned",
       to: "awaiting_payment",
       event: "payment.awaiting_payment",
-      ledger: REVERSAL,
+      ledger: null,
     },
     {
       from: "confirming",
       trigger: "deposit_orphaned",
       to: "awaiting_payment",
       event: "payment.awaiting_payment",
-      ledger: REVERSAL,
+      ledger: null,
     },
     {
       from: "pending",
       trigger: "deposit_orphaned_after_expiry",
       to: "failed",
       event: "payment.failed",
-      ledger: REVERSAL,
+      ledger: null,
     },
     {
       from: "confirming",
       trigger: "deposit_orphaned_after_expiry",
       to: "failed",
       event: "payment.failed",
-      ledger: REVERSAL,
+      ledger: null,
     },
   ],
 });

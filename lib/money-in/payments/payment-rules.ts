@@ -3,7 +3,7 @@ import type { PaymentTrigger } from "./payment-lifecycle";
 
 /**
  * The pure decisions of a payment's lifecycle: no database, no chain. The watchers' writers
- * (lib/money-in/deposits/*, lib/money-in/payments/expire-payment.ts) apply what these decide through PAYMENT_LIFECYCLE.
+ * (apply-deposits.ts, advance-payments.ts, expire-payment.ts) apply what these decide through PAYMENT_LIFECYCLE.
  */
 
 type Payable = Pick<PaymentRow, "status" | "expiresAt" | "amountUnits">;

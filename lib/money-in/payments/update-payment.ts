@@ -1,6 +1,7 @@
 import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
+import { postJournals, type Journal } from "@/lib/books/ledger/post-journal";
 import { recordEvents, type EventInput } from "@/lib/notify/events/record-event";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
@@ -20,13 +21,14 @@ export interface PaymentFields {
  * Changes to payments the caller has locked (select … for update) in its transaction, collected in
  * memory and written together: a chain scan may move hundreds of payments, and each costs no round trip
  * of its own. A status changes only by `transition`, which takes the transition from PAYMENT_LIFECYCLE
- * (throwing on one that is not there) and queues its event with the payment as it is right after the
- * change; flush() writes the rows, then the events, in order.
+ * (throwing on one that is not there) and queues the ledger movement it implies and its event, with the
+ * payment as it is right after the change; flush() writes the rows, the journals, then the events.
  */
 export class PaymentBatch {
   private readonly rows = new Map<string, PaymentRow>();
   private readonly dirty = new Set<string>();
   private readonly events: EventInput[] = [];
+  private readonly journals: Journal[] = [];
 
   /** Changes fields of the payment, not its status. */
   update(payment: PaymentRow, fields: PaymentFields): PaymentRow {
@@ -38,12 +40,33 @@ export class PaymentBatch {
     return next;
   }
 
-  /** Moves the payment by `trigger` (throws IllegalTransitionError if its status allows none), with `fields`. */
-  transition(payment: PaymentRow, trigger: PaymentTrigger, fields: PaymentFields = {}): PaymentRow {
+  /**
+   * Moves the payment by `trigger` (throws IllegalTransitionError if its status allows none), with `fields`.
+   * A transition that moves money (its `ledger`) takes the amount it moves, `movedUnits`.
+   */
+  transition(
+    payment: PaymentRow,
+    trigger: PaymentTrigger,
+    fields: PaymentFields = {},
+    movedUnits?: bigint,
+  ): PaymentRow {
     const current = this.rows.get(payment.id) ?? payment;
     const step = PAYMENT_LIFECYCLE.transition(current.status, trigger);
+    if (step.ledger && movedUnits === undefined)
+      throw new Error(`payment ${trigger} moves money: the amount is missing`);
     const next: PaymentRow = { ...this.update(current, fields), status: step.to };
     this.rows.set(next.id, next);
+    if (step.ledger && movedUnits! > 0n)
+      this.journals.push({
+        merchantId: next.merchantId,
+        mode: next.mode,
+        chain: next.chain!,
+        cause: { type: "payment", id: next.id },
+        entries: [
+          { account: step.ledger.to, amount: movedUnits! },
+          { account: step.ledger.from, amount: -movedUnits! },
+        ],
+      });
     this.events.push({
       merchantId: next.merchantId,
       mode: next.mode,
@@ -81,6 +104,7 @@ export class PaymentBatch {
         ],
       );
     }
+    await postJournals(tx, this.journals.splice(0));
     await recordEvents(tx, this.events.splice(0));
   }
 }

@@ -1,7 +1,6 @@
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { orphanDeposits } from "@/lib/money-in/deposits/orphan-deposits";
-import { reverseCreditedDeposits } from "@/lib/money-in/deposits/reverse-credited-deposits";
+import { orphanPaymentDeposits, reversePaymentDeposits } from "@/lib/money-in/payments/apply-deposits";
 import { log } from "@/lib/platform/log";
 import { formatAmount } from "@/lib/kernel/amount";
 import { moveCursor, type Cursor } from "./chain-cursor";
@@ -56,8 +55,8 @@ export async function rollBackReorg(
     const pending = gone.filter((d) => d.status === "pending").map((d) => d.id);
     const credited = gone.filter((d) => d.status === "credited").map((d) => d.id);
     return {
-      orphaned: await orphanDeposits(tx, target, pending),
-      reversals: await reverseCreditedDeposits(tx, target, credited, ancestor),
+      orphaned: await orphanPaymentDeposits(tx, target, pending),
+      reversals: await reversePaymentDeposits(tx, target, credited, ancestor),
     };
   });
   for (const r of reversals) {

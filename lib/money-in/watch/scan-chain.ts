@@ -2,9 +2,10 @@ import type { ChainAdapter } from "@/lib/chains/chain-adapter";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { matchTransfers } from "@/lib/money-in/deposits/match-transfers";
 import { watchedAddresses } from "@/lib/money-in/deposits/watched-addresses";
-import { recordDeposits } from "@/lib/money-in/deposits/record-deposits";
-import { advanceInFlightPayments, creditSettledDeposits } from "@/lib/money-in/deposits/settle-deposits";
+import { creditSettledDeposits } from "@/lib/money-in/deposits/credit-deposits";
 import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
+import { advanceInFlightPayments } from "@/lib/money-in/payments/advance-payments";
+import { recordPaymentDeposits } from "@/lib/money-in/payments/apply-deposits";
 import { expireDuePayments } from "@/lib/money-in/payments/expire-payment";
 import { initCursor, moveCursor, readCursor, rememberBlocks } from "./chain-cursor";
 import { rollBackReorg } from "./roll-back-reorg";
@@ -74,7 +75,7 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
 
   const deposits = await inTransaction(db, async (tx) => {
     await moveCursor(tx, target, cursor.number, toBlock);
-    const count = await recordDeposits(tx, target, matched, blocks, toBlock);
+    const count = await recordPaymentDeposits(tx, target, matched, blocks, toBlock);
     await advanceInFlightPayments(tx, target, toBlock);
     await creditSettledDeposits(tx, target, toBlock);
     // Chain time, but never ahead of the clock (a sandbox chain can be mined into the future).
