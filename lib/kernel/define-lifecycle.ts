@@ -41,6 +41,11 @@ export interface Lifecycle<Status extends string, Trigger extends string, Event 
   /** The transition `trigger` causes from `from`; throws IllegalTransitionError when there is none. */
   transition(from: Status, trigger: Trigger): Transition<Status, Trigger, Event>;
   allows(from: Status, trigger: Trigger): boolean;
+  /**
+   * For a bulk update (`set status = to where status = any(from)`): every status `trigger` moves from, and
+   * the one status it moves to; throws when the trigger has no transition or leads to more than one status.
+   */
+  bulk(trigger: Trigger): { from: Status[]; to: Status };
   isTerminal(status: Status): boolean;
 }
 
@@ -67,6 +72,13 @@ export function defineLifecycle<Status extends string, Trigger extends string, E
       return t;
     },
     allows: (from, trigger) => byKey.has(`${from}\u0000${trigger}`),
+    bulk(trigger) {
+      const steps = spec.transitions.filter((t) => t.trigger === trigger);
+      const to = steps[0]?.to;
+      if (to === undefined || steps.some((t) => t.to !== to))
+        throw new Error(`${spec.resource} lifecycle: "${trigger}" does not lead to one status`);
+      return { from: steps.map((t) => t.from), to };
+    },
     isTerminal: (status) => spec.terminal.includes(status),
   };
 }

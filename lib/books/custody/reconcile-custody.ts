@@ -9,7 +9,7 @@ import type { Mode } from "@/lib/kernel/mode";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { checkCustodyConsistency } from "./check-custody-consistency";
 import { readCustodyBooks } from "./custody-books";
-import { gasNeeded } from "./gas-needed";
+import { gasNeeded } from "@/lib/chains/connect/chain-families";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { modeChainConfigs } from "./show-treasury";
 

@@ -4,24 +4,30 @@ import type { ChainFamily } from "../chain-registry";
 import type { OutboundDriver } from "../outbound-driver";
 import type { SandboxChainOps } from "../sandbox-chain-ops";
 import { AnvilOps } from "../evm/anvil-ops";
+import { evmGasNeeded } from "../evm/evm-fees";
 import { EvmAdapter } from "../evm/evm-adapter";
 import { EvmDriver } from "../evm/evm-driver";
 import { SolanaAdapter } from "../solana/solana-adapter";
 import { SolanaDriver } from "../solana/solana-driver";
 import { SolanaOps } from "../solana/solana-ops";
+import { SOLANA_TRANSACTION_LAMPORTS } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
+import { DEFAULT_FEE_LIMIT_SUN } from "../tron/tron-fees";
 import { TronOps } from "../tron/tron-ops";
 
 /**
  * What each chain family plugs in behind the ports (lib/chains/chain-adapter.ts, outbound-driver.ts,
- * sandbox-chain-ops.ts): its reader, its writer and its sandbox controls. A new family is a folder under
+ * sandbox-chain-ops.ts): its reader, its writer, its sandbox controls and the native coin one of its
+ * transactions may cost. A new family is a folder under
  * lib/chains/ and a row here.
  */
 interface ChainFamilyModule {
   reader(config: ChainConfig): ChainAdapter;
   writer(config: ChainConfig): OutboundDriver;
   sandbox(config: ChainConfig): SandboxChainOps;
+  /** The native coin (wei, sun, lamports) one of a role's transactions may cost at most, at today's fees. */
+  gasNeeded(config: ChainConfig): Promise<bigint>;
 }
 
 const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
@@ -29,6 +35,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     reader: (config) => new EvmAdapter(config.chain, config),
     writer: (config) => new EvmDriver(config),
     sandbox: (config) => new AnvilOps(config),
+    gasNeeded: evmGasNeeded,
   },
   tron: {
     reader: (config) =>
@@ -39,11 +46,15 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
       }),
     writer: (config) => new TronDriver(config),
     sandbox: (config) => new TronOps(config),
+    // A TRC-20 transfer's fee limit: what it may burn.
+    gasNeeded: async () => DEFAULT_FEE_LIMIT_SUN,
   },
   solana: {
     reader: (config) => new SolanaAdapter(config.chain, config),
     writer: (config) => new SolanaDriver(config),
     sandbox: (config) => new SolanaOps(config),
+    // The sweeper pays a deposit address's sweep, and the rent of a new token account.
+    gasNeeded: async () => SOLANA_TRANSACTION_LAMPORTS,
   },
 };
 
@@ -56,3 +67,9 @@ export const createOutboundDriver = (config: ChainConfig): OutboundDriver =>
 
 /** What the sandbox helpers do to a local chain: plain anvils for EVM, the emulators' facades otherwise. */
 export const sandboxChainOps = (config: ChainConfig): SandboxChainOps => CHAIN_FAMILIES[config.family].sandbox(config);
+
+/**
+ * The native coin one of a role's transactions may cost at most, at today's fees: below it, the treasury
+ * cannot pay a payout nor the sweeper a sweep or a top-up (docs/CUSTODY.md, "Reconciliation").
+ */
+export const gasNeeded = (config: ChainConfig): Promise<bigint> => CHAIN_FAMILIES[config.family].gasNeeded(config);

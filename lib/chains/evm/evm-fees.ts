@@ -1,4 +1,5 @@
-import type { Hex, PublicClient } from "viem";
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import type { ChainConfig } from "@/lib/chains/chain-config";
 import { maxOf, minOf } from "@/lib/kernel/bigint";
 
 export interface Fees {
@@ -51,4 +52,13 @@ export function bumpedFees(
   // Below +10 % on either fee the node would refuse it as underpriced: no replacement is possible.
   if (cappedMax * 10n < prevMax * 11n || maxPriorityFeePerGas > cappedMax) return null;
   return { maxFeePerGas: cappedMax, maxPriorityFeePerGas };
+}
+
+/** A token transfer's gas when estimation fails (evm-call.ts `fallbackGas`). */
+const EVM_TRANSFER_GAS = 100_000n;
+
+/** The wei one token transfer may cost at most at today's fees: its gas at the max fee for the next blocks. */
+export async function evmGasNeeded(config: ChainConfig): Promise<bigint> {
+  const client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }) });
+  return EVM_TRANSFER_GAS * (await marketFees(client)).maxFeePerGas;
 }

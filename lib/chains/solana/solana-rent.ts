@@ -16,3 +16,6 @@ export function tokenAccountRent(meta: {
     if (BigInt(meta.postBalances[i] ?? 0) === 0n) returned += BigInt(meta.preBalances[i] ?? 0);
   return { paid, returned };
 }
+
+/** Lamports one sweep may cost the sweeper: two signatures (5,000 each) and a recipient's new token account's rent. */
+export const SOLANA_TRANSACTION_LAMPORTS = 2n * 5_000n + 2_039_280n;

@@ -1,10 +1,9 @@
 import { type Db, inTransaction } from "@/lib/platform/db/client";
-import { execute } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
 import { rentFields } from "./progress-sent";
 import type { OutboundEngine, TickContext } from "./track-outbound";
-import { setCandidate, transitionOutbound } from "./transition-outbound";
+import { closeOpenCandidates, setCandidate, transitionOutbound } from "./transition-outbound";
 
 const sameHash = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -33,7 +32,7 @@ export async function checkLanded(
     if (lookup.state === "landed") {
       // Re-mined in another block already: follow it there.
       await inTransaction(db, async (tx) => {
-        await setCandidate(tx, landed.id, "mined", {
+        await setCandidate(tx, landed, "moved", {
           blockNumber: lookup.blockNumber,
           blockHash: lookup.blockHash,
           feeNative: lookup.feeNative,
@@ -48,7 +47,7 @@ export async function checkLanded(
       return;
     }
     await inTransaction(db, async (tx) => {
-      await setCandidate(tx, landed.id, "broadcast", { blockNumber: null, blockHash: null, feeNative: null });
+      await setCandidate(tx, landed, "reorged", { blockNumber: null, blockHash: null, feeNative: null });
       await transitionOutbound(tx, intent, "reorged", {
         txHash: null,
         blockNumber: null,
@@ -73,13 +72,8 @@ export async function checkLanded(
   }
   const success = lookup.success;
   await inTransaction(db, async (tx) => {
-    await setCandidate(tx, landed.id, success ? "confirmed" : "reverted");
-    await execute(
-      tx,
-      `update outbound_candidates set status = 'replaced', updated_at = now()
-       where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')`,
-      [intent.id, landed.id],
-    );
+    await setCandidate(tx, landed, success ? "confirmed" : "reverted");
+    await closeOpenCandidates(tx, intent.id, "superseded", landed.id);
     await transitionOutbound(tx, intent, success ? "confirmed" : "reverted", {
       confirmations,
       confirmedAt: new Date(),

@@ -1,3 +1,4 @@
+import { sameAddress } from "@/lib/chains/address-key";
 import { CHAIN_FAMILY } from "@/lib/chains/chains";
 import { type CustodyAccount, type CustodyEntry, move } from "@/lib/books/custody/custody-types";
 import { postCustody } from "@/lib/books/custody/post-custody";
@@ -90,8 +91,6 @@ async function serviceSides(tx: Db, row: OutboundRow, source: Side) {
     account: "sweeper",
     address: (await roleAddress(tx, row.mode, row.chain, "sweeper")).address,
   };
-  // EVM addresses compare without their checksum case; base58 ones are case-sensitive.
-  const norm = (a: string | null) => (a && CHAIN_FAMILY[row.chain] === "evm" ? a.toLowerCase() : a);
   const known: Side[] = [source, { account: "treasury", address: treasury.address }, sweeper];
-  return { sweeper, of: (address: string) => known.find((s) => norm(s.address) === norm(address)) ?? null };
+  return { sweeper, of: (address: string) => known.find((s) => sameAddress(s.address, address)) ?? null };
 }

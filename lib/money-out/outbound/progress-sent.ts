@@ -6,7 +6,7 @@ import type { Lookup } from "../../chains/outbound-driver";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
 import { signCandidate } from "./sign-candidate";
 import type { OutboundEngine, TickContext } from "./track-outbound";
-import { setCandidate, transitionOutbound } from "./transition-outbound";
+import { closeOpenCandidates, setCandidate, transitionOutbound } from "./transition-outbound";
 
 type Landed = Extract<Lookup, { state: "landed" }>;
 
@@ -47,7 +47,7 @@ export async function sendCandidate(
   }
   crashPoint("after_broadcast", intent.chain);
   await inTransaction(db, async (tx) => {
-    if (candidate.status === "signed") await setCandidate(tx, candidate.id, "broadcast", { broadcastHead: ctx.head });
+    if (candidate.status === "signed") await setCandidate(tx, candidate, "sent", { broadcastHead: ctx.head });
     if (intent.status === "signed") await transitionOutbound(tx, intent, "sent");
   });
   return intent.status === "signed" ? { ...intent, status: "broadcast" } : intent;
@@ -55,7 +55,7 @@ export async function sendCandidate(
 
 export async function recordLanded(db: Db, ctx: TickContext, intent: OutboundRow, candidate: CandidateRow, at: Landed) {
   await inTransaction(db, async (tx) => {
-    await setCandidate(tx, candidate.id, "mined", {
+    await setCandidate(tx, candidate, "landed", {
       blockNumber: at.blockNumber,
       blockHash: at.blockHash,
       feeNative: at.feeNative,
@@ -106,12 +106,7 @@ export async function progressSent(
     if (late >= 0) return recordLanded(db, ctx, intent, live[late]!, again[late] as Landed);
     if (intent.resigns >= engine.maxResigns) {
       await inTransaction(db, async (tx) => {
-        await execute(
-          tx,
-          `update outbound_candidates set status = 'expired', updated_at = now()
-           where outbound_id = $1 and status in ('signed','broadcast')`,
-          [intent.id],
-        );
+        await closeOpenCandidates(tx, intent.id, "expired");
         await transitionOutbound(tx, intent, "given_up", { failure: `expired after ${intent.resigns} re-signs` });
       });
       log.error("outbound transaction given up as expired", { id: intent.id, resigns: intent.resigns });

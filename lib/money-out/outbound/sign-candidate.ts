@@ -1,3 +1,4 @@
+import { sameAddress } from "@/lib/chains/address-key";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
@@ -6,7 +7,7 @@ import { crashPoint } from "./crash-points";
 import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { hooksOf } from "./outbound-hooks";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
-import { transitionOutbound } from "./transition-outbound";
+import { closeOpenCandidates, transitionOutbound } from "./transition-outbound";
 
 /**
  * Why a candidate is signed: the intent's first; a fee replacement (same nonce, higher fees); or a re-sign
@@ -30,7 +31,7 @@ export async function signCandidate(
   /** A first signing: its hooks' screening answer (a payout's sanctions oracle), read just before. */
   screened = false,
 ): Promise<CandidateRow | null> {
-  if (keys.signer.address.toLowerCase() !== intent.fromAddress.toLowerCase())
+  if (!sameAddress(keys.signer.address, intent.fromAddress))
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
   const prepared = await driver.prepare(intent, kind === "bump" ? previous : null, keys);
   if (!prepared) return null;
@@ -70,12 +71,7 @@ export async function signCandidate(
     );
     if (kind === "first") await transitionOutbound(tx, current, "signed", { nonce, txHash: signed.txHash });
     if (kind === "resign") {
-      await query(
-        tx,
-        `update outbound_candidates set status = 'expired', updated_at = now()
-         where outbound_id = $1 and id <> $2 and status in ('signed','broadcast')`,
-        [current.id, row!.id],
-      );
+      await closeOpenCandidates(tx, current.id, "expired", row!.id);
       await transitionOutbound(tx, current, "resigned", { nonce, txHash: signed.txHash, resigns: current.resigns + 1 });
     }
     return candidateRow.map(row!);

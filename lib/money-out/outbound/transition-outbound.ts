@@ -4,6 +4,7 @@ import { hooksOf } from "./outbound-hooks";
 import { OUTBOUND_LIFECYCLE, type OutboundTrigger } from "./outbound-lifecycle";
 import { outboundRow, type OutboundRow } from "./outbound-row";
 import { postOutboundCustody } from "./outbound-custody";
+import { CANDIDATE_LIFECYCLE, type CandidateTrigger } from "./candidate-lifecycle";
 import type { CandidateStatus } from "./outbound-types";
 
 type Fields = Partial<{
@@ -73,11 +74,14 @@ export async function transitionOutbound(
   });
 }
 
-/** Sets candidates' status (and, when it landed, its block and fee). */
+/**
+ * Moves a candidate by CANDIDATE_LIFECYCLE from the status it was read with (an illegal trigger throws), and,
+ * when it landed or left its block, sets its block and fee.
+ */
 export async function setCandidate(
   db: Db,
-  id: number,
-  status: CandidateStatus,
+  candidate: { id: number; status: CandidateStatus },
+  trigger: CandidateTrigger,
   extra: {
     blockNumber?: number | null;
     blockHash?: string | null;
@@ -85,6 +89,7 @@ export async function setCandidate(
     broadcastHead?: number;
   } = {},
 ): Promise<void> {
+  const { to } = CANDIDATE_LIFECYCLE.transition(candidate.status, trigger);
   await execute(
     db,
     `update outbound_candidates set status = $2, updated_at = now(),
@@ -95,13 +100,32 @@ export async function setCandidate(
        broadcast_at = case when $2 = 'broadcast' then coalesce(broadcast_at, now()) else broadcast_at end
      where id = $1`,
     [
-      id,
-      status,
+      candidate.id,
+      to,
       "blockNumber" in extra,
       extra.blockNumber ?? null,
       extra.blockHash ?? null,
       extra.feeNative?.toString() ?? null,
       extra.broadcastHead ?? null,
     ],
+  );
+}
+
+/**
+ * Closes every still-open candidate of an intent but `keepId` by `trigger` (expired: none can land; superseded:
+ * another one landed), the statuses it moves from taken from CANDIDATE_LIFECYCLE.
+ */
+export async function closeOpenCandidates(
+  db: Db,
+  outboundId: string,
+  trigger: "expired" | "superseded",
+  keepId: number | null = null,
+): Promise<void> {
+  const { from, to } = CANDIDATE_LIFECYCLE.bulk(trigger);
+  await execute(
+    db,
+    `update outbound_candidates set status = $2, updated_at = now()
+     where outbound_id = $1 and ($3::bigint is null or id <> $3) and status = any($4)`,
+    [outboundId, to, keepId, from],
   );
 }

@@ -1,15 +1,10 @@
 import fs from "node:fs";
+import { addressKey } from "@/lib/chains/address-key";
 import { CHAINS, type Chain } from "@/lib/chains/chains";
 import { config } from "@/lib/platform/config/env";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-
-/** 0x addresses compare without case (EIP-55 is only a checksum); Tron and Solana are case-sensitive base58. */
-export function normaliseAddress(address: string): string {
-  const trimmed = address.trim();
-  return /^0x[0-9a-fA-F]{40}$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
-}
 
 interface FileEntry {
   chain: Chain | null;
@@ -48,9 +43,9 @@ function fileEntries(): FileEntry[] {
   const entries = text.split("\n").flatMap((raw, i): FileEntry[] => {
     const words = raw.replace(/#.*/, "").trim().split(/\s+/).filter(Boolean);
     if (words.length === 0) return [];
-    if (words.length === 1) return [{ chain: null, address: normaliseAddress(words[0]!) }];
+    if (words.length === 1) return [{ chain: null, address: addressKey(words[0]!) }];
     if (words.length === 2 && (CHAINS as readonly string[]).includes(words[0]!))
-      return [{ chain: words[0] as Chain, address: normaliseAddress(words[1]!) }];
+      return [{ chain: words[0] as Chain, address: addressKey(words[1]!) }];
     throw new DenyListUnreadableError(
       `${file}, line ${i + 1}: expected "ADDRESS" or "CHAIN ADDRESS" (${CHAINS.join(", ")})`,
     );
@@ -61,7 +56,7 @@ function fileEntries(): FileEntry[] {
 
 /** Whether a payout to `address` on `chain` is denied, by the operator's file or the deny-list table. */
 export async function isDenied(db: Db, chain: Chain, address: string): Promise<boolean> {
-  const key = normaliseAddress(address);
+  const key = addressKey(address);
   if (fileEntries().some((e) => e.address === key && (e.chain === null || e.chain === chain))) return true;
   const [row] = await query(
     db,
@@ -92,12 +87,12 @@ export async function addDenied(
     `insert into payout_denylist (id, chain, address, reason) values ($1, $2, $3, $4)
      on conflict (coalesce(chain, '*'), address, source) do update set reason = coalesce(excluded.reason, payout_denylist.reason)
      returning id, created_at`,
-    [newId("deny_"), chain, normaliseAddress(address), reason],
+    [newId("deny_"), chain, addressKey(address), reason],
   );
   return {
     id: row!.id,
     chain,
-    address: normaliseAddress(address),
+    address: addressKey(address),
     reason,
     created_at: row!.created_at.toISOString(),
     source: "cli",
@@ -119,7 +114,7 @@ export async function removeDenied(
        returning source, reason)
      select source, reason from gone
      union all select source, reason from payout_denylist where address = $1 and chain is not distinct from $2 and source = 'ofac'`,
-    [normaliseAddress(address), chain],
+    [addressKey(address), chain],
   );
   return {
     removed: rows.filter((r) => r.source === "cli").length,

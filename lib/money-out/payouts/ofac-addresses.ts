@@ -1,3 +1,4 @@
+import { addressKey } from "@/lib/chains/address-key";
 import type { Chain } from "@/lib/chains/chains";
 import { addressProblem } from "@/lib/chains/validate-address";
 import type { SdnEntry } from "./ofac-files";
@@ -32,7 +33,7 @@ const SOLANA_TAGS = new Set(["SOL", "USDT", "USDC"]);
  * to 25, so the two never overlap).
  */
 function classify(currency: string, token: string): { chain: Chain | null; address: string } | null {
-  if (/^0x[0-9a-fA-F]{40}$/.test(token)) return { chain: null, address: token.toLowerCase() };
+  if (/^0x[0-9a-fA-F]{40}$/.test(token)) return { chain: null, address: addressKey(token) };
   if (TRON_TAGS.has(currency) && addressProblem("tron", token) === null) return { chain: "tron", address: token };
   if (SOLANA_TAGS.has(currency) && addressProblem("solana", token) === null) return { chain: "solana", address: token };
   return null;

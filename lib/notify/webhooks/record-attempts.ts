@@ -2,6 +2,7 @@ import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { log } from "@/lib/platform/log";
+import { DELIVERY_LIFECYCLE } from "./delivery-lifecycle";
 import { storableText } from "./response-excerpt";
 import { RETRY_DELAYS_S, retryDelayMs } from "./retry-schedule";
 import type { AttemptResult } from "./send-webhook";
@@ -35,24 +36,27 @@ export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promi
   );
 }
 
+const DELIVERED = DELIVERY_LIFECYCLE.bulk("delivered");
+const GAVE_UP = DELIVERY_LIFECYCLE.bulk("gave_up");
+
 /** Settles deliveries as delivered; one settled already (by a replay, say) keeps its first delivery time. */
 export async function markDelivered(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await query(
     db,
-    `update webhook_deliveries set status = 'succeeded', delivered_at = now(), next_attempt_at = null, updated_at = now()
-     where id = any($1) and status <> 'succeeded'`,
-    [ids],
+    `update webhook_deliveries set status = $2, delivered_at = now(), next_attempt_at = null, updated_at = now()
+     where id = any($1) and status = any($3)`,
+    [ids, DELIVERED.to, DELIVERED.from],
   );
 }
 
-/** Ends deliveries with no further attempt. */
+/** Ends deliveries with no further attempt (one a replay delivered meanwhile stays delivered). */
 export async function markFailed(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await query(
     db,
-    "update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = now() where id = any($1)",
-    [ids],
+    "update webhook_deliveries set status = $2, next_attempt_at = null, updated_at = now() where id = any($1) and status = any($3)",
+    [ids, GAVE_UP.to, GAVE_UP.from],
   );
 }
 
