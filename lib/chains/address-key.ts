@@ -12,3 +12,7 @@ export function addressKey(address: string): string {
 export function sameAddress(a: string | null, b: string | null): boolean {
   return a !== null && b !== null && addressKey(a) === addressKey(b);
 }
+
+/** addressKey in SQL, for a column (or parameter) holding an address. */
+export const addressKeySql = (expression: string): string =>
+  `(case when ${expression} ~ '^0x[0-9a-fA-F]{40}$' then lower(${expression}) else ${expression} end)`;

@@ -1,5 +1,6 @@
+import { addressKey, addressKeySql } from "@/lib/chains/address-key";
 import pg from "pg";
-import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
+import type { Chain } from "@/lib/chains/chains";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
@@ -22,9 +23,7 @@ export interface CustodyBooks {
  * `roles` are the treasury's and sweeper's addresses: they are read anyway, and a transfer to them is internal.
  */
 export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: string[]): Promise<CustodyBooks> {
-  const evm = CHAIN_FAMILY[chain] === "evm";
-  const norm = (a: string) => (evm ? a.toLowerCase() : a);
-  const own = roles.map(norm);
+  const own = roles.map(addressKey);
   return inTransaction(db, async (tx) => {
     if (db.$client instanceof pg.Pool) await execute(tx, "set transaction isolation level repeatable read, read only");
     const sums = await query<{ asset: CustodyAsset; account: CustodyAccount; total: string }>(
@@ -46,9 +45,9 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
       tx,
       `select coalesce(sum(raw_amount), 0)::text as raw from outbound_transactions
        where mode = $1 and chain = $2 and asset = 'token' and status = 'mined'
-         and (case when $3 then lower(to_address) else to_address end) <> all($4::text[])
-         and (case when $3 then lower(to_address) else to_address end) <> (case when $3 then lower(from_address) else from_address end)`,
-      [mode, chain, evm, own],
+         and ${addressKeySql("to_address")} <> all($3::text[])
+         and ${addressKeySql("to_address")} <> ${addressKeySql("from_address")}`,
+      [mode, chain, own],
     );
     const [owed] = await query<{ available: string; reserved: string; in_flight: string }>(
       tx,
@@ -59,7 +58,7 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
     );
     return {
       accounts,
-      holders: held.map((h) => h.address).filter((a) => !own.includes(norm(a))),
+      holders: held.map((h) => h.address).filter((a) => !own.includes(addressKey(a))),
       settlingRaw: BigInt(settling!.raw),
       owed: { available: BigInt(owed!.available), reserved: BigInt(owed!.reserved), inFlight: BigInt(owed!.in_flight) },
     };

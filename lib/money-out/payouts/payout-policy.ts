@@ -1,4 +1,4 @@
-import { addressKey } from "@/lib/chains/address-key";
+import { addressKey, addressKeySql } from "@/lib/chains/address-key";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { formatAmount } from "@/lib/kernel/amount";
@@ -74,7 +74,7 @@ export async function reviewReason(db: Db, payout: PayoutRow): Promise<string | 
     const [paid] = await query(
       db,
       `select 1 from payouts where merchant_id = $1 and mode = $2 and chain = $3 and status = 'confirmed'
-         and (case when to_address like '0x%' then lower(to_address) else to_address end) = $4 limit 1`,
+         and ${addressKeySql("to_address")} = $4 limit 1`,
       [payout.merchantId, payout.mode, payout.chain, addressKey(payout.toAddress)],
     );
     if (!paid) return "a destination this merchant has never paid";
