@@ -8,8 +8,8 @@ const UNIT = 10n ** BigInt(USDT_DECIMALS);
 /** Larger than any real transfer; keeps sums of amounts far from the int64 range of the columns. */
 export const MAX_AMOUNT_UNITS = 100_000_000_000n * UNIT;
 
-const EXACT = /^(0|[1-9]\d*)\.(\d{6})$/;
-const UP_TO_SIX = /^(0|[1-9]\d*)(?:\.(\d{1,6}))?$/;
+export const EXACT = /^(0|[1-9]\d*)\.(\d{6})$/;
+export const UP_TO_SIX = /^(0|[1-9]\d*)(?:\.(\d{1,6}))?$/;
 
 export type AmountParse = { ok: true; units: bigint } | { ok: false; message: string };
 

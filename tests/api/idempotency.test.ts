@@ -107,11 +107,10 @@ describe("a handler's own 4xx (e.g. insufficient balance)", () => {
     const { apiRoute } = await import("@/lib/http/api/route");
     const { ApiError } = await import("@/lib/http/api/errors");
     const { createPaymentLink } = await import("@/lib/money-in/payment-links/create-payment-link");
-    const { createPaymentLinkBody } = await import("@/lib/money-in/payment-links/schemas");
+    const { PAYMENT_LINKS } = await import("@/lib/http/api/operations/payment-links");
     let executions = 0;
     const POST = apiRoute({
-      scope: "payment_links:write",
-      body: createPaymentLinkBody,
+      ...PAYMENT_LINKS.create,
       handler: async ({ db, auth, body }) => {
         executions += 1;
         await createPaymentLink(db, auth, body); // written, then undone by the rejection below

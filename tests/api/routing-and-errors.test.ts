@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import { apiMethods } from "@/lib/http/api/methods";
+import { PAYMENT_LINKS } from "@/lib/http/api/operations/payment-links";
 import { apiRoute } from "@/lib/http/api/route";
 import { api, expectError, newMerchant, webUrls } from "../helpers/api";
 
@@ -44,8 +44,7 @@ describe("unexpected exceptions", () => {
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const { GET } = apiMethods({
       GET: apiRoute({
-        scope: "payment_links:read",
-        query: z.strictObject({}),
+        ...PAYMENT_LINKS.retrieve,
         handler: async () => {
           throw new Error("connection to 10.0.0.5 refused: password=hunter2");
         },

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/platform/db/client";
 import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
 import type { Scope } from "@/lib/identity/api-keys/scopes";
 import { createMerchant } from "@/lib/identity/merchants/create-merchant";
+import { checkAgainstOpenApi } from "./openapi-contract";
 
 export const webUrls = () => inject("webUrls");
 
@@ -22,7 +23,10 @@ export interface ApiReply {
   json: any;
 }
 
-/** One HTTP request to a real web instance, as a merchant's client would send it. */
+/**
+ * One HTTP request to a real web instance, as a merchant's client would send it. Every /v1 answer is
+ * checked against the OpenAPI document (openapi-contract.ts): a mismatch fails the calling test.
+ */
 export async function api(method: string, path: string, call: ApiCall = {}): Promise<ApiReply> {
   const headers: Record<string, string> = { ...(call.headers ?? {}) };
   if (call.key) headers.authorization = `Bearer ${call.key}`;
@@ -31,8 +35,10 @@ export async function api(method: string, path: string, call: ApiCall = {}): Pro
     body = JSON.stringify(call.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${webUrls()[call.server ?? 0]}${path}`, { method, headers, body });
+  const url = `${webUrls()[call.server ?? 0]}${path}`;
+  const res = await fetch(url, { method, headers, body });
   const text = await res.text();
+  checkAgainstOpenApi(method, url, res.status, res.headers, text);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,15 +1,14 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { PAYMENT_LINKS } from "@/lib/http/api/operations/payment-links";
 import { config } from "@/lib/platform/config/env";
 import { createPaymentLink } from "@/lib/money-in/payment-links/create-payment-link";
 import { listPaymentLinks } from "@/lib/money-in/payment-links/list-payment-links";
-import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
 import { serializePaymentLink } from "@/lib/money-in/payment-links/serialize-payment-link";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
-    scope: "payment_links:read",
-    query: listPaymentLinksQuery,
+    ...PAYMENT_LINKS.list,
     handler: async ({ db, auth }) => {
       const rows = await listPaymentLinks(db, auth);
       const now = new Date();
@@ -19,8 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     },
   }),
   POST: apiRoute({
-    scope: "payment_links:write",
-    body: createPaymentLinkBody,
+    ...PAYMENT_LINKS.create,
     handler: async ({ db, auth, body }) => ({
       body: serializePaymentLink(await createPaymentLink(db, auth, body), config().publicBaseUrl),
     }),

@@ -1,22 +1,20 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { WEBHOOKS } from "@/lib/http/api/operations/webhooks";
 import { checkEndpointUrl, insertWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { listWebhookEndpoints } from "@/lib/notify/webhooks/list-webhook-endpoints";
-import { createWebhookBody, listWebhooksQuery } from "@/lib/notify/webhooks/schemas";
 import { serializeWebhookEndpoint } from "@/lib/notify/webhooks/webhook-endpoint-row";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
-    scope: "webhooks:read",
-    query: listWebhooksQuery,
+    ...WEBHOOKS.list,
     handler: async ({ db, auth, query }) => {
       const page = await listWebhookEndpoints(db, auth, query);
       return { body: { object: "list", data: page.rows.map(serializeWebhookEndpoint), has_more: page.hasMore } };
     },
   }),
   POST: apiRoute({
-    scope: "webhooks:write",
-    body: createWebhookBody,
+    ...WEBHOOKS.create,
     // The URL's DNS lookup runs between the key's claim and the insert, outside both transactions.
     phases: {
       prepare: async () => undefined,

@@ -1,3 +1,4 @@
+import type { BalanceObject } from "./balance-object";
 import { enabledChains } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -9,7 +10,7 @@ import { formatAmount } from "@/lib/kernel/amount";
  * `reserved` is funds detected for in-flight payments that are not yet confirmed;
  * `in_flight` is debited for payouts not yet confirmed or failed. The API and the dashboard both list these.
  */
-export async function listBalances(db: Db, owner: { merchantId: string; mode: Mode }) {
+export async function listBalances(db: Db, owner: { merchantId: string; mode: Mode }): Promise<BalanceObject[]> {
   const rows = await query<{ chain: string; available_units: string; reserved_units: string; in_flight_units: string }>(
     db,
     "select chain, available_units::text, reserved_units::text, in_flight_units::text from balances where merchant_id = $1 and mode = $2",

@@ -20,10 +20,13 @@ export function apiMethods(implemented: Partial<Record<Method, RouteHandler>>): 
     });
     return errorResponse(err, requestIdOf(req), req);
   };
-  const route = (handler: RouteHandler | undefined): RouteHandler =>
-    handler
-      ? (req, ctx) => (req.headers.has(ORIGINAL_METHOD_HEADER) ? notAllowed(req, ctx) : handler(req, ctx))
-      : notAllowed;
+  const route = (handler: RouteHandler | undefined): RouteHandler => {
+    if (!handler) return notAllowed;
+    const routed: RouteHandler = (req, ctx) =>
+      req.headers.has(ORIGINAL_METHOD_HEADER) ? notAllowed(req, ctx) : handler(req, ctx);
+    routed.operationId = handler.operationId;
+    return routed;
+  };
   return Object.fromEntries(METHODS.map((m) => [m, route(implemented[m])])) as Record<Method, RouteHandler>;
 }
 

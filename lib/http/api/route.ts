@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { getDb, isPoolExhausted, isStatementTimeout, type Db } from "@/lib/platform/db/client";
 import { canonicalJson, sha256Hex } from "@/lib/kernel/hash";
 import { authenticateApiKey, type AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
-import { hasScope, type Scope } from "@/lib/identity/api-keys/scopes";
+import { hasScope } from "@/lib/identity/api-keys/scopes";
 import { log } from "@/lib/platform/log";
 import { DomainError } from "@/lib/kernel/domain-error";
 import { ApiError, toApiError, unknownPathError } from "./errors";
@@ -12,7 +12,7 @@ import { readIdempotencyKey } from "./idempotency-header";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
 import { enforceKeyRateLimit } from "./rate-limit";
 import { jsonResponse, requestIdOf } from "./respond";
-import type { RateLimitClass } from "@/lib/platform/rate-limit/policies";
+import type { Operation } from "./operation";
 
 export interface HandlerContext<Body, Query> {
   /** A transaction for writes (committed with the idempotency record), the pool for reads. */
@@ -44,23 +44,21 @@ export interface PhasedHandler<Body, Query, Prepared, Sent> {
   record: (ctx: HandlerContext<Body, Query>, prepared: Prepared, sent: Sent) => Promise<HandlerResult>;
 }
 
-export interface ApiRouteDefinition<B extends Schema, Q extends Schema, P = unknown, S = unknown> {
-  /** The scope the key needs; with several, it needs every one. */
-  scope: Scope | Scope[];
-  /** Sandbox test helpers: to a live key the route does not exist (404, as for an unknown path). */
-  sandboxOnly?: boolean;
-  rateLimit?: RateLimitClass;
-  body?: B;
-  query?: Q;
+/** A route: its operation (lib/http/api/operations/) and what runs it. */
+export interface ApiRouteDefinition<B extends Schema, Q extends Schema, P = unknown, S = unknown>
+  extends Operation<B, Q> {
   /** Exactly one of handler and phases. */
   handler?: (ctx: HandlerContext<Out<B>, Out<Q>>) => Promise<HandlerResult>;
   phases?: PhasedHandler<Out<B>, Out<Q>, P, S>;
 }
 
-export type RouteHandler = (
+export type RouteHandler = ((
   req: Request,
   ctx: { params: Promise<Record<string, string | string[]>> },
-) => Promise<Response>;
+) => Promise<Response>) & {
+  /** The operation it serves (tests/api/operations-catalogue.test.ts checks every route has its own). */
+  operationId?: string;
+};
 
 /**
  * The one /v1 pipeline: authenticate → rate limit → scope → validate → (idempotent) execute → envelope.
@@ -69,7 +67,7 @@ export type RouteHandler = (
 export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined, P = unknown, S = unknown>(
   def: ApiRouteDefinition<B, Q, P, S>,
 ): RouteHandler {
-  return async (req, routeCtx) => {
+  const route: RouteHandler = async (req, routeCtx) => {
     const requestId = requestIdOf(req);
     let rateHeaders: Record<string, string> = {};
     try {
@@ -124,6 +122,8 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       return errorResponse(err, requestId, req, rateHeaders);
     }
   };
+  route.operationId = def.operationId;
+  return route;
 }
 
 /** The route's path parameters; one no object could have (a NUL, say) is a 404 naming it. */

@@ -29,20 +29,27 @@ export const MAX_BASE_FEE_GWEI = 10_000n;
 const GWEI = 1_000_000_000n;
 
 /** Gwei as a decimal string (up to 9 decimals, i.e. whole wei) → wei; never a float on the way. */
-const gweiField = z.any().transform((value, ctx): bigint => {
-  const match = typeof value === "string" ? /^(\d{1,6})(?:\.(\d{1,9}))?$/.exec(value) : null;
-  const wei = match ? BigInt(match[1]!) * GWEI + BigInt((match[2] ?? "").padEnd(9, "0")) : null;
-  if (wei !== null && wei <= MAX_BASE_FEE_GWEI * GWEI) return wei;
-  ctx.issues.push({
-    code: "custom",
-    input: value,
-    message:
-      wei === null
-        ? 'base_fee_gwei must be a decimal string of gwei with at most 9 decimals, e.g. "50" or "1.5"'
-        : `base_fee_gwei must be at most ${MAX_BASE_FEE_GWEI}`,
+const gweiField = z
+  .any()
+  .transform((value, ctx): bigint => {
+    const match = typeof value === "string" ? /^(\d{1,6})(?:\.(\d{1,9}))?$/.exec(value) : null;
+    const wei = match ? BigInt(match[1]!) * GWEI + BigInt((match[2] ?? "").padEnd(9, "0")) : null;
+    if (wei !== null && wei <= MAX_BASE_FEE_GWEI * GWEI) return wei;
+    ctx.issues.push({
+      code: "custom",
+      input: value,
+      message:
+        wei === null
+          ? 'base_fee_gwei must be a decimal string of gwei with at most 9 decimals, e.g. "50" or "1.5"'
+          : `base_fee_gwei must be at most ${MAX_BASE_FEE_GWEI}`,
+    });
+    return z.NEVER;
+  })
+  .meta({
+    type: "string",
+    pattern: "^\\d{1,6}(\\.\\d{1,9})?$",
+    description: `Gwei as a decimal string (at most 9 decimals), up to ${MAX_BASE_FEE_GWEI}.`,
   });
-  return z.NEVER;
-});
 
 export const congestBody = z.strictObject({ base_fee_gwei: gweiField });
 export const dropBody = z.strictObject({

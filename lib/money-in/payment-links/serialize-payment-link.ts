@@ -1,3 +1,4 @@
+import type { PaymentLinkObject } from "./payment-link-object";
 import type { PaymentLinkRow } from "./payment-link-row";
 import { formatAmount } from "@/lib/kernel/amount";
 
@@ -9,7 +10,7 @@ export function paymentLinkUrl(baseUrl: string, token: string): string {
  * The payment link object (docs/API.md#the-payment-link-object); `active` is computed so a link is inactive from the
  * instant it expires.
  */
-export function serializePaymentLink(row: PaymentLinkRow, baseUrl: string, now = new Date()) {
+export function serializePaymentLink(row: PaymentLinkRow, baseUrl: string, now = new Date()): PaymentLinkObject {
   return {
     id: row.id,
     object: "payment_link" as const,

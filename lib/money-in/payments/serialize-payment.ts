@@ -1,3 +1,4 @@
+import type { PaymentListItem, PaymentObject } from "./payment-object";
 import { formatAmount } from "@/lib/kernel/amount";
 import type { PaymentRow } from "./payment-row";
 
@@ -10,7 +11,7 @@ export function checkoutUrl(baseUrl: string, paymentId: string): string {
  * `deposit_address` are null until chosen; `description` appears only when supplied; `confirmed_at` only on a confirmed
  * payment; `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain.
  */
-export function serializePayment(row: PaymentRow, baseUrl: string) {
+export function serializePayment(row: PaymentRow, baseUrl: string): PaymentObject {
   return {
     id: row.id,
     object: "payment" as const,
@@ -33,7 +34,7 @@ export function serializePayment(row: PaymentRow, baseUrl: string) {
 }
 
 /** List items carry only the documented subset of the same object. */
-export function serializePaymentListItem(row: PaymentRow) {
+export function serializePaymentListItem(row: PaymentRow): PaymentListItem {
   const { id, object, status, chain, amount, currency, created_at } = serializePayment(row, "");
   return { id, object, status, chain, amount, currency, created_at };
 }

@@ -1,3 +1,5 @@
+import type { PayoutObject } from "./payout-object";
+import type { PayoutFailureCode } from "./payout-lifecycle";
 import { formatAmount } from "@/lib/kernel/amount";
 import type { PayoutRow } from "./payout-row";
 
@@ -6,7 +8,7 @@ import type { PayoutRow } from "./payout-row";
  * once on chain, `confirmed_at` when confirmed, `failure_code` / `failure_message` when failed or blocked,
  * `description` when supplied.
  */
-export function serializePayout(row: PayoutRow) {
+export function serializePayout(row: PayoutRow): PayoutObject {
   return {
     id: row.id,
     object: "payout" as const,
@@ -18,8 +20,11 @@ export function serializePayout(row: PayoutRow) {
     tx_hash: row.txHash,
     ...(row.confirmations !== null ? { confirmations: row.confirmations } : {}),
     ...(row.confirmedAt ? { confirmed_at: row.confirmedAt.toISOString() } : {}),
-    // Why a payout failed or was blocked (docs/PAYOUTS.md, "Failure codes"): only on those.
-    ...(row.failureCode ? { failure_code: row.failureCode, failure_message: row.failureMessage } : {}),
+    // Why a payout failed or was blocked (docs/PAYOUTS.md, "Failure codes"): only on those; transitionPayout
+    // writes no other code.
+    ...(row.failureCode
+      ? { failure_code: row.failureCode as PayoutFailureCode, failure_message: row.failureMessage }
+      : {}),
     created_at: row.createdAt.toISOString(),
     ...(row.description !== null ? { description: row.description } : {}),
     metadata: row.metadata,

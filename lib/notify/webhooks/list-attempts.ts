@@ -1,21 +1,10 @@
+import type { WebhookAttemptObject } from "./webhook-objects";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
 
-export interface AttemptView {
-  id: string;
-  object: "webhook_attempt";
-  event_id: string;
-  endpoint_id: string;
-  url: string;
-  attempt: number;
-  created_at: string;
-  success: boolean;
-  status_code: number | null;
-  error: string | null;
-  latency_ms: number;
-  response_body: string | null;
-}
+/** One attempt as the API and the dashboard show it. */
+export type AttemptView = WebhookAttemptObject;
 
 /**
  * Delivery attempts of one event or one endpoint of this merchant and mode, newest first, for the

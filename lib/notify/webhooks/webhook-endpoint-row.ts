@@ -1,3 +1,4 @@
+import type { WebhookEndpointObject } from "./webhook-objects";
 import { webhookEndpoints } from "@/db/schema/webhooks";
 import { rowMapper } from "@/lib/platform/db/row-mapper";
 
@@ -13,7 +14,7 @@ export const toWebhookEndpointRow = webhookEndpointRow.map;
  * The webhook endpoint object (docs/API.md#the-webhook-endpoint-object). The secret is added only to the creation
  * response, by the caller.
  */
-export function serializeWebhookEndpoint(row: WebhookEndpointRow) {
+export function serializeWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointObject {
   return {
     id: row.id,
     object: "webhook_endpoint" as const,

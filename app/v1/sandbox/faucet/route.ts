@@ -1,13 +1,11 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { SANDBOX } from "@/lib/http/api/operations/sandbox";
 import { prepareFaucetTransfer } from "@/lib/chains/sandbox/fund-sandbox-address";
-import { faucetBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
-    scope: "payments:write",
-    sandboxOnly: true,
-    body: faucetBody,
+    ...SANDBOX.faucet,
     // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, body }) => prepareFaucetTransfer(db, body),

@@ -1,13 +1,11 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { SANDBOX } from "@/lib/http/api/operations/sandbox";
 import { prepareFreeze } from "@/lib/chains/sandbox/freeze-sandbox-address";
-import { freezeBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
-    scope: "sandbox:chains",
-    sandboxOnly: true,
-    body: freezeBody,
+    ...SANDBOX.freeze,
     // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, params, body }) => prepareFreeze(db, params.chain!, body.address, true),

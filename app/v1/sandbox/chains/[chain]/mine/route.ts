@@ -1,13 +1,11 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { SANDBOX } from "@/lib/http/api/operations/sandbox";
 import { prepareMine } from "@/lib/chains/sandbox/control-sandbox-chain";
-import { mineBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
-    scope: "payments:write",
-    sandboxOnly: true,
-    body: mineBody,
+    ...SANDBOX.mine,
     // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, params, body }) => prepareMine(db, params.chain!, body.blocks ?? 1),

@@ -1,13 +1,11 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
+import { SANDBOX } from "@/lib/http/api/operations/sandbox";
 import { prepareReorg } from "@/lib/chains/sandbox/control-sandbox-chain";
-import { reorgBody } from "@/lib/http/api/sandbox-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
-    scope: "sandbox:chains",
-    sandboxOnly: true,
-    body: reorgBody,
+    ...SANDBOX.reorg,
     // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
       prepare: ({ db, params, body }) => prepareReorg(db, params.chain!, body.depth),

@@ -1,0 +1,13 @@
+import type { Operation } from "../operation";
+import { BALANCES } from "./balances";
+import { EVENTS } from "./events";
+import { PAYMENT_LINKS } from "./payment-links";
+import { PAYMENTS } from "./payments";
+import { PAYOUTS } from "./payouts";
+import { SANDBOX } from "./sandbox";
+import { WEBHOOKS } from "./webhooks";
+
+/** Every /v1 operation, in the order the reference lists them. */
+export const OPERATIONS: Operation[] = [PAYMENTS, PAYMENT_LINKS, BALANCES, PAYOUTS, WEBHOOKS, EVENTS, SANDBOX].flatMap(
+  (group) => Object.values(group) as Operation[],
+);
