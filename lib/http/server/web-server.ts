@@ -7,6 +7,7 @@ import { clientIp, ipLimitKey } from "../../platform/client-ip";
 import { loadActionClass } from "./public-actions";
 import { admitPublicPageRequest, isPublicPagePath } from "./public-page-limit";
 import { applyPageSecurity, isDashboardPath } from "./page-security";
+import { isDocsPagePath } from "../docs/docs-page";
 import {
   isApiRawPath,
   redirectToCanonical,
@@ -103,8 +104,9 @@ export async function startWebServer(opts: {
           if (!(await admitPublicPageRequest(clientKey, res))) return;
           req.headers[CHARGED_HEADER] = chargedMark;
         }
-        // The dashboard gets the same CSP with a per-response nonce and security headers (docs/DASHBOARD.md).
-        if (publicPage || isDashboardPath(pathname)) await applyPageSecurity(req, res);
+        // The dashboard gets the same CSP with a per-response nonce and security headers (docs/DASHBOARD.md),
+        // and so does the API reference page, unchanged: swagger-ui's inline styles are already allowed.
+        if (publicPage || isDashboardPath(pathname) || isDocsPagePath(pathname)) await applyPageSecurity(req, res);
         // HEAD too: Next answers it with the GET handler, which opens the stream all the same.
         const streaming = publicPage && (method === "GET" || method === "HEAD") && isStatusStreamPath(pathname);
         if (streaming && !admitStatusStream(clientKey, res)) return;
