@@ -57,7 +57,7 @@ export const auditLog = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id),
-    /** Null when the operator's CLI did it. */
+    /** Null when the operator's CLI or an API key did it (`details.api_key` names the key). */
     userId: text("user_id"),
     action: text("action").notNull(),
     target: text("target"),

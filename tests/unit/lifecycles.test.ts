@@ -33,6 +33,8 @@ describe("the deposit, candidate and delivery lifecycles", () => {
     expect(DELIVERY_LIFECYCLE.bulk("gave_up")).toEqual({ from: ["pending"], to: "failed" });
     expect(DELIVERY_LIFECYCLE.bulk("delivered")).toEqual({ from: ["pending", "failed"], to: "succeeded" });
     expect(() => DELIVERY_LIFECYCLE.transition("succeeded", "gave_up")).toThrow(IllegalTransitionError);
+    // resend_failed takes back only what gave up: never a delivered or still pending one.
+    expect(DELIVERY_LIFECYCLE.bulk("resent")).toEqual({ from: ["failed"], to: "pending" });
   });
 
   it("refuses a bulk move whose trigger has no transition or leads to two statuses", () => {

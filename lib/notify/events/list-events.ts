@@ -8,18 +8,36 @@ import type { EventObject } from "./record-event";
 
 type Owner = { merchantId: string; mode: Mode };
 
+/**
+ * `delivery_success`: false keeps events with a delivery not (yet) delivered, pending or given up; true keeps
+ * events every delivery of which succeeded (events no endpoint wanted have no delivery and are neither).
+ */
+const DELIVERY_FILTER = {
+  false: "exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status <> 'succeeded')",
+  true:
+    "exists (select 1 from webhook_deliveries d where d.event_id = events.id) and " +
+    "not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status <> 'succeeded')",
+};
+
 export async function listEvents(
   db: Db,
   owner: Owner,
-  page: { limit?: number; starting_after?: string; ending_before?: string; type?: EventType },
+  page: {
+    limit?: number;
+    starting_after?: string;
+    ending_before?: string;
+    type?: EventType;
+    delivery_success?: boolean;
+  },
 ) {
-  const filter = page.type
-    ? { sql: "merchant_id = $1 and mode = $2 and type = $3", values: [owner.merchantId, owner.mode, page.type] }
-    : { sql: "merchant_id = $1 and mode = $2", values: [owner.merchantId, owner.mode] };
+  const clauses = ["merchant_id = $1", "mode = $2"];
+  const values: unknown[] = [owner.merchantId, owner.mode];
+  if (page.type) clauses.push(`type = $${values.push(page.type)}`);
+  if (page.delivery_success !== undefined) clauses.push(DELIVERY_FILTER[`${page.delivery_success}`]);
   const result = await keysetPage(db, {
     table: "events",
     columns: "id, body",
-    filter,
+    filter: { sql: clauses.join(" and "), values },
     limit: page.limit,
     startingAfter: page.starting_after,
     endingBefore: page.ending_before,

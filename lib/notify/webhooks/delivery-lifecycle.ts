@@ -7,7 +7,9 @@ export type DeliveryTrigger =
   /** An attempt got a 2xx (a retry, or a replay, which may revive a delivery whose retries ended). */
   | "delivered"
   /** The last scheduled attempt failed, or the endpoint was deleted or disabled before it. */
-  | "gave_up";
+  | "gave_up"
+  /** The merchant queued a failed delivery again (POST /v1/webhooks/{id}/resend_failed): one more attempt. */
+  | "resent";
 
 /**
  * Every status change a delivery can make, as data. A delivery is born `pending` when its event fans out,
@@ -22,5 +24,6 @@ export const DELIVERY_LIFECYCLE = defineLifecycle<DeliveryStatus, DeliveryTrigge
     { from: "pending", trigger: "delivered", to: "succeeded", event: null, ledger: null },
     { from: "failed", trigger: "delivered", to: "succeeded", event: null, ledger: null },
     { from: "pending", trigger: "gave_up", to: "failed", event: null, ledger: null },
+    { from: "failed", trigger: "resent", to: "pending", event: null, ledger: null },
   ],
 });

@@ -24,3 +24,15 @@ export const updateWebhookBody = z.strictObject({
 export type UpdateWebhookInput = z.output<typeof updateWebhookBody>;
 
 export const listWebhooksQuery = z.strictObject(paginationQuery);
+
+/** How far back resend_failed looks when `since` is not given. */
+export const RESEND_DEFAULT_LOOKBACK_S = 7 * 86_400;
+
+export const resendFailedBody = z.strictObject({
+  since: z
+    .number({ error: "since must be a unix timestamp in seconds" })
+    .int({ error: "since must be a whole number of seconds" })
+    .min(0, { error: "since must be a unix timestamp in seconds" })
+    .optional()
+    .meta({ description: "Unix seconds: events created at or after it. Default: 7 days ago." }),
+});

@@ -44,3 +44,13 @@ export const webhookAttemptObject = z
 export type WebhookAttemptObject = z.input<typeof webhookAttemptObject>;
 
 export const webhookAttemptList = listOf(webhookAttemptObject).meta({ id: "WebhookAttemptList" });
+
+/** What POST /v1/webhooks/{id}/resend_failed answers. */
+export const webhookResendObject = z
+  .strictObject({
+    object: z.literal("webhook_resend"),
+    endpoint: z.string(),
+    queued: z.int().min(0).meta({ description: "Deliveries queued for one more attempt now." }),
+    has_more: z.boolean().meta({ description: "More failed deliveries are left: call again." }),
+  })
+  .meta({ id: "WebhookResend" });

@@ -25,6 +25,14 @@ export const EVENTS = {
     query: z.strictObject({
       ...paginationQuery,
       type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` }).optional(),
+      delivery_success: z
+        .enum(["true", "false"], { error: "delivery_success must be true or false" })
+        .transform((v) => v === "true")
+        .optional()
+        .meta({
+          description:
+            "false: events with a delivery not delivered (pending or given up); true: events every delivery of which succeeded.",
+        }),
     }),
     response: listOf(eventObject).meta({ id: "EventList" }),
   }),

@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { attemptPaginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listOf } from "@/lib/kernel/schemas/response-fields";
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/notify/webhooks/schemas";
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  resendFailedBody,
+  updateWebhookBody,
+} from "@/lib/notify/webhooks/schemas";
 import {
   createdWebhookEndpointObject,
   deletedWebhookEndpointObject,
   webhookAttemptList,
   webhookEndpointObject,
+  webhookResendObject,
 } from "@/lib/notify/webhooks/webhook-objects";
 import { defineOperation } from "../operation";
 
@@ -65,6 +71,19 @@ export const WEBHOOKS = {
     scope: "webhooks:write",
     query: z.strictObject({}),
     response: deletedWebhookEndpointObject,
+    errors: ["not_found"],
+  }),
+  resendFailed: defineOperation({
+    operationId: "resendFailedWebhookDeliveries",
+    method: "post",
+    path: "/v1/webhooks/{id}/resend_failed",
+    tag,
+    summary: "Queue the endpoint's failed deliveries again",
+    description:
+      "Every delivery to this endpoint that gave up, of events created at or after `since`, gets one more attempt now, oldest first, at most 500 per call (`has_more`: call again). Recorded in the audit log.",
+    scope: "webhooks:write",
+    body: resendFailedBody,
+    response: webhookResendObject,
     errors: ["not_found"],
   }),
   attempts: defineOperation({
