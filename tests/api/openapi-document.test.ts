@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { validate } from "@readme/openapi-parser";
@@ -18,6 +19,14 @@ describe("the OpenAPI document", () => {
   it("is committed as docs/openapi.json, and the copy is current (npm run openapi rewrites it)", () => {
     const committed = readFileSync(path.join(root, "docs", "openapi.json"), "utf8");
     expect(committed === openApiDocumentText(), "docs/openapi.json is stale: run `npm run openapi`").toBe(true);
+  });
+
+  it("the SDK's generated types are current (cd sdk && npm run generate rewrites them)", () => {
+    const check = spawnSync("npm", ["run", "--silent", "check:generated"], {
+      cwd: path.join(root, "sdk"),
+      encoding: "utf8",
+    });
+    expect(check.status, `sdk/src/generated/api.ts is stale: ${check.stdout}${check.stderr}`).toBe(0);
   });
 
   it("passes an independent OpenAPI 3.1 validator", async () => {

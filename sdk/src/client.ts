@@ -1,0 +1,54 @@
+import { Balances } from "./resources/balances.js";
+import { Events } from "./resources/events.js";
+import { PaymentLinks } from "./resources/payment-links.js";
+import { Payments } from "./resources/payments.js";
+import { Payouts } from "./resources/payouts.js";
+import { Sandbox } from "./resources/sandbox.js";
+import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
+import { Transport } from "./transport.js";
+import { webhooks } from "./webhooks.js";
+
+export interface ClientOptions {
+  /** The service's address, without `/v1` (default `http://localhost:3000`). */
+  baseUrl?: string;
+  /** Retries after a network error, a 429 or a 5xx, with exponential backoff and full jitter (default 2). */
+  maxRetries?: number;
+  /** Per attempt (default 60 s). */
+  timeoutMs?: number;
+  /** A `fetch` of your own (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** The `/v1` API with one key: `new Client("mnt_test_sk_…", { baseUrl })`. */
+export class Client {
+  readonly payments: Payments;
+  readonly paymentLinks: PaymentLinks;
+  readonly balances: Balances;
+  readonly payouts: Payouts;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly events: Events;
+  readonly sandbox: Sandbox;
+  /** Verifying deliveries needs no key; the same functions are exported as `webhooks`. */
+  readonly webhooks = webhooks;
+
+  constructor(apiKey: string, options: ClientOptions = {}) {
+    if (typeof apiKey !== "string" || apiKey === "")
+      throw new TypeError("new Client(apiKey): the API key (mnt_test_sk_… or mnt_live_sk_…) is missing.");
+    const maxRetries = options.maxRetries ?? 2;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError("maxRetries must be an integer ≥ 0.");
+    const http = new Transport({
+      apiKey,
+      baseUrl: (options.baseUrl ?? "http://localhost:3000").replace(/\/+$/, ""),
+      maxRetries,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    });
+    this.payments = new Payments(http);
+    this.paymentLinks = new PaymentLinks(http);
+    this.balances = new Balances(http);
+    this.payouts = new Payouts(http);
+    this.webhookEndpoints = new WebhookEndpoints(http);
+    this.events = new Events(http);
+    this.sandbox = new Sandbox(http);
+  }
+}

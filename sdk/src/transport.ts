@@ -1,0 +1,148 @@
+import { ApiError, ConnectionError, errorFromResponse } from "./errors.js";
+import { type Page, PageList, pageQuery } from "./page-list.js";
+import { backoffMs, isRetryableStatus, retryDelayMs, sleep } from "./retry.js";
+
+export const VERSION = "0.1.0";
+
+export interface TransportConfig {
+  apiKey: string;
+  baseUrl: string;
+  maxRetries: number;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/** Per-call options, the last argument of every method. */
+export interface RequestOptions {
+  /** A POST's `Idempotency-Key`. Default: a fresh UUID per call, reused by that call's own retries. */
+  idempotencyKey?: string;
+  /** Retries after a network error, a 429 or a 5xx (the client's `maxRetries` by default). */
+  maxRetries?: number;
+  /** Per attempt. */
+  timeoutMs?: number;
+  /** Aborts the call, retries included. */
+  signal?: AbortSignal;
+}
+
+/** What the HTTP answer said besides its body (`object.lastResponse`). */
+export interface ResponseMeta {
+  status: number;
+  /** `Request-Id` (`req_…`). */
+  requestId: string | null;
+  /** The `Idempotency-Key` sent, for POSTs. */
+  idempotencyKey: string | null;
+  /** `Idempotent-Replayed: true`: the API returned the stored answer of an earlier request with this key. */
+  idempotentReplayed: boolean;
+  /** How many times the request was sent (1 + retries). */
+  attempts: number;
+  headers: Headers;
+}
+
+export type WithResponse<T> = T & { readonly lastResponse: ResponseMeta };
+
+type ListQuery = Record<string, string | number | undefined> & { starting_after?: string };
+
+export interface Call {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  options?: RequestOptions | undefined;
+}
+
+/** Sends one API call: auth, idempotency key, retries with backoff, typed errors. */
+export class Transport {
+  constructor(private readonly config: TransportConfig) {}
+
+  async request<T>(call: Call): Promise<WithResponse<T>> {
+    const options = call.options ?? {};
+    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    const idempotencyKey = call.method === "POST" ? (options.idempotencyKey ?? crypto.randomUUID()) : null;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.config.apiKey}`,
+      accept: "application/json",
+      "user-agent": `usdt-payments-sdk/${VERSION}`,
+    };
+    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+    if (call.body !== undefined) headers["content-type"] = "application/json";
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const url = this.url(call);
+
+    for (let attempt = 0; ; attempt++) {
+      const mayRetry = attempt < maxRetries;
+      let response: Response;
+      let text: string;
+      try {
+        const timeout = AbortSignal.timeout(options.timeoutMs ?? this.config.timeoutMs);
+        const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+        response = await this.config.fetch(url, { method: call.method, headers, body, signal });
+        text = await response.text();
+      } catch (cause) {
+        if (options.signal?.aborted) throw cause; // the caller gave up: no retry
+        if (!mayRetry) throw connectionError(call, attempt + 1, cause);
+        await sleep(backoffMs(attempt));
+        continue;
+      }
+      if (response.ok) return withMeta<T>(response, text, { idempotencyKey, attempts: attempt + 1 });
+      const error = errorFromResponse(response.status, response.headers, text);
+      const wait =
+        mayRetry && isRetryableStatus(response.status) ? retryDelayMs(attempt, error.headers.get("retry-after")) : null;
+      if (wait === null) throw error;
+      await sleep(wait);
+    }
+  }
+
+  /** A paginated list: awaitable as its first page, async-iterable over every item. */
+  list<P extends Page<{ id: string }>>(path: string, params: ListQuery, options?: RequestOptions): PageList<P> {
+    return new PageList<P>((startingAfter) =>
+      this.request<P>({ method: "GET", path, query: pageQuery(params, startingAfter), options }),
+    );
+  }
+
+  private url(call: Call): string {
+    const url = new URL(`${this.config.baseUrl}${call.path}`); // baseUrl has no trailing slash (Client)
+    for (const [name, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    return url.toString();
+  }
+}
+
+function connectionError(call: Call, attempts: number, cause: unknown): ConnectionError {
+  const timedOut = cause instanceof Error && cause.name === "TimeoutError";
+  // fetch's own error says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is its cause.
+  const reason = (cause as { cause?: { code?: string } } | undefined)?.cause?.code ?? (cause as Error)?.message;
+  const what = timedOut ? "timed out" : `failed (${reason ?? String(cause)})`;
+  const message = `${call.method} ${call.path} ${what} after ${attempts} attempt${attempts === 1 ? "" : "s"}.`;
+  return new ConnectionError(message, attempts, { cause });
+}
+
+function withMeta<T>(
+  response: Response,
+  text: string,
+  sent: { idempotencyKey: string | null; attempts: number },
+): WithResponse<T> {
+  let value: T;
+  try {
+    value = JSON.parse(text) as T;
+  } catch {
+    throw new ApiError({
+      type: "unexpected_response",
+      message: `A ${response.status} answer that is not JSON: ${text.slice(0, 200)}`,
+      status: response.status,
+      param: null,
+      requestId: response.headers.get("request-id"),
+      headers: response.headers,
+    });
+  }
+  const meta: ResponseMeta = {
+    status: response.status,
+    requestId: response.headers.get("request-id"),
+    idempotencyKey: sent.idempotencyKey,
+    idempotentReplayed: response.headers.get("idempotent-replayed") === "true",
+    attempts: sent.attempts,
+    headers: response.headers,
+  };
+  // Not enumerable: the object still serializes and compares as the API's JSON.
+  Object.defineProperty(value, "lastResponse", { value: meta, enumerable: false });
+  return value as WithResponse<T>;
+}
