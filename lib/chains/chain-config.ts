@@ -132,3 +132,9 @@ export async function chainConfig(
   if (mode === "live") return liveChainConfig(chain);
   return (await sandboxChainConfigs(db, opts)).find((c) => c.chain === chain) ?? null;
 }
+
+/** The configurations of the chains enabled in a mode (in sandbox: those running), in the chains' order. */
+export async function enabledChainConfigs(db: Db, mode: Mode): Promise<ChainConfig[]> {
+  const configs = await Promise.all(enabledChains(mode).map((chain) => chainConfig(db, mode, chain)));
+  return configs.filter((c): c is ChainConfig => c !== null);
+}

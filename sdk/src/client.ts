@@ -1,4 +1,5 @@
 import { Balances } from "./resources/balances.js";
+import { Chains } from "./resources/chains.js";
 import { Events } from "./resources/events.js";
 import { PaymentLinks } from "./resources/payment-links.js";
 import { Payments } from "./resources/payments.js";
@@ -24,6 +25,7 @@ export class Client {
   readonly payments: Payments;
   readonly paymentLinks: PaymentLinks;
   readonly balances: Balances;
+  readonly chains: Chains;
   readonly payouts: Payouts;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
@@ -46,6 +48,7 @@ export class Client {
     this.payments = new Payments(http);
     this.paymentLinks = new PaymentLinks(http);
     this.balances = new Balances(http);
+    this.chains = new Chains(http);
     this.payouts = new Payouts(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.events = new Events(http);

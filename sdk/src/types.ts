@@ -34,6 +34,8 @@ export type PaymentLinkCreateParams = RequestBody<"createPaymentLink">;
 
 export type Balance = Schemas["Balance"];
 export type BalanceList = Schemas["BalanceList"];
+export type ChainStatus = Schemas["Chain"];
+export type ChainList = Schemas["ChainList"];
 
 export type Payout = Schemas["Payout"];
 export type PayoutList = Schemas["PayoutList"];

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { BlockRef, ChainAdapter } from "@/lib/chains/chain-adapter";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { listChainStatus } from "@/lib/money-in/watch/chain-status";
 import { loadChainHealth } from "@/lib/money-in/watch/load-chain-health";
 import { loadDailyVolume, totalVolume } from "@/lib/money-in/payments/daily-volume";
 import { getDb } from "@/lib/platform/db/client";
@@ -109,6 +111,9 @@ const target = (adapter: ChainAdapter): ScanTarget => ({
   keepBlocks: 16,
 });
 
+/** What listChainStatus reads of a chain's configuration (a live one: no live chain is configured in tests). */
+const TRON_CONFIG = { chain: "tron", confirmations: { threshold: 2, required: 19 }, blockTimeMs: 3000 } as ChainConfig;
+
 describe("chain health", () => {
   it(
     "reads what the watcher records: " +
@@ -124,6 +129,17 @@ describe("chain health", () => {
         return t!.state === "ok" && (t!.processed ?? 0) > 5 ? t : null;
       });
       expect(ok.lag).toBeLessThanOrEqual(2);
+      // GET /v1/chains reads the same record: healthy, with the policy the chain's configuration publishes.
+      const [listed] = await listChainStatus(getDb(), "live", [TRON_CONFIG]);
+      expect(listed).toMatchObject({
+        chain: "tron",
+        name: "Tron",
+        confirmations: { confirming: 2, confirmed: 19 },
+        status: "ok",
+        healthy: true,
+        last_error: null,
+      });
+      expect(listed!.lag_seconds).toBe(Math.round((listed!.lag_blocks! * 3000) / 1000));
       expect(ok.head! - ok.processed!).toBe(ok.lag);
       expect(ok.lastError).toBeNull();
       expect((await health())[1]).toMatchObject({ chain: "solana", state: "not watched", processed: null });
@@ -135,6 +151,11 @@ describe("chain health", () => {
       });
       expect(erroring.lastError).toBe("request to https://rpc.example/v2/[redacted] failed, ECONNRESET");
       expect(erroring.lastErrorAt).not.toBeNull();
+      expect((await listChainStatus(getDb(), "live", [TRON_CONFIG]))[0]).toMatchObject({
+        status: "erroring",
+        healthy: false,
+        last_error: "request to https://rpc.example/v2/[redacted] failed, ECONNRESET",
+      });
       tron.state.failing = false;
       // It recovers (the back-off retries after 0.5 s): the old error stays on record, the state is OK again.
       const recovered = await waitFor("tron OK again", async () => {

@@ -14,6 +14,8 @@ export interface ChainHealth {
   state: ChainHealthState;
   /** The last block (slot) the watcher applied; null before its first. */
   processed: number | null;
+  /** That block's time (chain time); null before the first. */
+  processedAt: string | null;
   head: number | null;
   lag: number | null;
   headSeenAt: string | null;
@@ -34,13 +36,14 @@ export async function loadChainHealth(
   const rows = await query<{
     chain: Chain;
     block_number: string;
+    block_time: Date | null;
     head_number: string | null;
     head_seen_at: Date | null;
     last_error: string | null;
     last_error_at: Date | null;
   }>(
     db,
-    `select chain, block_number::text, head_number::text, head_seen_at, last_error, last_error_at
+    `select chain, block_number::text, block_time, head_number::text, head_seen_at, last_error, last_error_at
        from chain_cursors where mode = $1`,
     [mode],
   );
@@ -52,6 +55,7 @@ export async function loadChainHealth(
         chain,
         state: "not watched",
         processed: null,
+        processedAt: null,
         head: null,
         lag: null,
         headSeenAt: null,
@@ -69,6 +73,7 @@ export async function loadChainHealth(
       chain,
       state,
       processed,
+      processedAt: processed === null ? null : (r.block_time?.toISOString() ?? null),
       head,
       lag,
       headSeenAt: r.head_seen_at?.toISOString() ?? null,

@@ -410,6 +410,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/chains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the chains and their health
+     * @description Per chain enabled for the key's mode: the confirmation policy payments follow, the block time, and the watcher's head, lag and last error. `healthy: false` means payments on that chain are detected late until it recovers.
+     *
+     *     Requires the key scope `payments:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listChains"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/sandbox/chains": {
     parameters: {
       query?: never;
@@ -1164,6 +1188,41 @@ export interface components {
       data: {
         object: components["schemas"]["Payment"] | components["schemas"]["Payout"];
       };
+    };
+    ChainList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["Chain"][];
+    };
+    Chain: {
+      /** @constant */
+      object: "chain";
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      /** @example Polygon */
+      name: string;
+      /** @description The confirmation policy payments on this chain follow. */
+      confirmations: {
+        /** @description Confirmations at which a payment becomes `confirming`. */
+        confirming: number;
+        /** @description Confirmations at which it is `confirmed` and credited. */
+        confirmed: number;
+      };
+      block_time_ms: number;
+      /** @description The newest block (slot) the watcher has seen. */
+      head: number | null;
+      /** @description The newest block (slot) applied to payments. */
+      processed_block: number | null;
+      lag_blocks: number | null;
+      /** @description How far behind the applied block is, at the chain's block time. */
+      lag_seconds: number | null;
+      /** @enum {string} */
+      status: "ok" | "lagging" | "erroring" | "not_watched";
+      /** @description `status` is `ok`: payments on this chain are being detected. */
+      healthy: boolean;
+      /** @description The watcher's last failure (secrets removed). */
+      last_error: string | null;
+      last_error_at: string | null;
     };
     SandboxChainList: {
       /** @constant */
@@ -2197,6 +2256,35 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  listChains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChainList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["InternalError"];
     };

@@ -1,5 +1,6 @@
 import type { Operation } from "../operation";
 import { BALANCES } from "./balances";
+import { CHAINS_OPERATIONS } from "./chains";
 import { EVENTS } from "./events";
 import { PAYMENT_LINKS } from "./payment-links";
 import { PAYMENTS } from "./payments";
@@ -8,6 +9,13 @@ import { SANDBOX } from "./sandbox";
 import { WEBHOOKS } from "./webhooks";
 
 /** Every /v1 operation, in the order the reference lists them. */
-export const OPERATIONS: Operation[] = [PAYMENTS, PAYMENT_LINKS, BALANCES, PAYOUTS, WEBHOOKS, EVENTS, SANDBOX].flatMap(
-  (group) => Object.values(group) as Operation[],
-);
+export const OPERATIONS: Operation[] = [
+  PAYMENTS,
+  PAYMENT_LINKS,
+  BALANCES,
+  PAYOUTS,
+  WEBHOOKS,
+  EVENTS,
+  CHAINS_OPERATIONS,
+  SANDBOX,
+].flatMap((group) => Object.values(group) as Operation[]);
