@@ -1,73 +1,61 @@
-// Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts).
-import { parseArgs } from "node:util";
-import { COMMANDS, USAGE, UsageError, WITHOUT_DATABASE, type Flags } from "@/lib/cli/commands";
+// Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts);
+// `trigger` works against the running service's /v1 API instead. Parsing and --help: lib/cli/cli-program.ts.
+import { type CommandResult, UsageError } from "@/lib/cli/cli-flags";
+import { parseCommandLine } from "@/lib/cli/cli-program";
+import { SPECS } from "@/lib/cli/cli-specs";
 import { config } from "@/lib/platform/config/env";
-import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb, getDb, type Db } from "@/lib/platform/db/client";
-import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";
+import type { Db } from "@/lib/platform/db/client";
 
-const { values, positionals } = parseArgs({
-  args: process.argv.slice(2),
-  allowPositionals: true,
-  strict: false,
-  options: {
-    json: { type: "boolean" },
-    help: { type: "boolean" },
-    name: { type: "string" },
-    email: { type: "string" },
-    merchant: { type: "string" },
-    mode: { type: "string" },
-    role: { type: "string" },
-    scopes: { type: "string" },
-    key: { type: "string" },
-    chain: { type: "string" },
-    payout: { type: "string" },
-    address: { type: "string" },
-    "review-above": { type: "string" },
-    "review-new-destinations": { type: "string" },
-    amount: { type: "string" },
-    reason: { type: "string" },
-    file: { type: "string", multiple: true },
-  },
-});
-const json = values.json === true;
-// Commands are two words ("keys create") or three ("payouts policy set").
-const three = positionals.slice(0, 3).join(" ");
-const name = COMMANDS[three] ? three : positionals.slice(0, 2).join(" ");
-const command = COMMANDS[name];
+const argv = process.argv.slice(2);
+// Known before parsing, so that a refused command line is answered in JSON too.
+const json = argv.includes("--json");
 
-function fail(message: string, code: number): never {
+/** Data on stdout: lines for people, or with --json one JSON document per line. */
+function print(text: string[], data: unknown) {
+  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text.join("\n")}\n`);
+}
+
+/** Errors: `error: …` on stderr for people; with --json, `{"error": {"message"}}` on stdout. */
+function printError(message: string) {
   if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
   else console.error(`error: ${message}`);
-  process.exit(code);
 }
 
-if (values.help || !command) {
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!json) console.error(USAGE);
-  fail(name ? `unknown command "${name}"` : "no command given", 2);
+const line = await parseCommandLine(argv, SPECS);
+if (line.kind === "exit") {
+  if (line.error) printError(line.error);
+  process.exit(line.code);
 }
+// The handlers load the domain (~2 s): only once the command line is known to run something, and not for
+// trigger, which only speaks HTTP. Both kinds of usage error exit 2.
+const { COMMANDS, usageErrors } =
+  line.name === "trigger"
+    ? { COMMANDS: (await import("@/lib/cli/trigger-command")).TRIGGER_COMMANDS, usageErrors: [UsageError] }
+    : {
+        COMMANDS: (await import("@/lib/cli/commands")).COMMANDS,
+        usageErrors: [UsageError, (await import("@/lib/identity/api-keys/rotate-api-key")).KeyNotFoundError],
+      };
+const command = COMMANDS[line.name];
+if (!command) throw new Error(`no handler for the command "${line.name}"`);
 
-let database: Awaited<ReturnType<typeof bootstrapDatabase>> | undefined;
+// A command without a database never touches its `db` argument, nor loads the database's modules.
+const databases = line.spec.withoutDatabase
+  ? undefined
+  : { ...(await import("./lib/bootstrap-database")), ...(await import("@/lib/platform/db/client")) };
+let database: { stop(): Promise<void> } | undefined;
 let exitCode = 0;
 try {
-  const needsDatabase = !WITHOUT_DATABASE.has(name);
-  if (needsDatabase) database = await bootstrapDatabase({ dataDir: config().dataDir });
-  // A command without a database never touches its `db` argument.
-  const result = await command(needsDatabase ? getDb() : (null as unknown as Db), values as Flags);
-  process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text.join("\n")}\n`);
+  if (databases) database = await databases.bootstrapDatabase({ dataDir: config().dataDir });
+  const db = databases ? databases.getDb() : (null as unknown as Db);
+  const result: CommandResult = await command(db, line.flags, { progress: (text, data) => print([text], data) });
+  print(result.text, result.json);
   exitCode = result.exitCode ?? 0;
 } catch (err) {
-  const known = err instanceof UsageError || err instanceof KeyNotFoundError;
-  const message = err instanceof Error ? err.message : String(err);
-  if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
-  else console.error(`error: ${message}`);
+  const known = usageErrors.some((kind) => err instanceof kind);
+  printError(err instanceof Error ? err.message : String(err));
   exitCode = known ? 2 : 1;
 } finally {
-  await closeDb();
+  await databases?.closeDb();
   await database?.stop();
 }
 process.exit(exitCode);

@@ -15,12 +15,13 @@ import { formatAmount } from "@/lib/kernel/amount";
 import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { serializeMerchant } from "@/lib/identity/merchants/serialize-merchant";
 import { liveXpubsOfSeed } from "@/lib/chains/wallets/live-xpubs";
-import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
+import { type Command, type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 import { CUSTODY_COMMANDS } from "./custody-commands";
 import { PAYOUT_COMMANDS } from "./payout-commands";
+import { TRIGGER_COMMANDS } from "./trigger-command";
 import { USER_COMMANDS } from "./user-commands";
 
-export { type CommandResult, type Flags, UsageError } from "./cli-flags";
+export { type Command, type CommandResult, type Flags, UsageError } from "./cli-flags";
 
 async function requireMerchant(db: Db, id: string): Promise<void> {
   const [row] = await db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, id));
@@ -28,7 +29,7 @@ async function requireMerchant(db: Db, id: string): Promise<void> {
 }
 
 /** The CLI's commands: thin adapters from flags to the same domain functions the API and dashboard use. */
-export const COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
+export const COMMANDS: Record<string, Command> = {
   async "merchants create"(db, flags) {
     const name = required(flags, "name");
     const email = required(flags, "email");
@@ -151,33 +152,4 @@ Object.assign(COMMANDS, {
   },
 });
 
-Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS, USER_COMMANDS);
-
-export const USAGE = `usage: npm run --silent cli -- <command> [flags] [--json]
-  merchants create --name N --email E
-  merchants list
-  keys create --merchant mer_… --mode sandbox|live [--scopes a:read,b:write]   (default: every scope but sandbox:chains,
-                the shared sandbox chains' reorg/drop/freeze/congest, which only this command grants)
-  keys rotate --key key_…
-  keys revoke --key key_…
-  keys list --merchant mer_…
-  users create --merchant mer_… --email E --role owner|admin|developer|viewer   (prints a generated password once)
-  users invite --merchant mer_… --email E --role owner|admin|developer|viewer   (prints a one-time invitation link)
-  balances adjust --merchant mer_… --mode sandbox|live --chain eth --amount 100.000000 --reason "…"
-  ledger check
-  reorgs list [--merchant mer_…] [--open]
-  wallets xpub          (where the live seed is; needs no database)
-  treasury show --mode sandbox|live
-  sweeps list --mode sandbox|live [--chain C]
-  reconcile --mode sandbox|live [--chain C]   (exit 3 on a shortfall or a gap in the books)
-  payouts policy set --merchant mer_… --mode sandbox|live [--review-above 100.000000|none] [--review-new-destinations true|false]
-  payouts policy show --merchant mer_… --mode sandbox|live
-  payouts approve --payout pay_out_…
-  payouts reject --payout pay_out_…
-  denylist add --address A [--chain C] [--reason "…"]
-  denylist remove --address A [--chain C]
-  denylist list
-  denylist import-ofac --file SDN.CSV [--file sdn_comments.csv]   (replaces the earlier OFAC entries)`;
-
-/** Commands that read only the configuration, run without bootstrapping (or starting) a database. */
-export const WITHOUT_DATABASE = new Set(["wallets xpub"]);
+Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS, USER_COMMANDS, TRIGGER_COMMANDS);

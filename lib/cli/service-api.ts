@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+
+/** The service could not do what a trigger asked: the message says why, in words (exit 1). */
+export class TriggerError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status of the refusal, when the service answered one. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ServiceApi {
+  readonly baseUrl: string;
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a refusal means for someone running `trigger`, from the API's error envelope. */
+function refusal(method: string, path: string, status: number, error: { message?: string } | undefined): TriggerError {
+  const said = error?.message ?? "no message";
+  if (status === 401)
+    return new TriggerError(`the service refused the API key (401: ${said}); check --api-key or USDT_API_KEY`, 401);
+  if (status === 403) return new TriggerError(`${method} ${path}: the key lacks a scope (403: ${said})`, 403);
+  return new TriggerError(`${method} ${path}: ${status} ${said}`, status);
+}
+
+/**
+ * The /v1 API with one key, as a merchant's client calls it: Bearer key, an Idempotency-Key on each POST,
+ * and a wait of Retry-After on a 429 (a trigger polls, and payouts have their own 10-a-minute window).
+ */
+export function serviceApi(baseUrl: string, apiKey: string): ServiceApi {
+  const root = baseUrl.replace(/\/+$/, "");
+  async function call(method: "GET" | "POST", path: string, body?: unknown) {
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+    if (method === "POST") {
+      headers["content-type"] = "application/json";
+      headers["idempotency-key"] = randomUUID();
+    }
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(`${root}${path}`, {
+          method,
+          headers,
+          body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+        });
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        throw new TriggerError(
+          `cannot reach the service at ${root} (${cause?.code ?? cause?.message ?? String(err)}): ` +
+            "is it running (npm start)? Give its address with --base-url or USDT_BASE_URL",
+        );
+      }
+      const text = await res.text();
+      let json: { error?: { message?: string } } | undefined;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new TriggerError(`${method} ${path}: ${res.status}, not the service's JSON: is ${root} the service?`);
+      }
+      if (res.status === 429 && attempt < 3) {
+        await sleep(Number(res.headers.get("retry-after") ?? "5") * 1000);
+        continue;
+      }
+      if (!res.ok) throw refusal(method, path, res.status, json?.error);
+      return json;
+    }
+  }
+  // The caller names the shape it reads: the service's own OpenAPI document is what guarantees it.
+  return {
+    baseUrl: root,
+    get: async <T>(path: string) => (await call("GET", path)) as T,
+    post: async <T>(path: string, body?: unknown) => (await call("POST", path, body)) as T,
+  };
+}
