@@ -22,6 +22,13 @@ export interface Transition<Status extends string, Trigger extends string, Event
   ledger: LedgerMovement | null;
 }
 
+/** A transition that records no event and moves no money (internal records: transactions, deliveries). */
+export const quietStep = <Status extends string, Trigger extends string>(
+  from: Status,
+  trigger: Trigger,
+  to: Status,
+): Transition<Status, Trigger, null> => ({ from, trigger, to, event: null, ledger: null });
+
 export class IllegalTransitionError extends Error {
   constructor(
     readonly resource: string,

@@ -80,7 +80,7 @@ export function errorResponses(op: Operation) {
     // To a live key a sandbox helper does not exist.
     ...(op.sandboxOnly ? ["not_found" as const] : []),
   ];
-  const statuses = [...new Set(types.map((t) => ERROR_STATUS[t]))].sort();
+  const statuses = [...new Set(types.map((t) => ERROR_STATUS[t]))].sort((a, b) => a - b);
   return Object.fromEntries(
     statuses.map((status) => [String(status), { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }]),
   );

@@ -1,5 +1,5 @@
-import { chainConfig, type ChainConfig } from "@/lib/chains/chain-config";
-import { enabledChains, type Chain } from "@/lib/chains/chains";
+import { chainConfig, type ChainConfig, enabledChainConfigs } from "@/lib/chains/chain-config";
+import type { Chain } from "@/lib/chains/chains";
 import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -57,8 +57,7 @@ export function checkoutNetwork(config: ChainConfig, cfg: AppConfig = appConfig(
 
 /** Networks a payer may choose in this mode: enabled and, in sandbox, running. */
 export async function availableNetworks(db: Db, mode: Mode): Promise<CheckoutNetwork[]> {
-  const configs = await Promise.all(enabledChains(mode).map((chain) => chainConfig(db, mode, chain)));
-  return configs.filter((c): c is ChainConfig => c !== null).map((c) => checkoutNetwork(c));
+  return (await enabledChainConfigs(db, mode)).map((c) => checkoutNetwork(c));
 }
 
 const PAYMENT_WITH_MERCHANT = `select ${paymentRow.prefixed("p")}, m.name as merchant_name

@@ -1,5 +1,12 @@
 import { type CustodyJournal, move } from "@/lib/books/custody/custody-types";
-import type { ExternalAccount, Journal, MerchantAccount } from "@/lib/books/ledger/post-journal";
+import { postCustody } from "@/lib/books/custody/post-custody";
+import {
+  type ExternalAccount,
+  type Journal,
+  type MerchantAccount,
+  postJournals,
+} from "@/lib/books/ledger/post-journal";
+import type { Db } from "@/lib/platform/db/client";
 import type { WatchScope } from "./watch-scope";
 
 type Account = MerchantAccount | ExternalAccount;
@@ -52,4 +59,34 @@ export function custodyDepositJournals(
           : move("usdt", d.rawAmount, address, payers),
     };
   });
+}
+
+/** A deposit row as the writers get it back from their statement. */
+export interface DepositMoveRow {
+  id: string;
+  merchant_id: string;
+  amount_units: string;
+  raw_amount: string;
+  to_address: string;
+}
+
+/**
+ * Posts what recording or orphaning deposits moves, in the caller's transaction: each deposit's amount between
+ * the merchant's two accounts of the lifecycle's `ledger`, and its raw amount in custody (payers ⇄ its address).
+ */
+export async function postDepositMoves(
+  tx: Db,
+  scope: Pick<WatchScope, "mode" | "chain">,
+  rows: DepositMoveRow[],
+  ledger: { from: Account; to: Account },
+  custody: "recorded" | "reversed",
+): Promise<void> {
+  const moves = rows.map((d) => ({
+    merchantId: d.merchant_id,
+    cause: { type: "deposit" as const, id: d.id },
+    units: BigInt(d.amount_units),
+  }));
+  await postJournals(tx, movementJournals(scope, moves, ledger.from, ledger.to));
+  const onChain = rows.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
+  await postCustody(tx, custodyDepositJournals(scope, onChain, custody));
 }

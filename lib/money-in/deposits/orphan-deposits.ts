@@ -1,8 +1,6 @@
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { postJournals } from "@/lib/books/ledger/post-journal";
-import { postCustody } from "@/lib/books/custody/post-custody";
-import { custodyDepositJournals, movementJournals } from "./deposit-journals";
+import { postDepositMoves } from "./deposit-journals";
 import { ORPHAN } from "./deposit-lifecycle";
 import type { WatchScope } from "./watch-scope";
 
@@ -36,15 +34,7 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
      returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address`,
     [depositIds, ORPHAN.to, ORPHAN.from],
   );
-  const reversals = orphaned.map((d) => ({
-    merchantId: d.merchant_id,
-    cause: { type: "deposit" as const, id: d.id },
-    units: BigInt(d.amount_units),
-  }));
-  const { from, to } = ORPHAN.ledger!;
-  await postJournals(tx, movementJournals(scope, reversals, from, to));
-  const onChain = orphaned.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
-  await postCustody(tx, custodyDepositJournals(scope, onChain, "reversed"));
+  await postDepositMoves(tx, scope, orphaned, ORPHAN.ledger!, "reversed");
   return orphaned.map((d) => ({
     id: d.id,
     paymentId: d.payment_id,

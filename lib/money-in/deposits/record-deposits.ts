@@ -2,9 +2,7 @@ import { toUsdtUnits } from "@/lib/chains/chain-adapter";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { postJournals } from "@/lib/books/ledger/post-journal";
-import { postCustody } from "@/lib/books/custody/post-custody";
-import { custodyDepositJournals, movementJournals } from "./deposit-journals";
+import { postDepositMoves } from "./deposit-journals";
 import { MINE_AGAIN } from "./deposit-lifecycle";
 import { log } from "@/lib/platform/log";
 import { MAX_AMOUNT_UNITS } from "@/lib/kernel/amount";
@@ -111,15 +109,7 @@ export async function recordDeposits(tx: Db, scope: WatchScope, facts: DepositFa
     ],
   );
   // A new deposit reserves what a revived one does.
-  const { from, to } = MINE_AGAIN.ledger!;
-  const reserve = inserted.map((d) => ({
-    merchantId: d.merchant_id,
-    cause: { type: "deposit" as const, id: d.id },
-    units: BigInt(d.amount_units),
-  }));
-  await postJournals(tx, movementJournals(scope, reserve, from, to));
-  const onChain = inserted.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
-  await postCustody(tx, custodyDepositJournals(scope, onChain, "recorded"));
+  await postDepositMoves(tx, scope, inserted, MINE_AGAIN.ledger!, "recorded");
 
   inserted.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.log_index - b.log_index);
   return inserted.map((d) => ({

@@ -79,9 +79,7 @@ export async function recordPaymentDeposits(
  */
 export async function orphanPaymentDeposits(tx: Db, scope: WatchScope, depositIds: string[]): Promise<number> {
   const orphaned = await orphanDeposits(tx, scope, depositIds);
-  const lost = new Map<string, bigint>();
-  for (const d of orphaned)
-    if (d.kind === "payment") lost.set(d.paymentId, (lost.get(d.paymentId) ?? 0n) + d.amountUnits);
+  const lost = lostPerPayment(orphaned);
   const payments = await lockPayments(tx, [...lost.keys()]);
   const batch = new PaymentBatch();
   for (const payment of payments.values()) {
@@ -126,9 +124,7 @@ export async function reversePaymentDeposits(
 ): Promise<ReorgReversal[]> {
   const payments = await lockPayments(tx, await paymentsOfDeposits(tx, depositIds));
   const reversals = await reverseCreditedDeposits(tx, scope, depositIds, ancestor);
-  const lost = new Map<string, bigint>();
-  for (const r of reversals)
-    if (r.kind === "payment") lost.set(r.paymentId, (lost.get(r.paymentId) ?? 0n) + r.amountUnits);
+  const lost = lostPerPayment(reversals);
   const batch = new PaymentBatch();
   for (const [id, units] of lost) {
     const payment = payments.get(id)!;
@@ -136,4 +132,12 @@ export async function reversePaymentDeposits(
   }
   await batch.flush(tx);
   return reversals;
+}
+
+/** What removed deposits took from each payment's `amount_received` (wrong-network ones never counted). */
+function lostPerPayment(removed: { paymentId: string; kind: string; amountUnits: bigint }[]): Map<string, bigint> {
+  const lost = new Map<string, bigint>();
+  for (const d of removed)
+    if (d.kind === "payment") lost.set(d.paymentId, (lost.get(d.paymentId) ?? 0n) + d.amountUnits);
+  return lost;
 }

@@ -1,4 +1,4 @@
-import { defineLifecycle, type Transition } from "@/lib/kernel/define-lifecycle";
+import { defineLifecycle, quietStep } from "@/lib/kernel/define-lifecycle";
 import type { CandidateStatus } from "./outbound-types";
 
 /**
@@ -20,11 +20,7 @@ export type CandidateTrigger =
   | "superseded"
   | "expired";
 
-const t = (
-  from: CandidateStatus,
-  trigger: CandidateTrigger,
-  to: CandidateStatus,
-): Transition<CandidateStatus, CandidateTrigger, null> => ({ from, trigger, to, event: null, ledger: null });
+const t = quietStep<CandidateStatus, CandidateTrigger>;
 
 export const CANDIDATE_LIFECYCLE = defineLifecycle<CandidateStatus, CandidateTrigger, null>({
   resource: "outbound candidate",

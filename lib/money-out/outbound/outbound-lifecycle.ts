@@ -1,4 +1,4 @@
-import { defineLifecycle, type Transition } from "@/lib/kernel/define-lifecycle";
+import { defineLifecycle, quietStep } from "@/lib/kernel/define-lifecycle";
 import { OUTBOUND_STATUSES, type OutboundStatus } from "./outbound-types";
 
 /**
@@ -21,17 +21,7 @@ export type OutboundTrigger =
   | "reverted"
   | "given_up";
 
-const t = (
-  from: OutboundStatus,
-  trigger: OutboundTrigger,
-  to: OutboundStatus,
-): Transition<OutboundStatus, OutboundTrigger, null> => ({
-  from,
-  trigger,
-  to,
-  event: null,
-  ledger: null,
-});
+const t = quietStep<OutboundStatus, OutboundTrigger>;
 
 export const OUTBOUND_LIFECYCLE = defineLifecycle<OutboundStatus, OutboundTrigger, null>({
   resource: "outbound transaction",

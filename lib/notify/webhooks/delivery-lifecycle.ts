@@ -1,4 +1,4 @@
-import { defineLifecycle } from "@/lib/kernel/define-lifecycle";
+import { defineLifecycle, quietStep } from "@/lib/kernel/define-lifecycle";
 
 /** A webhook delivery (one event to one endpoint): retried while pending, then delivered or failed. */
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
@@ -21,9 +21,9 @@ export const DELIVERY_LIFECYCLE = defineLifecycle<DeliveryStatus, DeliveryTrigge
   statuses: ["pending", "succeeded", "failed"],
   terminal: ["succeeded"],
   transitions: [
-    { from: "pending", trigger: "delivered", to: "succeeded", event: null, ledger: null },
-    { from: "failed", trigger: "delivered", to: "succeeded", event: null, ledger: null },
-    { from: "pending", trigger: "gave_up", to: "failed", event: null, ledger: null },
-    { from: "failed", trigger: "resent", to: "pending", event: null, ledger: null },
+    quietStep("pending", "delivered", "succeeded"),
+    quietStep("failed", "delivered", "succeeded"),
+    quietStep("pending", "gave_up", "failed"),
+    quietStep("failed", "resent", "pending"),
   ],
 });
