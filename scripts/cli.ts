@@ -1,6 +1,6 @@
 // Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts);
-// `trigger` works against the running service's /v1 API instead. Parsing and --help: lib/cli/cli-program.ts.
-import { type CommandResult, UsageError } from "@/lib/cli/cli-flags";
+// `trigger` and `listen` work against the running service's /v1 API instead. Parsing and --help: lib/cli/cli-program.ts.
+import { type Command, type CommandResult, UsageError } from "@/lib/cli/cli-flags";
 import { parseCommandLine } from "@/lib/cli/cli-program";
 import { SPECS } from "@/lib/cli/cli-specs";
 import { config } from "@/lib/platform/config/env";
@@ -27,14 +27,17 @@ if (line.kind === "exit") {
   process.exit(line.code);
 }
 // The handlers load the domain (~2 s): only once the command line is known to run something, and not for
-// trigger, which only speaks HTTP. Both kinds of usage error exit 2.
-const { COMMANDS, usageErrors } =
-  line.name === "trigger"
-    ? { COMMANDS: (await import("@/lib/cli/trigger-command")).TRIGGER_COMMANDS, usageErrors: [UsageError] }
-    : {
-        COMMANDS: (await import("@/lib/cli/commands")).COMMANDS,
-        usageErrors: [UsageError, (await import("@/lib/identity/api-keys/rotate-api-key")).KeyNotFoundError],
-      };
+// trigger and listen, which only speak HTTP. Both kinds of usage error exit 2.
+const httpCommands: Record<string, () => Promise<Record<string, Command>>> = {
+  trigger: async () => (await import("@/lib/cli/trigger-command")).TRIGGER_COMMANDS,
+  listen: async () => (await import("@/lib/cli/listen-command")).LISTEN_COMMANDS,
+};
+const { COMMANDS, usageErrors } = httpCommands[line.name]
+  ? { COMMANDS: await httpCommands[line.name]!(), usageErrors: [UsageError] }
+  : {
+      COMMANDS: (await import("@/lib/cli/commands")).COMMANDS,
+      usageErrors: [UsageError, (await import("@/lib/identity/api-keys/rotate-api-key")).KeyNotFoundError],
+    };
 const command = COMMANDS[line.name];
 if (!command) throw new Error(`no handler for the command "${line.name}"`);
 

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 
-/** The service could not do what a trigger asked: the message says why, in words (exit 1). */
-export class TriggerError extends Error {
+/** The service could not do what a command (trigger, listen) asked: the message says why, in words (exit 1). */
+export class ServiceError extends Error {
   constructor(
     message: string,
     /** The HTTP status of the refusal, when the service answered one. */
     readonly status?: number,
+    /** The parameter the refusal names, if any. */
+    readonly param?: string | null,
   ) {
     super(message);
   }
@@ -17,15 +19,30 @@ export interface ServiceApi {
   post<T>(path: string, body?: unknown): Promise<T>;
 }
 
+/** The service could not be reached at all: what to check. */
+export function unreachable(root: string, err: unknown): ServiceError {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return new ServiceError(
+    `cannot reach the service at ${root} (${cause?.code ?? cause?.message ?? String(err)}): ` +
+      "is it running (npm start)? Give its address with --base-url or USDT_BASE_URL",
+  );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a refusal means for someone running `trigger`, from the API's error envelope. */
-function refusal(method: string, path: string, status: number, error: { message?: string } | undefined): TriggerError {
+export function refusal(
+  method: string,
+  path: string,
+  status: number,
+  error: { message?: string; param?: string | null } | undefined,
+): ServiceError {
   const said = error?.message ?? "no message";
   if (status === 401)
-    return new TriggerError(`the service refused the API key (401: ${said}); check --api-key or USDT_API_KEY`, 401);
-  if (status === 403) return new TriggerError(`${method} ${path}: the key lacks a scope (403: ${said})`, 403);
-  return new TriggerError(`${method} ${path}: ${status} ${said}`, status);
+    return new ServiceError(`the service refused the API key (401: ${said}); check --api-key or USDT_API_KEY`, 401);
+  if (status === 403)
+    return new ServiceError(`${method} ${path}: the key lacks a scope (403: ${said})`, 403, error?.param);
+  return new ServiceError(`${method} ${path}: ${status} ${said}`, status, error?.param);
 }
 
 /**
@@ -49,18 +66,14 @@ export function serviceApi(baseUrl: string, apiKey: string): ServiceApi {
           body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
         });
       } catch (err) {
-        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-        throw new TriggerError(
-          `cannot reach the service at ${root} (${cause?.code ?? cause?.message ?? String(err)}): ` +
-            "is it running (npm start)? Give its address with --base-url or USDT_BASE_URL",
-        );
+        throw unreachable(root, err);
       }
       const text = await res.text();
       let json: { error?: { message?: string } } | undefined;
       try {
         json = JSON.parse(text);
       } catch {
-        throw new TriggerError(`${method} ${path}: ${res.status}, not the service's JSON: is ${root} the service?`);
+        throw new ServiceError(`${method} ${path}: ${res.status}, not the service's JSON: is ${root} the service?`);
       }
       if (res.status === 429 && attempt < 3) {
         await sleep(Number(res.headers.get("retry-after") ?? "5") * 1000);

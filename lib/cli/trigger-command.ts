@@ -2,7 +2,7 @@ import { CHAINS, isChain } from "@/lib/chains/chains";
 import { config } from "@/lib/platform/config/env";
 import { type Command, required, UsageError } from "./cli-flags";
 import type { CommandSpec } from "./command-specs";
-import { serviceApi, TriggerError, type ServiceApi } from "./service-api";
+import { serviceApi, ServiceError, type ServiceApi } from "./service-api";
 import { TRIGGERS, type Triggered } from "./trigger-events";
 
 /** An EVM sandbox chain: 4 confirmations (SANDBOX_CONFIRMATIONS) that `mine` produces at once. */
@@ -46,7 +46,7 @@ async function findEvent(api: ServiceApi, type: string, triggered: Triggered): P
     if (event) return event.id;
     await sleep(1_000);
   }
-  throw new TriggerError(`${triggered.object} ${triggered.id} changed, but GET /v1/events lists no ${type} for it`);
+  throw new ServiceError(`${triggered.object} ${triggered.id} changed, but GET /v1/events lists no ${type} for it`);
 }
 
 export const TRIGGER_COMMANDS: Record<string, Command> = {

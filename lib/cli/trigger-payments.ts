@@ -1,5 +1,5 @@
 import type { Chain } from "@/lib/chains/chains";
-import { type ServiceApi, TriggerError } from "./service-api";
+import { type ServiceApi, ServiceError } from "./service-api";
 
 /** One trigger's run: the API with the merchant's key, the sandbox chain it drives, and its progress lines. */
 export interface TriggerRun {
@@ -52,7 +52,7 @@ export async function createPayment(run: TriggerRun, extra: Record<string, unkno
 export async function depths(run: TriggerRun): Promise<{ threshold: number; required: number }> {
   const chains = await run.api.get<{ data: SandboxChain[] }>("/v1/sandbox/chains");
   const facts = chains.data.find((c) => c.chain === run.chain);
-  if (!facts) throw new TriggerError(`the sandbox chain ${run.chain} is not running (GET /v1/sandbox/chains)`);
+  if (!facts) throw new ServiceError(`the sandbox chain ${run.chain} is not running (GET /v1/sandbox/chains)`);
   return { threshold: facts.confirmations_threshold, required: facts.confirmations_required };
 }
 
@@ -86,9 +86,9 @@ export async function payUntil(run: TriggerRun, payment: Payment, target: string
     }
     if (PAYMENT_ORDER.indexOf(status) >= PAYMENT_ORDER.indexOf(target)) return now;
     if (!PAYMENT_ORDER.includes(status))
-      throw new TriggerError(`payment ${payment.id} became ${status}, not ${target}`);
+      throw new ServiceError(`payment ${payment.id} became ${status}, not ${target}`);
     if (Date.now() > deadline)
-      throw new TriggerError(
+      throw new ServiceError(
         `payment ${payment.id} is still ${status} after 90 s: is a worker watching ${run.chain} running? (npm start runs one)`,
       );
   }
@@ -117,5 +117,5 @@ export async function expire(run: TriggerRun): Promise<Triggered> {
       await mine(run, 1); // a block past expires_at, for the watcher to read
     else if (i % 3 === 0) run.step(`${left} s to go`, { step: "waiting", seconds_left: left });
   }
-  throw new TriggerError(`payment ${payment.id} did not expire: is a worker watching ${run.chain} running?`);
+  throw new ServiceError(`payment ${payment.id} did not expire: is a worker watching ${run.chain} running?`);
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
 import type { Chain } from "@/lib/chains/chains";
-import { TriggerError } from "./service-api";
+import { ServiceError } from "./service-api";
 import { createPayment, depths, mine, payUntil, sleep, type Triggered, type TriggerRun } from "./trigger-payments";
 
 interface Payout {
@@ -39,12 +39,12 @@ export async function payOut(run: TriggerRun, to: string, target: "confirmed" | 
   const deadline = Date.now() + 180_000;
   while (status !== target) {
     if (["confirmed", "failed", "blocked", "review_required"].includes(status))
-      throw new TriggerError(
+      throw new ServiceError(
         `payout ${payout.id} is ${status}, not ${target}` +
           (status === "review_required" ? ": the merchant's payout policy holds it (payouts approve --payout …)" : ""),
       );
     if (Date.now() > deadline)
-      throw new TriggerError(
+      throw new ServiceError(
         `payout ${payout.id} is still ${status} after 180 s: payouts need a running worker (npm start runs one)`,
       );
     await sleep(6_500); // payouts have their own window of 10 requests a minute
@@ -65,8 +65,8 @@ export async function payOutFrozen(run: TriggerRun): Promise<Triggered> {
   try {
     await run.api.post(`/v1/sandbox/chains/${run.chain}/freeze`, { address: to });
   } catch (err) {
-    if (err instanceof TriggerError && err.status === 403)
-      throw new TriggerError(
+    if (err instanceof ServiceError && err.status === 403)
+      throw new ServiceError(
         "payout.failed freezes the destination, which needs a key with the sandbox:chains scope; create one with " +
           "npm run cli -- keys create --merchant mer_… --mode sandbox --scopes payments:write,payouts:write,events:read,sandbox:chains",
       );

@@ -28,8 +28,12 @@ export interface Operation<B extends Schema = Schema, Q extends Schema = Schema>
   query?: Q;
   /** The path parameters' schemas, when not plain ids. */
   pathParams?: Record<string, z.ZodType>;
+  /** Request headers it reads beyond the ones every operation may take (Authorization, Idempotency-Key). */
+  headers?: z.ZodObject;
   /** The 200 body. */
   response: z.ZodType;
+  /** The 200 body's media type when it is not JSON: an events stream answers `text/event-stream`. */
+  produces?: "text/event-stream";
   /** Error types it answers beyond those every operation may (invalid_request_error, unauthorized, …). */
   errors?: readonly ErrorType[];
 }

@@ -40,3 +40,21 @@ export function jsonResponse(
     },
   });
 }
+
+/** A server-sent events answer, with the headers every /v1 answer carries; proxies are asked not to buffer it. */
+export function eventStreamResponse(
+  stream: ReadableStream<Uint8Array>,
+  requestId: string,
+  extra: Record<string, string> = {},
+): Response {
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Accel-Buffering": "no",
+      "X-API-Version": API_VERSION,
+      "Request-Id": requestId,
+      ...extra,
+    },
+  });
+}

@@ -11,7 +11,7 @@ import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency-header";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
 import { enforceKeyRateLimit } from "./rate-limit";
-import { jsonResponse, requestIdOf } from "./respond";
+import { eventStreamResponse, jsonResponse, requestIdOf } from "./respond";
 import type { Operation } from "./operation";
 
 export interface HandlerContext<Body, Query> {
@@ -21,6 +21,10 @@ export interface HandlerContext<Body, Query> {
   body: Body;
   query: Query;
   params: Record<string, string>;
+  /** The request headers the operation declares (`headers`), validated. */
+  headers: Record<string, string | undefined>;
+  /** Aborts when the client goes away: a stream stops with it. */
+  signal: AbortSignal;
   requestId: string;
 }
 
@@ -29,6 +33,8 @@ export interface HandlerResult {
   body: unknown;
   /** The body holds a secret shown once: its stored idempotent copy is encrypted (lib/platform/idempotency/idempotency-keys.ts). */
   sensitive?: boolean;
+  /** A GET that answers server-sent events: the stream replaces `body` (text/event-stream). */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 type Schema = z.ZodType | undefined;
@@ -87,9 +93,21 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const rawQuery = readQuery(url);
       refuseUnsafeText(rawQuery);
       const query = (def.query ? validate(def.query, rawQuery) : undefined) as Out<Q>;
+      const headers = def.headers ? readDeclaredHeaders(def.headers, req.headers) : {};
+      const signal = req.signal;
 
       if (req.method === "GET") {
-        const result = await def.handler!({ db, auth, body: undefined as Out<B>, query, params, requestId });
+        const result = await def.handler!({
+          db,
+          auth,
+          body: undefined as Out<B>,
+          query,
+          params,
+          headers,
+          signal,
+          requestId,
+        });
+        if (result.stream) return eventStreamResponse(result.stream, requestId, rateHeaders);
         return jsonResponse(result.status ?? 200, JSON.stringify(result.body), requestId, rateHeaders);
       }
 
@@ -107,7 +125,7 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
             hash: sha256Hex(`${req.method} ${url.pathname} ${canonicalJson(rawBody)}`),
           }
         : null;
-      const ctx = (handle: Db) => ({ db: handle, auth, body, query, params, requestId });
+      const ctx = (handle: Db) => ({ db: handle, auth, body, query, params, headers, signal, requestId });
       const phases = def.phases;
       const stored = phases
         ? await executePhasedWrite(db, auth, idempotency, requestId, {
@@ -124,6 +142,13 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
   };
   route.operationId = def.operationId;
   return route;
+}
+
+/** The headers an operation declares, by the names it declares them under, validated by its schema. */
+function readDeclaredHeaders(schema: z.ZodObject, given: Headers): Record<string, string | undefined> {
+  const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, given.get(name) ?? undefined]));
+  refuseUnsafeText(raw);
+  return validate(schema, raw) as Record<string, string | undefined>;
 }
 
 /** The route's path parameters; one no object could have (a NUL, say) is a 404 naming it. */

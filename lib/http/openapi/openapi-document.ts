@@ -45,7 +45,7 @@ function requestParams(op: Operation) {
   return {
     ...(path ? { path } : {}),
     ...(op.query ? { query: op.query as z.ZodObject } : {}),
-    ...(op.method === "post" ? { header: IDEMPOTENCY_KEY } : {}),
+    ...(op.method === "post" ? { header: IDEMPOTENCY_KEY } : op.headers ? { header: op.headers } : {}),
   };
 }
 
@@ -65,7 +65,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       "200": {
         description: "OK",
         headers: ref([...ALWAYS, ...RATE_LIMIT, ...(isPost ? (["Idempotent-Replayed"] as const) : [])]),
-        content: { "application/json": { schema: op.response } },
+        content: { [op.produces ?? "application/json"]: { schema: op.response } },
       },
       ...errorResponses(op),
     },

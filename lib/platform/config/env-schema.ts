@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
@@ -70,6 +71,8 @@ const shape = {
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
+  // The CLI's own state (where `listen` stopped); the XDG default is ~/.local/state.
+  XDG_STATE_HOME: text(undefined),
 };
 
 /** The configuration of a process, typed and with defaults applied. */
@@ -135,6 +138,8 @@ export interface AppConfig {
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
+  /** Where the CLI keeps its state between runs (`listen`'s position): $XDG_STATE_HOME/usdt-payments. */
+  cliStateDir: string;
 }
 
 /** The whole environment, every variable parsed at once so that all problems are reported together. */
@@ -188,6 +193,10 @@ export const envSchema = z
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,
+      cliStateDir: path.join(
+        env.XDG_STATE_HOME || path.join(/*turbopackIgnore: true*/ os.homedir(), ".local", "state"),
+        "usdt-payments",
+      ),
     }),
   )
   .superRefine((cfg, ctx) => {

@@ -366,6 +366,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/events/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream events
+     * @description Server-sent events: each of your events as it happens, `id:` the event's id, `event:` its type, `data:` the event object exactly as a webhook delivery carries it. Without `Last-Event-ID` the stream starts now; with it, just after that event, so a client that reconnects (or restarts) with the last id it handled misses nothing. Events come at least once, in the order their transactions committed (not always the order of `created`). A comment every 15 s keeps the connection alive; the server closes it after 15 minutes, and the client reconnects with Last-Event-ID. At most 10 open streams per key. `npm run cli -- listen` reads this stream and forwards each event to a local URL.
+     *
+     *     Requires the key scope `events:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["streamEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/events/{id}": {
     parameters: {
       query?: never;
@@ -2182,6 +2206,41 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["EventList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: {
+        /** @description Only these types, comma-separated (default: every type). */
+        types?: string;
+      };
+      header?: {
+        /** @description Resume just after this event (one of yours; another id is a 400). */
+        "Last-Event-ID"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream": string;
         };
       };
       400: components["responses"]["InvalidRequest"];

@@ -4,7 +4,7 @@ import { listOf } from "@/lib/kernel/schemas/response-fields";
 import { paymentObject } from "@/lib/money-in/payments/payment-object";
 import { payoutObject } from "@/lib/money-out/payouts/payout-object";
 import { eventObjectOf } from "@/lib/notify/events/event-object";
-import { EVENT_TYPES } from "@/lib/notify/events/event-types";
+import { EVENT_TYPES, type EventType } from "@/lib/notify/events/event-types";
 import { webhookAttemptList } from "@/lib/notify/webhooks/webhook-objects";
 import { defineOperation } from "../operation";
 
@@ -35,6 +35,51 @@ export const EVENTS = {
         }),
     }),
     response: listOf(eventObject).meta({ id: "EventList" }),
+  }),
+  stream: defineOperation({
+    operationId: "streamEvents",
+    method: "get",
+    path: "/v1/events/stream",
+    tag,
+    summary: "Stream events",
+    description: [
+      "Server-sent events: each of your events as it happens, `id:` the event's id, `event:` its type, `data:` the",
+      "event object exactly as a webhook delivery carries it. Without `Last-Event-ID` the stream starts now;",
+      "with it, just after that event, so a client that reconnects (or restarts) with the last id it handled",
+      "misses nothing. Events come at least once, in the order their transactions committed (not always the",
+      "order of `created`). A comment every 15 s keeps the connection alive; the server closes it after 15",
+      "minutes, and the client reconnects with Last-Event-ID. At most 10 open streams per key. `npm run cli --",
+      "listen` reads this stream and forwards each event to a local URL.",
+    ].join(" "),
+    scope: "events:read",
+    query: z.strictObject({
+      types: z
+        .string()
+        .transform((v, ctx) => {
+          const types = v.split(",").map((t) => t.trim());
+          const unknown = types.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+          if (unknown !== undefined)
+            ctx.addIssue({
+              code: "custom",
+              message: `unknown event type '${unknown}': one of ${EVENT_TYPES.join(", ")}`,
+            });
+          return types as EventType[];
+        })
+        .optional()
+        .meta({ description: "Only these types, comma-separated (default: every type)." }),
+    }),
+    headers: z.object({
+      "Last-Event-ID": z
+        .string()
+        .max(64)
+        .optional()
+        .meta({ description: "Resume just after this event (one of yours; another id is a 400)." }),
+    }),
+    response: z.string().meta({
+      description: "`text/event-stream`: `retry:`, then one `id:`/`event:`/`data:` frame per event (data: the Event).",
+    }),
+    produces: "text/event-stream",
+    errors: ["rate_limit_exceeded"],
   }),
   retrieve: defineOperation({
     operationId: "retrieveEvent",

@@ -1,7 +1,8 @@
 import { toApiError } from "@/lib/http/api/errors";
 import { notFound } from "@/lib/kernel/domain-error";
 import { jsonResponse, requestIdOf } from "@/lib/http/api/respond";
-import { getDb } from "@/lib/platform/db/client";
+import { type SseFrame, sseStream } from "@/lib/http/sse/event-stream";
+import { getDb, type Db } from "@/lib/platform/db/client";
 import { FINAL_STATUSES } from "@/lib/money-in/checkout/checkout-status";
 import { loadCheckoutStatus, streamCheckoutStatus } from "@/lib/money-in/checkout/stream-status";
 
@@ -12,6 +13,16 @@ const HEADERS = {
   "Cache-Control": "no-store",
   "X-Accel-Buffering": "no",
 };
+
+/** Each status as it changes, then "end" only when there is nothing more to say; otherwise the stream just closes and the browser reconnects. */
+async function* statusFrames(db: Db, id: string, signal: AbortSignal): AsyncGenerator<SseFrame> {
+  let final = false;
+  for await (const status of streamCheckoutStatus(db, id, { signal })) {
+    yield { event: "status", data: JSON.stringify(status) };
+    final = FINAL_STATUSES.includes(status.status);
+  }
+  if (final) yield { event: "end", data: "{}" };
+}
 
 /** Server-sent events: the public checkout's status, pushed as it changes (lib/money-in/checkout/stream-status.ts). */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
@@ -26,32 +37,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
       requestId,
     );
   }
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      // Reconnect after 5 s if the connection drops (each reconnect is a request against the page budget).
-      controller.enqueue(encoder.encode("retry: 5000\n\n"));
-      const heartbeat = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 15_000);
-      try {
-        let final = false;
-        for await (const status of streamCheckoutStatus(db, id, { signal: req.signal })) {
-          controller.enqueue(encoder.encode(`event: status\ndata: ${JSON.stringify(status)}\n\n`));
-          final = FINAL_STATUSES.includes(status.status);
-        }
-        // "end" only when there is nothing more to say; otherwise the stream just closes and the browser
-        // reconnects after the retry delay.
-        if (final) controller.enqueue(encoder.encode("event: end\ndata: {}\n\n"));
-      } catch {
-        /* the client went away, or the database did: the browser reconnects */
-      } finally {
-        clearInterval(heartbeat);
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      }
-    },
-  });
-  return new Response(stream, { headers: HEADERS });
+  // Reconnect after 5 s if the connection drops (each reconnect is a request against the page budget).
+  return new Response(sseStream(statusFrames(db, id, req.signal), { retryMs: 5_000 }), { headers: HEADERS });
 }

@@ -1,0 +1,60 @@
+/** One server-sent event: `id` is what the client sends back as Last-Event-ID when it reconnects. */
+export interface SseFrame {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+const encoder = new TextEncoder();
+
+/** The frame as the wire carries it; `data` is one line (JSON text), so it needs one `data:` field. */
+export const encodeFrame = (frame: SseFrame): Uint8Array =>
+  encoder.encode(`${frame.id ? `id: ${frame.id}\n` : ""}event: ${frame.event}\ndata: ${frame.data}\n\n`);
+
+/**
+ * A text/event-stream body from `frames`: first the client's reconnect delay, then each frame, with a
+ * comment every `heartbeatMs` so proxies and clients see the connection alive while nothing happens. The
+ * stream closes when the frames end or fail (the client reconnects) and stops reading them when the
+ * client goes away.
+ */
+export function sseStream(
+  frames: AsyncIterable<SseFrame>,
+  opts: { retryMs: number; heartbeatMs?: number; onClose?: () => void },
+): ReadableStream<Uint8Array> {
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let iterator: AsyncIterator<SseFrame> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(`retry: ${opts.retryMs}\n\n`));
+      heartbeat = setInterval(() => {
+        try {
+          controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        } catch {
+          /* closed meanwhile */
+        }
+      }, opts.heartbeatMs ?? 15_000);
+      iterator = frames[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) break;
+          controller.enqueue(encodeFrame(next.value));
+        }
+      } catch {
+        /* the client went away, or the database did: the client reconnects */
+      } finally {
+        clearInterval(heartbeat);
+        opts.onClose?.();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      }
+    },
+    async cancel() {
+      clearInterval(heartbeat);
+      await iterator?.return?.();
+    },
+  });
+}

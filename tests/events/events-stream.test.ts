@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { readEventStream, type ReceivedEvent } from "@/lib/cli/read-event-stream";
+import { recordEvents } from "@/lib/notify/events/record-event";
+import { readStreamPage } from "@/lib/notify/events/stream-events";
+import { type Db, getDb, getPool } from "@/lib/platform/db/client";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { api, expectError, newKey, newMerchant, webUrls } from "../helpers/api";
+import { until } from "../helpers/started-service";
+
+/** An open GET /v1/events/stream: its answer, and its events one by one. */
+async function openStream(key: string, opts: { lastEventId?: string; types?: string } = {}) {
+  const controller = new AbortController();
+  const res = await fetch(`${webUrls()[0]}/v1/events/stream${opts.types ? `?types=${opts.types}` : ""}`, {
+    headers: { authorization: `Bearer ${key}`, ...(opts.lastEventId ? { "last-event-id": opts.lastEventId } : {}) },
+    signal: controller.signal,
+  });
+  const events = res.body ? readEventStream(res.body) : null;
+  return {
+    res,
+    /** The next event, or a failure after `ms`. */
+    next: async (ms = 10_000): Promise<ReceivedEvent> => {
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event came")), ms));
+      const next = await Promise.race([events!.next(), timeout]);
+      if (next.done) throw new Error("the stream ended");
+      return next.value;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+const createPayment = async (key: string, amount = "1.000000") =>
+  (await api("POST", "/v1/payments", { key, body: { amount, chain: "polygon" } })).json as { id: string };
+
+const eventOf = async (key: string, paymentId: string) => {
+  const list = (await api("GET", "/v1/events?type=payment.awaiting_payment&limit=100", { key })).json;
+  return list.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === paymentId);
+};
+
+describe("GET /v1/events/stream", () => {
+  it("sends each new event once, as deliveries carry it; resumes after Last-Event-ID; isolated by merchant and mode", async () => {
+    const m = await newMerchant();
+    const other = await newMerchant();
+    const stream = await openStream(m.sandboxKey);
+    expect(stream.res.status).toBe(200);
+    expect(stream.res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(stream.res.headers.get("x-api-version")).toBe("1");
+    expect(stream.res.headers.get("request-id")).toMatch(/^req_/);
+
+    await createPayment(other.sandboxKey); // another merchant's
+    await api("POST", "/v1/payments", { key: m.liveKey, body: { amount: "1.000000", chain: "polygon" } }); // refused: no live chain
+    const first = await createPayment(m.sandboxKey);
+    const second = await createPayment(m.sandboxKey, "2.000000");
+    const a = await stream.next();
+    const b = await stream.next();
+    stream.close();
+    const listedA = await eventOf(m.sandboxKey, first.id);
+    const listedB = await eventOf(m.sandboxKey, second.id);
+    expect(a).toEqual({ id: listedA.id, event: "payment.awaiting_payment", data: JSON.stringify(listedA) });
+    expect(b).toEqual({ id: listedB.id, event: "payment.awaiting_payment", data: JSON.stringify(listedB) });
+
+    // Restarted after the first: the second comes again, then a new one; nothing before the first.
+    const resumed = await openStream(m.sandboxKey, { lastEventId: listedA.id });
+    expect((await resumed.next()).id).toBe(listedB.id);
+    const third = await createPayment(m.sandboxKey, "3.000000");
+    expect((await resumed.next()).id).toBe((await eventOf(m.sandboxKey, third.id)).id);
+    resumed.close();
+  });
+
+  it("types filters what is sent", async () => {
+    const m = await newMerchant();
+    const stream = await openStream(m.sandboxKey, { types: "payout.failed,payment.expired" });
+    expect(stream.res.status).toBe(200);
+    const object = (id: string) => ({ id, object: "payout" });
+    const [, failed] = await recordEvents(getDb(), [
+      { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: object("po_stream_a") },
+      { merchantId: m.id, mode: "sandbox", type: "payout.failed", object: object("po_stream_b") },
+    ]);
+    await createPayment(m.sandboxKey); // payment.awaiting_payment: not asked for
+    const [expired] = await recordEvents(getDb(), [
+      { merchantId: m.id, mode: "sandbox", type: "payment.expired", object: object("pay_stream_c") },
+    ]);
+    expect((await stream.next()).id).toBe(failed!.id);
+    expect(await stream.next()).toMatchObject({ id: expired!.id, event: "payment.expired" });
+    stream.close();
+  });
+
+  it("refuses: a Last-Event-ID not of this merchant and mode, an unknown type, a key without events:read, an 11th stream", async () => {
+    const m = await newMerchant();
+    const other = await newMerchant();
+    await createPayment(other.sandboxKey);
+    const theirs = (await api("GET", "/v1/events", { key: other.sandboxKey })).json.data[0].id;
+    for (const id of [theirs, "evt_doesnotexist"]) {
+      const reply = await api("GET", "/v1/events/stream", { key: m.sandboxKey, headers: { "last-event-id": id } });
+      expectError(reply, "invalid_request_error", 400, "Last-Event-ID");
+    }
+    const live = await api("GET", "/v1/events/stream", { key: other.liveKey, headers: { "last-event-id": theirs } });
+    expectError(live, "invalid_request_error", 400, "Last-Event-ID");
+    expectError(
+      await api("GET", "/v1/events/stream?types=payment.confirmed,payment.nope", { key: m.sandboxKey }),
+      "invalid_request_error",
+      400,
+      "types",
+    );
+    const narrow = await newKey(m.id, "sandbox", ["payments:read"]);
+    expectError(await api("GET", "/v1/events/stream", { key: narrow.secret }), "forbidden", 403);
+
+    const open = [];
+    for (let i = 0; i < 10; i++) open.push(await openStream(m.sandboxKey));
+    expect(open.map((s) => s.res.status)).toEqual(Array(10).fill(200));
+    const eleventh = await api("GET", "/v1/events/stream", { key: m.sandboxKey });
+    expectError(eleventh, "rate_limit_exceeded", 429);
+    open.pop()!.close();
+    // The closed stream's place is given back once the server notices (it stops reading at once).
+    let again = await openStream(m.sandboxKey);
+    for (let i = 0; again.res.status === 429 && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      again = await openStream(m.sandboxKey);
+    }
+    expect(again.res.status).toBe(200);
+    for (const s of [...open, again]) s.close();
+  });
+
+  it("an event whose transaction commits late is read after it commits, never skipped by a reader that moved on", async () => {
+    const m = await newMerchant();
+    const owner = { merchantId: m.id, mode: "sandbox" as const };
+    const pool = getPool();
+    const start = await readStreamPage(getDb(), owner, { xid: "0", seq: "0" }, null);
+    // A transaction that records its event first (an older transaction id) and commits last.
+    const slow = await pool.connect();
+    try {
+      await slow.query("begin");
+      const [late] = await recordEvents(drizzle(slow) as unknown as Db, [
+        { merchantId: m.id, mode: "sandbox", type: "payout.failed", object: { id: "po_late" } },
+      ]);
+      const [early] = await recordEvents(getDb(), [
+        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_early" } },
+      ]);
+      // The committed event waits behind the open transaction: a reader passing it now would skip the late one.
+      const meanwhile = await readStreamPage(getDb(), owner, start.cursor, null);
+      expect(meanwhile.events).toEqual([]);
+      await slow.query("commit");
+      // (Another test's transaction elsewhere in the cluster may hold both back a moment longer.)
+      const after = await until(
+        "the events readable",
+        async () => {
+          const page = await readStreamPage(getDb(), owner, start.cursor, null);
+          return page.events.length > 0 && page;
+        },
+        20_000,
+      );
+      expect(after.events.map((e) => e.id)).toEqual([late!.id, early!.id]);
+    } finally {
+      slow.release();
+    }
+  });
+});
