@@ -5,7 +5,7 @@ module.exports = {
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|\\.next)/" },
+    exclude: { path: "^\\.next/" },
     enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js", ".mjs"] },
   },
 };

@@ -12,6 +12,7 @@ import {
   layerOf,
   loopEdges,
   type ModuleEdges,
+  reachableImports,
   upwardImports,
 } from "./lib/architecture-rules";
 
@@ -61,6 +62,12 @@ const found: Record<string, string[]> = {
     modules,
     /^lib\/kernel\//,
     /^(lib\/(?!kernel\/)|app\/|components\/|worker\/|db\/)/,
+  ),
+  // Each route bundle would get a registry of its own, and metrics of the web process are kept by its server.
+  "prom-client loaded by a Next route or page (app/)": reachableImports(
+    modules,
+    /^app\//,
+    /node_modules\/prom-client\//,
   ),
   "process.env outside lib/platform/config": modules
     .map((m) => m.source)

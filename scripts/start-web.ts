@@ -4,6 +4,8 @@ import path from "node:path";
 import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb } from "@/lib/platform/db/client";
 import { startWebServer } from "@/lib/http/server/web-server";
+import { metricsRegistry } from "@/lib/platform/metrics/metrics-registry";
+import { startMetricsServer } from "@/lib/platform/metrics/metrics-server";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 
@@ -22,12 +24,17 @@ if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
   process.exit(1);
 }
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
-const web = await startWebServer({ dir, host: cfg.host, port: cfg.port, trustProxy: cfg.trustProxy });
+const metrics = cfg.metrics.webPort ? metricsRegistry() : undefined;
+const web = await startWebServer({ dir, host: cfg.host, port: cfg.port, trustProxy: cfg.trustProxy, metrics });
 console.log(`[web] listening on ${web.url} (public URL ${cfg.publicBaseUrl})`);
+const metricsServer = metrics
+  ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.webPort!, registry: metrics })
+  : null;
+if (metricsServer) console.log(`[web] metrics on ${metricsServer.url}`);
 process.send?.({ type: "ready", url: web.url });
 
 onShutdown(async () => {
-  await web.close();
+  await Promise.all([web.close(), metricsServer?.close()]);
   await closeDb();
   await database.stop();
 });

@@ -8,6 +8,9 @@ import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/money-out/outbound/start-outbound";
 import { liveXpubMismatches } from "@/lib/chains/wallets/live-xpubs";
 import { startChainWatchers } from "@/lib/money-in/watch/start-watchers";
+import { metricsRegistry } from "@/lib/platform/metrics/metrics-registry";
+import { startMetricsServer } from "@/lib/platform/metrics/metrics-server";
+import { registerServiceMetrics } from "@/worker/service-metrics";
 import { onShutdown } from "./lib/shutdown";
 import { startupConfig } from "./lib/startup-config";
 
@@ -25,17 +28,26 @@ if (custodyProblems.length) {
   process.exit(1);
 }
 registerOutboundHooksOfDomains();
+
+function workerMetrics() {
+  const registry = metricsRegistry();
+  registerServiceMetrics(registry);
+  return registry;
+}
 const roles = cfg.workerRoles;
 if (roles.includes("jobs")) sizePoolForJobs(cfg.workerConcurrency);
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
 const outbound = roles.includes("outbound") ? startOutboundLeaders(database.url) : null;
-console.log(`[worker] running ${roles.join(" and ")}`);
+const metricsServer = cfg.metrics.workerPort
+  ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.workerPort, registry: workerMetrics() })
+  : null;
+console.log(`[worker] running ${roles.join(" and ")}${metricsServer ? `; metrics on ${metricsServer.url}` : ""}`);
 process.send?.({ type: "ready" });
 
 onShutdown(async () => {
-  await Promise.all([runner?.stop(), watchers?.stop(), outbound?.stop()]);
+  await Promise.all([runner?.stop(), watchers?.stop(), outbound?.stop(), metricsServer?.close()]);
   await closeDb();
   await database.stop();
 });

@@ -1,6 +1,17 @@
 import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import type { Chain } from "@/lib/chains/chains";
 import type { CustodyAccount, CustodyAsset, CustodyCause } from "@/lib/books/custody/custody-types";
 
@@ -39,4 +50,23 @@ export const custodyEntries = pgTable(
     check("custody_entries_cause_check", sql`${t.causeType} in ('deposit','outbound')`),
     check("custody_entries_nonzero", sql`${t.amount} <> 0`),
   ],
+);
+
+/**
+ * The last reconciliation of each (mode, chain) (worker job reconcile_custody), for the metrics and whoever
+ * asks next: what it found, in USDT base units of 6 decimals (`shortfall_units`: less on chain than merchants
+ * are owed; `unmatched_units`: less than the custody books hold; both 0 when nothing is missing).
+ */
+export const reconcileResults = pgTable(
+  "reconcile_results",
+  {
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    checkedAt: timestamp("checked_at", { withTimezone: true, precision: 3 }).notNull(),
+    shortfallUnits: numeric("shortfall_units", { precision: 78, scale: 0 }).notNull(),
+    unmatchedUnits: numeric("unmatched_units", { precision: 78, scale: 0 }).notNull(),
+    gasShort: integer("gas_short").notNull(),
+    alerts: jsonb("alerts").$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.mode, t.chain] })],
 );

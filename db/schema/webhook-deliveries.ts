@@ -1,4 +1,5 @@
 import { MODES } from "@/lib/kernel/mode";
+import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** One event to one endpoint: its state across attempts. Created in the event's transaction. */
@@ -20,6 +21,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex("webhook_deliveries_event_endpoint_key").on(t.eventId, t.endpointId),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    // What the metrics count (deliveries waiting or given up) without reading the delivered ones.
+    index("webhook_deliveries_undelivered_idx")
+      .on(t.mode, t.status, t.updatedAt)
+      .where(sql`${t.status} <> 'succeeded'`),
   ],
 );
 

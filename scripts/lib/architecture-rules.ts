@@ -114,3 +114,24 @@ export function forbiddenImports(modules: ModuleEdges[], layers: RegExp, forbidd
     .map((m) => m.source)
     .sort();
 }
+
+/**
+ * The modules that `entries` load (value imports, followed transitively) which import `forbidden` themselves:
+ * what a bundle built from those entries would pull in.
+ */
+export function reachableImports(modules: ModuleEdges[], entries: RegExp, forbidden: RegExp): string[] {
+  const bySource = new Map(modules.map((m) => [m.source, m]));
+  const seen = new Set<string>();
+  const queue = modules.filter((m) => entries.test(m.source)).map((m) => m.source);
+  while (queue.length) {
+    const source = queue.pop()!;
+    if (seen.has(source)) continue;
+    seen.add(source);
+    for (const dep of bySource.get(source)?.imports ?? []) if (!dep.typeOnly) queue.push(dep.resolved);
+  }
+  return forbiddenImports(
+    modules.filter((m) => seen.has(m.source)),
+    /./,
+    forbidden,
+  );
+}

@@ -5,6 +5,7 @@ import {
   forbiddenImports,
   loopEdges,
   type ModuleEdges,
+  reachableImports,
   upwardImports,
 } from "@/scripts/lib/architecture-rules";
 
@@ -66,5 +67,17 @@ describe("architecture rules (npm run lint)", () => {
     expect(forbiddenImports(modules, /^lib\/read-models\//, /^lib\/platform\/db\/query\.ts$/)).toEqual([
       "lib/read-models/a.ts",
     ]);
+  });
+
+  it("follows value imports from the entries to what imports the forbidden module, and no further", () => {
+    const modules = [
+      mod("app/a/route.ts", "lib/http/x.ts", ["lib/platform/metrics/types.ts", "type"]),
+      mod("lib/http/x.ts", "lib/platform/y.ts"),
+      mod("lib/platform/y.ts", "node_modules/prom-client/index.js"),
+      mod("lib/platform/metrics/types.ts", "node_modules/prom-client/index.js"),
+      mod("scripts/start-web.ts", "lib/platform/z.ts"),
+      mod("lib/platform/z.ts", "node_modules/prom-client/index.js"),
+    ];
+    expect(reachableImports(modules, /^app\//, /node_modules\/prom-client\//)).toEqual(["lib/platform/y.ts"]);
   });
 });

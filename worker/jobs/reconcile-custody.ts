@@ -2,6 +2,7 @@ import { chainConfig } from "@/lib/chains/chain-config";
 import { enabledChains } from "@/lib/chains/chains";
 import { checkCustodyConsistency } from "@/lib/books/custody/check-custody-consistency";
 import { reconcileChain } from "@/lib/books/custody/reconcile-custody";
+import { recordReconcileResult } from "@/lib/books/custody/record-reconcile-result";
 import { getDb } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
 import { MODES } from "@/lib/kernel/mode";
@@ -9,7 +10,7 @@ import * as contracts from "@/lib/platform/jobs/contracts";
 import { defineJob } from "@/lib/platform/jobs/define-job";
 
 /**
- * Alerts by log for now (an error line per finding; a metric is the next step): a shortfall against what
+ * Alerts by log (an error line per finding) and by metric (reconcile_results, docs/OPERATIONS.md#metrics): a shortfall against what
  * merchants are owed, less USDT on chain than the custody books hold, a treasury or sweeper short of native
  * coin for one transaction, or books that do not hold together.
  */
@@ -23,6 +24,7 @@ export const reconcileCustodyJob = defineJob(contracts.reconcileCustody, async (
       if (!config) continue;
       try {
         const report = await reconcileChain(db, config);
+        await recordReconcileResult(db, mode, report);
         if (report.alerts.length)
           log.error("custody reconciliation found a gap", { mode, chain, alerts: report.alerts, usdt: report.usdt });
       } catch (err) {

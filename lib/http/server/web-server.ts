@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
 import { newRequestId, ORIGINAL_METHOD_HEADER } from "@/lib/http/api/respond";
+import { listenHttp } from "@/lib/platform/listen-http";
 import { log } from "@/lib/platform/log";
 import { clientIp, ipLimitKey } from "../../platform/client-ip";
 import { loadActionClass } from "./public-actions";
@@ -20,6 +21,8 @@ import {
 import { isMultipartPost, vetMultipartPagePost } from "./page-form-body";
 import { decideRequestPath, originForm } from "./request-path";
 import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
+import { buildRoutes, httpMetrics } from "./http-metrics";
+import type { Registry } from "prom-client";
 
 const CHARGED_HEADER = "x-public-budget-charged";
 const NEXT_ROUTER_HEADERS = [
@@ -51,6 +54,8 @@ export async function startWebServer(opts: {
   host: string;
   port: number;
   trustProxy: boolean;
+  /** This process's metrics registry, when metrics are on: requests are counted and timed by route. */
+  metrics?: Registry;
 }): Promise<WebServer> {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   await app.prepare();
@@ -60,6 +65,7 @@ export async function startWebServer(opts: {
   // path back through this server with the request's headers: the mark keeps that copy from paying twice,
   // and being this process's secret, no client can send it.
   const chargedMark = randomBytes(16).toString("hex");
+  const requestMetrics = opts.metrics ? httpMetrics(opts.metrics, buildRoutes(opts.dir)) : null;
 
   const server = http.createServer((req, res) => {
     const requestId = newRequestId();
@@ -77,6 +83,7 @@ export async function startWebServer(opts: {
         const rawUrl = req.url ?? "/";
         const decision = decideRequestPath(rawUrl);
         const method = req.method ?? "GET";
+        requestMetrics?.track(method, decision.kind === "ok" ? decision.pathname : null, res);
         if (decision.kind === "refuse")
           return refusePath(res, isApiRawPath(originForm(rawUrl)), decision.reason, requestId);
         if (decision.kind === "redirect") return redirectToCanonical(res, decision.location);
@@ -149,15 +156,9 @@ export async function startWebServer(opts: {
   });
   server.on("connect", (_req, socket) => writeRawEnvelope(socket, 405, newRequestId()));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : opts.port;
-
+  const url = await listenHttp(server, opts.host, opts.port);
   return {
-    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -2,6 +2,7 @@ import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { log } from "@/lib/platform/log";
+import { countSignal } from "@/lib/platform/metrics/signals";
 import { DELIVERY_LIFECYCLE } from "./delivery-lifecycle";
 import { storableText } from "./response-excerpt";
 import { RETRY_DELAYS_S, retryDelayMs } from "./retry-schedule";
@@ -34,7 +35,12 @@ export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promi
       attempts.map((a) => a.result.success),
     ],
   );
+  for (const a of attempts) countSignal("webhook_attempts", { outcome: attemptOutcome(a.result) });
 }
+
+/** An attempt's outcome as the metrics name it: delivered, refused by the receiver, or not answered. */
+const attemptOutcome = (result: AttemptResult) =>
+  result.success ? "delivered" : result.statusCode !== null ? "http_error" : "network_error";
 
 const DELIVERED = DELIVERY_LIFECYCLE.bulk("delivered");
 const GAVE_UP = DELIVERY_LIFECYCLE.bulk("gave_up");

@@ -71,6 +71,11 @@ const shape = {
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
+  // Prometheus metrics (docs/OPERATIONS.md#metrics): a listener of its own per process, off unless a port is set.
+  METRICS_HOST: text("127.0.0.1"),
+  WEB_METRICS_PORT: positiveInt(undefined),
+  WORKER_METRICS_PORT: positiveInt(undefined),
+  METRICS_TOKEN: secretText(),
   // The CLI's own state (where `listen` stopped); the XDG default is ~/.local/state.
   XDG_STATE_HOME: text(undefined),
 };
@@ -138,6 +143,8 @@ export interface AppConfig {
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
+  /** Where the metrics listeners bind; each process's port (unset: no listener), and the bearer token they require if set. */
+  metrics: { host: string; webPort: number | undefined; workerPort: number | undefined; token: string | undefined };
   /** Where the CLI keeps its state between runs (`listen`'s position): $XDG_STATE_HOME/usdt-payments. */
   cliStateDir: string;
 }
@@ -193,6 +200,12 @@ export const envSchema = z
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,
+      metrics: {
+        host: env.METRICS_HOST,
+        webPort: env.WEB_METRICS_PORT,
+        workerPort: env.WORKER_METRICS_PORT,
+        token: env.METRICS_TOKEN,
+      },
       cliStateDir: path.join(
         env.XDG_STATE_HOME || path.join(/*turbopackIgnore: true*/ os.homedir(), ".local", "state"),
         "usdt-payments",

@@ -2,7 +2,7 @@ import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { EVENTS } from "@/lib/http/api/operations/events";
 import { sseStream } from "@/lib/http/sse/event-stream";
-import { takeStreamSlot } from "@/lib/http/sse/stream-slots";
+import { takeStreamSlot } from "@/lib/http/sse/key-stream-slots";
 import { currentStreamCursor, streamCursorAfter, streamEvents } from "@/lib/notify/events/stream-events";
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,134 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { freePort, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { startService, until } from "../helpers/started-service";
+
+// Metrics as an operator scrapes them from `npm start`: the web's and the worker's listeners, the token, and a
+// sandbox chain that stops answering, seen in GET /v1/chains and in the worker's gauges, then recovering.
+
+const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
+
+/** The value of one sample (`name{labels} value`) in a scrape, or null when absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number | null {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = match[2]!.split(",");
+    if (wanted.every((w) => have.includes(w))) return Number(match[3]);
+  }
+  return null;
+}
+
+/** The pid of the anvil serving `rpcUrl` (its --port), from the process table. */
+function anvilPid(rpcUrl: string): number {
+  const port = new URL(rpcUrl).port;
+  const line = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .find((l) => l.includes("anvil") && new RegExp(`--port ${port}(\\s|$)`).test(l));
+  if (!line) throw new Error(`no anvil on port ${port}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+describe("metrics", () => {
+  it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains and the gauges", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-metrics-"));
+    fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
+    const database = await startEmbeddedDatabase(path.join(dataDir, "operator-db"));
+    const [webPort, workerPort] = [await freePort(), await freePort()];
+    const service = await startService(path.join(dataDir, "service"), database.url, {
+      SANDBOX_CHAINS: "on",
+      WEB_METRICS_PORT: String(webPort),
+      WORKER_METRICS_PORT: String(workerPort),
+      METRICS_TOKEN: TOKEN,
+    });
+    const scrape = async (port: number, token: string | null = TOKEN) => {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const db = new pg.Client({ connectionString: database.url });
+    let stopped: number | null = null;
+    try {
+      await db.connect();
+      // Not on the public port, and not without the token.
+      expect((await fetch(`${service.base}/metrics`)).status).toBe(404);
+      expect((await scrape(webPort, null)).status).toBe(401);
+      expect((await scrape(workerPort, "wrong")).status).toBe(401);
+
+      const payment = await service.createPayment("metrics");
+      expect((await service.call("GET", `/v1/payments/${payment}`)).status).toBe(200);
+      expect((await service.call("GET", "/v1/no-such-thing")).status).toBe(404);
+      const web = await scrape(webPort);
+      expect(web.status).toBe(200);
+      const post = { route: "/v1/payments", method: "POST", status: "200" };
+      expect(sample(web.text, "usdt_http_requests_total", post)).toBeGreaterThanOrEqual(1);
+      // One series per route, not per id; a path no route serves is "unmatched" (scanners grow nothing).
+      expect(sample(web.text, "usdt_http_requests_total", { route: "/v1/payments/[id]", status: "200" })).toBe(1);
+      expect(web.text).not.toContain(payment);
+      expect(sample(web.text, "usdt_http_requests_total", { route: "unmatched", status: "404" })).toBe(1);
+      const created = { route: "/v1/payments", method: "POST", le: "+Inf" };
+      expect(sample(web.text, "usdt_http_request_duration_seconds_bucket", created)).toBeGreaterThanOrEqual(1);
+      expect(web.text).toContain("process_cpu_seconds_total");
+
+      // The worker's view: every sandbox chain healthy, the queue, and a reconciliation run on demand.
+      const chains = (await (await service.call("GET", "/v1/chains")).json()) as {
+        data: { chain: string; healthy: boolean; status: string }[];
+      };
+      expect(chains.data.map((c) => c.chain).sort()).toEqual(["bnb", "eth", "polygon", "solana", "tron"]);
+      const healthy = (text: string, chain: string) => sample(text, "usdt_chain_healthy", { mode: "sandbox", chain });
+      await until(
+        "bnb healthy in the worker's metrics",
+        async () => healthy((await scrape(workerPort)).text, "bnb") === 1,
+        60_000,
+      );
+      await db.query("select graphile_worker.add_job('reconcile_custody', $1::json)", [
+        JSON.stringify({ mode: "sandbox", chain: "polygon" }),
+      ]);
+      const reconciled = await until(
+        "polygon reconciled",
+        async () => {
+          const { text } = await scrape(workerPort);
+          return sample(text, "usdt_reconcile_last_run_timestamp_seconds", { chain: "polygon" }) !== null && text;
+        },
+        60_000,
+      );
+      expect(sample(reconciled, "usdt_reconcile_shortfall_usdt", { mode: "sandbox", chain: "polygon" })).toBe(0);
+      expect(sample(reconciled, "usdt_reconcile_alerts", { mode: "sandbox", chain: "polygon" })).toBe(0);
+      expect(reconciled).toMatch(/^usdt_jobs_queued\{task="[a-z_]+",state="(ready|scheduled|running)"\} \d+$/m);
+
+      // bnb's node stops answering (SIGSTOP: alive, silent, as a hung node is): the API and the gauge say so.
+      const bnbRpc = /Sandbox:\s+bnb\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(service.out())![1]!;
+      stopped = anvilPid(bnbRpc);
+      process.kill(stopped, "SIGSTOP");
+      const down = await until(
+        "bnb unhealthy in /v1/chains",
+        async () => {
+          const list = (await (await service.call("GET", "/v1/chains")).json()) as typeof chains;
+          const bnb = list.data.find((c) => c.chain === "bnb")!;
+          return !bnb.healthy && bnb;
+        },
+        120_000,
+      );
+      expect(["erroring", "lagging"]).toContain(down.status);
+      const during = (await scrape(workerPort)).text;
+      expect(healthy(during, "bnb")).toBe(0);
+      expect(healthy(during, "polygon")).toBe(1);
+
+      process.kill(stopped, "SIGCONT");
+      stopped = null;
+      await until("bnb healthy again", async () => healthy((await scrape(workerPort)).text, "bnb") === 1, 120_000);
+    } finally {
+      if (stopped) process.kill(stopped, "SIGCONT");
+      await db.end().catch(() => undefined);
+      await service.stop();
+      await database.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 420_000);
+});
