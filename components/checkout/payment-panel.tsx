@@ -35,6 +35,16 @@ export function PaymentPanel({
   return (
     <section aria-label="Payment" className="space-y-4 px-5 py-5">
       <StatusScreen status={status} network={network} merchantName={merchantName} />
+      {status.network_delayed && (
+        <p
+          role="note"
+          data-testid="network-delayed"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+        >
+          {network.name} is slow to report payments right now, so yours may take longer than usual to show here. It is
+          not lost: it is credited as soon as it is seen. Do not pay again.
+        </p>
+      )}
       {awaiting && (
         <>
           <Countdown expiresAt={status.expires_at} />

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { freePort, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
-import { startService, until } from "../helpers/started-service";
+import { sleep, startService, until } from "../helpers/started-service";
 
 // Metrics as an operator scrapes them from `npm start`: the web's and the worker's listeners, the token, and a
 // sandbox chain that stops answering, seen in GET /v1/chains and in the worker's gauges, then recovering.
@@ -35,7 +35,7 @@ function anvilPid(rpcUrl: string): number {
 }
 
 describe("metrics", () => {
-  it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains and the gauges", async () => {
+  it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains, the gauges and its checkouts", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-metrics-"));
     fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
     const database = await startEmbeddedDatabase(path.join(dataDir, "operator-db"));
@@ -102,7 +102,18 @@ describe("metrics", () => {
       expect(sample(reconciled, "usdt_reconcile_alerts", { mode: "sandbox", chain: "polygon" })).toBe(0);
       expect(reconciled).toMatch(/^usdt_jobs_queued\{task="[a-z_]+",state="(ready|scheduled|running)"\} \d+$/m);
 
-      // bnb's node stops answering (SIGSTOP: alive, silent, as a hung node is): the API and the gauge say so.
+      // bnb's node stops answering (SIGSTOP: alive, silent, as a hung node is): the API, the gauge and the
+      // checkout of a payment on bnb say so.
+      const onBnb = (await service.create("/v1/payments", { amount: "1.000000", chain: "bnb" })).id;
+      // The page as served (React marks where text joins with comments); every 3 s at most: pages have a per-IP budget.
+      const checkoutSays = async (text: string) => {
+        await sleep(3_000);
+        const html = await (await fetch(`${service.base}/checkout/${onBnb}`)).text();
+        return html.replaceAll("<!-- -->", "").includes(text);
+      };
+      const notice = "is slow to report payments right now";
+      expect(await checkoutSays("Waiting for your payment")).toBe(true);
+      expect(await checkoutSays(notice)).toBe(false);
       const bnbRpc = /Sandbox:\s+bnb\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(service.out())![1]!;
       stopped = anvilPid(bnbRpc);
       process.kill(stopped, "SIGSTOP");
@@ -119,10 +130,12 @@ describe("metrics", () => {
       const during = (await scrape(workerPort)).text;
       expect(healthy(during, "bnb")).toBe(0);
       expect(healthy(during, "polygon")).toBe(1);
+      await until("the checkout's notice", () => checkoutSays(`BNB Smart Chain ${notice}`), 30_000);
 
       process.kill(stopped, "SIGCONT");
       stopped = null;
       await until("bnb healthy again", async () => healthy((await scrape(workerPort)).text, "bnb") === 1, 120_000);
+      await until("the notice gone", async () => !(await checkoutSays(notice)), 30_000);
     } finally {
       if (stopped) process.kill(stopped, "SIGCONT");
       await db.end().catch(() => undefined);

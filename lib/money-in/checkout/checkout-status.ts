@@ -15,9 +15,15 @@ export interface CheckoutStatus {
   confirmations_required: number | null;
   tx_hash: string | null;
   expires_at: string;
+  /** The network's payments are detected late right now (its watcher lags or errs), while this one is open. */
+  network_delayed: boolean;
 }
 
-export function checkoutStatus(payment: PaymentRow, confirmationsRequired: number | null): CheckoutStatus {
+export function checkoutStatus(
+  payment: PaymentRow,
+  confirmationsRequired: number | null,
+  networkDelayed = false,
+): CheckoutStatus {
   const due =
     payment.status === "awaiting_payment" && payment.amountUnits > payment.amountReceivedUnits
       ? payment.amountUnits - payment.amountReceivedUnits
@@ -31,6 +37,7 @@ export function checkoutStatus(payment: PaymentRow, confirmationsRequired: numbe
     confirmations_required: confirmationsRequired,
     tx_hash: payment.txHash,
     expires_at: payment.expiresAt.toISOString(),
+    network_delayed: networkDelayed && !FINAL_STATUSES.includes(payment.status),
   };
 }
 

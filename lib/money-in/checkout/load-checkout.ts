@@ -7,6 +7,7 @@ import type { Mode } from "@/lib/kernel/mode";
 import { paymentRow, type PaymentRow } from "@/lib/money-in/payments/payment-row";
 import { checkoutStatus, type CheckoutStatus } from "./checkout-status";
 import { NETWORK } from "./networks";
+import { networkDelayed } from "./network-delay";
 import { paymentUri } from "./payment-uri";
 
 export interface CheckoutNetwork {
@@ -78,7 +79,8 @@ export async function loadCheckout(db: Db, paymentId: string): Promise<CheckoutV
   if (!payment) return null;
   const config = payment.chain ? await chainConfig(db, payment.mode, payment.chain) : null;
   const network = config ? checkoutNetwork(config) : null;
-  const status = checkoutStatus(payment, config?.confirmations.required ?? null);
+  const delayed = payment.chain ? await networkDelayed(db, payment.mode, payment.chain) : false;
+  const status = checkoutStatus(payment, config?.confirmations.required ?? null, delayed);
   const owed = payment.amountUnits - payment.amountReceivedUnits;
   return {
     paymentId: payment.id,

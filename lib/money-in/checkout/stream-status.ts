@@ -3,12 +3,14 @@ import type { Db } from "@/lib/platform/db/client";
 import { sleep } from "@/lib/kernel/sleep";
 import { checkoutStatus, FINAL_STATUSES, type CheckoutStatus } from "./checkout-status";
 import { loadPaymentForCheckout } from "./load-checkout";
+import { networkDelayed } from "./network-delay";
 
 export async function loadCheckoutStatus(db: Db, paymentId: string): Promise<CheckoutStatus | null> {
   const payment = await loadPaymentForCheckout(db, paymentId);
   if (!payment) return null;
   const config = payment.chain ? await chainConfig(db, payment.mode, payment.chain) : null;
-  return checkoutStatus(payment, config?.confirmations.required ?? null);
+  const delayed = payment.chain ? await networkDelayed(db, payment.mode, payment.chain) : false;
+  return checkoutStatus(payment, config?.confirmations.required ?? null, delayed);
 }
 
 /**
