@@ -2,6 +2,8 @@ import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
+import { recordEvent } from "@/lib/notify/events/record-event";
+import { markFailed } from "@/lib/notify/webhooks/record-attempts";
 import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { startReceiver, verifySignature } from "@/tests/helpers/webhook-receiver";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
@@ -178,6 +180,43 @@ describe("dashboard webhooks", () => {
     });
     expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
     expect(receiver.at("/hook")).toHaveLength(sent);
+  });
+
+  it("a developer resends the endpoint's given-up deliveries with one button", async () => {
+    // A payment.confirmed event (the endpoint's filter) whose delivery gave up, as the last retry leaves it.
+    const event = await recordEvent(getDb(), {
+      merchantId: m.id,
+      mode: "sandbox",
+      type: "payment.confirmed",
+      object: { id: "pay_e2eGivenUp" },
+    });
+    const [delivery] = await query<{ id: string }>(getDb(), "select id from webhook_deliveries where event_id = $1", [
+      event.id,
+    ]);
+    await markFailed(getDb(), [delivery!.id]);
+    const dev = await newUser(m.id, "developer");
+    const { page, errors } = await visitor();
+    await signIn(page, dev);
+    await page.goto(site(endpointPath));
+    await page.getByRole("button", { name: "Resend failed deliveries" }).click();
+    expect(await statusText(page)).toBe("1 failed delivery queued for another attempt.");
+    const [state] = await query<{ status: string }>(getDb(), "select status from webhook_deliveries where id = $1", [
+      delivery!.id,
+    ]);
+    expect(state!.status).toBe("pending");
+    await snapshot(page, "dashboard-webhook-resend-failed");
+    await page.getByRole("button", { name: "Resend failed deliveries" }).click();
+    await page.getByText("No failed deliveries in the last 7 days.").waitFor({ timeout: 15_000 });
+    const audit = await query<{ user_id: string; details: { queued: number } }>(
+      getDb(),
+      "select user_id, details from audit_log where merchant_id = $1 and action = 'webhook.resend_failed' order by created_at",
+      [m.id],
+    );
+    expect(audit.map((a) => [a.user_id, a.details.queued])).toEqual([
+      [dev.id, 1],
+      [dev.id, 0],
+    ]);
+    expect(errors).toEqual([]);
   });
 
   it("an owner disables (nothing is sent), enables, then deletes after confirming; live needs step-up", async () => {

@@ -10,6 +10,8 @@ import type { WebhookEndpointRow } from "@/lib/notify/webhooks/webhook-endpoint-
 import { assertCan, type DashboardActor, ownerOf } from "../identity/auth/dashboard-actor";
 import { type EndpointFormErrors, type EndpointFormInput, parseEndpointForm, parseEventFilter } from "./webhook-form";
 import { webhookStepUpRefusal } from "./webhook-step-up";
+import { resendFailedWithAudit } from "./resend-failed-webhooks";
+import type { ResendFailedResult } from "@/lib/notify/webhooks/resend-failed-deliveries";
 
 export type CreateEndpointResult =
   | { ok: true; endpoint: WebhookEndpointRow; secret: string }
@@ -89,6 +91,15 @@ export async function setDashboardWebhookActive(
     });
     return row;
   });
+}
+
+/**
+ * Queues the endpoint's deliveries that gave up, of events of the last 7 days, for one more attempt now (at most
+ * 500 a time), as POST /v1/webhooks/:id/resend_failed does; audited under the user.
+ */
+export async function resendDashboardFailed(db: Db, actor: DashboardActor, id: string): Promise<ResendFailedResult> {
+  assertCan(actor, "webhooks:write");
+  return inTransaction(db, (tx) => resendFailedWithAudit(tx, ownerOf(actor), id, undefined, { actor }));
 }
 
 /** Deletes an endpoint (its delivery history stays); audited. */

@@ -4,7 +4,10 @@ import { getDb, getPool } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { startWorker, type JobRunner } from "@/worker/start-jobs";
+import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
+import { resendDashboardFailed } from "@/lib/read-models/webhook-endpoints";
 import { api, expectError, newKey, newMerchant } from "../helpers/api";
+import { auditRows, newActor } from "../helpers/dashboard-actors";
 import { until } from "../helpers/started-service";
 import { startReceiver, waitFor } from "../helpers/webhook-receiver";
 
@@ -126,5 +129,24 @@ describe("undelivered events, recovered", () => {
     );
     // None of the refusals queued anything.
     expect(await deliveryStatus(endpointId)).toEqual(["failed"]);
+  });
+
+  it("the dashboard's button: a developer resends, delivered once and audited under the user; a viewer is refused", async () => {
+    const { m, endpointId } = await givenUpDelivery("/dashboard");
+    const viewer = await newActor(m.id, "viewer");
+    await expect(resendDashboardFailed(getDb(), viewer, endpointId)).rejects.toThrow(DashboardForbiddenError);
+    expect(await deliveryStatus(endpointId)).toEqual(["failed"]);
+
+    const developer = await newActor(m.id, "developer");
+    const before = receiver.at("/dashboard").length;
+    expect(await resendDashboardFailed(getDb(), developer, endpointId)).toMatchObject({ queued: 1, has_more: false });
+    await until("delivered", async () => (await deliveryStatus(endpointId)).includes("succeeded"), 15_000);
+    expect(receiver.at("/dashboard")).toHaveLength(before + 1);
+    expect((await resendDashboardFailed(getDb(), developer, endpointId)).queued).toBe(0);
+    const audit = await auditRows(m.id, "webhook.resend_failed");
+    expect(audit.map((a) => [a.user_id, a.target, a.details?.queued, a.ip])).toEqual([
+      [developer.userId, endpointId, 1, "10.1.2.3"],
+      [developer.userId, endpointId, 0, "10.1.2.3"],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/acti
 import {
   createDashboardWebhook,
   deleteDashboardWebhook,
+  resendDashboardFailed,
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
 } from "@/lib/read-models/webhook-endpoints";
@@ -102,6 +103,23 @@ export async function sendWebhookTestEvent(_prev: ActionState, form: FormData): 
     const { eventId, result } = await sendDashboardTestEvent(getDb(), actor, id);
     revalidatePath(detailPath(id));
     return { message: `Test event ${eventId}: ${describeAttempt(result)}` };
+  } catch (err) {
+    return { error: actionErrorMessage(err) };
+  }
+}
+
+/** Queues the endpoint's given-up deliveries of the last 7 days for another attempt. */
+export async function resendFailedWebhooks(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const actor = await requireActionActor("webhooks:write");
+    const id = field(form, "id");
+    const { queued, has_more } = await resendDashboardFailed(getDb(), actor, id);
+    revalidatePath(detailPath(id));
+    if (queued === 0) return { message: "No failed deliveries in the last 7 days." };
+    const more = has_more ? " More remain: press again once these are sent." : "";
+    return {
+      message: `${queued} failed ${queued === 1 ? "delivery" : "deliveries"} queued for another attempt.${more}`,
+    };
   } catch (err) {
     return { error: actionErrorMessage(err) };
   }

@@ -12,6 +12,7 @@ import { listDeliveryLog } from "@/lib/notify/webhooks/list-delivery-log";
 import { getWebhookEndpoint } from "@/lib/notify/webhooks/manage-webhook-endpoint";
 import {
   deleteWebhook,
+  resendFailedWebhooks,
   resendWebhookEvent,
   sendWebhookTestEvent,
   setWebhookActive,
@@ -68,6 +69,9 @@ export default async function WebhookPage({
           </h2>
           <div className="flex flex-wrap items-start gap-3">
             <ActionButton action={sendWebhookTestEvent} fields={{ id }} label="Send test event" tone="primary" />
+            {endpoint.active && (
+              <ActionButton action={resendFailedWebhooks} fields={{ id }} label="Resend failed deliveries" />
+            )}
             <ActionButton
               action={setWebhookActive}
               fields={{ id, active: endpoint.active ? "false" : "true" }}
