@@ -24,6 +24,8 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
 
 export interface Service {
   base: string;
+  /** The demo merchant's sandbox key, as npm start printed it. */
+  key: string;
   out: () => string;
   call: (method: string, url: string, body?: unknown, idempotencyKey?: string) => Promise<Response>;
   health: () => Promise<{
@@ -125,7 +127,7 @@ export async function startService(
   };
   const createPayment = async (order: string) =>
     (await create("/v1/payments", { amount: "1.000000", metadata: { order } })).id;
-  return { base, out: () => out, call, health, create, createPayment, stop, pgid: child.pid! };
+  return { base, key: key ?? "", out: () => out, call, health, create, createPayment, stop, pgid: child.pid! };
 }
 
 /** A payment's webhook delivered (the worker is alive and its jobs run). */

@@ -1,15 +1,22 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
-import { sleep, startService, until } from "../helpers/started-service";
+import { listenHttp } from "@/lib/platform/listen-http";
+import { constructEvent } from "../../sdk/src/webhooks";
+import { runCli } from "../helpers/run-cli";
+import { type Service, sleep, startService, until } from "../helpers/started-service";
 
-// Metrics as an operator scrapes them from `npm start`: the web's and the worker's listeners, the token, and a
-// sandbox chain that stops answering, seen in GET /v1/chains and in the worker's gauges, then recovering.
+// One `npm start` with its sandbox chains, as an operator and a developer meet it. Metrics as an operator scrapes
+// them: the web's and the worker's listeners, the token, and a sandbox chain that stops answering, seen in
+// GET /v1/chains, the worker's gauges and a checkout, then recovering. Then the README's quickstart: trigger and
+// listen against it, the forwarded event verified with the SDK.
 
+const root = path.resolve(import.meta.dirname, "../..");
 const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
 
 /** The value of one sample (`name{labels} value`) in a scrape, or null when absent. */
@@ -34,28 +41,44 @@ function anvilPid(rpcUrl: string): number {
   return Number(line.trim().split(/\s+/)[0]);
 }
 
-describe("metrics", () => {
+let dataDir: string;
+let database: Awaited<ReturnType<typeof startEmbeddedDatabase>>;
+let service: Service;
+let db: pg.Client;
+let webPort: number;
+let workerPort: number;
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-metrics-"));
+  fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
+  database = await startEmbeddedDatabase(path.join(dataDir, "operator-db"));
+  [webPort, workerPort] = [await freePort(), await freePort()];
+  service = await startService(path.join(dataDir, "service"), database.url, {
+    SANDBOX_CHAINS: "on",
+    WEB_METRICS_PORT: String(webPort),
+    WORKER_METRICS_PORT: String(workerPort),
+    METRICS_TOKEN: TOKEN,
+  });
+  db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+}, 180_000);
+afterAll(async () => {
+  await db?.end().catch(() => undefined);
+  await service?.stop();
+  await database?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const scrape = async (port: number, token: string | null = TOKEN) => {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.status, text: await res.text() };
+};
+
+describe("npm start with its sandbox chains, as an operator and a developer meet it", () => {
   it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains, the gauges and its checkouts", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-metrics-"));
-    fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
-    const database = await startEmbeddedDatabase(path.join(dataDir, "operator-db"));
-    const [webPort, workerPort] = [await freePort(), await freePort()];
-    const service = await startService(path.join(dataDir, "service"), database.url, {
-      SANDBOX_CHAINS: "on",
-      WEB_METRICS_PORT: String(webPort),
-      WORKER_METRICS_PORT: String(workerPort),
-      METRICS_TOKEN: TOKEN,
-    });
-    const scrape = async (port: number, token: string | null = TOKEN) => {
-      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      return { status: res.status, text: await res.text() };
-    };
-    const db = new pg.Client({ connectionString: database.url });
     let stopped: number | null = null;
     try {
-      await db.connect();
       // Not on the public port, and not without the token.
       expect((await fetch(`${service.base}/metrics`)).status).toBe(404);
       expect((await scrape(webPort, null)).status).toBe(401);
@@ -138,10 +161,55 @@ describe("metrics", () => {
       await until("the notice gone", async () => !(await checkoutSays(notice)), 30_000);
     } finally {
       if (stopped) process.kill(stopped, "SIGCONT");
-      await db.end().catch(() => undefined);
-      await service.stop();
-      await database.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 420_000);
+  }, 360_000);
+
+  it("the README's quickstart: listen forwards a triggered payment.confirmed, verified by the SDK with the printed secret", async () => {
+    const received: { body: string; signature: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        received.push({ body, signature: String(req.headers["service-signature"]) });
+        res.writeHead(200).end();
+      });
+    });
+    const receiverUrl = `${await listenHttp(receiver, "127.0.0.1", 0)}/webhooks`;
+    const stateHome = path.join(dataDir, "cli-state");
+    const env = { ...process.env, XDG_STATE_HOME: stateHome, USDT_API_KEY: service.key, USDT_BASE_URL: service.base };
+    const listen = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/cli.ts", "listen", "--forward-to", receiverUrl],
+      {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let printed = "";
+    listen.stdout.on("data", (d) => (printed += d));
+    try {
+      const secret = await until(
+        "listen ready",
+        async () => /signing secret is (whsec_\S+)/.exec(printed)?.[1],
+        30_000,
+      );
+      const trigger = await runCli(["trigger", "payment.confirmed"], env);
+      expect(trigger.code, trigger.stderr).toBe(0);
+      const paymentId = /\(payment (pay_\w+)\)/.exec(trigger.stdout)![1]!;
+      const confirmed = await until(
+        "payment.confirmed forwarded",
+        async () =>
+          received
+            .map((r) => constructEvent(r.body, r.signature, secret))
+            .find((e) => e.type === "payment.confirmed" && (e.data.object as { id: string }).id === paymentId),
+        30_000,
+      );
+      expect(confirmed.data.object).toMatchObject({ id: paymentId, status: "confirmed" });
+      expect(printed).toMatch(new RegExp(`payment\\.confirmed\\s+${paymentId}\\s+evt_\\w+\\s+--> \\[200\\] POST`));
+    } finally {
+      listen.kill("SIGTERM");
+      receiver.close();
+    }
+  }, 120_000);
 });
