@@ -38,7 +38,7 @@ export function registerServiceMetrics(registry: Registry): void {
 
   const chain = ["mode", "chain"] as const;
   const ofChain = (r: { mode: string; chain: string }) => ({ mode: r.mode, chain: r.chain });
-  const ofPayout = (p: OperationsSnapshot["payouts"][number]) => ({ ...ofChain(p), status: p.status });
+  const ofPayout = (p: { mode: string; chain: string; status: string }) => ({ ...ofChain(p), status: p.status });
   gauge(
     "usdt_chain_healthy",
     "1 when the chain's watcher is ok, 0 when lagging, erroring or not watched.",
@@ -82,13 +82,19 @@ export function registerServiceMetrics(registry: Registry): void {
     "usdt_payouts_open",
     "Payouts not yet final, by status (pending, review_required, processing).",
     [...chain, "status"] as const,
-    (s) => s.payouts.map((p) => [ofPayout(p), p.count]),
+    (s) => s.payouts.open.map((p) => [ofPayout(p), p.count]),
+  );
+  gauge(
+    "usdt_payouts_finished_24h",
+    "Payouts that ended in the last 24 hours, by status (confirmed, failed, blocked).",
+    [...chain, "status"] as const,
+    (s) => s.payouts.finished.map((p) => [ofPayout(p), p.count]),
   );
   gauge(
     "usdt_payouts_oldest_open_seconds",
     "Age of the oldest payout in each open status.",
     [...chain, "status"] as const,
-    (s) => s.payouts.map((p) => [ofPayout(p), p.oldest_seconds]),
+    (s) => s.payouts.open.map((p) => [ofPayout(p), p.oldest_seconds]),
   );
   gauge(
     "usdt_payouts_waiting_for_liquidity_overdue",
@@ -96,7 +102,7 @@ export function registerServiceMetrics(registry: Registry): void {
     chain,
     (s) => {
       const overdue = new Map<string, Sample<"mode" | "chain">>();
-      for (const p of s.payouts) {
+      for (const p of s.payouts.open) {
         const key = `${p.mode}/${p.chain}`;
         overdue.set(key, [ofChain(p), (overdue.get(key)?.[1] ?? 0) + p.overdue]);
       }

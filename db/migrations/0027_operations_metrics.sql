@@ -9,4 +9,5 @@ CREATE TABLE "reconcile_results" (
 	CONSTRAINT "reconcile_results_mode_chain_pk" PRIMARY KEY("mode","chain")
 );
 --> statement-breakpoint
+CREATE INDEX "payouts_updated_idx" ON "payouts" USING btree ("updated_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_undelivered_idx" ON "webhook_deliveries" USING btree ("mode","status","updated_at") WHERE "webhook_deliveries"."status" <> 'succeeded';

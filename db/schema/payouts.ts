@@ -59,6 +59,8 @@ export const payouts = pgTable(
     ),
     check("payouts_chain_check", sql`${t.chain} in ('eth','bnb','polygon','tron','solana')`),
     index("payouts_open_idx").on(t.mode, t.chain, t.createdAt).where(sql`${t.status} in ('pending','processing')`),
+    // The metrics' count of payouts that ended in the last 24 hours, without reading older ones.
+    index("payouts_updated_idx").on(t.updatedAt),
   ],
 );
 

@@ -2,7 +2,7 @@ import { readReconcileResults } from "@/lib/books/custody/record-reconcile-resul
 import { enabledChainConfigs } from "@/lib/chains/chain-config";
 import { MODES } from "@/lib/kernel/mode";
 import { listChainStatus } from "@/lib/money-in/watch/chain-status";
-import { countOpenPayouts } from "@/lib/money-out/payouts/count-open-payouts";
+import { countPayouts } from "@/lib/money-out/payouts/count-payouts";
 import { countUndeliveredWebhooks } from "@/lib/notify/webhooks/count-undelivered";
 import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
@@ -21,7 +21,7 @@ export async function readOperationsSnapshot(db: Db) {
     ).then((perMode) => perMode.flat()),
     countUndeliveredWebhooks(db),
     readQueueDepth(db),
-    countOpenPayouts(db, config().payoutLiquidityAlertMinutes),
+    countPayouts(db, config().payoutLiquidityAlertMinutes),
     readReconcileResults(db),
   ]);
   return { chains, deliveries, jobs, payouts, reconcile };

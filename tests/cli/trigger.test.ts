@@ -7,8 +7,9 @@ import { runCli } from "../helpers/run-cli";
 // `trigger` against a real web instance, with a merchant's sandbox key. Tron: the EVM chains' watchers
 // belong to tests/chains/evm-lifecycle.test.ts, which kills and restarts them and must find nobody else
 // leading; a second watcher on tron is one more candidate for a leadership nobody there takes away.
-// Payout triggers need the jobs and an outbound leader for the chain, which only the custody phase may own:
-// they are not run here.
+// Payout triggers need the jobs and an outbound leader for the chain, which only the custody phase may own in
+// this stack: they run, with every other event, against an npm start of their own
+// (tests/start/metrics-and-quickstart.test.ts).
 const CHAIN = "tron";
 let watcher: SpawnedWorker;
 beforeAll(async () => {

@@ -164,7 +164,7 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
     }
   }, 360_000);
 
-  it("the README's quickstart: listen forwards a triggered payment.confirmed, verified by the SDK with the printed secret", async () => {
+  it("the README's quickstart: listen forwards what trigger makes happen (every event it knows), verified by the SDK with the printed secret", async () => {
     const received: { body: string; signature: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let body = "";
@@ -207,9 +207,40 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
       );
       expect(confirmed.data.object).toMatchObject({ id: paymentId, status: "confirmed" });
       expect(printed).toMatch(new RegExp(`payment\\.confirmed\\s+${paymentId}\\s+evt_\\w+\\s+--> \\[200\\] POST`));
+
+      // Every other event trigger makes happen, at once (payouts need this service's own outbound leader):
+      // each ends with its event, which listen forwards, verified.
+      const others = ["payment.pending", "payment.confirming", "payment.expired", "payout.confirmed", "payout.failed"];
+      // The payout triggers one after the other: they poll GET /v1/payouts, whose window is 10 requests a minute.
+      const triggerJson = (event: string) => runCli(["trigger", event, "--json"], env);
+      const [pending, confirming, expired, payouts] = await Promise.all([
+        triggerJson("payment.pending"),
+        triggerJson("payment.confirming"),
+        triggerJson("payment.expired"),
+        (async () => [await triggerJson("payout.confirmed"), await triggerJson("payout.failed")])(),
+      ]);
+      const runs = [pending, confirming, expired, ...payouts];
+      for (const [i, run] of runs.entries()) {
+        expect(run.code, `${others[i]}: ${run.stdout}${run.stderr}`).toBe(0);
+        const { event } = JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!) as {
+          event: { id: string; type: string };
+        };
+        expect(event.type).toBe(others[i]);
+        const forwarded = await until(
+          `${event.type} forwarded`,
+          async () => received.map((r) => constructEvent(r.body, r.signature, secret)).find((e) => e.id === event.id),
+          30_000,
+        );
+        expect(forwarded.type).toBe(others[i]);
+      }
+      // The payouts by the state they ended in, as the worker's metrics count them.
+      const { text } = await scrape(workerPort);
+      const ended = (status: string) =>
+        sample(text, "usdt_payouts_finished_24h", { mode: "sandbox", chain: "polygon", status });
+      expect([ended("confirmed"), ended("failed")]).toEqual([1, 1]);
     } finally {
       listen.kill("SIGTERM");
       receiver.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
