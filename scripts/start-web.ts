@@ -24,11 +24,15 @@ if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
   process.exit(1);
 }
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
-const metrics = cfg.metrics.webPort ? metricsRegistry() : undefined;
+const metrics = cfg.metrics.webPort !== undefined ? metricsRegistry() : undefined;
 const web = await startWebServer({ dir, host: cfg.host, port: cfg.port, trustProxy: cfg.trustProxy, metrics });
 console.log(`[web] listening on ${web.url} (public URL ${cfg.publicBaseUrl})`);
+// A metrics port that cannot be bound must not stop payments: said loudly, and the scrape target shows down.
 const metricsServer = metrics
-  ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.webPort!, registry: metrics })
+  ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.webPort!, registry: metrics }).catch((err: Error) => {
+      console.error(`[web] ${err.message}: running without metrics`);
+      return null;
+    })
   : null;
 if (metricsServer) console.log(`[web] metrics on ${metricsServer.url}`);
 process.send?.({ type: "ready", url: web.url });

@@ -40,9 +40,16 @@ const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
 const outbound = roles.includes("outbound") ? startOutboundLeaders(database.url) : null;
-const metricsServer = cfg.metrics.workerPort
-  ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.workerPort, registry: workerMetrics() })
-  : null;
+// A metrics port that cannot be bound must not stop money moving: said loudly, and the scrape target shows down.
+const metricsServer =
+  cfg.metrics.workerPort !== undefined
+    ? await startMetricsServer({ ...cfg.metrics, port: cfg.metrics.workerPort, registry: workerMetrics() }).catch(
+        (err: Error) => {
+          console.error(`[worker] ${err.message}: running without metrics`);
+          return null;
+        },
+      )
+    : null;
 console.log(`[worker] running ${roles.join(" and ")}${metricsServer ? `; metrics on ${metricsServer.url}` : ""}`);
 process.send?.({ type: "ready" });
 

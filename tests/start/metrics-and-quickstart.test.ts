@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { startEmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { listenHttp } from "@/lib/platform/listen-http";
 import { constructEvent } from "../../sdk/src/webhooks";
 import { runCli } from "../helpers/run-cli";
@@ -23,7 +23,7 @@ const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
 function sample(text: string, name: string, labels: Record<string, string>): number | null {
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   for (const line of text.split("\n")) {
-    const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const have = match[2]!.split(",");
     if (wanted.every((w) => have.includes(w))) return Number(match[3]);
@@ -45,19 +45,21 @@ let dataDir: string;
 let database: Awaited<ReturnType<typeof startEmbeddedDatabase>>;
 let service: Service;
 let db: pg.Client;
-let webPort: number;
-let workerPort: number;
+let webMetrics: string;
+let workerMetrics: string;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-metrics-"));
   fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when started as root
   database = await startEmbeddedDatabase(path.join(dataDir, "operator-db"));
-  [webPort, workerPort] = [await freePort(), await freePort()];
   service = await startService(path.join(dataDir, "service"), database.url, {
     SANDBOX_CHAINS: "on",
-    WEB_METRICS_PORT: String(webPort),
-    WORKER_METRICS_PORT: String(workerPort),
+    // Any free port each (a port chosen here could be taken by another test's process before npm start binds it).
+    WEB_METRICS_PORT: "0",
+    WORKER_METRICS_PORT: "0",
     METRICS_TOKEN: TOKEN,
   });
+  webMetrics = /\[web\] metrics on (http:\S+)/.exec(service.out())![1]!;
+  workerMetrics = /\[worker\] running .*; metrics on (http:\S+)/.exec(service.out())![1]!;
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
 }, 180_000);
@@ -68,8 +70,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const scrape = async (port: number, token: string | null = TOKEN) => {
-  const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+const scrape = async (url: string, token: string | null = TOKEN) => {
+  const res = await fetch(url, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   return { status: res.status, text: await res.text() };
@@ -81,13 +83,13 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
     try {
       // Not on the public port, and not without the token.
       expect((await fetch(`${service.base}/metrics`)).status).toBe(404);
-      expect((await scrape(webPort, null)).status).toBe(401);
-      expect((await scrape(workerPort, "wrong")).status).toBe(401);
+      expect((await scrape(webMetrics, null)).status).toBe(401);
+      expect((await scrape(workerMetrics, "wrong")).status).toBe(401);
 
       const payment = await service.createPayment("metrics");
       expect((await service.call("GET", `/v1/payments/${payment}`)).status).toBe(200);
       expect((await service.call("GET", "/v1/no-such-thing")).status).toBe(404);
-      const web = await scrape(webPort);
+      const web = await scrape(webMetrics);
       expect(web.status).toBe(200);
       const post = { route: "/v1/payments", method: "POST", status: "200" };
       expect(sample(web.text, "usdt_http_requests_total", post)).toBeGreaterThanOrEqual(1);
@@ -107,7 +109,7 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
       const healthy = (text: string, chain: string) => sample(text, "usdt_chain_healthy", { mode: "sandbox", chain });
       await until(
         "bnb healthy in the worker's metrics",
-        async () => healthy((await scrape(workerPort)).text, "bnb") === 1,
+        async () => healthy((await scrape(workerMetrics)).text, "bnb") === 1,
         60_000,
       );
       await db.query("select graphile_worker.add_job('reconcile_custody', $1::json)", [
@@ -116,7 +118,7 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
       const reconciled = await until(
         "polygon reconciled",
         async () => {
-          const { text } = await scrape(workerPort);
+          const { text } = await scrape(workerMetrics);
           return sample(text, "usdt_reconcile_last_run_timestamp_seconds", { chain: "polygon" }) !== null && text;
         },
         60_000,
@@ -150,14 +152,14 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
         120_000,
       );
       expect(["erroring", "lagging"]).toContain(down.status);
-      const during = (await scrape(workerPort)).text;
+      const during = (await scrape(workerMetrics)).text;
       expect(healthy(during, "bnb")).toBe(0);
       expect(healthy(during, "polygon")).toBe(1);
       await until("the checkout's notice", () => checkoutSays(`BNB Smart Chain ${notice}`), 30_000);
 
       process.kill(stopped, "SIGCONT");
       stopped = null;
-      await until("bnb healthy again", async () => healthy((await scrape(workerPort)).text, "bnb") === 1, 120_000);
+      await until("bnb healthy again", async () => healthy((await scrape(workerMetrics)).text, "bnb") === 1, 120_000);
       await until("the notice gone", async () => !(await checkoutSays(notice)), 30_000);
     } finally {
       if (stopped) process.kill(stopped, "SIGCONT");
@@ -234,7 +236,7 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
         expect(forwarded.type).toBe(others[i]);
       }
       // The payouts by the state they ended in, as the worker's metrics count them.
-      const { text } = await scrape(workerPort);
+      const { text } = await scrape(workerMetrics);
       const ended = (status: string) =>
         sample(text, "usdt_payouts_finished_24h", { mode: "sandbox", chain: "polygon", status });
       expect([ended("confirmed"), ended("failed")]).toEqual([1, 1]);

@@ -52,6 +52,13 @@ export const positiveInt = <F>(fallback: F) =>
     return Number.isInteger(value) && value >= 1 ? value : undefined;
   });
 
+/** A TCP port; 0 asks the system for any free one (the process logs which). */
+export const listenPort = <F>(fallback: F) =>
+  variable(fallback, "a port number (0-65535)", (raw) => {
+    const value = Number(raw);
+    return Number.isInteger(value) && value >= 0 && value <= 65_535 ? value : undefined;
+  });
+
 export const nonNegativeNumber = <F>(fallback: F, expected: string) =>
   variable(fallback, expected, (raw) => {
     const value = Number(raw);

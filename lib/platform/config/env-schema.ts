@@ -7,6 +7,7 @@ import {
   absoluteUrl,
   accountXpub,
   flag,
+  listenPort,
   listOf,
   masterKeyBytes,
   nonNegativeNumber,
@@ -73,8 +74,8 @@ const shape = {
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
   // Prometheus metrics (docs/OPERATIONS.md#metrics): a listener of its own per process, off unless a port is set.
   METRICS_HOST: text("127.0.0.1"),
-  WEB_METRICS_PORT: positiveInt(undefined),
-  WORKER_METRICS_PORT: positiveInt(undefined),
+  WEB_METRICS_PORT: listenPort(undefined),
+  WORKER_METRICS_PORT: listenPort(undefined),
   METRICS_TOKEN: secretText(),
   // The CLI's own state (where `listen` stopped); the XDG default is ~/.local/state.
   XDG_STATE_HOME: text(undefined),

@@ -45,7 +45,9 @@ export async function startMetricsServer(opts: {
       },
     );
   });
-  const base = await listenHttp(server, opts.host, opts.port);
+  const base = await listenHttp(server, opts.host, opts.port).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`cannot serve metrics on ${opts.host}:${opts.port} (${err.code ?? err.message})`);
+  });
   return {
     url: `${base}/metrics`,
     close: () =>
