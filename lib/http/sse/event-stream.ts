@@ -6,6 +6,8 @@ export interface SseFrame {
 }
 
 const encoder = new TextEncoder();
+/** What may wait in memory for a slow client before reading more frames stops until it catches up. */
+const HIGH_WATER_BYTES = 64 * 1024;
 
 /** The frame as the wire carries it; `data` is one line (JSON text), so it needs one `data:` field. */
 export const encodeFrame = (frame: SseFrame): Uint8Array =>
@@ -23,38 +25,46 @@ export function sseStream(
 ): ReadableStream<Uint8Array> {
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let iterator: AsyncIterator<SseFrame> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(encoder.encode(`retry: ${opts.retryMs}\n\n`));
-      heartbeat = setInterval(() => {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        controller.enqueue(encoder.encode(`retry: ${opts.retryMs}\n\n`));
+        heartbeat = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          } catch {
+            /* closed meanwhile */
+          }
+        }, opts.heartbeatMs ?? 15_000);
+        iterator = frames[Symbol.asyncIterator]();
         try {
-          controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          for (;;) {
+            // A slow reader is waited for, not buffered for: a long backlog streams at the client's pace.
+            while (!cancelled && (controller.desiredSize ?? 1) <= 0) await new Promise((r) => setTimeout(r, 20));
+            if (cancelled) break;
+            const next = await iterator.next();
+            if (next.done) break;
+            controller.enqueue(encodeFrame(next.value));
+          }
         } catch {
-          /* closed meanwhile */
+          /* the client went away, or the database did: the client reconnects */
+        } finally {
+          clearInterval(heartbeat);
+          opts.onClose?.();
+          try {
+            controller.close();
+          } catch {
+            /* already closed */
+          }
         }
-      }, opts.heartbeatMs ?? 15_000);
-      iterator = frames[Symbol.asyncIterator]();
-      try {
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) break;
-          controller.enqueue(encodeFrame(next.value));
-        }
-      } catch {
-        /* the client went away, or the database did: the client reconnects */
-      } finally {
+      },
+      async cancel() {
+        cancelled = true;
         clearInterval(heartbeat);
-        opts.onClose?.();
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      }
+        await iterator?.return?.();
+      },
     },
-    async cancel() {
-      clearInterval(heartbeat);
-      await iterator?.return?.();
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_BYTES }),
+  );
 }
