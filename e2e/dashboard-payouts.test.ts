@@ -3,11 +3,10 @@ import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
-import { paidPayment } from "@/tests/custody/payment-helpers";
 import { evmChain, startOutboundWorker } from "@/tests/custody/outbound-helpers";
 import { startJobsWorker } from "@/tests/custody/payout-helpers";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
-import { startWatcherProcess } from "@/tests/helpers/chains";
+import { startWatcherProcess, watchPayment } from "@/tests/helpers/chains";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { type DashboardUser, newUser, newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 
@@ -62,6 +61,31 @@ const inQueue = (page: Page, id: string) =>
     60_000,
   );
 
+/**
+ * A 100 USDT polygon payment paid from the sandbox wallet and confirmed. Polygon is shared with
+ * e2e/dashboard-payments, whose Reorg replaces the newest blocks without their transactions: a transfer in them
+ * is gone from the chain, as a payer's would be, and is paid again. Only then: a transfer still on chain that
+ * the watcher does not confirm fails the test.
+ */
+async function paidDespiteReorgs(chain: Awaited<ReturnType<typeof evmChain>>) {
+  const created = await api("POST", "/v1/payments", {
+    key: m.sandboxKey,
+    body: { amount: "100.000000", chain: "polygon" },
+  });
+  expect(created.status, created.text).toBe(200);
+  for (let attempt = 1; ; attempt++) {
+    const paid = await api("POST", `/v1/sandbox/payments/${created.json.id}/simulate`, { key: m.sandboxKey, body: {} });
+    expect(paid.status, paid.text).toBe(200);
+    try {
+      await watchPayment(m.id, created.json.id, (p) => p.status === "confirmed", 30_000);
+      return;
+    } catch (err) {
+      const onChain = await chain.client.getTransactionReceipt({ hash: paid.json.tx_hash as Hex }).catch(() => null);
+      if (onChain || attempt === 3) throw err;
+    }
+  }
+}
+
 beforeAll(async () => {
   [browser, m] = await Promise.all([launchBrowser(), newMerchant("Harbor Tools")]);
   // The watcher detects the payment and follows transfers; the jobs worker executes payouts; the outbound
@@ -76,7 +100,7 @@ beforeAll(async () => {
   await chain.client.waitForTransactionReceipt({
     hash: (await chain.fundTreasury(100n * 10n ** BigInt(chain.config.decimals))) as Hex,
   });
-  await paidPayment(m, "polygon", "100.000000");
+  await paidDespiteReorgs(chain);
   [owner, admin] = await Promise.all([newUserWithApp(m.id, "owner"), newUserWithApp(m.id, "admin")]);
 }, 120_000);
 afterAll(async () => {
