@@ -2,7 +2,7 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { validate } from "@/lib/http/api/parse-input";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
-import { prepareDestinationCheck } from "@/lib/money-out/payouts/check-destination";
+import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
 import type { PayoutRow } from "@/lib/money-out/payouts/payout-row";
 import { createPayoutBody } from "@/lib/money-out/payouts/schemas";

@@ -7,7 +7,7 @@ import { query } from "@/lib/platform/db/query";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
 import { outboundEngine } from "@/lib/money-out/outbound/run-outbound";
 import { trackOutbound } from "@/lib/money-out/outbound/track-outbound";
-import { addDenied } from "@/lib/money-out/payouts/deny-list";
+import { addDenied } from "@/lib/money-out/destinations/deny-list";
 import { getPayoutPolicy, setPayoutPolicy } from "@/lib/money-out/payouts/payout-policy";
 import { approvePayout, rejectPayout } from "@/lib/money-out/payouts/review-payout";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Chain } from "@/lib/chains/chains";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { isDenied } from "@/lib/money-out/payouts/deny-list";
+import { isDenied } from "@/lib/money-out/destinations/deny-list";
 import { runCli } from "../helpers/run-cli";
 
 // Fresh addresses per run, in the forms OFAC publishes: EIP-55 mixed case, Tron base58check, Solana base58.

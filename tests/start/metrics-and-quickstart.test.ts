@@ -87,8 +87,13 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
       expect((await scrape(workerMetrics, "wrong")).status).toBe(401);
 
       const payment = await service.createPayment("metrics");
-      expect((await service.call("GET", `/v1/payments/${payment}`)).status).toBe(200);
-      expect((await service.call("GET", "/v1/no-such-thing")).status).toBe(404);
+      // Each body read to its end: fetch resolves on the headers, and a request is counted when its answer ends.
+      const read = async (res: Response) => {
+        await res.text();
+        return res.status;
+      };
+      expect(await read(await service.call("GET", `/v1/payments/${payment}`))).toBe(200);
+      expect(await read(await service.call("GET", "/v1/no-such-thing"))).toBe(404);
       const web = await scrape(webMetrics);
       expect(web.status).toBe(200);
       const post = { route: "/v1/payments", method: "POST", status: "200" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OfacFileError, parseCsv } from "@/lib/money-out/payouts/ofac-files";
+import { OfacFileError, parseCsv } from "@/lib/money-out/destinations/ofac-files";
 
 const rows = (text: string) => parseCsv(text, "SDN.CSV").map((r) => r.fields);
 

@@ -1,7 +1,7 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { PAYOUTS } from "@/lib/http/api/operations/payouts";
-import { prepareDestinationCheck } from "@/lib/money-out/payouts/check-destination";
+import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
 import { listPayouts } from "@/lib/money-out/payouts/list-payouts";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";

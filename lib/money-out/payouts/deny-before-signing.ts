@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/platform/db/client";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
-import { isDenied } from "./deny-list";
+import { isDenied } from "@/lib/money-out/destinations/deny-list";
 import { PAYOUT_FAILURE_CODES } from "./payout-lifecycle";
 import { lockPayout, transitionPayout } from "./transition-payout";
 

@@ -1,5 +1,3 @@
-import { createChainAdapter } from "@/lib/chains/connect/chain-families";
-import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
@@ -8,11 +6,14 @@ import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { log } from "@/lib/platform/log";
-import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
-import { roleAddress } from "@/lib/chains/wallets/role-address";
-import { DenyListUnreadableError, isDenied } from "./deny-list";
+import {
+  lockTreasuryQueue,
+  queueTreasuryTransfer,
+  readTreasuryLiquidity,
+} from "@/lib/money-out/outbound/treasury-queue";
+import { DenyListUnreadableError, isDenied } from "@/lib/money-out/destinations/deny-list";
 import { reviewReason } from "./payout-policy";
-import { sanctionedOrUnknown } from "./sanctions-oracle";
+import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
 import { lockPayout, transitionPayout } from "./transition-payout";
 
 export type PayoutStep = "queued" | "waiting_for_liquidity" | "blocked" | "review_required" | "nothing_to_do";
@@ -25,7 +26,7 @@ const RETRY_MS = 10_000;
  * queued in the outbound journal (the engine signs it, and the payout becomes `processing` then). If the
  * treasury's USDT, less the payouts already queued, does not cover it, it waits in `pending`, sweeps are asked
  * for at once, and it tries again shortly; it never fails for liquidity. Payouts of one (mode, chain) queue
- * one at a time (an advisory lock), so two never count the same liquidity.
+ * one at a time with the treasury's other transfers (lib/money-out/outbound/treasury-queue.ts).
  */
 export async function executePayout(db: Db, payoutId: string): Promise<PayoutStep> {
   const [peek] = await query<{
@@ -38,18 +39,13 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (peek?.status !== "pending" || peek.outbound_id) return "nothing_to_do";
   const config = await chainConfig(db, peek.mode, peek.chain);
   if (!config) return retryLater(db, payoutId, "its chain is not running");
-  const treasury = await roleAddress(db, config.mode, config.chain, "treasury");
   // Network reads before the transaction: the chain's sanctions oracle (unreadable, the payout waits), and
-  // the treasury's balance, less the payout transfers it has not yet left (counted inside the transaction).
+  // the treasury's liquidity.
   const sanctioned = await sanctionedOrUnknown(config, payoutId, peek.to_address);
   if (sanctioned === null) return retryLater(db, payoutId, "the sanctions oracle cannot be read");
-  const open = await openPayoutTransfers(db, config.mode, config.chain);
-  const held = (await createChainAdapter(config).balances(treasury.address)).token;
+  const liquidity = await readTreasuryLiquidity(db, config);
   const step = await inTransaction(db, async (tx): Promise<PayoutStep> => {
-    await query(tx, "select pg_advisory_xact_lock(hashtext('usdt-payments:payouts:' || $1 || ':' || $2))", [
-      config.mode,
-      config.chain,
-    ]);
+    await lockTreasuryQueue(tx, config);
     const payout = await lockPayout(tx, payoutId);
     if (payout?.status !== "pending" || payout.outboundId) return "nothing_to_do";
     if (sanctioned) {
@@ -64,25 +60,13 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
       await transitionPayout(tx, payout, "held_for_review");
       return "review_required";
     }
-    const [queued] = await query<{ raw: string }>(tx, OWED_BY_TREASURY, [
-      config.mode,
-      config.chain,
-      open.mined,
-      open.unmined,
-    ]);
-    const raw = fromUsdtUnits(payout.amountUnits, config.decimals);
-    if (held - BigInt(queued!.raw) < raw) return "waiting_for_liquidity";
-    const transfer = await createOutbound(tx, {
-      mode: config.mode,
-      chain: config.chain,
+    const transfer = await queueTreasuryTransfer(tx, config, liquidity, {
       purpose: "payout",
-      signer: { role: "treasury" },
-      fromAddress: treasury.address,
-      toAddress: payout.toAddress,
-      asset: "token",
-      rawAmount: raw,
       causeId: payout.id,
+      toAddress: payout.toAddress,
+      amountUnits: payout.amountUnits,
     });
+    if (!transfer) return "waiting_for_liquidity";
     await execute(tx, "update payouts set outbound_id = $2, updated_at = now() where id = $1", [
       payout.id,
       transfer.id,
@@ -98,35 +82,6 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (step === "waiting_for_liquidity") await waitForLiquidity(db, payoutId, config.mode, config.chain);
   return step;
 }
-
-/**
- * The open payout transfers, read before the treasury's balance, split by whether they were already mined
- * then. The balance (read at the head) has left every transfer mined before it, and only those, so what still
- * takes from it is every open transfer except those already mined before the read (and still mined), and any
- * transfer unmined before the read that has since confirmed. A transfer mined between the two reads is counted
- * twice: a short wait, never an overdraft.
- */
-async function openPayoutTransfers(db: Db, mode: Mode, chain: Chain) {
-  const rows = await query<{ id: string; status: string }>(
-    db,
-    `select id, status from outbound_transactions
-      where mode = $1 and chain = $2 and purpose = 'payout' and status not in ('confirmed','reverted','expired')`,
-    [mode, chain],
-  );
-  return {
-    mined: rows.filter((r) => r.status === "mined").map((r) => r.id),
-    unmined: rows.filter((r) => r.status !== "mined").map((r) => r.id),
-  };
-}
-
-const OWED_BY_TREASURY = `
-  select coalesce(sum(raw_amount), 0)::text as raw from (
-    select raw_amount from outbound_transactions
-     where mode = $1 and chain = $2 and purpose = 'payout' and status not in ('confirmed','reverted','expired')
-       and not (status = 'mined' and id = any($3))
-    union all
-    select raw_amount from outbound_transactions where id = any($4) and status = 'confirmed'
-  ) owed`;
 
 async function waitForLiquidity(db: Db, payoutId: string, mode: Mode, chain: Chain): Promise<PayoutStep> {
   const [row] = await query<{ amount_units: string; waited_ms: string }>(

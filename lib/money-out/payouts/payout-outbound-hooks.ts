@@ -1,7 +1,7 @@
 import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import { denyBeforeSigning } from "./deny-before-signing";
 import { onPayoutTransfer, syncPayoutConfirmations } from "./on-payout-transfer";
-import { sanctionedBeforeSigning } from "./sanctions-oracle";
+import { sanctionedBeforeSigning } from "@/lib/money-out/destinations/sanctions-oracle";
 
 /**
  * A payout's part in its transfer: the sanctions oracle read just before signing, the deny-list checked again

@@ -3,18 +3,18 @@ import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
-import type { CreatePayoutInput } from "./schemas";
+import type { Chain } from "@/lib/chains/chains";
 
 const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
 
 /**
- * POST /v1/payouts, first phase (in the request's short transaction): the destination guards the database can
+ * Creating a payout or a refund, first phase (in the request's short transaction): the destination guards the database can
  * answer. Returns the network check still to run outside any transaction (Solana: is it a token account?).
  */
 export async function prepareDestinationCheck(
   db: Db,
   owner: { mode: Mode },
-  input: CreatePayoutInput,
+  input: { chain: Chain; to_address: string },
 ): Promise<() => Promise<void>> {
   const problem = await ownDestinationProblem(db, owner.mode, input.chain, input.to_address);
   if (problem) throw refuse(problem);
