@@ -1,7 +1,9 @@
 import { registerOutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import { payoutOutboundHooks } from "@/lib/money-out/payouts/payout-outbound-hooks";
+import { refundOutboundHooks } from "@/lib/money-out/refunds/refund-outbound-hooks";
 
 /** Every domain's hooks into the outbound engine; called by each process that runs it, before it starts. */
 export function registerOutboundHooksOfDomains(): void {
   registerOutboundHooks("payout", payoutOutboundHooks);
+  registerOutboundHooks("refund", refundOutboundHooks);
 }

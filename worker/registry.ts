@@ -3,6 +3,8 @@ import { deliverWebhookJob } from "./jobs/deliver-webhook";
 import { expireIdempotencyKeysJob } from "./jobs/expire-idempotency-keys";
 import { expireOverduePaymentsJob } from "./jobs/expire-overdue-payments";
 import { executePayoutJob } from "./jobs/execute-payout";
+import { executeRefundJob } from "./jobs/execute-refund";
+import { expireRefundClaimJob } from "./jobs/expire-refund-claim";
 import { expirePaymentJob } from "./jobs/expire-payment";
 import { planSweepsJob } from "./jobs/plan-sweeps";
 import { notifySignInFailuresJob } from "./jobs/notify-sign-in-failures";
@@ -27,6 +29,8 @@ export const JOBS = [
   refillSolanaAddressPoolJob,
   planSweepsJob,
   executePayoutJob,
+  executeRefundJob,
+  expireRefundClaimJob,
   reconcileCustodyJob,
   notifySignInFailuresJob,
 ] as const;

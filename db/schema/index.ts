@@ -15,3 +15,4 @@ export * from "./custody";
 export * from "./jobs";
 export * from "./users";
 export * from "./user-security";
+export * from "./refunds";

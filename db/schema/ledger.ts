@@ -5,7 +5,7 @@ import { bigint, bigserial, check, index, pgTable, primaryKey, text, timestamp }
 /**
  * The append-only double-entry journal. Every movement of money is one journal (`journal_id`) of two or
  * more entries whose amounts (signed USDT base units) sum to zero, each referencing its cause.
- * Accounts: `available`, `reserved`, `payouts_in_flight` (the merchant's) and the external
+ * Accounts: `available`, `reserved`, `payouts_in_flight`, `refunds_in_flight` (the merchant's) and the external
  * counterparts `chain_deposits`, `chain_withdrawals`, `adjustments`, `reorg_receivables` (what a merchant owes
  * the operator after a deep reorganization reversed a credit its available balance could not cover: its
  * entries sum to minus the open `reorg_reversals.receivable_units`).
@@ -20,7 +20,7 @@ export const ledgerEntries = pgTable(
     chain: text("chain").notNull(),
     account: text("account").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
-    causeType: text("cause_type", { enum: ["payment", "deposit", "payout", "adjustment"] }).notNull(),
+    causeType: text("cause_type", { enum: ["payment", "deposit", "payout", "refund", "adjustment"] }).notNull(),
     causeId: text("cause_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -30,7 +30,7 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_journal_idx").on(t.journalId),
     check(
       "ledger_entries_account_check",
-      sql`${t.account} in ('available','reserved','payouts_in_flight','chain_deposits','chain_withdrawals','adjustments','reorg_receivables')`,
+      sql`${t.account} in ('available','reserved','payouts_in_flight','refunds_in_flight','chain_deposits','chain_withdrawals','adjustments','reorg_receivables')`,
     ),
     check("ledger_entries_nonzero", sql`${t.amountUnits} <> 0`),
   ],
@@ -49,6 +49,8 @@ export const balances = pgTable(
     availableUnits: bigint("available_units", { mode: "bigint" }).notNull().default(sql`0`),
     reservedUnits: bigint("reserved_units", { mode: "bigint" }).notNull().default(sql`0`),
     inFlightUnits: bigint("in_flight_units", { mode: "bigint" }).notNull().default(sql`0`),
+    /** The merchant's refunds created and not yet succeeded, failed or canceled. */
+    refundsInFlightUnits: bigint("refunds_in_flight_units", { mode: "bigint" }).notNull().default(sql`0`),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
@@ -56,5 +58,6 @@ export const balances = pgTable(
     check("balances_available_nonnegative", sql`${t.availableUnits} >= 0`),
     check("balances_reserved_nonnegative", sql`${t.reservedUnits} >= 0`),
     check("balances_in_flight_nonnegative", sql`${t.inFlightUnits} >= 0`),
+    check("balances_refunds_in_flight_nonnegative", sql`${t.refundsInFlightUnits} >= 0`),
   ],
 );

@@ -49,7 +49,11 @@ export const payments = pgTable(
     watchKey: text("watch_key"),
     /** Sum of the (not orphaned) deposits to this payment on its chain, in USDT base units. */
     amountReceivedUnits: bigint("amount_received_units", { mode: "bigint" }).notNull().default(sql`0`),
+    /** Refunds of this payment not failed or canceled (docs/REFUNDS.md); at most its credited deposits. */
+    amountRefundedUnits: bigint("amount_refunded_units", { mode: "bigint" }).notNull().default(sql`0`),
     txHash: text("tx_hash"),
+    /** The sender of the transfer that completed the amount (`tx_hash`), when the chain says who sent it. */
+    payerAddress: text("payer_address"),
     /** Block of the transfer that completed the amount; confirmations are counted from it. */
     txBlockNumber: bigint("tx_block_number", { mode: "number" }),
     confirmations: integer("confirmations").notNull().default(0),
@@ -72,6 +76,7 @@ export const payments = pgTable(
     // A payment link's payments (reuse per network and the per-link cap, lib/money-in/checkout/link-payments.ts).
     index("payments_payment_link_idx").on(t.paymentLinkId, t.chain).where(sql`${t.paymentLinkId} is not null`),
     check("payments_amount_positive", sql`${t.amountUnits} > 0`),
+    check("payments_amount_refunded_nonnegative", sql`${t.amountRefundedUnits} >= 0`),
     check(
       "payments_status_check",
       sql`${t.status} in ('intent_created','awaiting_payment','pending','confirming','confirmed','expired','failed')`,

@@ -16,6 +16,8 @@ export const SCOPE_PERMISSION: Record<Scope, Permission | null> = {
   "balances:write": "payouts:write",
   "payouts:read": "payouts:read",
   "payouts:write": "payouts:write",
+  "refunds:read": "refunds:read",
+  "refunds:write": "refunds:write",
   "webhooks:read": "webhooks:read",
   "webhooks:write": "webhooks:write",
   "events:read": "events:read",

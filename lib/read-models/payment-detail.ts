@@ -4,6 +4,7 @@ import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { formatAmount } from "@/lib/kernel/amount";
 import { getPayment } from "@/lib/money-in/payments/get-payment";
+import { readPaymentTransfers } from "@/lib/money-in/payments/payment-transfers";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
 import { listPaymentDeposits } from "@/lib/money-in/deposits/list-payment-deposits";
 import { listObjectEvents } from "@/lib/notify/events/list-events";
@@ -29,12 +30,13 @@ export async function findOwnPayment(db: Db, owner: Owner, id: string) {
 export async function loadPaymentDetail(db: Db, owner: Owner, id: string, baseUrl: string) {
   const row = await findOwnPayment(db, owner, id);
   if (!row) return null;
-  const [events, deposits] = await Promise.all([
+  const [events, deposits, transfers] = await Promise.all([
     listObjectEvents(db, owner, row.id),
     listPaymentDeposits(db, owner, row.id),
+    readPaymentTransfers(db, [row.id]),
   ]);
   return {
-    payment: serializePayment(row, baseUrl),
+    payment: serializePayment(row, baseUrl, transfers.get(row.id)!),
     timeline: [
       { id: null, type: "created", at: row.createdAt.toISOString() },
       ...events.map((e) => ({ id: e.id, type: e.type, at: e.createdAt.toISOString() })),

@@ -72,7 +72,7 @@ export async function loadPaymentsPage(db: Db, owner: { merchantId: string; mode
       links: { previous: undefined, next: undefined },
     };
   const payments = page.rows.map((row) => {
-    const p = serializePayment(row, "");
+    const p = serializePayment(row, "", []);
     return {
       id: p.id,
       status: p.status,

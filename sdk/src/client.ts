@@ -4,6 +4,7 @@ import { Events } from "./resources/events.js";
 import { PaymentLinks } from "./resources/payment-links.js";
 import { Payments } from "./resources/payments.js";
 import { Payouts } from "./resources/payouts.js";
+import { Refunds } from "./resources/refunds.js";
 import { Sandbox } from "./resources/sandbox.js";
 import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
 import { Transport } from "./transport.js";
@@ -27,6 +28,7 @@ export class Client {
   readonly balances: Balances;
   readonly chains: Chains;
   readonly payouts: Payouts;
+  readonly refunds: Refunds;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly sandbox: Sandbox;
@@ -50,6 +52,7 @@ export class Client {
     this.balances = new Balances(http);
     this.chains = new Chains(http);
     this.payouts = new Payouts(http);
+    this.refunds = new Refunds(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.events = new Events(http);
     this.sandbox = new Sandbox(http);

@@ -42,6 +42,11 @@ export type PayoutList = Schemas["PayoutList"];
 export type PayoutCreateParams = RequestBody<"createPayout">;
 export type PayoutListParams = ListParams<"listPayouts">;
 
+export type Refund = Schemas["Refund"];
+export type RefundList = Schemas["RefundList"];
+export type RefundCreateParams = RequestBody<"createRefund">;
+export type RefundListParams = ListParams<"listRefunds">;
+
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
 export type WebhookEndpointList = Schemas["WebhookEndpointList"];
@@ -58,12 +63,12 @@ export type WebhookResend = Schemas["WebhookResend"];
 export type EventType = Schemas["Event"]["type"];
 /**
  * An event, discriminated by `type`: after `if (event.type === "payment.confirmed")`, `event.data.object`
- * is a `Payment` (a `Payout` for `payout.*`). The document only says "a payment or a payout".
+ * is a `Payment` (a `Payout` for `payout.*`, a `Refund` for `refund.*`). The document only says "one of them".
  */
 export type Event = {
   [T in EventType]: Omit<Schemas["Event"], "type" | "data"> & {
     type: T;
-    data: { object: T extends `payout.${string}` ? Payout : Payment };
+    data: { object: T extends `payout.${string}` ? Payout : T extends `refund.${string}` ? Refund : Payment };
   };
 }[EventType];
 export type EventList = Omit<Schemas["EventList"], "data"> & { data: Event[] };

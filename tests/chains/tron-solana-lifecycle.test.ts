@@ -75,6 +75,17 @@ describe("tron and solana: amounts and time", () => {
         await api("POST", `/v1/sandbox/chains/${chain}/mine`, { key: m.sandboxKey, body: { blocks: REQUIRED[chain] } }); // deep at once
         const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 30_000);
         expect(done.last).toMatchObject({ amount_received: "5.000000", tx_hash: second });
+        // Who paid: the sender of the completing transfer, and each transfer on retrieve (refunds start here).
+        const first = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
+        expect(first).toMatchObject({ payer_address: payer.address, amount_refunded: "0.000000" });
+        expect(first.transfers).toHaveLength(2);
+        expect(first.transfers[0]).toMatchObject({ from: payer.address, amount: "2.000000", status: "credited" });
+        expect(first.transfers[1]).toEqual({
+          from: payer.address,
+          amount: "3.000000",
+          tx_hash: second,
+          status: "credited",
+        });
         // The mined blocks may carry it across every threshold in one scan: each transition still happens, in order.
         expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
           "payment.awaiting_payment",

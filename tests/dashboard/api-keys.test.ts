@@ -181,6 +181,7 @@ describe("a key never does more than its creator may (docs/DASHBOARD.md#api-keys
       "payment_links:read",
       "balances:read",
       "payouts:read",
+      "refunds:read",
       "webhooks:read",
       "webhooks:write",
       "events:read",

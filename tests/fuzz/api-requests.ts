@@ -42,6 +42,7 @@ const BOGUS_PREFIX: Record<IdKind, string> = {
   link: "plink_",
   event: "evt_",
   payout: "po_",
+  refund: "re_",
   webhook: "wh_",
   chain: "",
 };

@@ -5,6 +5,7 @@ import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
 import { createPaymentBody, listPaymentsQuery } from "@/lib/money-in/payments/schemas";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/money-out/payouts/schemas";
+import { createRefundBody, listRefundsQuery } from "@/lib/money-out/refunds/schemas";
 import {
   congestBody,
   dropBody,
@@ -17,7 +18,7 @@ import {
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/notify/webhooks/schemas";
 
 /** What a path parameter names; the fuzzer plugs in the caller's ids, another merchant's, and junk. */
-export type IdKind = "payment" | "link" | "event" | "payout" | "webhook" | "chain";
+export type IdKind = "payment" | "link" | "event" | "payout" | "refund" | "webhook" | "chain";
 
 export interface Endpoint {
   method: "GET" | "POST" | "DELETE";
@@ -59,6 +60,10 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/v1/payouts", query: listPayoutsQuery, scopes: ["payouts:read"] },
   { method: "POST", path: "/v1/payouts", body: createPayoutBody, scopes: ["payouts:write"] },
   { method: "GET", path: "/v1/payouts/{payout}", query: emptyQuery, scopes: ["payouts:read"] },
+  { method: "GET", path: "/v1/refunds", query: listRefundsQuery, scopes: ["refunds:read"] },
+  { method: "POST", path: "/v1/refunds", body: createRefundBody, scopes: ["refunds:write"] },
+  { method: "GET", path: "/v1/refunds/{refund}", query: emptyQuery, scopes: ["refunds:read"] },
+  { method: "POST", path: "/v1/refunds/{refund}/cancel", body: z.strictObject({}), scopes: ["refunds:write"] },
   { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery, scopes: ["payments:read"] },
   {
     method: "POST",

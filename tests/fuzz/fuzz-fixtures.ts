@@ -96,6 +96,7 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
     link: [link.id as string],
     event: events.map((e) => e.id),
     payout: [],
+    refund: [],
     webhook: [webhook.id as string],
   };
   return { ids, linkToken: new URL(link.url as string).pathname.split("/").pop()! };

@@ -91,7 +91,7 @@ describe("payments", () => {
     expect(sent).toBe(4); // maxRetries is 2 by default: none of these was sent twice
   });
 
-  it("reaches the other resources: links, balances, events, sandbox helpers", async () => {
+  it("reaches the other resources: links, balances, events, sandbox helpers, refunds", async () => {
     const client = await clientFor();
     const link = await client.paymentLinks.create({ amount: "12.5", description: "SDK" });
     expect(link).toMatchObject({ object: "payment_link", amount: "12.500000", active: true });
@@ -111,6 +111,13 @@ describe("payments", () => {
     expect(transfer).toMatchObject({ object: "sandbox_transfer", payment: payment.id, amount: "2.500000" });
     const mined = await client.sandbox.mine("polygon", { blocks: 2 });
     expect(mined).toMatchObject({ object: "sandbox_chain_mined", chain: "polygon", blocks: 2 });
+    // Refunds: typed refusals for a payment with nothing credited yet, and the (empty) list.
+    const early = await rejection(client.refunds.create({ payment: payment.id, destination: "sender" }));
+    expect(early).toBeInstanceOf(sdk.InvalidRequestError);
+    expect(early).toMatchObject({ type: "invalid_request_error", status: 400, param: "payment" });
+    expect(await rejection(client.refunds.retrieve("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
+    expect(await rejection(client.refunds.cancel("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
+    expect((await client.refunds.list({ payment: payment.id })).data).toEqual([]);
   });
 });
 

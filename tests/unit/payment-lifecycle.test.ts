@@ -17,6 +17,8 @@ const payment = (status: PaymentStatus): PaymentRow => ({
   description: null,
   metadata: {},
   amountReceivedUnits: 0n,
+  amountRefundedUnits: 0n,
+  payerAddress: null,
   txHash: null,
   txBlockNumber: null,
   confirmations: 0,

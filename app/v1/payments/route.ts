@@ -17,7 +17,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     ...PAYMENTS.create,
     handler: async ({ db, auth, body }) => ({
-      body: serializePayment(await createPayment(db, auth, body), config().publicBaseUrl),
+      // A new payment has received nothing yet: no transfers.
+      body: serializePayment(await createPayment(db, auth, body), config().publicBaseUrl, []),
     }),
   }),
 });

@@ -9,7 +9,9 @@ export const balanceObject = z
     symbol: z.literal("USDT"),
     available: amountString.meta({ description: "Withdrawable now." }),
     reserved: amountString.meta({ description: "Detected for payments not yet confirmed." }),
-    in_flight: amountString.meta({ description: "Debited for payouts not yet confirmed or failed." }),
+    in_flight: amountString.meta({
+      description: "Debited for payouts and refunds on their way out (not yet confirmed, failed or canceled).",
+    }),
   })
   .meta({ id: "Balance" });
 export type BalanceObject = z.input<typeof balanceObject>;

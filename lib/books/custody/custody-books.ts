@@ -15,7 +15,7 @@ export interface CustodyBooks {
   /** USDT (raw) of transfers out of the service that landed but are not yet at the chain's depth. */
   settlingRaw: bigint;
   /** What merchants are owed, in USDT base units (6 decimals), from the `balances` table. */
-  owed: { available: bigint; reserved: bigint; inFlight: bigint };
+  owed: { available: bigint; reserved: bigint; inFlight: bigint; refundsInFlight: bigint };
 }
 
 /**
@@ -49,10 +49,11 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
          and ${addressKeySql("to_address")} <> ${addressKeySql("from_address")}`,
       [mode, chain, own],
     );
-    const [owed] = await query<{ available: string; reserved: string; in_flight: string }>(
+    const [owed] = await query<{ available: string; reserved: string; in_flight: string; refunds: string }>(
       tx,
       `select coalesce(sum(available_units), 0)::text as available, coalesce(sum(reserved_units), 0)::text as reserved,
-              coalesce(sum(in_flight_units), 0)::text as in_flight
+              coalesce(sum(in_flight_units), 0)::text as in_flight,
+              coalesce(sum(refunds_in_flight_units), 0)::text as refunds
        from balances where mode = $1 and chain = $2`,
       [mode, chain],
     );
@@ -60,7 +61,12 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
       accounts,
       holders: held.map((h) => h.address).filter((a) => !own.includes(addressKey(a))),
       settlingRaw: BigInt(settling!.raw),
-      owed: { available: BigInt(owed!.available), reserved: BigInt(owed!.reserved), inFlight: BigInt(owed!.in_flight) },
+      owed: {
+        available: BigInt(owed!.available),
+        reserved: BigInt(owed!.reserved),
+        inFlight: BigInt(owed!.in_flight),
+        refundsInFlight: BigInt(owed!.refunds),
+      },
     };
   });
 }

@@ -46,7 +46,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   const n = books.accounts.native;
   const onChain = t.token + s.token + onDeposits;
   const booked = (u.deposit_addresses ?? 0n) + (u.treasury ?? 0n) + (u.sweeper ?? 0n) + (u.in_flight ?? 0n);
-  const owed = books.owed.available + books.owed.reserved + books.owed.inFlight;
+  const owed = books.owed.available + books.owed.reserved + books.owed.inFlight + books.owed.refundsInFlight;
   const unmatched = toUsdtUnits(onChain - booked, decimals);
   const difference = toUsdtUnits(onChain, decimals) - owed;
   const settling = toUsdtUnits(books.settlingRaw, decimals);
@@ -84,6 +84,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         available: formatAmount(books.owed.available),
         reserved: formatAmount(books.owed.reserved),
         payouts_in_flight: formatAmount(books.owed.inFlight),
+        refunds_in_flight: formatAmount(books.owed.refundsInFlight),
         total: formatAmount(owed),
       },
       settling: formatAmount(settling),

@@ -28,16 +28,18 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
        select merchant_id, mode, chain,
               coalesce(sum(amount_units) filter (where account = 'available'), 0) as available_units,
               coalesce(sum(amount_units) filter (where account = 'reserved'), 0) as reserved_units,
-              coalesce(sum(amount_units) filter (where account = 'payouts_in_flight'), 0) as in_flight_units
+              coalesce(sum(amount_units) filter (where account = 'payouts_in_flight'), 0) as in_flight_units,
+              coalesce(sum(amount_units) filter (where account = 'refunds_in_flight'), 0) as refunds_in_flight_units
        from ledger_entries where ($1::text is null or merchant_id = $1) group by merchant_id, mode, chain)
      select coalesce(b.merchant_id, d.merchant_id) as merchant_id, coalesce(b.mode, d.mode) as mode, coalesce(b.chain, d.chain) as chain,
-            concat_ws('/', b.available_units, b.reserved_units, b.in_flight_units) as stored,
-            concat_ws('/', d.available_units, d.reserved_units, d.in_flight_units) as derived
+            concat_ws('/', b.available_units, b.reserved_units, b.in_flight_units, b.refunds_in_flight_units) as stored,
+            concat_ws('/', d.available_units, d.reserved_units, d.in_flight_units, d.refunds_in_flight_units) as derived
      from (select * from balances where ($1::text is null or merchant_id = $1)) b
      full join derived d using (merchant_id, mode, chain)
      where coalesce(b.available_units, 0) <> coalesce(d.available_units, 0)
         or coalesce(b.reserved_units, 0) <> coalesce(d.reserved_units, 0)
-        or coalesce(b.in_flight_units, 0) <> coalesce(d.in_flight_units, 0)`,
+        or coalesce(b.in_flight_units, 0) <> coalesce(d.in_flight_units, 0)
+        or coalesce(b.refunds_in_flight_units, 0) <> coalesce(d.refunds_in_flight_units, 0)`,
     [merchantId ?? null],
   );
   for (const m of mismatched)

@@ -4,24 +4,26 @@ import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
 
-export type MerchantAccount = "available" | "reserved" | "payouts_in_flight";
+export type MerchantAccount = "available" | "reserved" | "payouts_in_flight" | "refunds_in_flight";
 export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments" | "reorg_receivables";
 
 export interface Journal {
   merchantId: string;
   mode: Mode;
   chain: Chain;
-  cause: { type: "payment" | "deposit" | "payout" | "adjustment"; id: string };
+  cause: { type: "payment" | "deposit" | "payout" | "refund" | "adjustment"; id: string };
   entries: { account: MerchantAccount | ExternalAccount; amount: bigint }[];
 }
 
 /** A merchant account would go negative: the journal was refused and nothing was written. */
 export class InsufficientFundsError extends Error {}
 
-const BALANCE_COLUMN: Record<MerchantAccount, "available" | "reserved" | "inFlight"> = {
+type BalanceDelta = "available" | "reserved" | "inFlight" | "refundsInFlight";
+const BALANCE_COLUMN: Record<MerchantAccount, BalanceDelta> = {
   available: "available",
   reserved: "reserved",
   payouts_in_flight: "inFlight",
+  refunds_in_flight: "refundsInFlight",
 };
 
 /** Appends one balanced journal and applies it to the balances row, in the caller's transaction. */
@@ -38,10 +40,7 @@ export async function postJournal(tx: Db, journal: Journal): Promise<string> {
  */
 export async function postJournals(tx: Db, journals: Journal[]): Promise<string[]> {
   if (journals.length === 0) return [];
-  const deltas = new Map<
-    string,
-    { merchantId: string; mode: Mode; chain: Chain; available: bigint; reserved: bigint; inFlight: bigint }
-  >();
+  const deltas = new Map<string, { merchantId: string; mode: Mode; chain: Chain } & Record<BalanceDelta, bigint>>();
   const ids: string[] = [];
   const entryRows: [string, string, Mode, Chain, string, string, string, string][] = [];
   for (const journal of journals) {
@@ -63,6 +62,7 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
           available: 0n,
           reserved: 0n,
           inFlight: 0n,
+          refundsInFlight: 0n,
         }),
       );
     for (const e of journal.entries) {
@@ -102,11 +102,20 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
     await query(
       tx,
       `update balances b set available_units = b.available_units + d.available, reserved_units = b.reserved_units + d.reserved,
-         in_flight_units = b.in_flight_units + d.in_flight, updated_at = now()
-       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-         as d(merchant_id, mode, chain, available, reserved, in_flight)
+         in_flight_units = b.in_flight_units + d.in_flight,
+         refunds_in_flight_units = b.refunds_in_flight_units + d.refunds_in_flight, updated_at = now()
+       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+         as d(merchant_id, mode, chain, available, reserved, in_flight, refunds_in_flight)
        where b.merchant_id = d.merchant_id and b.mode = d.mode and b.chain = d.chain`,
-      [col("merchantId"), col("mode"), col("chain"), col("available"), col("reserved"), col("inFlight")],
+      [
+        col("merchantId"),
+        col("mode"),
+        col("chain"),
+        col("available"),
+        col("reserved"),
+        col("inFlight"),
+        col("refundsInFlight"),
+      ],
     );
   } catch (err) {
     if ((err as { code?: string }).code === "23514") throw new InsufficientFundsError("balance would go negative");

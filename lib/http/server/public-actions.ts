@@ -6,7 +6,7 @@ import path from "node:path";
  * sign-in's challenge). Next runs an action by its id whatever path it is posted to, so the edge must know
  * these by id, not by path, to charge them to the public pages' per-client budget wherever they land.
  */
-const PUBLIC_ACTION_FILES = /^app\/(checkout|pay|dashboard\/invite|dashboard\/sign-in)\//;
+const PUBLIC_ACTION_FILES = /^app\/(checkout|pay|refund|dashboard\/invite|dashboard\/sign-in)\//;
 
 export type ActionClass = (actionId: string) => "public" | "signed_in";
 

@@ -6,7 +6,7 @@ import { writePlainPage } from "./edge-responses";
  * The hosted pages (and their data endpoints) share one 30/min budget per client IP (docs/CHECKOUT.md).
  * `pathname` is the server's decoded, normalised path (lib/http/server/request-path.ts), never the raw one.
  */
-const PUBLIC_AREAS = ["/checkout", "/pay", "/api/public"];
+const PUBLIC_AREAS = ["/checkout", "/pay", "/refund", "/api/public"];
 
 export function isPublicPagePath(pathname: string): boolean {
   return PUBLIC_AREAS.some((area) => pathname === area || pathname.startsWith(`${area}/`));

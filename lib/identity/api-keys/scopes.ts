@@ -4,7 +4,15 @@
  * grants it and no key has it by default. `write` implies `read` of the same family (a key that may create
  * payouts may also look them up).
  */
-export const RESOURCE_FAMILIES = ["payments", "payment_links", "balances", "payouts", "webhooks", "events"] as const;
+export const RESOURCE_FAMILIES = [
+  "payments",
+  "payment_links",
+  "balances",
+  "payouts",
+  "refunds",
+  "webhooks",
+  "events",
+] as const;
 export type ResourceFamily = (typeof RESOURCE_FAMILIES)[number];
 export const SANDBOX_CHAINS_SCOPE = "sandbox:chains";
 export type Scope = `${ResourceFamily}:${"read" | "write"}` | typeof SANDBOX_CHAINS_SCOPE;

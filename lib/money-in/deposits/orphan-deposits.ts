@@ -47,10 +47,15 @@ export async function orphanDeposits(tx: Db, scope: WatchScope, depositIds: stri
 export async function depositsOnChain(
   tx: Db,
   paymentId: string,
-): Promise<{ txHash: string; blockNumber: number; amountUnits: bigint }[]> {
-  const rows = await query<{ tx_hash: string; block_number: string; amount_units: string }>(
+): Promise<{ txHash: string; blockNumber: number; amountUnits: bigint; fromAddress: string | null }[]> {
+  const rows = await query<{
+    tx_hash: string;
+    block_number: string;
+    amount_units: string;
+    from_address: string | null;
+  }>(
     tx,
-    `select tx_hash, block_number::text, amount_units::text from deposits
+    `select tx_hash, block_number::text, amount_units::text, from_address from deposits
      where payment_id = $1 and kind = 'payment' and status <> $2 order by block_number, log_index`,
     [paymentId, ORPHAN.to],
   );
@@ -58,5 +63,6 @@ export async function depositsOnChain(
     txHash: r.tx_hash,
     blockNumber: Number(r.block_number),
     amountUnits: BigInt(r.amount_units),
+    fromAddress: r.from_address,
   }));
 }

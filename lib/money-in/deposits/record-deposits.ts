@@ -28,6 +28,7 @@ export interface RecordedDeposit {
   blockNumber: number;
   blockTime: Date;
   txHash: string;
+  fromAddress: string | null;
 }
 
 /**
@@ -83,6 +84,7 @@ export async function recordDeposits(tx: Db, scope: WatchScope, facts: DepositFa
     log_index: number;
     block_time: Date;
     tx_hash: string;
+    from_address: string | null;
   }>(
     tx,
     `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position,
@@ -99,7 +101,7 @@ export async function recordDeposits(tx: Db, scope: WatchScope, facts: DepositFa
        raw_amount = excluded.raw_amount, amount_units = excluded.amount_units, orphaned_at = null, credited_at = null
        where deposits.status = $18
      returning id, payment_id, merchant_id, kind, amount_units::text, raw_amount::text, to_address, block_number::text,
-       log_index, block_time, tx_hash`,
+       log_index, block_time, tx_hash, from_address`,
     [
       scope.mode,
       scope.chain,
@@ -120,5 +122,6 @@ export async function recordDeposits(tx: Db, scope: WatchScope, facts: DepositFa
     blockNumber: Number(d.block_number),
     blockTime: d.block_time,
     txHash: d.tx_hash,
+    fromAddress: d.from_address,
   }));
 }

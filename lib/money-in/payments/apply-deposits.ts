@@ -61,6 +61,7 @@ export async function recordPaymentDeposits(
       batch.transition(payment, "funds_detected", {
         amountReceivedUnits: received,
         txHash: deposit.txHash,
+        payerAddress: deposit.fromAddress,
         txBlockNumber: deposit.blockNumber,
         confirmations: confirmationsAt(deposit.blockNumber, head.number),
       });
@@ -91,13 +92,20 @@ export async function orphanPaymentDeposits(tx: Db, scope: WatchScope, depositId
     const completing = completingDeposit(await depositsOnChain(tx, payment.id), payment.amountUnits);
     const trigger = afterOrphanedDeposit(payment, completing !== null, Date.now());
     if (trigger) {
-      const unpaid = { amountReceivedUnits: received, txHash: null, txBlockNumber: null, confirmations: 0 };
+      const unpaid = {
+        amountReceivedUnits: received,
+        txHash: null,
+        payerAddress: null,
+        txBlockNumber: null,
+        confirmations: 0,
+      };
       const closedAt = trigger === "deposit_orphaned_after_expiry" ? new Date() : undefined;
       batch.transition(payment, trigger, { ...unpaid, closedAt });
     } else {
       batch.update(payment, {
         amountReceivedUnits: received,
         txHash: completing!.txHash,
+        payerAddress: completing!.fromAddress,
         txBlockNumber: completing!.blockNumber,
       });
     }

@@ -62,7 +62,7 @@ export async function createPayment(
     merchantId: owner.merchantId,
     mode: owner.mode,
     type: CREATED.event,
-    object: serializePayment(payment, config().publicBaseUrl),
+    object: serializePayment(payment, config().publicBaseUrl, []),
   });
   // With a chain, its watcher expires the payment on chain time (the overdue sweep covers a stalled
   // watcher); without one, nothing watches it, so a job expires it at expires_at.

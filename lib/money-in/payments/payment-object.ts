@@ -15,11 +15,31 @@ export const paymentObject = z
     amount_received: amountString.meta({
       description: "Every USDT transfer seen to the deposit address on its chain, added up.",
     }),
+    amount_refunded: amountString.meta({
+      description: "Refunds of this payment that are not failed or canceled, added up (the payment keeps its status).",
+    }),
     deposit_address: z.string().nullable(),
     description: z.string().optional(),
     metadata: metadataObject,
     checkout_url: z.url(),
     tx_hash: z.string().nullable().meta({ description: "The transfer that completed the payment." }),
+    payer_address: z.string().nullable().meta({
+      description:
+        "Who sent the transfer that completed the payment (`tx_hash`), when the chain says; null until then.",
+    }),
+    transfers: z
+      .array(
+        z.object({
+          from: z.string().nullable(),
+          amount: amountString,
+          tx_hash: z.string(),
+          status: z.enum(["pending", "credited"]),
+        }),
+      )
+      .meta({
+        description:
+          "Every transfer into the payment on its chain, in chain order (a payment paid in several parts, or overpaid, has several).",
+      }),
     confirmations: z.int().min(0),
     expires_at: timestamp,
     created_at: timestamp,

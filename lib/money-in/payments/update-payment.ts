@@ -5,12 +5,14 @@ import { postJournals, type Journal } from "@/lib/books/ledger/post-journal";
 import { recordEvents, type EventInput } from "@/lib/notify/events/record-event";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "./payment-lifecycle";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
+import { readPaymentTransfers } from "./payment-transfers";
 import { serializePayment } from "./serialize-payment";
 
 /** Fields a writer may change on a payment; the status changes only through a lifecycle transition. */
 export interface PaymentFields {
   amountReceivedUnits?: bigint;
   txHash?: string | null;
+  payerAddress?: string | null;
   txBlockNumber?: number | null;
   confirmations?: number;
   confirmedAt?: Date | null;
@@ -22,12 +24,14 @@ export interface PaymentFields {
  * memory and written together: a chain scan may move hundreds of payments, and each costs no round trip
  * of its own. A status changes only by `transition`, which takes the transition from PAYMENT_LIFECYCLE
  * (throwing on one that is not there) and queues the ledger movement it implies and its event, with the
- * payment as it is right after the change; flush() writes the rows, the journals, then the events.
+ * payment as it is right after the change; flush() writes the rows, the journals, then the events (with the
+ * payment's transfers as recorded in this transaction).
  */
 export class PaymentBatch {
   private readonly rows = new Map<string, PaymentRow>();
   private readonly dirty = new Set<string>();
-  private readonly events: EventInput[] = [];
+  /** Events with the payment as it was at its transition; serialized at flush, with the transfers then known. */
+  private readonly events: (Omit<EventInput, "object"> & { row: PaymentRow })[] = [];
   private readonly journals: Journal[] = [];
 
   /** Changes fields of the payment, not its status. */
@@ -67,12 +71,7 @@ export class PaymentBatch {
           { account: step.ledger.from, amount: -movedUnits! },
         ],
       });
-    this.events.push({
-      merchantId: next.merchantId,
-      mode: next.mode,
-      type: step.event,
-      object: serializePayment(next, config().publicBaseUrl),
-    });
+    this.events.push({ merchantId: next.merchantId, mode: next.mode, type: step.event, row: next });
     return next;
   }
 
@@ -87,10 +86,10 @@ export class PaymentBatch {
     if (rows.length) {
       await query(
         tx,
-        `update payments p set status = d.status, amount_received_units = d.received, tx_hash = d.tx_hash, tx_block_number = d.tx_block,
+        `update payments p set status = d.status, amount_received_units = d.received, tx_hash = d.tx_hash, payer_address = d.payer, tx_block_number = d.tx_block,
            confirmations = d.confirmations, confirmed_at = d.confirmed_at, closed_at = d.closed_at, updated_at = now()
-         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::int[], $7::timestamptz[], $8::timestamptz[])
-           as d(id, status, received, tx_hash, tx_block, confirmations, confirmed_at, closed_at)
+         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::int[], $7::timestamptz[], $8::timestamptz[], $9::text[])
+           as d(id, status, received, tx_hash, tx_block, confirmations, confirmed_at, closed_at, payer)
          where p.id = d.id`,
         [
           rows.map((r) => r.id),
@@ -101,11 +100,20 @@ export class PaymentBatch {
           rows.map((r) => r.confirmations),
           rows.map((r) => r.confirmedAt),
           rows.map((r) => r.closedAt),
+          rows.map((r) => r.payerAddress),
         ],
       );
     }
     await postJournals(tx, this.journals.splice(0));
-    await recordEvents(tx, this.events.splice(0));
+    const events = this.events.splice(0);
+    const transfers = await readPaymentTransfers(tx, [...new Set(events.map((e) => e.row.id))]);
+    await recordEvents(
+      tx,
+      events.map(({ row, ...event }) => ({
+        ...event,
+        object: serializePayment(row, config().publicBaseUrl, transfers.get(row.id) ?? []),
+      })),
+    );
   }
 }
 

@@ -6,7 +6,7 @@ import type { OutboundPurpose } from "./outbound-types";
 
 /**
  * What the engine asks of the domain a transfer moves money for. The engine signs, sends and tracks transfers
- * and knows nothing of why; the domain (payouts today, refunds next) registers its hooks when its process
+ * and knows nothing of why; the domain (payouts, refunds) registers its hooks when its process
  * starts (worker/outbound-hooks.ts). Sweeps and gas top-ups need none.
  */
 export interface OutboundHooks {
@@ -25,7 +25,7 @@ export interface OutboundHooks {
 
 // Transfers that must not move without their domain's hooks: one of these with none registered stops the pass
 // (fail closed) rather than sign a payout unchecked or confirm it with no payout to hear of it.
-const NEEDS_HOOKS: ReadonlySet<OutboundPurpose> = new Set(["payout"]);
+const NEEDS_HOOKS: ReadonlySet<OutboundPurpose> = new Set(["payout", "refund"]);
 const registered = new Map<OutboundPurpose, OutboundHooks>();
 
 export function registerOutboundHooks(purpose: OutboundPurpose, hooks: OutboundHooks): void {

@@ -6,6 +6,7 @@ export const OUTBOUND_PURPOSES = [
   "sweep_batch",
   "gas_topup",
   "payout",
+  "refund",
   "cancel",
   "account_close",
   "deploy",

@@ -9,7 +9,7 @@ import type { OutboundRow } from "./outbound-row";
 import type { OutboundPurpose } from "./outbound-types";
 
 /** The transfers the treasury pays out of its USDT: they share its liquidity and its queue. */
-export const TREASURY_PURPOSES = ["payout"] as const satisfies readonly OutboundPurpose[];
+export const TREASURY_PURPOSES = ["payout", "refund"] as const satisfies readonly OutboundPurpose[];
 export type TreasuryPurpose = (typeof TREASURY_PURPOSES)[number];
 
 /** What the treasury held at the chain's head, and its transfers still open just before that read. */

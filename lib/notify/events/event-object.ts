@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "./event-types";
 
 /**
  * The event object (docs/API.md#events) around the object it carries: what GET /v1/events returns and what
- * webhooks deliver. The layer that knows the carried objects (payments, payouts) supplies their schema.
+ * webhooks deliver. The layer that knows the carried objects (payments, payouts, refunds) supplies their schema.
  */
 export const eventObjectOf = <T extends z.ZodType>(dataObject: T) =>
   z
@@ -15,4 +15,4 @@ export const eventObjectOf = <T extends z.ZodType>(dataObject: T) =>
       created: z.int().meta({ description: "Unix time, seconds." }),
       data: z.strictObject({ object: dataObject }),
     })
-    .meta({ id: "Event", description: "Something that happened to a payment or a payout." });
+    .meta({ id: "Event", description: "Something that happened to a payment, a payout or a refund." });

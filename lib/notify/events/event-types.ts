@@ -1,4 +1,4 @@
-/** The nine event types (the events a payment or payout emits, and what endpoints may filter on). */
+/** The event types: what payments, payouts and refunds emit, and what endpoints may filter on. */
 export const EVENT_TYPES = [
   "payment.awaiting_payment",
   "payment.pending",
@@ -9,5 +9,10 @@ export const EVENT_TYPES = [
   "payout.confirmed",
   "payout.failed",
   "payout.blocked",
+  "refund.created",
+  "refund.requires_action",
+  "refund.succeeded",
+  "refund.failed",
+  "refund.canceled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -27,6 +27,20 @@ export const executePayout = defineJobContract({
   payload: z.object({ payout_id: z.string().startsWith("pay_out_") }),
 });
 
+export const executeRefund = defineJobContract({
+  name: "execute_refund",
+  description:
+    "Takes a pending refund one step: failed (deny-list, sanctions), queued for the outbound engine from the " +
+    "treasury, or waiting for treasury liquidity (asks for sweeps and retries).",
+  payload: z.object({ refund_id: z.string().startsWith("re_") }),
+});
+
+export const expireRefundClaim = defineJobContract({
+  name: "expire_refund_claim",
+  description: "At the end of a refund's claim window: cancels it if the payer gave no address.",
+  payload: z.object({ refund_id: z.string().startsWith("re_") }),
+});
+
 export const expireIdempotencyKeys = defineJobContract({
   name: "expire_idempotency_keys",
   description: "Deletes Idempotency-Key records older than 24 hours.",
@@ -115,9 +129,11 @@ export const JOB_CONTRACTS = [
   deliverEvent,
   deliverWebhook,
   executePayout,
+  executeRefund,
   expireIdempotencyKeys,
   expireOverduePayments,
   expirePayment,
+  expireRefundClaim,
   notifySignInFailures,
   planSweeps,
   pruneExpiredRecords,

@@ -232,6 +232,84 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/refunds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List refunds
+     * @description Newest first; `payment` and `status` narrow the list.
+     *
+     *     Requires the key scope `refunds:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listRefunds"];
+    put?: never;
+    /**
+     * Refund a payment
+     * @description Debits `available` on the payment's chain at once, up to what the payment received (credited) less earlier refunds. `destination`: `claim` (the default) gives a `claim_url` where the payer enters the address; `sender` sends back to the address the payment came from (never an exchange's deposit address: it may not be the payer's); `address` sends to `to_address`. The transfer is signed and sent by the worker.
+     *
+     *     Requires the key scope `refunds:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["createRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/refunds/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a refund
+     * @description Requires the key scope `refunds:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveRefund"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/refunds/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a refund
+     * @description Only before its transfer is signed (`requires_action` or `pending`): the amount returns to `available`.
+     *
+     *     Requires the key scope `refunds:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["cancelRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhooks": {
     parameters: {
       query?: never;
@@ -834,6 +912,106 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "refund.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `refund.created` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_refund_created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.requires_action": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `refund.requires_action` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_refund_requires_action"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.succeeded": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `refund.succeeded` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_refund_succeeded"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `refund.failed` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_refund_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.canceled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `refund.canceled` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_refund_canceled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -911,6 +1089,11 @@ export interface components {
        * @example 25.000000
        */
       amount_received: string;
+      /**
+       * @description Refunds of this payment that are not failed or canceled, added up (the payment keeps its status).
+       * @example 25.000000
+       */
+      amount_refunded: string;
       deposit_address: string | null;
       description?: string;
       metadata: components["schemas"]["Metadata"];
@@ -918,6 +1101,20 @@ export interface components {
       checkout_url: string;
       /** @description The transfer that completed the payment. */
       tx_hash: string | null;
+      /** @description Who sent the transfer that completed the payment (`tx_hash`), when the chain says; null until then. */
+      payer_address: string | null;
+      /** @description Every transfer into the payment on its chain, in chain order (a payment paid in several parts, or overpaid, has several). */
+      transfers: {
+        from: string | null;
+        /**
+         * @description USDT, a decimal string with exactly 6 decimals
+         * @example 25.000000
+         */
+        amount: string;
+        tx_hash: string;
+        /** @enum {string} */
+        status: "pending" | "credited";
+      }[];
       confirmations: number;
       /**
        * Format: date-time
@@ -1023,7 +1220,7 @@ export interface components {
        */
       reserved: string;
       /**
-       * @description Debited for payouts not yet confirmed or failed.
+       * @description Debited for payouts and refunds on their way out (not yet confirmed, failed or canceled).
        * @example 25.000000
        */
       in_flight: string;
@@ -1081,6 +1278,67 @@ export interface components {
       description?: string;
       metadata: components["schemas"]["Metadata"];
     };
+    RefundList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["Refund"][];
+      has_more: boolean;
+    };
+    /** @description USDT a payment received, sent back to the payer. */
+    Refund: {
+      /** @example re_7Hq2mX9pL4vT */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      object: "refund";
+      /** @description The payment refunded. */
+      payment: string;
+      /**
+       * @description USDT, a decimal string with exactly 6 decimals
+       * @example 25.000000
+       */
+      amount: string;
+      /** @constant */
+      currency: "USDT";
+      /**
+       * @description The payment's chain: a refund goes back on it.
+       * @enum {string}
+       */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      /** @enum {string} */
+      status: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "canceled";
+      /** @enum {string} */
+      destination: "claim" | "sender" | "address";
+      /** @description Null until the payer gives it on the claim page. */
+      to_address: string | null;
+      /** @description Where the payer gives the address (`claim` while it waits for one); null otherwise. */
+      claim_url: string | null;
+      tx_hash: string | null;
+      confirmations: number | null;
+      reason: ("requested_by_customer" | "duplicate" | "overpayment" | "late_payment" | "fraudulent") | null;
+      metadata: components["schemas"]["Metadata"];
+      failure_code:
+        | (
+            | "denied_destination"
+            | "sanctioned_destination"
+            | "transfer_reverted"
+            | "transfer_expired"
+            | "canceled_by_merchant"
+            | "claim_expired"
+          )
+        | null;
+      failure_message: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      created_at: string;
+      /** @description When an unclaimed claim is canceled. */
+      expires_at: string | null;
+      succeeded_at: string | null;
+    };
     WebhookEndpointList: {
       /** @constant */
       object: "list";
@@ -1104,6 +1362,11 @@ export interface components {
         | "payout.confirmed"
         | "payout.failed"
         | "payout.blocked"
+        | "refund.created"
+        | "refund.requires_action"
+        | "refund.succeeded"
+        | "refund.failed"
+        | "refund.canceled"
       )[];
       active: boolean;
       /**
@@ -1129,6 +1392,11 @@ export interface components {
         | "payout.confirmed"
         | "payout.failed"
         | "payout.blocked"
+        | "refund.created"
+        | "refund.requires_action"
+        | "refund.succeeded"
+        | "refund.failed"
+        | "refund.canceled"
       )[];
       active: boolean;
       /**
@@ -1189,7 +1457,7 @@ export interface components {
       data: components["schemas"]["Event"][];
       has_more: boolean;
     };
-    /** @description Something that happened to a payment or a payout. */
+    /** @description Something that happened to a payment, a payout or a refund. */
     Event: {
       /** @example evt_9Lm2Qx7T */
       id: string;
@@ -1205,12 +1473,17 @@ export interface components {
         | "payment.failed"
         | "payout.confirmed"
         | "payout.failed"
-        | "payout.blocked";
+        | "payout.blocked"
+        | "refund.created"
+        | "refund.requires_action"
+        | "refund.succeeded"
+        | "refund.failed"
+        | "refund.canceled";
       livemode: boolean;
       /** @description Unix time, seconds. */
       created: number;
       data: {
-        object: components["schemas"]["Payment"] | components["schemas"]["Payout"];
+        object: components["schemas"]["Payment"] | components["schemas"]["Payout"] | components["schemas"]["Refund"];
       };
     };
     ChainList: {
@@ -1885,6 +2158,170 @@ export interface operations {
       500: components["responses"]["InternalError"];
     };
   };
+  listRefunds: {
+    parameters: {
+      query?: {
+        limit?: string;
+        starting_after?: string;
+        payment?: string;
+        status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "canceled";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RefundList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          payment: string;
+          /** @description What to refund; by default all that the payment received and was not yet refunded. */
+          amount?: string;
+          /**
+           * @default claim
+           * @enum {string}
+           */
+          destination?: "claim" | "sender" | "address";
+          to_address?: string;
+          /** @enum {string} */
+          reason?: "requested_by_customer" | "duplicate" | "overpayment" | "late_payment" | "fraudulent";
+          /** @description Your own key/value pairs: up to 50 keys of 1–40 characters; string values up to 500 characters. */
+          metadata?: {
+            [key: string]: string | number | boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Refund"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      422: components["responses"]["InsufficientBalance"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Refund"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  cancelRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Refund"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
   listWebhookEndpoints: {
     parameters: {
       query?: {
@@ -1941,6 +2378,11 @@ export interface operations {
             | "payout.confirmed"
             | "payout.failed"
             | "payout.blocked"
+            | "refund.created"
+            | "refund.requires_action"
+            | "refund.succeeded"
+            | "refund.failed"
+            | "refund.canceled"
           )[];
         };
       };
@@ -2028,6 +2470,11 @@ export interface operations {
             | "payout.confirmed"
             | "payout.failed"
             | "payout.blocked"
+            | "refund.created"
+            | "refund.requires_action"
+            | "refund.succeeded"
+            | "refund.failed"
+            | "refund.canceled"
           )[];
           active?: boolean;
         };
@@ -2185,7 +2632,12 @@ export interface operations {
           | "payment.failed"
           | "payout.confirmed"
           | "payout.failed"
-          | "payout.blocked";
+          | "payout.blocked"
+          | "refund.created"
+          | "refund.requires_action"
+          | "refund.succeeded"
+          | "refund.failed"
+          | "refund.canceled";
         /** @description false: events with a delivery not delivered (pending or given up); true: events every delivery of which succeeded. */
         delivery_success?: "true" | "false";
       };
@@ -2883,6 +3335,131 @@ export interface operations {
     };
   };
   webhook_payout_blocked: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_requires_action: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_succeeded: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_canceled: {
     parameters: {
       query?: never;
       header: {

@@ -5,6 +5,7 @@ import { EVENTS } from "./events";
 import { PAYMENT_LINKS } from "./payment-links";
 import { PAYMENTS } from "./payments";
 import { PAYOUTS } from "./payouts";
+import { REFUNDS } from "./refunds";
 import { SANDBOX } from "./sandbox";
 import { WEBHOOKS } from "./webhooks";
 
@@ -14,6 +15,7 @@ export const OPERATIONS: Operation[] = [
   PAYMENT_LINKS,
   BALANCES,
   PAYOUTS,
+  REFUNDS,
   WEBHOOKS,
   EVENTS,
   CHAINS_OPERATIONS,

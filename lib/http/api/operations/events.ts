@@ -3,13 +3,14 @@ import { attemptPaginationQuery, paginationQuery } from "@/lib/kernel/schemas/pa
 import { listOf } from "@/lib/kernel/schemas/response-fields";
 import { paymentObject } from "@/lib/money-in/payments/payment-object";
 import { payoutObject } from "@/lib/money-out/payouts/payout-object";
+import { refundObject } from "@/lib/money-out/refunds/refund-object";
 import { eventObjectOf } from "@/lib/notify/events/event-object";
 import { EVENT_TYPES, type EventType } from "@/lib/notify/events/event-types";
 import { webhookAttemptList } from "@/lib/notify/webhooks/webhook-objects";
 import { defineOperation } from "../operation";
 
-/** An event as listed and as delivered: the payment or payout as it was when the event happened. */
-export const eventObject = eventObjectOf(z.discriminatedUnion("object", [paymentObject, payoutObject]));
+/** An event as listed and as delivered: the payment, payout or refund as it was when the event happened. */
+export const eventObject = eventObjectOf(z.discriminatedUnion("object", [paymentObject, payoutObject, refundObject]));
 
 const tag = "Events";
 

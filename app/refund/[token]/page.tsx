@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AmountSummary, CheckoutShell } from "@/components/checkout/checkout-shell";
+import { ClaimForm } from "@/components/refund/claim-form";
+import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
+import { formatAmount } from "@/lib/kernel/amount";
+import { loadRefundClaim } from "@/lib/money-out/refunds/claim-refund";
+import { getDb } from "@/lib/platform/db/client";
+import { confirmClaim, reviewClaimAddress } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Your refund", robots: { index: false, follow: false } };
+
+/**
+ * A refund's claim page (docs/REFUNDS.md): the payer gives the address to receive it on the payment's network,
+ * then confirms. Unknown, used, canceled and expired links are all the same 404.
+ */
+export default async function RefundClaimPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const claim = await loadRefundClaim(getDb(), token);
+  if (!claim) notFound();
+  const { refund } = claim;
+  const network = CHAIN_SPECS[refund.chain].name;
+  const amount = formatAmount(refund.amountUnits);
+  return (
+    <CheckoutShell
+      merchantName={claim.merchantName}
+      sandbox={refund.mode === "sandbox"}
+      heading="Refund from"
+      banner="Sandbox refund — test networks only, no real money moves."
+      footer="USDT payments · this link works once, for this refund only"
+    >
+      <AmountSummary
+        amount={amount}
+        description={`Refunded on ${network} · claim by ${refund.expiresAt!.toUTCString()}`}
+      />
+      <ClaimForm
+        review={reviewClaimAddress.bind(null, token)}
+        confirm={confirmClaim.bind(null, token)}
+        amount={amount}
+        network={network}
+      />
+    </CheckoutShell>
+  );
+}

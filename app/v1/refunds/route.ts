@@ -1,0 +1,35 @@
+import { config } from "@/lib/platform/config/env";
+import { apiMethods } from "@/lib/http/api/methods";
+import { apiRoute } from "@/lib/http/api/route";
+import { REFUNDS } from "@/lib/http/api/operations/refunds";
+import { createRefund } from "@/lib/money-out/refunds/create-refund";
+import { listRefunds } from "@/lib/money-out/refunds/list-refunds";
+import { prepareRefundDestination } from "@/lib/money-out/refunds/prepare-refund";
+import { serializeRefund } from "@/lib/money-out/refunds/serialize-refund";
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
+  GET: apiRoute({
+    ...REFUNDS.list,
+    handler: async ({ db, auth, query }) => {
+      const page = await listRefunds(db, auth, query);
+      const data = page.rows.map((row) => serializeRefund(row, config().publicBaseUrl));
+      return { body: { object: "list", data, has_more: page.hasMore } };
+    },
+  }),
+  POST: apiRoute({
+    ...REFUNDS.create,
+    // The destination guards that read the chain (Solana) run outside the request's transactions.
+    phases: {
+      prepare: ({ db, auth, body }) => prepareRefundDestination(db, auth, body),
+      send: (_ctx, prepared) => prepared.check(),
+      record: async ({ db, auth, body }, prepared) => ({
+        body: serializeRefund(
+          await createRefund(db, auth, body, prepared.toAddress, { keyId: auth.keyId }),
+          config().publicBaseUrl,
+        ),
+        // The claim link is the payer's key to the money: its idempotent copy is stored encrypted.
+        sensitive: true,
+      }),
+    },
+  }),
+});
