@@ -15,6 +15,7 @@ const NAV: { href: string; label: string; permission?: Permission }[] = [
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/links", label: "Payment links" },
   { href: "/dashboard/payouts", label: "Payouts" },
+  { href: "/dashboard/refunds", label: "Refunds" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "API keys" },

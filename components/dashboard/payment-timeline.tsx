@@ -3,7 +3,10 @@ import { UtcTime } from "./status-badge";
 
 type Entry = { id: string | null; type: string; at: string };
 
-/** The payment's history, oldest first: created, then each event it emitted (one per status change). */
+/**
+ * The payment's history, oldest first: created, each event it emitted (one per status change), and its refunds
+ * (linked to the refund).
+ */
 export function PaymentTimeline({ entries }: { entries: Entry[] }) {
   return (
     <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm" aria-label="Timeline">
@@ -14,7 +17,10 @@ export function PaymentTimeline({ entries }: { entries: Entry[] }) {
             <UtcTime iso={e.at} />
           </span>
           {e.id && (
-            <Link href={`/dashboard/events/${e.id}`} className="ml-2 font-mono text-xs underline underline-offset-2">
+            <Link
+              href={e.id.startsWith("re_") ? `/dashboard/refunds/${e.id}` : `/dashboard/events/${e.id}`}
+              className="ml-2 font-mono text-xs underline underline-offset-2"
+            >
               {e.id}
             </Link>
           )}

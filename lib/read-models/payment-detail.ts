@@ -5,6 +5,7 @@ import type { Mode } from "@/lib/kernel/mode";
 import { formatAmount } from "@/lib/kernel/amount";
 import { getPayment } from "@/lib/money-in/payments/get-payment";
 import { readPaymentTransfers } from "@/lib/money-in/payments/payment-transfers";
+import { listDashboardRefunds } from "./dashboard-refunds";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
 import { listPaymentDeposits } from "@/lib/money-in/deposits/list-payment-deposits";
 import { listObjectEvents } from "@/lib/notify/events/list-events";
@@ -30,17 +31,26 @@ export async function findOwnPayment(db: Db, owner: Owner, id: string) {
 export async function loadPaymentDetail(db: Db, owner: Owner, id: string, baseUrl: string) {
   const row = await findOwnPayment(db, owner, id);
   if (!row) return null;
-  const [events, deposits, transfers] = await Promise.all([
+  const [events, deposits, transfers, refunds] = await Promise.all([
     listObjectEvents(db, owner, row.id),
     listPaymentDeposits(db, owner, row.id),
     readPaymentTransfers(db, [row.id]),
+    listDashboardRefunds(db, owner, { payment: row.id }),
   ]);
+  const credited = transfers
+    .get(row.id)!
+    .filter((t) => t.status === "credited")
+    .reduce((sum, t) => sum + t.amountUnits, 0n);
   return {
     payment: serializePayment(row, baseUrl, transfers.get(row.id)!),
     timeline: [
       { id: null, type: "created", at: row.createdAt.toISOString() },
       ...events.map((e) => ({ id: e.id, type: e.type, at: e.createdAt.toISOString() })),
-    ],
+      ...refunds.refunds.map((r) => ({ id: r.id, type: `refund of ${r.amount} USDT (${r.status})`, at: r.created_at })),
+    ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+    refunds: refunds.refunds,
+    /** What a refund may still take: credited transfers less refunds not failed or canceled. */
+    refundable: formatAmount(credited - row.amountRefundedUnits),
     deposits: deposits.map((d) => ({
       id: d.id,
       chain: d.chain,

@@ -31,6 +31,7 @@ import {
   usePayoutMerchant,
   waitForPayout,
 } from "./payout-helpers";
+import { expectDeniedRefundFails, expectRefundToAddress, expectRefundToSender, paidBySimulate } from "./refund-helpers";
 
 // polygon: this file owns its watcher and outbound leader (tests/custody/README.md): sweeps, then payouts.
 const CHAIN = "polygon" as const;
@@ -299,6 +300,15 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     const [signed] = await query(getDb(), "select 1 from outbound_transactions where cause_id = $1", [created.json.id]);
     expect(signed).toBeUndefined();
   });
+
+  it("refunds: part of a payment to an address and to its sender, pending → processing → succeeded, exact on chain; " +
+    "an over-refund is refused; a deny-listed destination fails unsigned, restored, refund.failed", async () => {
+    const paid = await paidBySimulate(s.merchant, CHAIN, "3.000000");
+    const done = await expectRefundToAddress(s, CHAIN, recipients(), paid);
+    expect(done.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    await expectRefundToSender(s, CHAIN, recipients(), paid);
+    await expectDeniedRefundFails(s, CHAIN, recipients(), paid);
+  }, 240_000);
 
   it("review: above the merchant's limit a payout waits; approved it confirms, rejected it fails (rejected) with a refund", async () => {
     const set = await reviewAbove("3.000000");

@@ -22,6 +22,7 @@ import {
   expectPayoutConfirms,
   usePayoutMerchant,
 } from "./payout-helpers";
+import { expectDeniedRefundFails, expectRefundToAddress, expectRefundToSender, paidBySimulate } from "./refund-helpers";
 
 // The emulated solana (LiteSVM behind JSON-RPC, 200 ms slots, a blockhash valid 150 slots, `finalized` 32
 // slots behind): a real outbound worker signs, sends and confirms at 32 slots.
@@ -247,6 +248,28 @@ describe("payouts on Solana, end to end", () => {
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, "solana", recipients());
   }, 150_000);
+
+  it("refunds: part of a payment to an address and to its sender, pending → processing → succeeded, exact on chain; " +
+    "an over-refund is refused; a deny-listed destination fails unsigned, restored, refund.failed", async () => {
+    const paid = await paidBySimulate(s.merchant, "solana", "3.000000");
+    // The refunds leave the treasury. The file's last test takes the treasury's surplus, and what the treasury
+    // lacks of it from one deposit address: the refunded payment's USDT is swept in meanwhile, so the refunds
+    // leave the treasury with more than before, not less (custody only: the merchant's balance is untouched).
+    const [deposit] = await query<{ derivation_index: number }>(
+      getDb(),
+      "select derivation_index from payments where id = $1",
+      [paid.id],
+    );
+    const sweep = await sweepToTreasury(
+      chain,
+      { index: Number(deposit!.derivation_index), owner: paid.depositAddress },
+      3n * USDT,
+    );
+    await expectRefundToAddress(s, "solana", recipients(), paid);
+    await expectRefundToSender(s, "solana", recipients(), paid);
+    await expectDeniedRefundFails(s, "solana", recipients(), paid);
+    await waitForStatus(sweep.id, "confirmed", 60_000);
+  }, 240_000);
 
   it("a transfer that never lands, re-signed until the re-signs run out: " +
     "failed (transfer_expired), refunded once, no transfer; every blockhash expired for good", async () => {

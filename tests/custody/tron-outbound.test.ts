@@ -22,6 +22,7 @@ import {
   expectPayoutConfirms,
   usePayoutMerchant,
 } from "./payout-helpers";
+import { expectDeniedRefundFails, expectRefundToAddress, expectRefundToSender, paidBySimulate } from "./refund-helpers";
 
 const CHAIN = "tron" as const;
 const USDT = 1_000_000n; // 6 decimals
@@ -113,6 +114,16 @@ describe("payouts on Tron, end to end", () => {
   it("a payout to a frozen address fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
     await expectFrozenPayoutFails(s, CHAIN, recipients());
   }, 150_000);
+
+  // Before the exhausted transfer below: it moves the chain's clock, which would expire the payment refunded here.
+  it("refunds: part of a payment to an address and to its sender, pending → processing → succeeded, exact on chain; " +
+    "an over-refund is refused; a deny-listed destination fails unsigned, restored, refund.failed", async () => {
+    const paid = await paidBySimulate(s.merchant, CHAIN, "3.000000");
+    const done = await expectRefundToAddress(s, CHAIN, recipients(), paid);
+    expect(done.tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    await expectRefundToSender(s, CHAIN, recipients(), paid);
+    await expectDeniedRefundFails(s, CHAIN, recipients(), paid);
+  }, 240_000);
 
   it("a transfer that never lands, re-signed until the re-signs run out: " +
     "failed (transfer_expired), refunded once, no transfer; every candidate expired for good", async () => {

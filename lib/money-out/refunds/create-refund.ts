@@ -86,7 +86,8 @@ export async function createRefund(
     `insert into refunds (id, merchant_id, mode, payment_id, chain, status, destination, to_address, amount_units,
        reason, metadata, claim_token_hash, claim_token_sealed, created_by_user_id, created_by_key_id, created_at,
        expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), $16) returning ${REFUND_COLUMNS}`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(),
+       now() + make_interval(secs => $16::double precision / 1000)) returning ${REFUND_COLUMNS}`,
     [
       id,
       owner.merchantId,
@@ -103,7 +104,8 @@ export async function createRefund(
       claim?.sealed ?? null,
       "userId" in createdBy ? createdBy.userId : null,
       "keyId" in createdBy ? createdBy.keyId : null,
-      claim ? new Date(Date.now() + CLAIM_WINDOW_MS) : null,
+      // The database's clock, as the expiry job's: a web host's clock never decides the window.
+      claim ? CLAIM_WINDOW_MS : null,
     ],
   );
   const row = toRefundRow(raw!);

@@ -2,7 +2,9 @@ import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/dashboard/action-form";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
 import { DepositsList } from "@/components/dashboard/deposits-list";
+import { CreateRefundForm } from "@/components/dashboard/create-refund-form";
 import { PaymentTimeline } from "@/components/dashboard/payment-timeline";
+import { RefundList } from "@/components/dashboard/refund-list";
 import { StatusBadge, UtcTime } from "@/components/dashboard/status-badge";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
@@ -12,6 +14,7 @@ import { config } from "@/lib/platform/config/env";
 import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
+import { createRefundAction } from "../../refunds/actions";
 import { mineBlocks, payIt, reorgChain, resendWebhook } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -123,6 +126,24 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         </h2>
         <DepositsList deposits={detail.deposits} />
       </section>
+      {can(user.role, "refunds:read") && (
+        <section aria-labelledby="refunds-heading" className="space-y-3">
+          <h2 id="refunds-heading" className={heading}>
+            Refunds
+          </h2>
+          <p className="text-sm text-slate-700">
+            Refunded <span className="font-mono tabular-nums">{p.amount_refunded} USDT</span>; refundable now{" "}
+            <span className="font-mono tabular-nums" data-testid="refundable">
+              {detail.refundable} USDT
+            </span>{" "}
+            (confirmed transfers only).
+          </p>
+          <RefundList refunds={detail.refunds} label="Refunds of this payment" />
+          {can(user.role, "refunds:write") && detail.refundable !== "0.000000" && (
+            <CreateRefundForm action={createRefundAction} payment={p.id} refundable={detail.refundable} />
+          )}
+        </section>
+      )}
       {can(user.role, "webhooks:read") && (
         <section aria-labelledby="deliveries-heading">
           <h2 id="deliveries-heading" className={heading}>

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { RefundList } from "@/components/dashboard/refund-list";
+import { requirePageUser } from "@/lib/identity/auth/guard";
+import { dashboardMode } from "@/lib/identity/auth/mode";
+import { REFUND_STATUSES, type RefundStatus } from "@/lib/money-out/refunds/schemas";
+import { getDb } from "@/lib/platform/db/client";
+import { listDashboardRefunds } from "@/lib/read-models/dashboard-refunds";
+
+export const dynamic = "force-dynamic";
+
+/** Every refund of the selected mode, newest first, filtered by status (docs/DASHBOARD.md#refunds). */
+export default async function RefundsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ status?: string; after?: string }>;
+}) {
+  const [user, mode, query] = await Promise.all([requirePageUser("refunds:read"), dashboardMode(), searchParams]);
+  const status = (REFUND_STATUSES as readonly string[]).includes(query.status ?? "")
+    ? (query.status as RefundStatus)
+    : undefined;
+  const page = await listDashboardRefunds(
+    getDb(),
+    { merchantId: user.merchantId, mode },
+    { status, startingAfter: query.after?.startsWith("re_") ? query.after : undefined },
+  );
+  const filter = (s: string | undefined, label: string) => (
+    <Link
+      key={label}
+      href={s ? `/dashboard/refunds?status=${s}` : "/dashboard/refunds"}
+      aria-current={status === s ? "page" : undefined}
+      className="rounded px-2 py-1 text-sm text-slate-800 aria-[current=page]:bg-slate-900 aria-[current=page]:text-white"
+    >
+      {label}
+    </Link>
+  );
+  const last = page.refunds.at(-1);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-slate-900">Refunds</h1>
+      <p className="text-sm text-slate-700">
+        Refund a payment from its page. A claim link lets the payer choose the address.
+      </p>
+      <nav aria-label="Refund status" className="flex flex-wrap gap-1">
+        {filter(undefined, "All")}
+        {REFUND_STATUSES.map((s) => filter(s, s.replaceAll("_", " ")))}
+      </nav>
+      <RefundList refunds={page.refunds} label="Refunds" />
+      {page.hasMore && last && (
+        <Link
+          href={`/dashboard/refunds?${status ? `status=${status}&` : ""}after=${last.id}`}
+          className="text-sm underline"
+        >
+          Older refunds
+        </Link>
+      )}
+    </div>
+  );
+}
