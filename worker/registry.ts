@@ -1,3 +1,4 @@
+import { applyRefundPolicyJob } from "./jobs/apply-refund-policy";
 import { deliverEventJob } from "./jobs/deliver-event";
 import { deliverWebhookJob } from "./jobs/deliver-webhook";
 import { expireIdempotencyKeysJob } from "./jobs/expire-idempotency-keys";
@@ -30,6 +31,7 @@ export const JOBS = [
   planSweepsJob,
   executePayoutJob,
   executeRefundJob,
+  applyRefundPolicyJob,
   expireRefundClaimJob,
   reconcileCustodyJob,
   notifySignInFailuresJob,

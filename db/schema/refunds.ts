@@ -1,6 +1,18 @@
 import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
 import { merchants } from "./merchants";
@@ -45,6 +57,8 @@ export const refunds = pgTable(
     failureMessage: text("failure_message"),
     createdByUserId: text("created_by_user_id"),
     createdByKeyId: text("created_by_key_id"),
+    /** Opened by the merchant's refund policy (no user or key asked for it). */
+    createdByPolicy: boolean("created_by_policy").notNull().default(false),
     createdAt: ts("created_at").notNull(),
     /** The claim window: a `requires_action` refund is canceled after it. */
     expiresAt: ts("expires_at"),
@@ -68,6 +82,32 @@ export const refunds = pgTable(
     check(
       "refunds_address_known",
       sql`${t.toAddress} is not null or (${t.destination} = 'claim' and ${t.status} in ('requires_action','canceled'))`,
+    ),
+  ],
+);
+
+/**
+ * A merchant's refund policy per mode (docs/REFUNDS.md#policy): open a claim refund by itself for what a payment
+ * received above its amount (when above `overpaid_above_units`), and for payments that arrived after expiry.
+ */
+export const refundPolicies = pgTable(
+  "refund_policies",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    /** Overpayments above this (USDT base units) get a claim refund of the excess; null: off. */
+    overpaidAboveUnits: bigint("overpaid_above_units", { mode: "bigint" }),
+    /** Payments that arrived after the payment expired get a claim refund of all of it. */
+    refundLatePayments: boolean("refund_late_payments").notNull().default(false),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.mode] }),
+    check(
+      "refund_policies_threshold_nonnegative",
+      sql`${t.overpaidAboveUnits} is null or ${t.overpaidAboveUnits} >= 0`,
     ),
   ],
 );

@@ -117,6 +117,19 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
     ],
   },
   "payouts policy show": { summary: "show a merchant's payout review policy", options: [MERCHANT, MODE] },
+  "refunds policy set": {
+    summary: "set a merchant's refund policy: claim refunds opened by themselves for overpaid and late money",
+    options: [
+      MERCHANT,
+      MODE,
+      {
+        flags: "--overpaid-above <amount>",
+        description: 'refund the excess of payments overpaid by more than this (6 decimals; 0.000000: any), or "none"',
+      },
+      { flags: "--late-payments <bool>", description: "refund what arrives after a payment expired: true or false" },
+    ],
+  },
+  "refunds policy show": { summary: "show a merchant's refund policy", options: [MERCHANT, MODE] },
   "payouts approve": {
     summary: "approve a payout held for review",
     options: [{ flags: "--payout <id>", description: "the payout (pay_out_…)", required: true }],

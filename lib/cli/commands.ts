@@ -18,6 +18,7 @@ import { liveXpubsOfSeed } from "@/lib/chains/wallets/live-xpubs";
 import { type Command, type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 import { CUSTODY_COMMANDS } from "./custody-commands";
 import { PAYOUT_COMMANDS } from "./payout-commands";
+import { REFUND_COMMANDS } from "./refund-commands";
 import { LISTEN_COMMANDS } from "./listen-command";
 import { TRIGGER_COMMANDS } from "./trigger-command";
 import { USER_COMMANDS } from "./user-commands";
@@ -153,4 +154,12 @@ Object.assign(COMMANDS, {
   },
 });
 
-Object.assign(COMMANDS, CUSTODY_COMMANDS, PAYOUT_COMMANDS, USER_COMMANDS, TRIGGER_COMMANDS, LISTEN_COMMANDS);
+Object.assign(
+  COMMANDS,
+  CUSTODY_COMMANDS,
+  PAYOUT_COMMANDS,
+  REFUND_COMMANDS,
+  USER_COMMANDS,
+  TRIGGER_COMMANDS,
+  LISTEN_COMMANDS,
+);

@@ -13,6 +13,7 @@ import { CursorMovedError } from "@/lib/money-in/watch/chain-cursor";
 import { ChainMovedError, scanOnce } from "@/lib/money-in/watch/scan-chain";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { runCli } from "../helpers/run-cli";
+import { applyRefundPolicy } from "@/lib/money-out/refunds/apply-refund-policy";
 import { scanTarget } from "@/lib/money-in/watch/start-watchers";
 import {
   balanceOf,
@@ -36,6 +37,25 @@ afterAll(async () => {
 });
 
 const units = (usdt: string) => BigInt(usdt.replace(".", ""));
+/**
+ * The one refund the refund policy opened for a payment: its job, enqueued by the watcher when the money was
+ * credited, is run here (unless another file's jobs worker, sharing the database, ran it first). Never enqueued,
+ * nothing would open and this fails.
+ */
+async function policyRefund(key: string, paymentId: string) {
+  const jobs = await query(getDb(), "select 1 from graphile_worker.jobs where key = $1", [
+    `apply_refund_policy:${paymentId}`,
+  ]);
+  if (jobs.length) await applyRefundPolicy(getDb(), paymentId);
+  for (let i = 0; ; i++) {
+    const refunds = (await api("GET", `/v1/refunds?payment=${paymentId}`, { key })).json.data;
+    if (refunds.length || i === 20) {
+      expect(refunds).toHaveLength(1);
+      return refunds[0];
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
 const createPayment = async (key: string, body: Record<string, unknown>) => {
   const reply = await api("POST", "/v1/payments", { key, body });
   expect(reply.status, reply.text).toBe(200);
@@ -106,18 +126,32 @@ describe("amounts that do not match", () => {
 
   it("an overpayment confirms and credits everything that arrived", async () => {
     const m = await newMerchant();
+    const set = ["refunds", "policy", "set", "--merchant", m.id, "--mode", "sandbox", "--overpaid-above", "1.000000"];
+    expect((await runCli(set, process.env)).code).toBe(0);
     const payment = await createPayment(m.sandboxKey, { amount: "5.000000", chain: "polygon" });
     const payer = await fundedWallet(m.sandboxKey, "polygon", "7.000000");
     await payer.send(payment.deposit_address, 7_000_000n);
     const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed");
     expect(done.last).toMatchObject({ amount: "5.000000", amount_received: "7.000000" });
     expect(await balanceOf(m.sandboxKey, "polygon")).toEqual({ available: "7.000000", reserved: "0.000000" });
+    // The watcher asked, in the confirming transaction, for the merchant's refund policy (refund overpayments
+    // above 1 USDT, set before the payment) to look at the excess: a claim refund of the 2 USDT excess, once.
+    const refund = await policyRefund(m.sandboxKey, payment.id);
+    expect(refund).toMatchObject({
+      amount: "2.000000",
+      reason: "overpayment",
+      destination: "claim",
+      status: "requires_action",
+    });
+    expect(await applyRefundPolicy(getDb(), payment.id)).toEqual([]);
   });
 });
 
 describe("expiry and late payments", () => {
   it("expires on time with partial funds, which are credited; a later transfer is a late payment, credited too", async () => {
     const m = await newMerchant();
+    const late = ["refunds", "policy", "set", "--merchant", m.id, "--mode", "sandbox", "--late-payments", "true"];
+    expect((await runCli(late, process.env)).code).toBe(0);
     const payment = await createPayment(m.sandboxKey, { amount: "9.000000", chain: "bnb", expires_in: 60 });
     const payer = await fundedWallet(m.sandboxKey, "bnb", "20.000000");
     await payer.send(payment.deposit_address, fromUsdtUnits(2_000_000n, 18));
@@ -137,6 +171,9 @@ describe("expiry and late payments", () => {
     await waitForBalance(m.sandboxKey, "bnb", { available: "11.000000", reserved: "0.000000" });
     const after = (await api("GET", `/v1/payments/${payment.id}`, { key: m.sandboxKey })).json;
     expect(after).toMatchObject({ status: "expired", amount_received: "11.000000" });
+    // The merchant refunds late payments: what arrived after expiry (9 USDT, not the 2 before) is offered back.
+    const refund = await policyRefund(m.sandboxKey, payment.id);
+    expect(refund).toMatchObject({ amount: "9.000000", reason: "late_payment", status: "requires_action" });
     expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
       "payment.awaiting_payment",
       "payment.expired",

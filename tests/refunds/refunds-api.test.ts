@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
+import { applyRefundPolicy } from "@/lib/money-out/refunds/apply-refund-policy";
 import { expireRefundClaim } from "@/lib/money-out/refunds/expire-refund-claim";
+import { setRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
 import { getDb } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { api, expectError, newKey, newMerchant, type TestMerchant } from "../helpers/api";
@@ -234,6 +236,36 @@ describe("POST /v1/refunds refuses, writing nothing", () => {
       "10.000000",
     );
     expect((await ethBalance(m)).available).toBe("0.000000");
+    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+});
+
+describe("the refund policy", () => {
+  it("opens a claim refund of an overpayment above the threshold, once; one the merchant canceled is not offered again", async () => {
+    const m = await newMerchant();
+    const small = await creditedPayment(m, ["10.000000", "0.500000"]);
+    const large = await creditedPayment(m, ["10.000000", "1.500000"]);
+    expect(await applyRefundPolicy(getDb(), large)).toEqual([]); // no policy: nothing
+    await setRefundPolicy(getDb(), {
+      merchant: m.id,
+      mode: "sandbox",
+      overpaidAboveUnits: 1_000_000n,
+      refundLatePayments: false,
+    });
+    expect(await applyRefundPolicy(getDb(), small)).toEqual([]); // 0.5 over: within the threshold
+    expect(await applyRefundPolicy(getDb(), large)).toEqual(["overpayment"]);
+    const [opened] = (await api("GET", `/v1/refunds?payment=${large}`, { key: m.sandboxKey })).json.data;
+    expect(opened).toMatchObject({
+      amount: "1.500000",
+      reason: "overpayment",
+      destination: "claim",
+      status: "requires_action",
+    });
+    expect(opened.claim_url).toMatch(/\/refund\//);
+    expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
+    await api("POST", `/v1/refunds/${opened.id}/cancel`, { key: m.sandboxKey, body: {} });
+    expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
+    expect(await refundsOf(large)).toHaveLength(1);
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { postJournals } from "@/lib/books/ledger/post-journal";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { CREDIT } from "./deposit-lifecycle";
 import { depositCreditJournals } from "./settle-receivables";
 import type { WatchScope } from "./watch-scope";
@@ -35,15 +36,29 @@ export async function creditPaymentDeposits(
  * network. Each is its own journal (reserved → available, settling a reorg receivable first), exactly once.
  */
 export async function creditSettledDeposits(tx: Db, scope: WatchScope, head: { number: number }): Promise<number> {
-  const credited = await query<{ id: string; merchant_id: string; amount_units: string }>(
+  const credited = await query<{
+    id: string;
+    merchant_id: string;
+    amount_units: string;
+    payment_id: string;
+    kind: string;
+  }>(
     tx,
     `update deposits d set status = $4, credited_at = now()
      from payments p
      where p.id = d.payment_id and d.mode = $1 and d.chain = $2 and d.status = $5 and d.block_number <= $3
        and (d.kind = 'wrong_network' or p.status in ('confirmed','expired','failed'))
-     returning d.id, d.merchant_id, d.amount_units::text`,
+     returning d.id, d.merchant_id, d.amount_units::text, d.payment_id, d.kind`,
     [scope.mode, scope.chain, head.number - scope.confirmations.required + 1, CREDIT.to, CREDIT.from],
   );
   await postJournals(tx, await depositCreditJournals(tx, scope, credited));
+  // Money beyond a finished payment (overpaid, or late): the merchant's refund policy may open a refund of it.
+  for (const paymentId of new Set(credited.filter((d) => d.kind === "payment").map((d) => d.payment_id)))
+    await enqueueJob(
+      tx,
+      "apply_refund_policy",
+      { payment_id: paymentId },
+      { jobKey: `apply_refund_policy:${paymentId}` },
+    );
   return credited.length;
 }

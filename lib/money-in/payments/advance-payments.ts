@@ -2,6 +2,7 @@ import type { BlockRef } from "@/lib/chains/chain-adapter";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { creditPaymentDeposits } from "@/lib/money-in/deposits/credit-deposits";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 import { settlementTriggers } from "./payment-rules";
@@ -53,6 +54,14 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
         "confirmations_complete",
         { confirmedAt: now, closedAt: now },
         totals.get(payment.id) ?? 0n,
+      );
+    // Overpaid: the merchant's refund policy may open a refund of the excess (lib/money-out/refunds).
+    for (const payment of confirmed.filter((p) => p.amountReceivedUnits > p.amountUnits))
+      await enqueueJob(
+        tx,
+        "apply_refund_policy",
+        { payment_id: payment.id },
+        { jobKey: `apply_refund_policy:${payment.id}` },
       );
   }
   await batch.flush(tx);

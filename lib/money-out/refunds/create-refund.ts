@@ -84,9 +84,9 @@ export async function createRefund(
   const [raw] = await query(
     db,
     `insert into refunds (id, merchant_id, mode, payment_id, chain, status, destination, to_address, amount_units,
-       reason, metadata, claim_token_hash, claim_token_sealed, created_by_user_id, created_by_key_id, created_at,
-       expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(),
+       reason, metadata, claim_token_hash, claim_token_sealed, created_by_user_id, created_by_key_id, created_by_policy,
+       created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, now(),
        now() + make_interval(secs => $16::double precision / 1000)) returning ${REFUND_COLUMNS}`,
     [
       id,
@@ -106,6 +106,7 @@ export async function createRefund(
       "keyId" in createdBy ? createdBy.keyId : null,
       // The database's clock, as the expiry job's: a web host's clock never decides the window.
       claim ? CLAIM_WINDOW_MS : null,
+      "policy" in createdBy,
     ],
   );
   const row = toRefundRow(raw!);

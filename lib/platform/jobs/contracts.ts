@@ -35,6 +35,14 @@ export const executeRefund = defineJobContract({
   payload: z.object({ refund_id: z.string().startsWith("re_") }),
 });
 
+export const applyRefundPolicy = defineJobContract({
+  name: "apply_refund_policy",
+  description:
+    "After money beyond a payment was credited (overpaid, or after expiry): opens the claim refund the " +
+    "merchant's refund policy asks for, once.",
+  payload: z.object({ payment_id: z.string().min(1) }),
+});
+
 export const expireRefundClaim = defineJobContract({
   name: "expire_refund_claim",
   description: "At the end of a refund's claim window: cancels it if the payer gave no address.",
@@ -126,6 +134,7 @@ export const refillSolanaAddressPool = defineJobContract({
 });
 
 export const JOB_CONTRACTS = [
+  applyRefundPolicy,
   deliverEvent,
   deliverWebhook,
   executePayout,
