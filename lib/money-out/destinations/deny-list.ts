@@ -142,3 +142,14 @@ export async function listDenied(db: Db): Promise<DenyEntry[]> {
     })),
   ];
 }
+
+/** Why a destination is refused, given the sanctions oracle's answer read before: sanctioned, deny-listed, or null. */
+export async function denialOf(
+  db: Db,
+  chain: Chain,
+  address: string,
+  sanctioned: boolean,
+): Promise<"sanctioned_destination" | "denied_destination" | null> {
+  if (sanctioned) return "sanctioned_destination";
+  return (await isDenied(db, chain, address)) ? "denied_destination" : null;
+}

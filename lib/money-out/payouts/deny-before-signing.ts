@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/platform/db/client";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
-import { isDenied } from "@/lib/money-out/destinations/deny-list";
+import { denialOf } from "@/lib/money-out/destinations/deny-list";
 import { PAYOUT_FAILURE_CODES } from "./payout-lifecycle";
 import { lockPayout, transitionPayout } from "./transition-payout";
 
@@ -13,11 +13,7 @@ import { lockPayout, transitionPayout } from "./transition-payout";
  */
 export async function denyBeforeSigning(tx: Db, intent: OutboundRow, sanctioned: boolean): Promise<boolean> {
   if (intent.purpose !== "payout" || !intent.causeId) return false;
-  const failureCode = sanctioned
-    ? "sanctioned_destination"
-    : (await isDenied(tx, intent.chain, intent.toAddress))
-      ? "denied_destination"
-      : null;
+  const failureCode = await denialOf(tx, intent.chain, intent.toAddress, sanctioned);
   if (!failureCode) return false;
   const payout = await lockPayout(tx, intent.causeId);
   if (payout?.status === "pending") await transitionPayout(tx, payout, "denied", { failureCode });

@@ -1,7 +1,7 @@
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
-import { DenyListUnreadableError, isDenied } from "@/lib/money-out/destinations/deny-list";
+import { DenyListUnreadableError, denialOf } from "@/lib/money-out/destinations/deny-list";
 import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
 import {
   lockTreasuryQueue,
@@ -40,11 +40,7 @@ export async function executeRefund(db: Db, refundId: string): Promise<RefundSte
     await lockTreasuryQueue(tx, config);
     const refund = await lockRefund(tx, refundId);
     if (refund?.status !== "pending" || refund.outboundId || !refund.toAddress) return "nothing_to_do";
-    const failureCode = sanctioned
-      ? "sanctioned_destination"
-      : (await isDenied(tx, refund.chain, refund.toAddress))
-        ? "denied_destination"
-        : null;
+    const failureCode = await denialOf(tx, refund.chain, refund.toAddress, sanctioned);
     if (failureCode) {
       await transitionRefund(tx, refund, "denied", { failureCode });
       return "failed";

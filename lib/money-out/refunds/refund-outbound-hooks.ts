@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { isDenied } from "@/lib/money-out/destinations/deny-list";
+import { denialOf } from "@/lib/money-out/destinations/deny-list";
 import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
 import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
@@ -22,11 +22,7 @@ function screenRefund(config: ChainConfig, intent: OutboundRow): Promise<boolean
  */
 async function refuseRefundSigning(tx: Db, intent: OutboundRow, sanctioned: boolean): Promise<boolean> {
   if (intent.purpose !== "refund" || !intent.causeId) return false;
-  const failureCode = sanctioned
-    ? "sanctioned_destination"
-    : (await isDenied(tx, intent.chain, intent.toAddress))
-      ? "denied_destination"
-      : null;
+  const failureCode = await denialOf(tx, intent.chain, intent.toAddress, sanctioned);
   if (!failureCode) return false;
   const refund = await lockRefund(tx, intent.causeId);
   if (refund?.status === "pending") await transitionRefund(tx, refund, "denied", { failureCode });
