@@ -2,13 +2,16 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatAmount } from "@/lib/kernel/amount";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
+import { getRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
+import { getDb } from "@/lib/platform/db/client";
 import { creditedPayment } from "@/tests/helpers/credited-payment";
 import { launchBrowser, site, snapshot } from "./helpers/browser";
 import { newUser, newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 
 // Refunds from the dashboard (sandbox: no step-up): the owner refunds part of a payment by claim link from the
 // payment's page, sees it in the payment's timeline, the refunds list (filtered) and its own page, and cancels
-// it; the amount comes back. A viewer sees the refunds but no Refund form, and its posted action is refused.
+// it; the amount comes back. A viewer sees the refunds but no Refund form, and its posted action is refused. The
+// owner sets the refund policy; a viewer's replay of that form changes nothing.
 let browser: Browser;
 let m: TestMerchant;
 const contexts: BrowserContext[] = [];
@@ -107,5 +110,55 @@ describe("dashboard refunds", () => {
     expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
     expect(await available()).toBe(after);
     expect(errors).toEqual([]);
+  });
+
+  it("the owner sets the refund policy (a bad threshold named at its field); a viewer's replay of it changes nothing", async () => {
+    const pm = await newMerchant("Policy Prints");
+    const policy = () => getRefundPolicy(getDb(), pm.id, "sandbox");
+    const owner = await newUserWithApp(pm.id, "owner");
+    const o = await visitor();
+    await signInWithCode(o.page, owner);
+    await o.page.goto(site("/dashboard/refunds"));
+    expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(/Overpayments: kept · Late payments: kept/);
+    const threshold = o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)");
+    await threshold.fill("2.5");
+    await o.page.getByRole("button", { name: "Save refund policy" }).click();
+    await o.page.locator("#overpaid_above-error").waitFor();
+    expect(await o.page.locator("#overpaid_above-error").innerText()).toMatch(
+      /^Overpaid above: must be .*exactly 6 decimals/,
+    );
+    expect((await policy()).overpaidAboveUnits).toBeNull();
+
+    await threshold.fill("1.500000");
+    await o.page.getByLabel("Refund what arrives after a payment expired").check();
+    const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
+    await o.page.getByRole("button", { name: "Save refund policy" }).click();
+    const request = await posted;
+    await o.page.getByText("Refund policy saved.").waitFor();
+    expect(await policy()).toMatchObject({ overpaidAboveUnits: 1_500_000n, refundLatePayments: true });
+    await o.page.reload();
+    expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(
+      /Overpayments: refunded above 1\.500000 USDT · Late payments: refunded/,
+    );
+    // Back to off, then a viewer replays the owner's request (1.500000, late payments on): refused.
+    await o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)").fill("");
+    await o.page.getByLabel("Refund what arrives after a payment expired").uncheck();
+    await o.page.getByRole("button", { name: "Save refund policy" }).click();
+    await o.page.getByText("Refund policy saved.").waitFor();
+    expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
+
+    const viewer = await newUser(pm.id, "viewer");
+    const { page, context, errors } = await visitor();
+    await signIn(page, viewer);
+    await page.goto(site("/dashboard/refunds"));
+    await page.getByTestId("refund-policy").waitFor();
+    expect(await page.getByRole("button", { name: "Save refund policy" }).count()).toBe(0);
+    const headers = Object.fromEntries(
+      Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+    );
+    const replay = await context.request.post(request.url(), { headers, data: request.postDataBuffer()! });
+    expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
+    expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
+    expect([...o.errors, ...errors]).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ export function registerServiceMetrics(registry: Registry): void {
 
   const chain = ["mode", "chain"] as const;
   const ofChain = (r: { mode: string; chain: string }) => ({ mode: r.mode, chain: r.chain });
-  const ofPayout = (p: { mode: string; chain: string; status: string }) => ({ ...ofChain(p), status: p.status });
+  const ofStatus = (p: { mode: string; chain: string; status: string }) => ({ ...ofChain(p), status: p.status });
   gauge(
     "usdt_chain_healthy",
     "1 when the chain's watcher is ok, 0 when lagging, erroring or not watched.",
@@ -82,19 +82,37 @@ export function registerServiceMetrics(registry: Registry): void {
     "usdt_payouts_open",
     "Payouts not yet final, by status (pending, review_required, processing).",
     [...chain, "status"] as const,
-    (s) => s.payouts.open.map((p) => [ofPayout(p), p.count]),
+    (s) => s.payouts.open.map((p) => [ofStatus(p), p.count]),
   );
   gauge(
     "usdt_payouts_finished_24h",
     "Payouts that ended in the last 24 hours, by status (confirmed, failed, blocked).",
     [...chain, "status"] as const,
-    (s) => s.payouts.finished.map((p) => [ofPayout(p), p.count]),
+    (s) => s.payouts.finished.map((p) => [ofStatus(p), p.count]),
   );
   gauge(
     "usdt_payouts_oldest_open_seconds",
     "Age of the oldest payout in each open status.",
     [...chain, "status"] as const,
-    (s) => s.payouts.open.map((p) => [ofPayout(p), p.oldest_seconds]),
+    (s) => s.payouts.open.map((p) => [ofStatus(p), p.oldest_seconds]),
+  );
+  gauge(
+    "usdt_refunds_open",
+    "Refunds not yet final, by status (requires_action: waiting for the payer's address; pending; processing).",
+    [...chain, "status"] as const,
+    (s) => s.refunds.open.map((r) => [ofStatus(r), r.count]),
+  );
+  gauge(
+    "usdt_refunds_oldest_open_seconds",
+    "Age of the oldest refund in each open status.",
+    [...chain, "status"] as const,
+    (s) => s.refunds.open.map((r) => [ofStatus(r), r.oldest_seconds]),
+  );
+  gauge(
+    "usdt_refunds_finished_24h",
+    "Refunds that ended in the last 24 hours, by status (succeeded, failed, canceled).",
+    [...chain, "status"] as const,
+    (s) => s.refunds.finished.map((r) => [ofStatus(r), r.count]),
   );
   gauge(
     "usdt_payouts_waiting_for_liquidity_overdue",

@@ -1,7 +1,9 @@
 "use client";
-import { useActionState, useState } from "react";
+import { useActionState, useRef, useState } from "react";
 import { cn } from "@/components/class-names";
+import type { ChainFamily } from "@/lib/chains/chain-registry";
 import { type ClaimFormState, START } from "./claim-form-state";
+import { WalletFill } from "./wallet-fill";
 
 type Action = (prev: ClaimFormState, form: FormData) => Promise<ClaimFormState>;
 
@@ -12,22 +14,26 @@ const button = cn(
 
 /**
  * The payer's address in two steps: typed (checked by the server as a payout's destination is), then
- * confirmed against the amount and network, since a transfer to a wrong address cannot be taken back.
+ * confirmed against the amount and network, since a transfer to a wrong address cannot be taken back. A browser
+ * wallet of the network's family may fill it.
  */
 export function ClaimForm({
   review,
   confirm,
   amount,
   network,
+  family,
 }: {
   review: Action;
   confirm: Action;
   amount: string;
   network: string;
+  family: ChainFamily;
 }) {
   const [reviewed, reviewAction, reviewing] = useActionState(review, START);
   const [confirmed, confirmAction, sending] = useActionState(confirm, START);
   const [editing, setEditing] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   const state = confirmed.error ? confirmed : reviewed;
   if (state.step === "confirm" && !editing)
     return (
@@ -77,6 +83,7 @@ export function ClaimForm({
         </p>
       )}
       <input
+        ref={input}
         id="address"
         name="address"
         defaultValue={state.address}
@@ -85,6 +92,12 @@ export function ClaimForm({
         required
         maxLength={100}
         className="mt-3 w-full rounded-lg border border-slate-300 px-3 py-3 font-mono text-sm"
+      />
+      <WalletFill
+        family={family}
+        onAddress={(address) => {
+          if (input.current) input.current.value = address;
+        }}
       />
       <button
         type="submit"

@@ -71,6 +71,11 @@ export const refunds = pgTable(
     index("refunds_payment_idx").on(t.paymentId, t.createdAt, t.id),
     uniqueIndex("refunds_claim_token_key").on(t.claimTokenHash).where(sql`${t.claimTokenHash} is not null`),
     index("refunds_claim_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'requires_action'`),
+    // The metrics' reads (lib/money-out/refunds/count-refunds.ts): refunds not yet final, and those ended lately.
+    index("refunds_open_idx")
+      .on(t.mode, t.chain, t.status, t.createdAt)
+      .where(sql`${t.status} in ('requires_action','pending','processing')`),
+    index("refunds_updated_idx").on(t.updatedAt),
     check("refunds_amount_positive", sql`${t.amountUnits} > 0`),
     check(
       "refunds_status_check",

@@ -1,6 +1,10 @@
-import { parseAmount } from "@/lib/kernel/amount";
 import { MODES, type Mode } from "@/lib/kernel/mode";
-import { getRefundPolicy, serializeRefundPolicy, setRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
+import {
+  getRefundPolicy,
+  parseOverpaidAbove,
+  serializeRefundPolicy,
+  setRefundPolicy,
+} from "@/lib/money-out/refunds/refund-policy";
 import type { Db } from "@/lib/platform/db/client";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
@@ -26,12 +30,9 @@ export const REFUND_COMMANDS: Record<string, Command> = {
     const mode = modeOf(flags);
     let next = await getRefundPolicy(db, merchant, mode);
     if (flags["overpaid-above"] !== undefined) {
-      const raw = required(flags, "overpaid-above");
-      const parsed =
-        raw === "none" ? null : raw === "0.000000" ? { ok: true as const, units: 0n } : parseAmount(raw, "exact");
-      if (parsed && !parsed.ok)
-        throw new UsageError(`--overpaid-above: ${parsed.message.replace(/^amount /, "")}, or "none"`);
-      next = { ...next, overpaidAboveUnits: parsed ? parsed.units : null };
+      const parsed = parseOverpaidAbove(required(flags, "overpaid-above"), "none");
+      if (!parsed.ok) throw new UsageError(`--overpaid-above: ${parsed.message}, or "none"`);
+      next = { ...next, overpaidAboveUnits: parsed.units };
     }
     if (flags["late-payments"] !== undefined) {
       const value = required(flags, "late-payments");

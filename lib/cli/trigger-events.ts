@@ -1,5 +1,6 @@
 import { createPayment, expire, payUntil, type Triggered, type TriggerRun } from "./trigger-payments";
 import { freshAddress, payOut, payOutFrozen } from "./trigger-payouts";
+import { refundCanceled, refundFailed, refundSucceeded, refundToClaim } from "./trigger-refunds";
 
 export type { Triggered, TriggerRun } from "./trigger-payments";
 
@@ -30,5 +31,20 @@ export const TRIGGERS: Record<string, { does: string; run: (run: TriggerRun) => 
   "payout.failed": {
     does: "the same, to an address frozen first (scope sandbox:chains)",
     run: payOutFrozen,
+  },
+  ...Object.fromEntries(
+    ["refund.created", "refund.requires_action"].map((event) => [
+      event,
+      { does: "a confirmed payment, then a 1 USDT refund to the payer's claim page", run: refundToClaim },
+    ]),
+  ),
+  "refund.canceled": { does: "the same, then canceled (the amount back to the balance)", run: refundCanceled },
+  "refund.succeeded": {
+    does: "a confirmed payment, then a 1 USDT refund to a fresh address",
+    run: refundSucceeded,
+  },
+  "refund.failed": {
+    does: "the same, to an address frozen first (scope sandbox:chains)",
+    run: refundFailed,
   },
 };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
 import type { Chain } from "@/lib/chains/chains";
 import { ServiceError } from "./service-api";
@@ -13,9 +13,13 @@ interface Payout {
 
 const PAYOUT_AMOUNT = "1.000000";
 
-/** An address nobody holds the key of, valid on the chain: a payout's fresh destination. */
+/** An address nobody holds the key of, valid on the chain: a payout's or a refund's fresh destination. */
 export function freshAddress(chain: Chain): string {
-  if (chain === "solana") return base58.encode(randomBytes(32));
+  // A wallet's key on Solana is on the curve (refunds refuse program-derived addresses, which are not).
+  if (chain === "solana")
+    return base58.encode(
+      generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32),
+    );
   const hash = randomBytes(20);
   if (chain !== "tron") return `0x${hash.toString("hex")}`;
   const payload = Buffer.concat([Buffer.from([0x41]), hash]); // Tron's prefix, then base58check
@@ -34,44 +38,74 @@ export async function payOut(run: TriggerRun, to: string, target: "confirmed" | 
     to_address: to,
     status: payout.status,
   });
-  const { required } = await depths(run);
-  let status = payout.status;
-  const deadline = Date.now() + 180_000;
-  while (status !== target) {
-    if (["confirmed", "failed", "blocked", "review_required"].includes(status))
-      throw new ServiceError(
-        `payout ${payout.id} is ${status}, not ${target}` +
-          (status === "review_required" ? ": the merchant's payout policy holds it (payouts approve --payout …)" : ""),
-      );
-    if (Date.now() > deadline)
-      throw new ServiceError(
-        `payout ${payout.id} is still ${status} after 180 s: payouts need a running worker (npm start runs one)`,
-      );
-    await sleep(6_500); // payouts have their own window of 10 requests a minute
-    if (status === "processing") await mine(run, required);
-    const now = await run.api.get<Payout>(`/v1/payouts/${payout.id}`);
-    if (now.status !== status) {
-      status = now.status;
-      const tx = now.tx_hash ? `, tx ${now.tx_hash}` : "";
-      run.step(`payout ${payout.id} is ${status}${tx}`, { step: "payout_status", payout: payout.id, status });
-    }
-  }
+  await followTransfer(run, { kind: "payout", path: `/v1/payouts/${payout.id}`, ...payout }, target, {
+    ends: ["confirmed", "failed", "blocked", "review_required"],
+    sending: "processing",
+    // payouts have their own window of 10 requests a minute
+    every: 6_500,
+    held: { review_required: ": the merchant's payout policy holds it (payouts approve --payout …)" },
+  });
   return { object: "payout", id: payout.id };
 }
 
-/** A payout to an address the sandbox token refuses: its transfer reverts on chain. */
-export async function payOutFrozen(run: TriggerRun): Promise<Triggered> {
+/** A transfer of the merchant's money (a payout, a refund) that the outbound engine sends: its API object. */
+interface Followed {
+  kind: "payout" | "refund";
+  path: string;
+  id: string;
+  status: string;
+}
+
+/** Polls the object until `target`, mining the chain's depth while its transfer is on the way. */
+export async function followTransfer(
+  run: TriggerRun,
+  object: Followed,
+  target: string,
+  how: { ends: string[]; sending: string; every: number; held?: Record<string, string> },
+): Promise<void> {
+  const { required } = await depths(run);
+  let status = object.status;
+  const deadline = Date.now() + 180_000;
+  while (status !== target) {
+    if (how.ends.includes(status))
+      throw new ServiceError(`${object.kind} ${object.id} is ${status}, not ${target}${how.held?.[status] ?? ""}`);
+    if (Date.now() > deadline)
+      throw new ServiceError(
+        `${object.kind} ${object.id} is still ${status} after 180 s: it needs a running worker (npm start runs one)`,
+      );
+    await sleep(how.every);
+    if (status === how.sending) await mine(run, required);
+    const now = await run.api.get<{ status: string; tx_hash: string | null }>(object.path);
+    if (now.status !== status) {
+      status = now.status;
+      const tx = now.tx_hash ? `, tx ${now.tx_hash}` : "";
+      run.step(`${object.kind} ${object.id} is ${status}${tx}`, {
+        step: `${object.kind}_status`,
+        [object.kind]: object.id,
+        status,
+      });
+    }
+  }
+}
+
+/** Freezes an address on the sandbox chain's USDT (it then refuses transfers to it): needs sandbox:chains. */
+export async function frozenAddress(run: TriggerRun, event: string): Promise<string> {
   const to = freshAddress(run.chain);
   try {
     await run.api.post(`/v1/sandbox/chains/${run.chain}/freeze`, { address: to });
   } catch (err) {
     if (err instanceof ServiceError && err.status === 403)
       throw new ServiceError(
-        "payout.failed freezes the destination, which needs a key with the sandbox:chains scope; create one with " +
-          "npm run cli -- keys create --merchant mer_… --mode sandbox --scopes payments:write,payouts:write,events:read,sandbox:chains",
+        `${event} freezes the destination, which needs a key with the sandbox:chains scope; create one with ` +
+          "npm run cli -- keys create --merchant mer_… --mode sandbox --scopes payments:write,payouts:write,refunds:write,events:read,sandbox:chains",
       );
     throw err;
   }
   run.step(`froze ${to} on ${run.chain}: the sandbox USDT refuses transfers to it`, { step: "frozen", address: to });
-  return payOut(run, to, "failed");
+  return to;
+}
+
+/** A payout to an address the sandbox token refuses: its transfer reverts on chain. */
+export async function payOutFrozen(run: TriggerRun): Promise<Triggered> {
+  return payOut(run, await frozenAddress(run, "payout.failed"), "failed");
 }

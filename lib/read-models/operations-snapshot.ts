@@ -3,6 +3,7 @@ import { enabledChainConfigs } from "@/lib/chains/chain-config";
 import { MODES } from "@/lib/kernel/mode";
 import { listChainStatus } from "@/lib/money-in/watch/chain-status";
 import { countPayouts } from "@/lib/money-out/payouts/count-payouts";
+import { countRefunds } from "@/lib/money-out/refunds/count-refunds";
 import { countUndeliveredWebhooks } from "@/lib/notify/webhooks/count-undelivered";
 import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
@@ -13,7 +14,7 @@ import { readQueueDepth } from "@/lib/platform/jobs/queue-depth";
  * table): so any worker reports the same numbers, however many run and whichever did the work.
  */
 export async function readOperationsSnapshot(db: Db) {
-  const [chains, deliveries, jobs, payouts, reconcile] = await Promise.all([
+  const [chains, deliveries, jobs, payouts, refunds, reconcile] = await Promise.all([
     Promise.all(
       MODES.map(async (mode) =>
         (await listChainStatus(db, mode, await enabledChainConfigs(db, mode))).map((c) => ({ mode, ...c })),
@@ -22,9 +23,10 @@ export async function readOperationsSnapshot(db: Db) {
     countUndeliveredWebhooks(db),
     readQueueDepth(db),
     countPayouts(db, config().payoutLiquidityAlertMinutes),
+    countRefunds(db),
     readReconcileResults(db),
   ]);
-  return { chains, deliveries, jobs, payouts, reconcile };
+  return { chains, deliveries, jobs, payouts, refunds, reconcile };
 }
 
 export type OperationsSnapshot = Awaited<ReturnType<typeof readOperationsSnapshot>>;

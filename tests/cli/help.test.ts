@@ -27,6 +27,7 @@ describe("CLI --help and refused command lines", () => {
     expect(trigger.stdout).toMatch(/--api-key <key>.*\(env: USDT_API_KEY\)/);
     expect(trigger.stdout).toMatch(/^\s+payment\.confirmed\s+creates a payment/m);
     expect(trigger.stdout).toMatch(/^\s+payout\.failed\s+/m);
+    expect(trigger.stdout).toMatch(/^\s+refund\.succeeded\s+a confirmed payment, then a 1 USDT refund/m);
   }, 60_000);
 
   it("an unknown flag, a flag without its value and a missing required flag: exit 2 with a message", async () => {

@@ -77,6 +77,49 @@ describe("npm run cli -- trigger", () => {
     );
   }, 60_000);
 
+  it("refund.created, refund.requires_action, refund.canceled: a refund of a confirmed payment, its event listed; the canceled amount back", async () => {
+    const events = ["refund.created", "refund.requires_action", "refund.canceled"];
+    const merchants = await Promise.all(events.map(() => newMerchant()));
+    const url = webUrls()[0]!;
+    const runs = await Promise.all(
+      events.map((event, i) =>
+        runCli(
+          ["trigger", event, "--api-key", merchants[i]!.sandboxKey, "--base-url", url, "--chain", CHAIN, "--json"],
+          env(),
+        ),
+      ),
+    );
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const key = merchants[i]!.sandboxKey;
+      const lines = run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const result = lines.at(-1);
+      expect(result).toEqual({
+        event: { id: expect.stringMatching(/^evt_/), type: events[i] },
+        refund: expect.stringMatching(/^re_/),
+      });
+      const refund = (await api("GET", `/v1/refunds/${result.refund}`, { key })).json;
+      const listed = (await api("GET", `/v1/events?type=${events[i]}`, { key })).json.data;
+      expect(listed.map((e: { id: string; data: { object: { id: string } } }) => [e.id, e.data.object.id])).toEqual([
+        [result.event.id, result.refund],
+      ]);
+      const balance = (await api("GET", "/v1/balances", { key })).json.data.find(
+        (b: { chain: string }) => b.chain === CHAIN,
+      );
+      if (events[i] === "refund.canceled") {
+        expect(refund).toMatchObject({ status: "canceled", amount: "1.000000", claim_url: null });
+        expect(balance).toMatchObject({ available: "2.000000", in_flight: "0.000000" });
+      } else {
+        expect(refund).toMatchObject({ status: "requires_action", amount: "1.000000", destination: "claim" });
+        expect(refund.claim_url).toMatch(/\/refund\/\S+$/);
+        expect(balance).toMatchObject({ available: "1.000000", in_flight: "1.000000" });
+      }
+    }
+  }, 120_000);
+
   it("a wrong key, no key, a live key, an unreachable service, a missing scope: non-zero exit saying so, nothing created", async () => {
     const m = await newMerchant("Without chain controls", { sandboxChains: false });
     const url = webUrls()[0]!;

@@ -217,16 +217,26 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
 
       // Every other event trigger makes happen, at once (payouts need this service's own outbound leader):
       // each ends with its event, which listen forwards, verified.
-      const others = ["payment.pending", "payment.confirming", "payment.expired", "payout.confirmed", "payout.failed"];
+      const others = [
+        "payment.pending",
+        "payment.confirming",
+        "payment.expired",
+        "payout.confirmed",
+        "payout.failed",
+        "refund.succeeded",
+        "refund.failed",
+      ];
       // The payout triggers one after the other: they poll GET /v1/payouts, whose window is 10 requests a minute.
       const triggerJson = (event: string) => runCli(["trigger", event, "--json"], env);
-      const [pending, confirming, expired, payouts] = await Promise.all([
+      // (The refund triggers that need no worker's transfer are proved in tests/cli/trigger.test.ts.)
+      const [pending, confirming, expired, payouts, refunds] = await Promise.all([
         triggerJson("payment.pending"),
         triggerJson("payment.confirming"),
         triggerJson("payment.expired"),
         (async () => [await triggerJson("payout.confirmed"), await triggerJson("payout.failed")])(),
+        (async () => [await triggerJson("refund.succeeded"), await triggerJson("refund.failed")])(),
       ]);
-      const runs = [pending, confirming, expired, ...payouts];
+      const runs = [pending, confirming, expired, ...payouts, ...refunds];
       for (const [i, run] of runs.entries()) {
         expect(run.code, `${others[i]}: ${run.stdout}${run.stderr}`).toBe(0);
         const { event } = JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!) as {
@@ -245,6 +255,9 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
       const ended = (status: string) =>
         sample(text, "usdt_payouts_finished_24h", { mode: "sandbox", chain: "polygon", status });
       expect([ended("confirmed"), ended("failed")]).toEqual([1, 1]);
+      const refunded = (status: string) =>
+        sample(text, "usdt_refunds_finished_24h", { mode: "sandbox", chain: "polygon", status });
+      expect([refunded("succeeded"), refunded("failed")]).toEqual([1, 1]);
     } finally {
       listen.kill("SIGTERM");
       receiver.close();

@@ -40,6 +40,7 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
         confirm={confirmClaim.bind(null, token)}
         amount={amount}
         network={network}
+        family={CHAIN_SPECS[refund.chain].family}
       />
     </CheckoutShell>
   );

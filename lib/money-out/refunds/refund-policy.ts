@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/kernel/amount";
+import { formatAmount, parseAmount } from "@/lib/kernel/amount";
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -11,6 +11,21 @@ export interface RefundPolicy {
   overpaidAboveUnits: bigint | null;
   /** A payment's transfers that arrived after it expired get a claim refund. */
   refundLatePayments: boolean;
+}
+
+/**
+ * The overpayment threshold as people type it: an exact 6-decimal amount, "0.000000" (any excess), or `off`
+ * (the CLI's "none", the dashboard's blank) → null.
+ */
+export function parseOverpaidAbove(
+  raw: string,
+  off: string,
+): { ok: true; units: bigint | null } | { ok: false; message: string } {
+  const value = raw.trim();
+  if (value === off) return { ok: true, units: null };
+  if (value === "0.000000") return { ok: true, units: 0n };
+  const parsed = parseAmount(value, "exact");
+  return parsed.ok ? parsed : { ok: false, message: parsed.message.replace(/^amount /, "") };
 }
 
 export async function getRefundPolicy(db: Db, merchantId: string, mode: Mode): Promise<RefundPolicy> {

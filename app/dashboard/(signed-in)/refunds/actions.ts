@@ -5,6 +5,7 @@ import { refusalOf } from "@/lib/identity/auth/action-actor";
 import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
 import { getDb } from "@/lib/platform/db/client";
+import { setDashboardRefundPolicy } from "@/lib/read-models/dashboard-refund-policy";
 import { cancelDashboardRefund, createDashboardRefund } from "@/lib/read-models/dashboard-refunds";
 import type { ActionOutcome } from "@/lib/read-models/payment-actions";
 
@@ -51,5 +52,21 @@ export async function cancelRefundAction(_prev: ActionOutcome, form: FormData): 
     return { message: `Refund ${refund.id} canceled; its amount is back in available.` };
   } catch (err) {
     return { error: refusalOf(err).error };
+  }
+}
+
+/** Sets the refund policy of the selected mode (refunds:write; step-up in live mode). */
+export async function setRefundPolicyAction(_prev: RefundActionState, form: FormData): Promise<RefundActionState> {
+  try {
+    const user = await requireActionUser("refunds:write");
+    const outcome = await setDashboardRefundPolicy(getDb(), await actorOf(user), user, await dashboardMode(), {
+      overpaidAbove: text(form, "overpaid_above"),
+      refundLatePayments: form.get("refund_late_payments") === "on",
+    });
+    if (!outcome.ok) return { error: outcome.error, field: outcome.field };
+    revalidatePath("/dashboard/refunds");
+    return { done: "Refund policy saved." };
+  } catch (err) {
+    return refusalOf(err);
   }
 }

@@ -1,14 +1,18 @@
 import Link from "next/link";
 import { RefundList } from "@/components/dashboard/refund-list";
+import { RefundPolicyForm } from "@/components/dashboard/refund-policy-form";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
+import { can } from "@/lib/identity/users/roles";
+import { getRefundPolicy, serializeRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
 import { REFUND_STATUSES, type RefundStatus } from "@/lib/money-out/refunds/schemas";
 import { getDb } from "@/lib/platform/db/client";
 import { listDashboardRefunds } from "@/lib/read-models/dashboard-refunds";
+import { setRefundPolicyAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-/** Every refund of the selected mode, newest first, filtered by status (docs/DASHBOARD.md#refunds). */
+/** The refund policy, then every refund of the selected mode, newest first, by status (docs/DASHBOARD.md#refunds). */
 export default async function RefundsPage({
   searchParams,
 }: {
@@ -18,11 +22,14 @@ export default async function RefundsPage({
   const status = (REFUND_STATUSES as readonly string[]).includes(query.status ?? "")
     ? (query.status as RefundStatus)
     : undefined;
-  const page = await listDashboardRefunds(
-    getDb(),
-    { merchantId: user.merchantId, mode },
-    { status, startingAfter: query.after?.startsWith("re_") ? query.after : undefined },
-  );
+  const [page, policy] = await Promise.all([
+    listDashboardRefunds(
+      getDb(),
+      { merchantId: user.merchantId, mode },
+      { status, startingAfter: query.after?.startsWith("re_") ? query.after : undefined },
+    ),
+    getRefundPolicy(getDb(), user.merchantId, mode).then(serializeRefundPolicy),
+  ]);
   const filter = (s: string | undefined, label: string) => (
     <Link
       key={label}
@@ -40,6 +47,26 @@ export default async function RefundsPage({
       <p className="text-sm text-slate-700">
         Refund a payment from its page. A claim link lets the payer choose the address.
       </p>
+      <section
+        aria-labelledby="refund-policy-heading"
+        className="space-y-2 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+      >
+        <h2 id="refund-policy-heading" className="text-lg font-semibold text-slate-900">
+          Refund policy ({mode})
+        </h2>
+        <p className="text-sm text-slate-700" data-testid="refund-policy">
+          Overpayments: {policy.overpaid_above === null ? "kept" : `refunded above ${policy.overpaid_above} USDT`} ·
+          Late payments: {policy.refund_late_payments ? "refunded" : "kept"}. Refunds it opens wait for the payer&apos;s
+          address on a claim page.
+        </p>
+        {can(user.role, "refunds:write") && (
+          <RefundPolicyForm
+            action={setRefundPolicyAction}
+            overpaidAbove={policy.overpaid_above}
+            refundLatePayments={policy.refund_late_payments}
+          />
+        )}
+      </section>
       <nav aria-label="Refund status" className="flex flex-wrap gap-1">
         {filter(undefined, "All")}
         {REFUND_STATUSES.map((s) => filter(s, s.replaceAll("_", " ")))}

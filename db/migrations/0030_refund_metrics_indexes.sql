@@ -1,0 +1,2 @@
+CREATE INDEX "refunds_open_idx" ON "refunds" USING btree ("mode","chain","status","created_at") WHERE "refunds"."status" in ('requires_action','pending','processing');--> statement-breakpoint
+CREATE INDEX "refunds_updated_idx" ON "refunds" USING btree ("updated_at");
