@@ -1,6 +1,6 @@
 import { base58 } from "@scure/base";
-import { TronWeb } from "tronweb";
-import { isAddress } from "viem";
+import { isChecksummedOrLowerAddress } from "./addresses/evm-address";
+import { isTronAddress } from "./addresses/tron-address";
 import type { Chain } from "./chains";
 
 /**
@@ -15,14 +15,12 @@ export function addressProblem(chain: Chain, address: string): string | null {
     case "polygon":
       if (!/^0x[0-9a-fA-F]{40}$/.test(address))
         return `to_address must be a 0x-prefixed 40-hex-digit address on ${chain}`;
-      if (!isAddress(address, { strict: true }))
+      if (!isChecksummedOrLowerAddress(address))
         return "to_address has mixed case but fails its EIP-55 checksum; check for a typo";
       if (/^0x0{40}$/.test(address)) return "to_address is the zero address; funds sent there are lost";
       return null;
     case "tron":
-      return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && TronWeb.isAddress(address)
-        ? null
-        : "to_address must be a Tron base58check address starting with T";
+      return isTronAddress(address) ? null : "to_address must be a Tron base58check address starting with T";
     case "solana": {
       try {
         if (base58.decode(address).length === 32) return null;

@@ -176,12 +176,24 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     const to = chain.freshAddress();
     const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 3n * USDT));
     const [first] = await candidates(intent.id);
-    // Congestion: the base fee jumps far above what the signed candidate offers (and decays 12.5 % a block:
-    // ×100 takes about 35 blocks, 17 s, to fall back under it, room for a slow worker start plus the 3 blocks
-    // it waits before replacing; ×20 left 11 s, which a loaded machine sometimes used up).
-    await chain.setNextBaseFee(first!.maxFeePerGas! * 100n);
-    await chain.mine(1);
+    // Congestion: the base fee far above what the signed candidate offers, held there block after block until
+    // the worker has replaced it, however long its start takes on a loaded machine (left to decay 12.5 % a
+    // block, a ×100 fee fell back under the candidate's before a slow start had waited its 3 blocks).
+    const congest = async () => {
+      await chain.setNextBaseFee(first!.maxFeePerGas! * 100n);
+      await chain.mine(1);
+    };
+    await congest();
     worker = await startOutboundWorker(CHAIN);
+    await waitFor(
+      "the stuck candidate replaced",
+      async () => {
+        if ((await candidates(intent.id)).length >= 2) return true;
+        await congest();
+        return false;
+      },
+      90_000,
+    );
     const done = await waitForStatus(intent.id, "confirmed");
     const all = await candidates(intent.id);
     expect(all.length).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { TronWeb } from "tronweb";
 import { createChainAdapter } from "@/lib/chains/connect/chain-families";
-import { tronToEvmHex } from "@/lib/chains/tron/tron-adapter";
+import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
 import { getDb } from "@/lib/platform/db/client";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
 import { TronNode, type TronBlock } from "@/lib/chains/tron/tron-node";

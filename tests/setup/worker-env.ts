@@ -1,5 +1,15 @@
 import { afterAll, inject } from "vitest";
+import { resetConfig } from "@/lib/platform/config/env";
 import { closeDb } from "@/lib/platform/db/client";
+
+// The suite runs its files without isolation (vitest.config.ts): the files of one worker share this process and
+// its modules. Each starts from the environment the worker started with and reads its configuration afresh, so
+// a file that sets LIVE_SEED_MNEMONIC (say) leaves nothing behind for the next.
+const shared = globalThis as { __workerEnv?: NodeJS.ProcessEnv };
+shared.__workerEnv ??= { ...process.env };
+for (const name of Object.keys(process.env)) if (!(name in shared.__workerEnv)) delete process.env[name];
+Object.assign(process.env, shared.__workerEnv);
+resetConfig();
 
 // Test files call domain functions in-process against the run's database, as the web/worker/CLI do.
 process.env.DATABASE_URL = inject("databaseUrl");

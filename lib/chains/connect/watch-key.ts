@@ -1,4 +1,4 @@
-import { tronToEvmHex } from "../tron/tron-adapter";
+import { tronToEvmHex } from "../addresses/tron-address";
 import type { Chain } from "../chains";
 
 /**

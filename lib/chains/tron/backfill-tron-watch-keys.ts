@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { tronToEvmHex } from "./tron-adapter";
+import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
 
 /**
  * Tron payments created before chain watching need their watch key, which SQL cannot decode (migration 0009):

@@ -1,13 +1,9 @@
 import { TronWeb } from "tronweb";
+import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { EvmAdapter } from "../evm/evm-adapter";
 import type { BlockRef, ChainAdapter, TokenTransfer } from "../chain-adapter";
-
-/** T-address (or 41-hex) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks. */
-export function tronToEvmHex(address: string): string {
-  return `0x${TronWeb.address.toHex(address).slice(2).toLowerCase()}`;
-}
 
 /** Tron's Ethereum-style /jsonrpc: TRON_JSONRPC_URL (live) or the sandbox's, else on the HTTP API's host. */
 export function tronJsonRpcUrl(config: Pick<ChainConfig, "rpcUrl" | "extra">): string {

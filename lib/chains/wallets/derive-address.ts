@@ -2,10 +2,9 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { HDKey } from "@scure/bip32";
 import { base58 } from "@scure/base";
 import HDKeyEd25519 from "micro-key-producer/slip10.js";
-import { TronWeb } from "tronweb";
-import { publicKeyToAddress } from "viem/accounts";
-import { bytesToHex } from "viem";
 import type { ChainFamily } from "@/lib/chains/chains";
+import { addressOfUncompressedKey } from "@/lib/chains/addresses/evm-address";
+import { evmHexToTron } from "@/lib/chains/addresses/tron-address";
 
 /**
  * Deposit address derivation, one scheme per chain family (BIP-44 paths as wallets use them):
@@ -52,9 +51,9 @@ function checkIndex(index: number): void {
 /** The family's address of a compressed secp256k1 public key. */
 export function addressOfSecp256k1Key(family: XpubFamily, publicKey: Uint8Array): string {
   const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  const evmAddress = publicKeyToAddress(bytesToHex(uncompressed));
+  const evmAddress = addressOfUncompressedKey(uncompressed);
   // A Tron address is the same 20-byte key hash with the 0x41 prefix, in base58check.
-  return family === "evm" ? evmAddress : TronWeb.address.fromHex(`41${evmAddress.slice(2)}`);
+  return family === "evm" ? evmAddress : evmHexToTron(evmAddress);
 }
 
 export function deriveAddress(seed: Uint8Array, family: ChainFamily, index: number): DerivedAddress {

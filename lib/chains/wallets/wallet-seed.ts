@@ -10,6 +10,8 @@ import { masterKey } from "@/lib/platform/secrets/master-key";
 
 const PURPOSE = "wallet-seed:sandbox";
 const registry = globalThis as unknown as { __usdtSeeds?: Map<Mode, Uint8Array> };
+/** The live seed per loaded configuration: a configuration reloaded with another mnemonic derives from it. */
+const liveSeeds = new WeakMap<AppConfig, Uint8Array>();
 
 /**
  * The operator's live mnemonic: LIVE_SEED_MNEMONIC, or the file named by LIVE_SEED_FILE. It is never
@@ -29,27 +31,30 @@ export function liveMnemonic(cfg: AppConfig = config()): string | null {
  * use and stored encrypted (AES-256-GCM under the master key); concurrent first uses agree on one.
  */
 export async function walletSeed(db: Db, mode: Mode): Promise<Uint8Array> {
+  if (mode === "live") {
+    const cfg = config();
+    const known = liveSeeds.get(cfg);
+    if (known) return known;
+    const live = liveMnemonic(cfg);
+    if (!live) throw new Error("no live wallet seed configured (LIVE_SEED_MNEMONIC or LIVE_SEED_FILE)");
+    const seed = mnemonicToSeedSync(live);
+    liveSeeds.set(cfg, seed);
+    return seed;
+  }
   const cache = (registry.__usdtSeeds ??= new Map());
   const cached = cache.get(mode);
   if (cached) return cached;
-  let mnemonic: string;
-  if (mode === "live") {
-    const live = liveMnemonic();
-    if (!live) throw new Error("no live wallet seed configured (LIVE_SEED_MNEMONIC or LIVE_SEED_FILE)");
-    mnemonic = live;
-  } else {
-    const sealed = encryptSecret(masterKey(), Buffer.from(generateMnemonic(wordlist, 256)), PURPOSE);
-    await query(
-      db,
-      "insert into wallet_seeds (mode, encrypted_mnemonic) values ('sandbox', $1) on conflict (mode) do nothing",
-      [sealed],
-    );
-    const [row] = await query<{ encrypted_mnemonic: string }>(
-      db,
-      "select encrypted_mnemonic from wallet_seeds where mode = 'sandbox'",
-    );
-    mnemonic = decryptSecret(masterKey(), row!.encrypted_mnemonic, PURPOSE).toString("utf8");
-  }
+  const sealed = encryptSecret(masterKey(), Buffer.from(generateMnemonic(wordlist, 256)), PURPOSE);
+  await query(
+    db,
+    "insert into wallet_seeds (mode, encrypted_mnemonic) values ('sandbox', $1) on conflict (mode) do nothing",
+    [sealed],
+  );
+  const [row] = await query<{ encrypted_mnemonic: string }>(
+    db,
+    "select encrypted_mnemonic from wallet_seeds where mode = 'sandbox'",
+  );
+  const mnemonic = decryptSecret(masterKey(), row!.encrypted_mnemonic, PURPOSE).toString("utf8");
   const seed = mnemonicToSeedSync(mnemonic);
   cache.set(mode, seed);
   return seed;
