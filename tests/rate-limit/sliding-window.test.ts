@@ -5,7 +5,7 @@ import { PostgresRateLimiter, pruneRateLimitBuckets } from "@/lib/platform/rate-
 import { RedisRateLimiter } from "@/lib/platform/rate-limit/redis-limiter";
 import type { RateLimiter } from "@/lib/platform/rate-limit/types";
 
-const stores: [string, () => RateLimiter][] = [["postgres", () => new PostgresRateLimiter(getPool())]];
+const stores: [string, () => RateLimiter][] = [["postgres", () => new PostgresRateLimiter(getPool)]];
 if (process.env.REDIS_URL) stores.push(["redis", () => new RedisRateLimiter(process.env.REDIS_URL!)]);
 
 describe.each(stores)("sliding window (%s)", (_name, make) => {
@@ -61,7 +61,7 @@ describe.each(stores)("sliding window (%s)", (_name, make) => {
 
 describe("postgres bucket pruning", () => {
   it("deletes idle buckets only", async () => {
-    const limiter = new PostgresRateLimiter(getPool());
+    const limiter = new PostgresRateLimiter(getPool);
     const idle = `test:idle:${randomBytes(4).toString("hex")}`;
     const busy = `test:busy:${randomBytes(4).toString("hex")}`;
     await limiter.hit(idle, 5, 60_000);

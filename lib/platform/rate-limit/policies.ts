@@ -27,7 +27,7 @@ const registry = globalThis as unknown as { __usdtLimiter?: RateLimiter };
 /** Redis when REDIS_URL is set, Postgres otherwise: either way shared by every web instance. */
 export function getRateLimiter(): RateLimiter {
   const { redisUrl } = config();
-  registry.__usdtLimiter ??= redisUrl ? new RedisRateLimiter(redisUrl) : new PostgresRateLimiter(getPool());
+  registry.__usdtLimiter ??= redisUrl ? new RedisRateLimiter(redisUrl) : new PostgresRateLimiter(getPool);
   return registry.__usdtLimiter;
 }
 

@@ -14,13 +14,14 @@ returning cardinality(hits) as count`;
 const OLDEST = `select min(h)::bigint as oldest from rate_limit_buckets, unnest(hits) h where bucket = $1 and h > $2::bigint - $3::bigint`;
 
 export class PostgresRateLimiter implements RateLimiter {
-  constructor(private readonly pool: pg.Pool) {}
+  /** `pool` is read at each call: the process's current pool (a closed one is replaced by the next getPool). */
+  constructor(private readonly pool: () => pg.Pool) {}
 
   async hit(bucket: string, limit: number, windowMs: number, nowMs = Date.now()): Promise<RateLimitResult> {
-    const admitted = await this.pool.query<{ count: number }>(ADMIT, [bucket, nowMs, windowMs, limit]);
+    const admitted = await this.pool().query<{ count: number }>(ADMIT, [bucket, nowMs, windowMs, limit]);
     const row = admitted.rows[0];
     if (row) return { allowed: true, limit, remaining: Math.max(0, limit - row.count), retryAfterMs: 0 };
-    const oldest = await this.pool.query<{ oldest: string | null }>(OLDEST, [bucket, nowMs, windowMs]);
+    const oldest = await this.pool().query<{ oldest: string | null }>(OLDEST, [bucket, nowMs, windowMs]);
     const first = Number(oldest.rows[0]?.oldest ?? nowMs);
     return { allowed: false, limit, remaining: 0, retryAfterMs: Math.max(1, first + windowMs - nowMs) };
   }
