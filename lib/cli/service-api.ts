@@ -29,6 +29,7 @@ export function unreachable(root: string, err: unknown): ServiceError {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const RATE_LIMIT_PATIENCE_MS = 120_000;
 
 /** What a refusal means for someone running `trigger`, from the API's error envelope. */
 export function refusal(
@@ -57,7 +58,10 @@ export function serviceApi(baseUrl: string, apiKey: string): ServiceApi {
       headers["content-type"] = "application/json";
       headers["idempotency-key"] = randomUUID();
     }
-    for (let attempt = 0; ; attempt++) {
+    // A 429 is waited out as Retry-After says, for up to RATE_LIMIT_PATIENCE_MS in all: triggers run side by side
+    // with one key share its 60 calls a minute, and a developer's tool should slow down, not fail.
+    const patientUntil = Date.now() + RATE_LIMIT_PATIENCE_MS;
+    for (;;) {
       let res: Response;
       try {
         res = await fetch(`${root}${path}`, {
@@ -75,8 +79,9 @@ export function serviceApi(baseUrl: string, apiKey: string): ServiceApi {
       } catch {
         throw new ServiceError(`${method} ${path}: ${res.status}, not the service's JSON: is ${root} the service?`);
       }
-      if (res.status === 429 && attempt < 3) {
-        await sleep(Number(res.headers.get("retry-after") ?? "5") * 1000);
+      const wait = Number(res.headers.get("retry-after") ?? "5") * 1000;
+      if (res.status === 429 && Date.now() + wait <= patientUntil) {
+        await sleep(wait);
         continue;
       }
       if (!res.ok) throw refusal(method, path, res.status, json?.error);

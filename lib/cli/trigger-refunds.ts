@@ -53,7 +53,7 @@ async function refundSent(run: TriggerRun, to: string, target: "succeeded" | "fa
   await followTransfer(run, { kind: "refund", path: `/v1/refunds/${refund.id}`, ...refund }, target, {
     ends: ["succeeded", "failed", "canceled"],
     sending: "processing",
-    every: 2_000,
+    every: 4_000, // within the key's default 60 calls a minute, shared with whatever else runs
   });
   return { object: "refund", id: refund.id };
 }

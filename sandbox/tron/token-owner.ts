@@ -13,21 +13,39 @@ export function tokenOwner() {
  * A signed TriggerSmartContract from the token owner through the facade (a real Tron transaction with a
  * Tron txID), e.g. `mint(address,uint256)`; resolves with the txID once broadcast, not yet mined.
  */
+/**
+ * Sends a transaction the faucet builds, once. Two identical ones built in the same millisecond (same recipient,
+ * amount, block reference and timestamp) are one transaction to Tron, refused as DUP_TRANSACTION_ERROR; a faucet
+ * asked twice means two, so it builds again with a later timestamp.
+ */
+export async function sendDistinct(
+  what: string,
+  send: () => Promise<{ result?: boolean; code?: string; transaction: { txID: string } }>,
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const sent = await send();
+    if (sent.result) return sent.transaction.txID;
+    if (sent.code !== "DUP_TRANSACTION_ERROR" || attempt === 5)
+      throw new Error(`${what} refused: ${JSON.stringify(sent)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+  }
+}
+
 export async function callAsTokenOwner(
   info: TronSandboxInfo,
   fn: string,
   parameters: { type: string; value: string }[],
 ): Promise<string> {
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey: tokenOwner().privateKey });
-  const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
-    info.token,
-    fn,
-    { feeLimit: 100_000_000 },
-    parameters,
-  );
-  const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
-  if (!sent.result) throw new Error(`${fn} refused: ${JSON.stringify(sent)}`);
-  return sent.transaction.txID;
+  return sendDistinct(fn, async () => {
+    const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+      info.token,
+      fn,
+      { feeLimit: 100_000_000 },
+      parameters,
+    );
+    return tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
+  });
 }
 
 /** Resolves once the transaction is in a block; throws if it failed there or is not mined in time. */

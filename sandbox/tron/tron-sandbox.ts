@@ -9,7 +9,7 @@ import { toBase58, toTronHex } from "./address";
 import { anvilRpc, toQuantity } from "./anvil-rpc";
 import { sunToWei, type FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
-import { callAsTokenOwner, tokenOwner, waitMined } from "./token-owner";
+import { callAsTokenOwner, sendDistinct, tokenOwner, waitMined } from "./token-owner";
 import { TxIndex } from "./tx-index";
 
 /** Not Tron mainnet's chain id (0x2b6653dc), so nothing mistakes the sandbox for the real chain. */
@@ -137,9 +137,7 @@ export async function fundTronAddress(
     const rpc = anvilRpc(info.anvilRpcUrl);
     const balance = BigInt(await rpc<string>("eth_getBalance", [faucetEvm, "latest"]));
     await rpc("anvil_setBalance", [faucetEvm, toQuantity(balance + sunToWei(opts.trxSun))]);
-    const sent = await tronWeb.trx.sendTransaction(to, Number(opts.trxSun));
-    if (!sent.result) throw new Error(`TRX funding refused: ${JSON.stringify(sent)}`);
-    trxTxID = sent.transaction.txID;
+    trxTxID = await sendDistinct("TRX funding", () => tronWeb.trx.sendTransaction(to, Number(opts.trxSun)));
   }
   if (opts.usdtUnits && opts.usdtUnits > 0n) {
     usdtTxID = await callAsTokenOwner(info, "mint(address,uint256)", [
