@@ -2,17 +2,21 @@ import { utils as tronUtils } from "tronweb";
 import { toQuantity } from "./anvil-rpc";
 import { toEvm } from "./address";
 import { blockTimeMs, ethBlock, headNumber, taposMatches } from "./blocks";
+import { chargeTransaction } from "./charge";
 import { sunToWei, type FacadeContext } from "./context";
 import { decodeRawData, decodeSignedHex, formatTx, rawHexOfJson, sha256Hex, type ContractType } from "./tron-proto";
 import { normalizeId, type TronTxJson } from "./tx-index";
 import { validateContract } from "./validate-contract";
 
 const MAX_EXPIRATION_MS = 24 * 3600 * 1000;
-/** Energy is not metered: contract calls get a fixed gas budget on anvil (fee_limit is only range-checked). */
+/** Contract calls get a fixed gas budget on anvil: energy and fee_limit are settled before, in Tron's terms. */
 const CONTRACT_GAS = 5_000_000n;
+/** Tron's black hole (T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb): burnt fees are sent here on anvil. */
+export const BLACK_HOLE = "0x0000000000000000000000000000000000000000";
 
 type Code =
   | "SIGERROR"
+  | "BANDWITH_ERROR"
   | "TAPOS_ERROR"
   | "TRANSACTION_EXPIRATION_ERROR"
   | "DUP_TRANSACTION_ERROR"
@@ -113,8 +117,36 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
       ctx.index.release(txid);
       return refuse("CONTRACT_VALIDATE_ERROR", txid, invalid);
     }
-    const ethHash = await execute(ctx, type, value);
-    ctx.index.record(txid, ethHash, { txID: txid, raw_data: raw, raw_data_hex: rawHex, signature });
+    const ownerEvm = toEvm(owner).toLowerCase();
+    const sent = await oneAtATime(ownerEvm, async () => {
+      const charge = await chargeTransaction(ctx, type, value, {
+        rawHex,
+        signatures: signature.length,
+        feeLimit: BigInt(Number(raw.fee_limit ?? 0)),
+      });
+      if (!charge.ok) return { ok: false as const, refused: charge };
+      // The fees leave the balance first (java-tron charges bandwidth before anything runs); a call that cannot
+      // afford its energy is mined as that burn alone, so it fails without touching state.
+      const burnHash = charge.burnt > 0n || charge.outOfEnergy ? await burn(ctx, ownerEvm, charge.burnt) : undefined;
+      const ethHash = charge.outOfEnergy ? burnHash! : await send(ctx, type, value);
+      ctx.accounts.update(charge.changes);
+      return {
+        ok: true as const,
+        ethHash,
+        receipt: charge.receipt,
+        burnHash: charge.outOfEnergy ? undefined : burnHash,
+      };
+    });
+    if (!sent.ok) {
+      ctx.index.release(txid);
+      return refuse(sent.refused.code, txid, sent.refused.message);
+    }
+    ctx.index.record(
+      txid,
+      sent.ethHash,
+      { txID: txid, raw_data: raw, raw_data_hex: rawHex, signature },
+      { receipt: sent.receipt, burnHash: sent.burnHash },
+    );
     return { result: true, txid };
   } catch (e) {
     ctx.index.release(txid);
@@ -133,24 +165,22 @@ function oneAtATime<T>(account: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Sends the call as the owner (anvil auto-impersonation), gas priced at the base fee, which the sandbox keeps at 0. */
-function execute(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>): Promise<string> {
-  return oneAtATime(toEvm(String(value.owner_address)).toLowerCase(), () => send(ctx, type, value));
+/** The sun a transaction burns, as a plain transfer to the black hole ahead of it. */
+async function burn(ctx: FacadeContext, from: string, sun: bigint): Promise<string> {
+  const wei = sunToWei(sun);
+  const gasPrice = await gasPriceFor(ctx, from, wei, 21_000n);
+  const tx = { from, to: BLACK_HOLE, value: toQuantity(wei), gas: toQuantity(21_000n), gasPrice: toQuantity(gasPrice) };
+  return ctx.rpc<string>("eth_sendTransaction", [tx]);
 }
 
+/** Sends the call as the owner (anvil auto-impersonation), gas priced at the base fee, which the sandbox keeps at 0. */
 async function send(ctx: FacadeContext, type: ContractType, value: Record<string, unknown>): Promise<string> {
   const from = toEvm(String(value.owner_address));
   const transfer = type === "TransferContract";
   const to = toEvm(String(transfer ? value.to_address : value.contract_address));
   const wei = sunToWei(Number((transfer ? value.amount : value.call_value) ?? 0));
   const gas = transfer ? 21_000n : CONTRACT_GAS;
-  const latest = await ctx.rpc<{ baseFeePerGas?: string }>("eth_getBlockByNumber", ["latest", false]);
-  const gasPrice = BigInt(latest.baseFeePerGas ?? 0) * 2n;
-  if (gasPrice > 0n) {
-    // Fees are not emulated; if the base fee ever rose above 0, top up the gas so the call still runs.
-    const balance = BigInt(await ctx.rpc<string>("eth_getBalance", [from, "latest"]));
-    if (balance < wei + gas * gasPrice) await ctx.rpc("anvil_setBalance", [from, toQuantity(wei + gas * gasPrice)]);
-  }
+  const gasPrice = await gasPriceFor(ctx, from, wei, gas);
   const tx = {
     from,
     to,
@@ -160,6 +190,17 @@ async function send(ctx: FacadeContext, type: ContractType, value: Record<string
     ...(transfer ? {} : { data: `0x${value.data}` }),
   };
   return ctx.rpc<string>("eth_sendTransaction", [tx]);
+}
+
+/** Anvil's gas is not Tron's fee (that is burnt in sun, above): if the base fee ever rose above 0, the gas is given. */
+async function gasPriceFor(ctx: FacadeContext, from: string, wei: bigint, gas: bigint): Promise<bigint> {
+  const latest = await ctx.rpc<{ baseFeePerGas?: string }>("eth_getBlockByNumber", ["latest", false]);
+  const gasPrice = BigInt(latest.baseFeePerGas ?? 0) * 2n;
+  if (gasPrice > 0n) {
+    const balance = BigInt(await ctx.rpc<string>("eth_getBalance", [from, "pending"]));
+    if (balance < wei + gas * gasPrice) await ctx.rpc("anvil_setBalance", [from, toQuantity(wei + gas * gasPrice)]);
+  }
+  return gasPrice;
 }
 
 /** /wallet/broadcasthex: a serialized Transaction protobuf; answers like java-tron with the transaction as JSON text. */

@@ -2,6 +2,7 @@ import { keccak256, toHex } from "viem";
 import { toQuantity, RpcError } from "./anvil-rpc";
 import { toEvm } from "./address";
 import { ethBlock, headNumber, refBlockParams } from "./blocks";
+import { energyNeeded } from "./charge";
 import { sunToWei, type FacadeContext, type View } from "./context";
 import { buildTx, formatTx, hexAddress, type ContractType } from "./tron-proto";
 import { validateContract } from "./validate-contract";
@@ -78,9 +79,9 @@ export async function triggerConstantContract(ctx: FacadeContext, p: Params, vie
   const tag = view.solid ? toQuantity(view.top) : "latest";
   try {
     const output = await ctx.rpc<string>("eth_call", [call, tag]);
-    // Energy is not metered; anvil's gas estimate less the 21,000 intrinsic gas stands in for it.
-    const gas = await ctx.rpc<string>("eth_estimateGas", [call, tag]).then(Number, () => 21_000);
-    const energy = Math.max(gas - 21_000, 0);
+    // The energy the broadcast would be charged (USDT's mainnet figures for the token's transfer).
+    const needed = await energyNeeded(ctx, String(value.owner_address), value, BigInt(num(value.call_value)), tag);
+    const energy = Number(needed.energy);
     if (estimate) return { result: { result: true }, energy_required: energy };
     return {
       result: { result: true },

@@ -1,5 +1,7 @@
 import type { Abi } from "viem";
 import type { Rpc } from "./anvil-rpc";
+import type { TronAccounts } from "./accounts";
+import type { NetworkWeights, TronChainParameters } from "./resources";
 import type { TxIndex } from "./tx-index";
 
 /** 1 sun = 10^12 wei: TRX has 6 decimals, anvil's native coin 18, so balances map exactly. */
@@ -14,6 +16,11 @@ export interface FacadeContext {
   chainId: number;
   /** The sandbox TRC-20 (41-hex) and its ABI, so /wallet/getcontract can serve TronWeb's contract().at(). */
   token: { hex: string; abi: Abi };
+  /** Which accounts exist, and their bandwidth, energy and stake. */
+  accounts: TronAccounts;
+  /** The committee parameters it charges by (mainnet's unless a test overrides some). */
+  parameters: TronChainParameters;
+  weights: NetworkWeights;
 }
 
 /** Reads on /walletsolidity see the chain only up to `maxBlock`; full-node reads see everything. */

@@ -41,7 +41,10 @@ function mapBlock(ctx: FacadeContext, b: EthBlock | null) {
     ...b,
     hash: `0x${blockIdOf(num, b.hash)}`,
     parentHash: num === 0 ? `0x${"0".repeat(64)}` : `0x${blockIdOf(num - 1, b.parentHash)}`,
-    transactions: b.transactions.map((t) => (typeof t === "string" ? txHash(ctx, t) : mapTx(ctx, t))),
+    // The facade's fee burns are anvil transactions, not Tron ones.
+    transactions: b.transactions
+      .filter((t) => !ctx.index.isBurn(typeof t === "string" ? t : t.hash))
+      .map((t) => (typeof t === "string" ? txHash(ctx, t) : mapTx(ctx, t))),
   };
 }
 
@@ -110,9 +113,12 @@ const METHODS: Record<string, (ctx: FacadeContext, params: unknown[]) => Promise
           | null
         >("eth_getTransactionReceipt", [h])
       : null;
+    // A call that could not afford its energy is mined as its fee burn alone: failed, whatever anvil says.
+    const outOfEnergy = r && ctx.index.get(ctx.index.txIdOf(r.transactionHash))?.receipt?.result === "OUT_OF_ENERGY";
     return (
       r && {
         ...r,
+        ...(outOfEnergy ? { status: "0x0" } : {}),
         transactionHash: txHash(ctx, r.transactionHash),
         blockHash: blockHash(r.blockNumber, r.blockHash),
         logs: r.logs.map((l) => mapLog(ctx, l)),

@@ -1,6 +1,8 @@
 import { TronWeb } from "tronweb";
 import { mnemonicToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC } from "@/sandbox/evm/sandbox-token";
+import { anvilRpc, toQuantity } from "./anvil-rpc";
+import { WEI_PER_SUN } from "./context";
 import type { TronSandboxInfo } from "./tron-sandbox";
 
 /** The token's owner is anvil's dev account 0 (it deployed the token and holds its mint); on Tron it is just another key. */
@@ -36,6 +38,7 @@ export async function callAsTokenOwner(
   fn: string,
   parameters: { type: string; value: string }[],
 ): Promise<string> {
+  await topUpFaucet(info, 0n);
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey: tokenOwner().privateKey });
   return sendDistinct(fn, async () => {
     const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
@@ -46,6 +49,21 @@ export async function callAsTokenOwner(
     );
     return tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction));
   });
+}
+
+/** TRX the faucet keeps above what it sends, for the fees it pays (account creation, bandwidth, a mint's energy). */
+const FAUCET_FEE_RESERVE_SUN = 1_000_000_000n;
+
+/**
+ * Gives the faucet (the token owner) `sun` plus its fee reserve when it holds less; anvil's 10,000 ETH are only
+ * 10,000 TRX at 1 sun = 10^12 wei, and every faucet transaction pays Tron's fees.
+ */
+export async function topUpFaucet(info: TronSandboxInfo, sun: bigint): Promise<void> {
+  const rpc = anvilRpc(info.anvilRpcUrl);
+  const faucet = tokenOwner().address;
+  const balance = BigInt(await rpc<string>("eth_getBalance", [faucet, "latest"]));
+  const need = (sun + FAUCET_FEE_RESERVE_SUN) * WEI_PER_SUN;
+  if (balance < need) await rpc("anvil_setBalance", [faucet, toQuantity(balance + need)]);
 }
 
 /** Resolves once the transaction is in a block; throws if it failed there or is not mined in time. */

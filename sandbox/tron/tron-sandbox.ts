@@ -6,10 +6,14 @@ import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil } from "@/sandbox/evm/anvil";
 import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { toBase58, toTronHex } from "./address";
-import { anvilRpc, toQuantity } from "./anvil-rpc";
-import { sunToWei, type FacadeContext } from "./context";
+import { anvilRpc } from "./anvil-rpc";
+import type { FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
-import { callAsTokenOwner, sendDistinct, tokenOwner, waitMined } from "./token-owner";
+import { callAsTokenOwner, sendDistinct, tokenOwner, topUpFaucet, waitMined } from "./token-owner";
+import { mnemonicToAccount } from "viem/accounts";
+import { ANVIL_MNEMONIC } from "@/sandbox/evm/sandbox-token";
+import { TronAccounts } from "./accounts";
+import { MAINNET_PARAMETERS, SANDBOX_NETWORK_WEIGHTS, type TronChainParameters } from "./resources";
 import { TxIndex } from "./tx-index";
 
 /** Not Tron mainnet's chain id (0x2b6653dc), so nothing mistakes the sandbox for the real chain. */
@@ -42,6 +46,8 @@ export async function startTronSandbox(opts: {
   dataDir: string;
   blockTime?: number;
   port?: number;
+  /** Committee parameters to charge by instead of mainnet's (a test's cheaper energy, say). */
+  parameters?: Partial<TronChainParameters>;
 }): Promise<{ info: TronSandboxInfo; stop(): Promise<void> }> {
   const dir = path.join(opts.dataDir, "sandbox", "tron");
   fs.mkdirSync(dir, { recursive: true });
@@ -68,9 +74,18 @@ export async function startTronSandbox(opts: {
     await rpc("anvil_setNextBlockBaseFeePerGas", ["0x0"]);
     const index = new TxIndex(path.join(dir, "tx-index.jsonl"));
     const code = registry.token ? await rpc<string>("eth_getCode", [registry.token, "latest"]) : "0x";
+    const accountsFile = path.join(dir, "accounts.json");
+    // A chain from before accounts were tracked keeps treating any address anvil knows as existing.
+    const accounts = new TronAccounts(accountsFile, {
+      genesis: GENESIS,
+      legacy: Boolean(registry.token) && code !== "0x" && !fs.existsSync(accountsFile),
+    });
     if (code === "0x") {
       // First start, or the anvil state was lost: the old txIDs point at nothing any more.
-      if (registry.token) index.clear();
+      if (registry.token) {
+        index.clear();
+        accounts.reset(GENESIS);
+      }
       registry.token = await deploySandboxToken(anvil.rpcUrl, "standard", 6);
     }
     fs.writeFileSync(registryFile, JSON.stringify(registry, null, 2));
@@ -79,6 +94,9 @@ export async function startTronSandbox(opts: {
       index,
       chainId: TRON_SANDBOX_CHAIN_ID,
       token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard },
+      accounts,
+      parameters: { ...MAINNET_PARAMETERS, ...opts.parameters },
+      weights: SANDBOX_NETWORK_WEIGHTS,
     };
     server = await startHttpServer(ctx, registry.port);
   } catch (e) {
@@ -108,6 +126,11 @@ export async function startTronSandbox(opts: {
   };
 }
 
+/** Anvil's ten funded dev accounts (the token owner is the first): the chain's genesis accounts. */
+const GENESIS = Array.from({ length: 10 }, (_, i) =>
+  toTronHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }).address),
+);
+
 function readRegistry(file: string): Registry | null {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as Registry;
@@ -128,15 +151,13 @@ export async function fundTronAddress(
   opts: { usdtUnits?: bigint; trxSun?: bigint },
 ): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
   const to = toBase58(address);
-  const { address: faucetEvm, privateKey } = tokenOwner();
+  const { privateKey } = tokenOwner();
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey });
   let trxTxID: string | undefined;
   let usdtTxID: string | undefined;
   if (opts.trxSun && opts.trxSun > 0n) {
     // Top the faucet up by the amount first: anvil's 10,000 ETH are only 10,000 TRX at 1 sun = 10^12 wei.
-    const rpc = anvilRpc(info.anvilRpcUrl);
-    const balance = BigInt(await rpc<string>("eth_getBalance", [faucetEvm, "latest"]));
-    await rpc("anvil_setBalance", [faucetEvm, toQuantity(balance + sunToWei(opts.trxSun))]);
+    await topUpFaucet(info, opts.trxSun);
     trxTxID = await sendDistinct("TRX funding", () => tronWeb.trx.sendTransaction(to, Number(opts.trxSun)));
   }
   if (opts.usdtUnits && opts.usdtUnits > 0n) {

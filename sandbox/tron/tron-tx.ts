@@ -22,9 +22,14 @@ const strip = (h: string) => h.replace(/^0x/, "").toLowerCase();
 function tronTx(ctx: FacadeContext, tx: EthTx, receipt: EthReceipt, block: EthBlock, visible: boolean) {
   const entry = ctx.index.get(ctx.index.txIdOf(tx.hash));
   const json: TronTxJson = entry?.tx ?? synthesize(tx, block);
-  const contractRet = receipt.status === "0x1" ? "SUCCESS" : "REVERT";
+  const vm = entry?.receipt?.result;
+  const contractRet = vm === "OUT_OF_ENERGY" ? vm : receipt.status === "0x1" ? "SUCCESS" : "REVERT";
   return { ret: [{ contractRet }], signature: json.signature ?? [], ...formatTx(json, visible) };
 }
+
+/** The anvil transactions of a block that are Tron transactions (fee burns of the facade are not). */
+const tronTransactions = (ctx: FacadeContext, block: EthBlock) =>
+  block.transactions.filter((tx) => !ctx.index.isBurn(typeof tx === "string" ? tx : tx.hash)) as EthTx[];
 
 function synthesize(tx: EthTx, block: EthBlock): TronTxJson {
   const owner_address = toTronHex(tx.from);
@@ -69,34 +74,57 @@ export async function getTransactionInfoById(ctx: FacadeContext, id: string, vie
   return m ? transactionInfo(ctx, m.tx, m.receipt, m.block) : {};
 }
 
-/** gettransactioninfobyid: receipt and logs in Tron's shape; energy is anvil's gas used (never charged). */
+const FEE_FIELDS = ["energy_usage", "energy_fee", "energy_usage_total", "net_usage", "net_fee"] as const;
+
+/** gettransactioninfobyid: receipt and logs in Tron's shape, with what the transaction paid (zero fields omitted). */
 async function transactionInfo(ctx: FacadeContext, tx: EthTx, receipt: EthReceipt, block: EthBlock) {
-  const ok = receipt.status === "0x1";
   const id = ctx.index.txIdOf(tx.hash);
   const entry = ctx.index.get(id);
-  const base = { id, blockNumber: Number(receipt.blockNumber), blockTimeStamp: blockTimeMs(block) };
+  const paid = entry?.receipt;
+  const outOfEnergy = paid?.result === "OUT_OF_ENERGY";
+  const ok = receipt.status === "0x1" && !outOfEnergy;
+  const fee = Number(paid?.fee ?? 0);
+  const base = {
+    id,
+    ...(fee > 0 ? { fee } : {}),
+    blockNumber: Number(receipt.blockNumber),
+    blockTimeStamp: blockTimeMs(block),
+  };
+  const charged = Object.fromEntries(
+    FEE_FIELDS.filter((k) => Number(paid?.[k] ?? 0) > 0).map((k) => [k, Number(paid![k])]),
+  );
   const log = receipt.logs.map((l) => ({
     address: strip(l.address),
     topics: l.topics.map(strip),
     data: strip(l.data),
   }));
-  const isContract = tx.to === null || (tx.input && tx.input !== "0x");
+  const type = entry?.tx.raw_data.contract[0]?.type;
+  const isContract = type ? type !== "TransferContract" : tx.to === null || (tx.input && tx.input !== "0x");
   if (!isContract) {
     const size = entry ? entry.tx.raw_data_hex.length / 2 + 65 * (entry.tx.signature?.length ?? 0) + 64 : 0;
-    return { ...base, receipt: { net_usage: size }, ...(ok ? {} : { result: "FAILED" }) };
+    return { ...base, receipt: paid ? charged : { net_usage: size }, ...(ok ? {} : { result: "FAILED" }) };
   }
-  const output = await ctx.rpc<{ output?: string }>("debug_traceTransaction", [tx.hash, { tracer: "callTracer" }]).then(
-    (t) => strip(t.output ?? ""),
-    () => "",
-  );
-  const contract = receipt.contractAddress ?? tx.to!;
+  const output = outOfEnergy
+    ? ""
+    : await ctx.rpc<{ output?: string }>("debug_traceTransaction", [tx.hash, { tracer: "callTracer" }]).then(
+        (t) => strip(t.output ?? ""),
+        () => "",
+      );
+  const called = entry?.tx.raw_data.contract[0]?.parameter.value.contract_address;
+  const contract = receipt.contractAddress ?? (called ? `0x${String(called).slice(2)}` : tx.to!);
+  const result = outOfEnergy ? "OUT_OF_ENERGY" : ok ? "SUCCESS" : "REVERT";
   return {
     ...base,
     contractResult: [output],
     contract_address: toTronHex(contract),
-    receipt: { energy_usage_total: Number(receipt.gasUsed), result: ok ? "SUCCESS" : "REVERT" },
-    ...(log.length ? { log } : {}),
-    ...(ok ? {} : { result: "FAILED", resMessage: Buffer.from("REVERT opcode executed").toString("hex") }),
+    receipt: paid ? { ...charged, result } : { energy_usage_total: Number(receipt.gasUsed), result },
+    ...(log.length && !outOfEnergy ? { log } : {}),
+    ...(ok
+      ? {}
+      : {
+          result: "FAILED",
+          resMessage: Buffer.from(outOfEnergy ? "Not enough energy" : "REVERT opcode executed").toString("hex"),
+        }),
   };
 }
 
@@ -112,11 +140,10 @@ export async function tronBlock(ctx: FacadeContext, num: number, detail: boolean
   const block = await ctx.rpc<EthBlock | null>("eth_getBlockByNumber", [toQuantity(num), detail]);
   if (!block) return {};
   const header = tronBlockHeader(block, view.visible, formatAddress);
-  if (!detail || !block.transactions.length) return header;
+  const txs = tronTransactions(ctx, block);
+  if (!detail || !txs.length) return header;
   const receipts = await blockReceipts(ctx, block);
-  const transactions = (block.transactions as EthTx[]).map((tx) =>
-    tronTx(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block, view.visible),
-  );
+  const transactions = txs.map((tx) => tronTx(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block, view.visible));
   return { ...header, transactions };
 }
 
@@ -126,6 +153,6 @@ export async function transactionInfosOfBlock(ctx: FacadeContext, num: number, v
   if (!block) return [];
   const receipts = await blockReceipts(ctx, block);
   return Promise.all(
-    (block.transactions as EthTx[]).map((tx) => transactionInfo(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block)),
+    tronTransactions(ctx, block).map((tx) => transactionInfo(ctx, tx, receipts.get(tx.hash.toLowerCase())!, block)),
   );
 }

@@ -14,10 +14,26 @@ export interface TronTxJson {
   signature?: string[];
 }
 
+/** What the transaction paid, as java-tron's TransactionInfo reports it (sun, bandwidth bytes, energy). */
+export interface TronReceipt {
+  fee: bigint;
+  net_usage: bigint;
+  net_fee: bigint;
+  energy_usage?: bigint;
+  energy_fee?: bigint;
+  energy_usage_total?: bigint;
+  /** The VM's result, decided before execution when the call could not afford its energy. */
+  result?: string;
+}
+
 interface Entry {
   txID: string;
   ethHash: string;
   tx: TronTxJson;
+  /** Numbers in the file; absent on transactions recorded before fees were charged. */
+  receipt?: Record<string, string | number>;
+  /** The anvil transaction that burnt the fees ahead of the call: not a Tron transaction of its own. */
+  burnHash?: string;
 }
 
 /**
@@ -28,6 +44,7 @@ interface Entry {
 export class TxIndex {
   private byTx = new Map<string, Entry>();
   private byEth = new Map<string, string>();
+  private burns = new Set<string>();
   /** txIDs being executed right now, so two concurrent broadcasts of one transaction cannot both pass. */
   private reserved = new Set<string>();
   private waiters: (() => void)[] = [];
@@ -49,6 +66,12 @@ export class TxIndex {
   private remember(e: Entry): void {
     this.byTx.set(e.txID, e);
     this.byEth.set(e.ethHash.toLowerCase(), e.txID);
+    if (e.burnHash) this.burns.add(e.burnHash.toLowerCase());
+  }
+
+  /** An anvil transaction that only burnt fees for a Tron one: blocks and logs leave it out. */
+  isBurn(ethHash: string): boolean {
+    return this.burns.has(ethHash.toLowerCase());
   }
 
   /** Synchronous check-and-reserve: false if the txID is known or already being broadcast. */
@@ -81,8 +104,19 @@ export class TxIndex {
     });
   }
 
-  record(txID: string, ethHash: string, tx: TronTxJson): void {
-    const entry = { txID, ethHash: ethHash.toLowerCase(), tx };
+  record(txID: string, ethHash: string, tx: TronTxJson, paid?: { receipt: TronReceipt; burnHash?: string }): void {
+    const receipt = paid
+      ? Object.fromEntries(
+          Object.entries(paid.receipt).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : String(v)]),
+        )
+      : undefined;
+    const entry: Entry = {
+      txID,
+      ethHash: ethHash.toLowerCase(),
+      tx,
+      ...(receipt ? { receipt } : {}),
+      ...(paid?.burnHash ? { burnHash: paid.burnHash.toLowerCase() } : {}),
+    };
     fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
     this.remember(entry);
     this.release(txID);
@@ -110,6 +144,7 @@ export class TxIndex {
     fs.rmSync(this.file, { force: true });
     this.byTx.clear();
     this.byEth.clear();
+    this.burns.clear();
   }
 }
 

@@ -3,6 +3,8 @@ import { formatAddress, toEvm } from "./address";
 import { ethBlockById, numberOfBlockId, SOLID_LAG } from "./blocks";
 import { broadcastHex, broadcastTransaction } from "./broadcast";
 import { createTransaction, triggerConstantContract, triggerSmartContract } from "./build-transaction";
+import { accountExists } from "./charge";
+import { accountResource, chainParameters, resourceFields } from "./resource-views";
 import { weiToSun, type FacadeContext, type View } from "./context";
 import { hexAddress } from "./tron-proto";
 import { getTransactionById, getTransactionInfoById, transactionInfosOfBlock, tronBlock } from "./tron-tx";
@@ -51,19 +53,24 @@ export const READS: Record<string, Handler> = {
   /** Balance in sun at the view's block; java-tron answers {} for an account that does not exist. */
   async getaccount(ctx, p, view) {
     const address = hexAddress(p.address, "address");
+    if (!(await accountExists(ctx, address))) return {};
     const tag = view.solid ? toQuantity(view.top) : "latest";
-    const [wei, nonce, code] = await Promise.all(
-      ["eth_getBalance", "eth_getTransactionCount", "eth_getCode"].map((m) =>
-        ctx.rpc<string>(m, [toEvm(address), tag]),
-      ),
+    const [wei, code] = await Promise.all(
+      ["eth_getBalance", "eth_getCode"].map((m) => ctx.rpc<string>(m, [toEvm(address), tag])),
     );
     const balance = weiToSun(wei!);
-    if (balance === 0n && Number(nonce) === 0 && code === "0x") return {};
     return {
       address: formatAddress(address, view.visible),
       ...(balance > 0n ? { balance: Number(balance) } : {}),
       ...(code !== "0x" ? { type: "Contract" } : {}),
+      ...resourceFields(ctx.accounts.resources(address)),
     };
+  },
+  /** Bandwidth and energy left today, recovered to the head block, as java-tron's Wallet.getAccountResource. */
+  async getaccountresource(ctx, p) {
+    const address = hexAddress(p.address, "address");
+    if (!(await accountExists(ctx, address))) return {};
+    return accountResource(ctx, ctx.accounts.resources(address));
   },
   triggerconstantcontract: (ctx, p, view) => triggerConstantContract(ctx, p, view),
   estimateenergy: (ctx, p, view) => triggerConstantContract(ctx, p, view, true),
@@ -94,20 +101,8 @@ export const WRITES: Record<string, Handler> = {
     const contract = (await WRITES.getcontract!(ctx, p, view)) as Record<string, unknown>;
     return contract.contract_address ? { runtimecode: contract.bytecode, smart_contract: contract } : {};
   },
-  async getchainparameters() {
-    const params: [string, number][] = [
-      ["getMaintenanceTimeInterval", 21_600_000],
-      ["getTransactionFee", 1000],
-      ["getCreateAccountFee", 100_000],
-      ["getEnergyFee", 100],
-      ["getMaxFeeLimit", 15_000_000_000],
-      ["getAllowTvmTransferTrc10", 1],
-      ["getAllowTvmConstantinople", 1],
-      ["getAllowTvmSolidity059", 1],
-      ["getAllowTvmIstanbul", 1],
-      ["getAllowTvmLondon", 1],
-    ];
-    return { chainParameter: params.map(([key, value]) => ({ key, value })) };
+  async getchainparameters(ctx) {
+    return chainParameters(ctx.parameters);
   },
   async getnodeinfo(ctx, _p, view) {
     const block = (await tronBlock(ctx, view.top, false, view)) as { blockID?: string };

@@ -124,7 +124,11 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     const token = await tw.contract().at(info.token);
     expect(BigInt(await token.balanceOf(recipient.address.base58).call())).toBe(1_500_000n);
     expect(await balanceOf(payer.address.base58)).toBe(98_500_000n);
-    expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000); // no energy burned
+    // Energy is burnt as on mainnet: USDT to a balance that was zero takes 130,285 energy at 100 sun; the ~345
+    // bytes come from the payer's free daily bandwidth.
+    expect(txInfo).toMatchObject({ fee: 13_028_500, receipt: { energy_fee: 13_028_500, energy_usage_total: 130_285 } });
+    expect(txInfo.receipt.net_usage).toBeGreaterThan(300);
+    expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000 - 13_028_500);
     const tx = await wallet("/wallet/gettransactionbyid", { value: transaction.txID });
     expect(tx).toMatchObject({
       txID: transaction.txID,
@@ -194,11 +198,15 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
   });
 
   it("moves TRX in sun with TronWeb's sendTransaction (TransferContract)", async () => {
+    // The recipient holds USDT but has never received TRX: it has no account yet, and this transfer creates it.
+    expect(await wallet("/wallet/getaccount", { address: recipient.address.base58, visible: true })).toEqual({});
+    const before = await tw.trx.getUnconfirmedBalance(payer.address.base58);
     const sent = await tw.trx.sendTransaction(recipient.address.base58, 2_000_000);
     expect(sent.result).toBe(true);
-    await minedInfo(sent.transaction.txID);
+    const txInfo = await minedInfo(sent.transaction.txID);
+    expect(txInfo).toMatchObject({ fee: 1_100_000, receipt: { net_fee: 100_000 } });
     expect(await tw.trx.getUnconfirmedBalance(recipient.address.base58)).toBe(2_000_000);
-    expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(48_000_000);
+    expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(before - 2_000_000 - 1_100_000);
   });
 
   it("accepts a transfer beyond the balance and mines it as REVERT, as java-tron does", async () => {
