@@ -23,6 +23,8 @@ export interface ChainConfig {
   confirmations: { threshold: number; required: number };
   /** EVM: the highest maxFeePerGas (wei) the service's own transactions may offer; null elsewhere. */
   maxFeeWei: bigint | null;
+  /** Tron: the most sun one transfer may burn (its fee_limit's cap, TRON_MAX_FEE_TRX); null elsewhere. */
+  maxFeeLimitSun: bigint | null;
   /** EVM, live: the sanctions oracle payouts' destinations are checked against (`<CHAIN>_SANCTIONS_ORACLE`). */
   sanctionsOracle: string | null;
 }
@@ -64,6 +66,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     emulated: false,
     confirmations: confirmations(set.confirmations ?? defaults.required),
     maxFeeWei: maxFeeWei(chain, "live", cfg),
+    maxFeeLimitSun: CHAIN_FAMILY[chain] === "tron" ? cfg.tronMaxFeeSun : null,
     sanctionsOracle: set.sanctionsOracle ?? null,
   };
 }
@@ -118,6 +121,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     emulated: row.emulated,
     confirmations: sandboxConfirmations(row.chain),
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
+    maxFeeLimitSun: CHAIN_FAMILY[row.chain] === "tron" ? config().tronMaxFeeSun : null,
     sanctionsOracle: null,
   }));
 }

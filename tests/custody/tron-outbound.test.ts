@@ -84,10 +84,15 @@ describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", 
     for (const p of planned) {
       const sweep = await waitForStatus(p.sweepId, "confirmed", 2 * CONFIRM_MS);
       const topup = await outbound(p.topupId!);
-      expect(topup).toMatchObject({ status: "confirmed", asset: "native", rawAmount: 50_000_000n });
+      // The fee limit is the node's estimate (64,285 energy into the treasury's non-zero balance) at 100 sun with
+      // the 30 % margin; the top-up gives it plus a transfer's bandwidth (360 bytes at 1,000 sun), not a blind 50 TRX.
+      expect(sweep.options.feeLimitSun).toBe("8357050");
+      expect(topup).toMatchObject({ status: "confirmed", asset: "native", rawAmount: 8_357_050n + 360_000n });
+      // Creating the deposit's account cost the sweeper 1.1 TRX; the sweep burnt its energy (bandwidth was free).
+      expect(topup.feeNative).toBe(1_100_000n);
+      expect(sweep.feeNative).toBe(6_428_500n);
       expect(sweep.after).toBe(topup.id);
-      expect(sweep.options.feeLimitSun).toBe("50000000");
-      expect((await chain.balances(p.address)).token).toBe(0n);
+      expect(await chain.balances(p.address)).toEqual({ token: 0n, native: 8_357_050n + 360_000n - 6_428_500n });
     }
     expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
     expect((await chain.balances(dust!)).token).toBe(400_000n);
@@ -171,7 +176,8 @@ describe("outbound Tron transactions", () => {
     // The expiration is the one the driver set: 10 minutes after the reference block, not TronWeb's 60 s.
     const signed = JSON.parse(only!.signedTx) as { raw_data: { expiration: number; fee_limit: number } };
     expect(BigInt(signed.raw_data.expiration)).toBe(only!.validUntil);
-    expect(signed.raw_data.fee_limit).toBe(50_000_000);
+    // From the node's estimate: 130,285 energy into an empty balance, at 100 sun, with the 30 % margin.
+    expect(signed.raw_data.fee_limit).toBe(16_937_050);
     expect(done.blockHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.transfersTo(to)).toBe(1);
   });

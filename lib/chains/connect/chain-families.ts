@@ -13,7 +13,6 @@ import { SolanaOps } from "../solana/solana-ops";
 import { SOLANA_TRANSACTION_LAMPORTS } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
-import { DEFAULT_FEE_LIMIT_SUN } from "../tron/tron-fees";
 import { TronOps } from "../tron/tron-ops";
 
 /**
@@ -46,8 +45,8 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
       }),
     writer: (config) => new TronDriver(config),
     sandbox: (config) => new TronOps(config),
-    // A TRC-20 transfer's fee limit: what it may burn.
-    gasNeeded: async () => DEFAULT_FEE_LIMIT_SUN,
+    // The most a TRC-20 transfer may burn (its fee_limit's cap).
+    gasNeeded: async (config) => config.maxFeeLimitSun!,
   },
   solana: {
     reader: (config) => new SolanaAdapter(config.chain, config),

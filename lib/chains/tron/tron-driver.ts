@@ -1,6 +1,7 @@
 import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { DEFAULT_FEE_LIMIT_SUN, MAX_FEE_LIMIT_SUN } from "@/lib/chains/tron/tron-fees";
+import { MAX_FEE_LIMIT_SUN, quoteTokenTransfer, TransferWouldFail } from "@/lib/chains/tron/tron-fees";
+import { log } from "@/lib/platform/log";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
@@ -54,8 +55,15 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     if (intent.asset === "native" && (intent.rawAmount <= 0n || intent.rawAmount > BigInt(Number.MAX_SAFE_INTEGER)))
       throw new Error(`outbound ${intent.id}: a TRX amount must be 1 to 2^53 - 1 sun`);
     const raw = intent.options.feeLimitSun;
-    const feeLimit = raw === undefined ? DEFAULT_FEE_LIMIT_SUN : /^\d{1,20}$/.test(raw) ? BigInt(raw) : 0n;
-    if (feeLimit <= 0n || feeLimit > MAX_FEE_LIMIT_SUN)
+    const feeLimit =
+      raw !== undefined
+        ? /^\d{1,20}$/.test(raw)
+          ? BigInt(raw)
+          : 0n
+        : intent.asset === "native"
+          ? 0n // a TransferContract runs no contract: fee_limit does not apply
+          : (await this.quote(intent)).feeLimitSun;
+    if (feeLimit < 0n || (raw !== undefined && feeLimit === 0n) || feeLimit > MAX_FEE_LIMIT_SUN)
       throw new Error(`outbound ${intent.id}: feeLimitSun must be 1 to ${MAX_FEE_LIMIT_SUN} sun`);
     // The newest block as TronWeb reads it; the expiration is ours (TronWeb's default is 60 s). The
     // timestamp is the wall clock, as java-tron's builders set it: two equal transfers in one block differ.
@@ -64,6 +72,33 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
       blockHeader: { ...ref, expiration: ref.timestamp + TRON_EXPIRATION_MS, timestamp: Date.now() },
       feeLimit: Number(feeLimit),
     };
+  }
+
+  /**
+   * fee_limit from the node's energy estimate for this very transfer, capped by TRON_MAX_FEE_TRX. A transfer whose
+   * dry run fails is signed at the cap and left to the chain, which records it as failed; a revert burns only the
+   * energy used before it.
+   */
+  private async quote(intent: OutboundRow): Promise<{ feeLimitSun: bigint }> {
+    const cap = this.config.maxFeeLimitSun!;
+    try {
+      return await quoteTokenTransfer(
+        this.node,
+        this.config.tokenAddress,
+        intent.fromAddress,
+        intent.toAddress,
+        intent.rawAmount,
+        cap,
+      );
+    } catch (err) {
+      if (!(err instanceof TransferWouldFail)) throw err;
+      log.warn("a Tron transfer's dry run fails; it is signed at the fee cap", {
+        id: intent.id,
+        reason: err.reason,
+        fee_limit_sun: cap.toString(),
+      });
+      return { feeLimitSun: cap };
+    }
   }
 
   /** Local only: with the block header given, TronWeb builds the transaction without asking the node. */

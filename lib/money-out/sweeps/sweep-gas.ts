@@ -2,18 +2,17 @@ import { createPublicClient, http, type Address } from "viem";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { marketFees } from "@/lib/chains/evm/evm-fees";
-import { DEFAULT_FEE_LIMIT_SUN } from "@/lib/chains/tron/tron-fees";
+import { quoteTokenTransfer } from "@/lib/chains/tron/tron-fees";
+import { TronNode } from "@/lib/chains/tron/tron-node";
 import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { minOf } from "@/lib/kernel/bigint";
-
-/** Tron: the most TRX a sweep may burn, the driver's default fee limit (a USDT transfer takes up to ~130k energy). */
-const TRON_SWEEP_FEE_LIMIT_SUN = DEFAULT_FEE_LIMIT_SUN;
 
 /**
  * The gas a sweep of `raw` from a deposit address needs, and the top-up that gives it exactly that:
  * - EVM: the transfer's estimated gas at today's max fee (the sweep is then signed with exactly these), less
  *   what the address already holds;
- * - Tron: the fee limit in TRX, less what it holds;
+ * - Tron: the node's energy estimate for this transfer at today's price with the margin (its fee_limit), plus the
+ *   bandwidth in case the address has no free bandwidth left, less what it holds;
  * - Solana: nothing (the sweeper pays the fee; deposit owners never hold SOL).
  */
 export async function sweepGasPlan(
@@ -24,8 +23,20 @@ export async function sweepGasPlan(
   nativeBalance: bigint,
 ): Promise<{ topupRaw: bigint; options: OutboundOptions }> {
   const short = (need: bigint) => (need > nativeBalance ? need - nativeBalance : 0n);
-  if (config.family === "tron")
-    return { topupRaw: short(TRON_SWEEP_FEE_LIMIT_SUN), options: { feeLimitSun: TRON_SWEEP_FEE_LIMIT_SUN.toString() } };
+  if (config.family === "tron") {
+    const quote = await quoteTokenTransfer(
+      new TronNode(config),
+      config.tokenAddress,
+      from,
+      to,
+      raw,
+      config.maxFeeLimitSun!,
+    );
+    return {
+      topupRaw: short(quote.feeLimitSun + quote.bandwidthSun),
+      options: { feeLimitSun: quote.feeLimitSun.toString() },
+    };
+  }
   if (config.family === "solana") return { topupRaw: 0n, options: {} };
   const client = createPublicClient({
     transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),

@@ -51,6 +51,7 @@ const shape = {
   LIVE_EVM_XPUB: accountXpub(),
   LIVE_TRON_XPUB: accountXpub(),
   TRON_JSONRPC_URL: absoluteUrl(undefined),
+  TRON_MAX_FEE_TRX: positiveNumber(50),
   SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
   SANDBOX_BLOCK_TIME: positiveNumber(1),
@@ -116,6 +117,8 @@ export interface AppConfig {
   liveXpubs: { evm: string | undefined; tron: string | undefined };
   chains: Record<Chain, LiveChainEnv>;
   tronJsonRpcUrl: string | undefined;
+  /** The most TRX (in sun) one Tron transfer may burn: its fee_limit never goes above it. */
+  tronMaxFeeSun: bigint;
   solanaPublicRpcUrl: string;
   sandboxChains: boolean;
   sandboxBlockTimeS: number;
@@ -181,6 +184,8 @@ export const envSchema = z
       liveXpubs: { evm: env.LIVE_EVM_XPUB, tron: env.LIVE_TRON_XPUB },
       chains: env.chains,
       tronJsonRpcUrl: env.TRON_JSONRPC_URL,
+      // Configuration, not money: a TRX figure with at most 6 decimals converts to whole sun exactly.
+      tronMaxFeeSun: BigInt(Math.round(env.TRON_MAX_FEE_TRX * 1e6)),
       solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
       sandboxChains: env.SANDBOX_CHAINS === "on",
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
