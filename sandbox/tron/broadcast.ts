@@ -4,7 +4,15 @@ import { toEvm } from "./address";
 import { blockTimeMs, ethBlock, headNumber, taposMatches } from "./blocks";
 import { chargeTransaction } from "./charge";
 import { sunToWei, type FacadeContext } from "./context";
-import { decodeRawData, decodeSignedHex, formatTx, rawHexOfJson, sha256Hex, type ContractType } from "./tron-proto";
+import {
+  type ContractType,
+  decodeRawData,
+  decodeSignedHex,
+  formatTx,
+  isStakeContract,
+  rawHexOfJson,
+  sha256Hex,
+} from "./tron-proto";
 import { normalizeId, type TronTxJson } from "./tx-index";
 import { validateContract } from "./validate-contract";
 
@@ -13,6 +21,8 @@ const MAX_EXPIRATION_MS = 24 * 3600 * 1000;
 const CONTRACT_GAS = 5_000_000n;
 /** Tron's black hole (T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb): burnt fees are sent here on anvil. */
 export const BLACK_HOLE = "0x0000000000000000000000000000000000000000";
+/** Where frozen TRX is kept on anvil while staked (Stake 2.0): not an account any Tron request can reach. */
+const STAKE_VAULT = "0x000000000000000000000000000000005374616b";
 
 type Code =
   | "SIGERROR"
@@ -60,7 +70,7 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
     return refuse(
       "CONTRACT_VALIDATE_ERROR",
       txid,
-      "contract type not supported by the sandbox (TriggerSmartContract, TransferContract)",
+      "contract type not supported by the sandbox (TriggerSmartContract, TransferContract, Stake 2.0)",
     );
   const contract = raw.contract[0]!;
   const value = contract.parameter.value;
@@ -128,7 +138,11 @@ export async function broadcastTransaction(ctx: FacadeContext, body: SignedInput
       // The fees leave the balance first (java-tron charges bandwidth before anything runs); a call that cannot
       // afford its energy is mined as that burn alone, so it fails without touching state.
       const burnHash = charge.burnt > 0n || charge.outOfEnergy ? await burn(ctx, ownerEvm, charge.burnt) : undefined;
-      const ethHash = charge.outOfEnergy ? burnHash! : await send(ctx, type, value);
+      const ethHash = charge.outOfEnergy
+        ? burnHash!
+        : isStakeContract(type)
+          ? await moveStake(ctx, ownerEvm, charge.staked ?? 0n)
+          : await send(ctx, type, value);
       ctx.accounts.update(charge.changes);
       return {
         ok: true as const,
@@ -170,6 +184,18 @@ async function burn(ctx: FacadeContext, from: string, sun: bigint): Promise<stri
   const wei = sunToWei(sun);
   const gasPrice = await gasPriceFor(ctx, from, wei, 21_000n);
   const tx = { from, to: BLACK_HOLE, value: toQuantity(wei), gas: toQuantity(21_000n), gasPrice: toQuantity(gasPrice) };
+  return ctx.rpc<string>("eth_sendTransaction", [tx]);
+}
+
+/**
+ * Staked TRX leaves the owner's anvil balance for the stake vault, and comes back from it when an unfreeze is
+ * withdrawn; a contract that moves no TRX (delegation) is a zero transfer, so it has its place in a block.
+ */
+async function moveStake(ctx: FacadeContext, owner: string, staked: bigint): Promise<string> {
+  const [from, to] = staked < 0n ? [STAKE_VAULT, owner] : [owner, STAKE_VAULT];
+  const wei = sunToWei(staked < 0n ? -staked : staked);
+  const gasPrice = await gasPriceFor(ctx, from, wei, 21_000n);
+  const tx = { from, to, value: toQuantity(wei), gas: toQuantity(21_000n), gasPrice: toQuantity(gasPrice) };
   return ctx.rpc<string>("eth_sendTransaction", [tx]);
 }
 

@@ -2,9 +2,11 @@ import { keccak256, toHex } from "viem";
 import { toQuantity, RpcError } from "./anvil-rpc";
 import { toEvm } from "./address";
 import { ethBlock, headNumber, refBlockParams } from "./blocks";
+import { accountExists, headClock } from "./account-lookup";
 import { energyNeeded } from "./charge";
-import { sunToWei, type FacadeContext, type View } from "./context";
-import { buildTx, formatTx, hexAddress, type ContractType } from "./tron-proto";
+import { sunToWei, weiToSun, type FacadeContext, type View } from "./context";
+import { applyStake } from "./stake";
+import { buildTx, formatTx, hexAddress, type ContractType, type StakeContractType } from "./tron-proto";
 import { validateContract } from "./validate-contract";
 
 type Params = Record<string, unknown>;
@@ -98,4 +100,41 @@ export async function triggerConstantContract(ctx: FacadeContext, p: Params, vie
       constant_result: [data],
     };
   }
+}
+
+/**
+ * /wallet/freezebalancev2, unfreezebalancev2, delegateresource, undelegateresource, withdrawexpireunfreeze: the
+ * unsigned Stake 2.0 transaction, after the same checks the broadcast will make (java-tron validates when building).
+ */
+export async function stakeTransaction(ctx: FacadeContext, type: StakeContractType, p: Params) {
+  const owner_address = hexAddress(p.owner_address, "owner_address");
+  const resource = p.resource === "ENERGY" ? "ENERGY" : "BANDWIDTH";
+  const value: Params =
+    type === "FreezeBalanceV2Contract"
+      ? { owner_address, frozen_balance: num(p.frozen_balance), resource }
+      : type === "UnfreezeBalanceV2Contract"
+        ? { owner_address, unfreeze_balance: num(p.unfreeze_balance), resource }
+        : type === "WithdrawExpireUnfreezeContract"
+          ? { owner_address }
+          : {
+              owner_address,
+              receiver_address: hexAddress(p.receiver_address, "receiver_address"),
+              balance: num(p.balance),
+              resource,
+              ...(type === "DelegateResourceContract" && p.lock === true ? { lock: true } : {}),
+              ...(type === "DelegateResourceContract" && num(p.lock_period) ? { lock_period: num(p.lock_period) } : {}),
+            };
+  const invalid = await checkStake(ctx, type, value);
+  if (invalid) return { Error: `class org.tron.core.exception.ContractValidateException : ${invalid}` };
+  return build(ctx, type, value, p);
+}
+
+/** The actuator's verdict on the current state, nothing recorded. */
+async function checkStake(ctx: FacadeContext, type: StakeContractType, value: Params): Promise<string | null> {
+  const owner = String(value.owner_address);
+  if (!(await accountExists(ctx, owner))) return "Account does not exist";
+  const clock = await headClock(ctx);
+  const balance = weiToSun(await ctx.rpc<string>("eth_getBalance", [toEvm(owner), "pending"]));
+  const done = await applyStake(ctx, type, value, ctx.accounts.resources(owner), balance, clock.ms, clock.slot);
+  return done.ok ? null : done.message;
 }

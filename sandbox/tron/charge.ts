@@ -1,10 +1,13 @@
 import { toEvm, toTronHex } from "./address";
 import { toQuantity } from "./anvil-rpc";
 import { weiToSun, type FacadeContext } from "./context";
-import { type AccountResources, EMPTY_RESOURCES, headSlot } from "./resources";
+import type { AccountChanges } from "./accounts";
+import { EMPTY_RESOURCES } from "./resources";
 import { chargeAccountCreation, chargeBandwidth, transactionBandwidthBytes } from "./resources-bandwidth";
 import { chargeEnergy, USDT_TRANSFER_ENERGY } from "./resources-energy";
-import type { ContractType } from "./tron-proto";
+import { accountExists, headClock } from "./account-lookup";
+import { applyStake } from "./stake";
+import { type ContractType, isStakeContract } from "./tron-proto";
 import type { TronReceipt } from "./tx-index";
 
 /** ERC-20/TRC-20 transfer(address,uint256) and balanceOf(address). */
@@ -21,28 +24,10 @@ export type Charge =
       /** The call ran out of its energy budget: it is mined without running (state untouched). */
       outOfEnergy: boolean;
       /** Accounts whose resources changed, or which this transaction creates. */
-      changes: [address: string, resources: AccountResources][];
+      changes: AccountChanges;
+      /** Stake 2.0: TRX moved into (+) or out of (−) the owner's stake. */
+      staked?: bigint;
     };
-
-/** The head slot (java-tron's clock for resource recovery): 3 s intervals of block time since genesis. */
-export async function nowSlot(ctx: FacadeContext): Promise<bigint> {
-  const [head, genesis] = await Promise.all(
-    ["latest", "0x0"].map((tag) => ctx.rpc<{ timestamp: string }>("eth_getBlockByNumber", [tag, false])),
-  );
-  return headSlot(BigInt(head!.timestamp) * 1000n, BigInt(genesis!.timestamp) * 1000n);
-}
-
-/** Whether java-tron would find an account at this address (41-hex). */
-export async function accountExists(ctx: FacadeContext, address: string): Promise<boolean> {
-  if (ctx.accounts.has(address)) return true;
-  if ((await ctx.rpc<string>("eth_getCode", [toEvm(address), "latest"])) !== "0x") return true;
-  if (!ctx.accounts.legacy) return false;
-  const [wei, nonce] = await Promise.all([
-    ctx.rpc<string>("eth_getBalance", [toEvm(address), "latest"]),
-    ctx.rpc<string>("eth_getTransactionCount", [toEvm(address), "latest"]),
-  ]);
-  return BigInt(wei) > 0n || Number(nonce) > 0;
-}
 
 /**
  * What a validated transaction costs its owner, as java-tron's Manager.processTransaction charges it: bandwidth
@@ -59,8 +44,9 @@ export async function chargeTransaction(
   if (!(await accountExists(ctx, owner)))
     return { ok: false, code: "CONTRACT_VALIDATE_ERROR", message: `Validate ${type} error, no OwnerAccount.` };
   const p = ctx.parameters;
-  const w = ctx.weights;
-  const now = await nowSlot(ctx);
+  const w = ctx.accounts.weights;
+  const clock = await headClock(ctx);
+  const now = clock.slot;
   // "pending": an earlier broadcast of this owner (amount and burn) may not be mined yet.
   const balance = weiToSun(await ctx.rpc<string>("eth_getBalance", [toEvm(owner), "pending"]));
   const account = ctx.accounts.resources(owner);
@@ -77,10 +63,12 @@ export async function chargeTransaction(
         burnt: c.burnt,
         receipt: { fee: c.burnt, net_usage: c.netUsage, net_fee: c.netFee },
         outOfEnergy: false,
-        changes: [
-          [owner, c.account],
-          [to, { ...EMPTY_RESOURCES }],
-        ],
+        changes: {
+          resources: [
+            [owner, c.account],
+            [to, { ...EMPTY_RESOURCES }],
+          ],
+        },
       };
     }
     const c = chargeBandwidth(account, balance, bytes, now, p, w);
@@ -96,12 +84,29 @@ export async function chargeTransaction(
       burnt: c.netFee,
       receipt: { fee: c.netFee, net_usage: c.netUsage, net_fee: c.netFee },
       outOfEnergy: false,
-      changes: [[owner, c.account]],
+      changes: { resources: [[owner, c.account]] },
     };
   }
 
   const net = chargeBandwidth(account, balance, bytes, now, p, w);
   if (!net.ok) return { ok: false, code: net.code, message: "Account resource insufficient error." };
+  if (isStakeContract(type)) {
+    const done = await applyStake(ctx, type, value, net.account, balance - net.netFee, clock.ms, now);
+    if (!done.ok) return { ok: false, code: "CONTRACT_VALIDATE_ERROR", message: done.message };
+    return {
+      ok: true,
+      burnt: net.netFee,
+      receipt: {
+        fee: net.netFee,
+        net_usage: net.netUsage,
+        net_fee: net.netFee,
+        ...(done.staked < 0n ? { withdraw_expire_amount: -done.staked } : {}),
+      },
+      outOfEnergy: false,
+      changes: done.changes,
+      staked: done.staked,
+    };
+  }
   const callValue = BigInt(Number(value.call_value ?? 0));
   const needs = await energyNeeded(ctx, owner, value, callValue);
   const bill = chargeEnergy(
@@ -132,7 +137,7 @@ export async function chargeTransaction(
       result: bill.result,
     },
     outOfEnergy: bill.result === "OUT_OF_ENERGY" || bill.result === "EXCEPTION",
-    changes: [[owner, bill.caller]],
+    changes: { resources: [[owner, bill.caller]] },
   };
 }
 

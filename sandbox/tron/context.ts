@@ -1,7 +1,7 @@
 import type { Abi } from "viem";
 import type { Rpc } from "./anvil-rpc";
 import type { TronAccounts } from "./accounts";
-import type { NetworkWeights, TronChainParameters } from "./resources";
+import type { TronChainParameters } from "./resources";
 import type { TxIndex } from "./tx-index";
 
 /** 1 sun = 10^12 wei: TRX has 6 decimals, anvil's native coin 18, so balances map exactly. */
@@ -20,7 +20,6 @@ export interface FacadeContext {
   accounts: TronAccounts;
   /** The committee parameters it charges by (mainnet's unless a test overrides some). */
   parameters: TronChainParameters;
-  weights: NetworkWeights;
 }
 
 /** Reads on /walletsolidity see the chain only up to `maxBlock`; full-node reads see everything. */

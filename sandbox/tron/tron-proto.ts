@@ -7,8 +7,18 @@ import type { TronTxJson } from "./tx-index";
  * Transactions are serialized with TronWeb's own protobuf helpers (txJsonToPb, txPbToTxID, …), the same code
  * TronWeb runs for `txLocal: true` and in its txCheck, so what the facade builds always passes TronWeb's checks.
  */
-export type ContractType = "TriggerSmartContract" | "TransferContract";
-export const SUPPORTED: ContractType[] = ["TriggerSmartContract", "TransferContract"];
+export const STAKE_CONTRACTS = [
+  "FreezeBalanceV2Contract",
+  "UnfreezeBalanceV2Contract",
+  "DelegateResourceContract",
+  "UnDelegateResourceContract",
+  "WithdrawExpireUnfreezeContract",
+] as const;
+export type StakeContractType = (typeof STAKE_CONTRACTS)[number];
+export type ContractType = "TriggerSmartContract" | "TransferContract" | StakeContractType;
+export const SUPPORTED: ContractType[] = ["TriggerSmartContract", "TransferContract", ...STAKE_CONTRACTS];
+export const isStakeContract = (type: ContractType): type is StakeContractType =>
+  (STAKE_CONTRACTS as readonly string[]).includes(type);
 
 export interface RawHeader {
   ref_block_bytes: string;
@@ -70,15 +80,7 @@ export function decodeRawData(rawHex: string): TronTxJson["raw_data"] | null {
     }
     const c = d.contract[0];
     const v = c.parameter.value;
-    const value: Record<string, unknown> =
-      type === "TransferContract"
-        ? { amount: Number(v.amount), owner_address: lower(v.owner_address), to_address: lower(v.to_address) }
-        : {
-            data: lower(v.data),
-            owner_address: lower(v.owner_address),
-            contract_address: lower(v.contract_address),
-            ...nonZero({ call_value: v.call_value, call_token_value: v.call_token_value, token_id: v.token_id }),
-          };
+    const value = contractValue(type, v);
     return {
       contract: [
         {
@@ -98,6 +100,44 @@ export function decodeRawData(rawHex: string): TronTxJson["raw_data"] | null {
   return null;
 }
 
+/** A decoded contract's value in the JSON java-tron answers (hex addresses; `resource` kept explicit for TronWeb). */
+function contractValue(type: ContractType, v: Record<string, unknown>): Record<string, unknown> {
+  const owner_address = lower(v.owner_address);
+  switch (type) {
+    case "TransferContract":
+      return { amount: Number(v.amount), owner_address, to_address: lower(v.to_address) };
+    case "TriggerSmartContract":
+      return {
+        data: lower(v.data),
+        owner_address,
+        contract_address: lower(v.contract_address),
+        ...nonZero({ call_value: v.call_value, call_token_value: v.call_token_value, token_id: v.token_id }),
+      };
+    case "FreezeBalanceV2Contract":
+      return { owner_address, frozen_balance: Number(v.frozen_balance), resource: v.resource };
+    case "UnfreezeBalanceV2Contract":
+      return { owner_address, unfreeze_balance: Number(v.unfreeze_balance), resource: v.resource };
+    case "DelegateResourceContract":
+      return {
+        owner_address,
+        receiver_address: lower(v.receiver_address),
+        balance: Number(v.balance),
+        resource: v.resource,
+        ...(v.lock ? { lock: true } : {}),
+        ...nonZero({ lock_period: v.lock_period }),
+      };
+    case "UnDelegateResourceContract":
+      return {
+        owner_address,
+        receiver_address: lower(v.receiver_address),
+        balance: Number(v.balance),
+        resource: v.resource,
+      };
+    case "WithdrawExpireUnfreezeContract":
+      return { owner_address };
+  }
+}
+
 /** The Transaction protobuf (broadcasthex) → raw_data hex and signatures. */
 export function decodeSignedHex(txHex: string): { rawHex: string; signature: string[] } {
   const { Transaction } = (globalThis as any).TronWebProto;
@@ -112,7 +152,7 @@ export function decodeSignedHex(txHex: string): { rawHex: string; signature: str
 export function formatTx<T extends TronTxJson>(tx: T, visible: boolean): T & { visible: boolean } {
   const contract = tx.raw_data.contract.map((c) => {
     const value = { ...c.parameter.value };
-    for (const k of ["owner_address", "to_address", "contract_address", "origin_address"])
+    for (const k of ["owner_address", "to_address", "contract_address", "origin_address", "receiver_address"])
       if (typeof value[k] === "string") value[k] = formatAddress(value[k] as string, visible);
     return { ...c, parameter: { ...c.parameter, value } };
   });

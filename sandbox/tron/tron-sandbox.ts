@@ -79,12 +79,13 @@ export async function startTronSandbox(opts: {
     const accounts = new TronAccounts(accountsFile, {
       genesis: GENESIS,
       legacy: Boolean(registry.token) && code !== "0x" && !fs.existsSync(accountsFile),
+      weights: SANDBOX_NETWORK_WEIGHTS,
     });
     if (code === "0x") {
       // First start, or the anvil state was lost: the old txIDs point at nothing any more.
       if (registry.token) {
         index.clear();
-        accounts.reset(GENESIS);
+        accounts.reset();
       }
       registry.token = await deploySandboxToken(anvil.rpcUrl, "standard", 6);
     }
@@ -96,7 +97,6 @@ export async function startTronSandbox(opts: {
       token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard },
       accounts,
       parameters: { ...MAINNET_PARAMETERS, ...opts.parameters },
-      weights: SANDBOX_NETWORK_WEIGHTS,
     };
     server = await startHttpServer(ctx, registry.port);
   } catch (e) {

@@ -99,10 +99,16 @@ async function transactionInfo(ctx: FacadeContext, tx: EthTx, receipt: EthReceip
     data: strip(l.data),
   }));
   const type = entry?.tx.raw_data.contract[0]?.type;
-  const isContract = type ? type !== "TransferContract" : tx.to === null || (tx.input && tx.input !== "0x");
+  const isContract = type ? type === "TriggerSmartContract" : tx.to === null || (tx.input && tx.input !== "0x");
   if (!isContract) {
     const size = entry ? entry.tx.raw_data_hex.length / 2 + 65 * (entry.tx.signature?.length ?? 0) + 64 : 0;
-    return { ...base, receipt: paid ? charged : { net_usage: size }, ...(ok ? {} : { result: "FAILED" }) };
+    const withdrawn = Number(paid?.withdraw_expire_amount ?? 0);
+    return {
+      ...base,
+      receipt: paid ? charged : { net_usage: size },
+      ...(withdrawn > 0 ? { withdraw_expire_amount: withdrawn } : {}),
+      ...(ok ? {} : { result: "FAILED" }),
+    };
   }
   const output = outOfEnergy
     ? ""

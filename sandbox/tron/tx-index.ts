@@ -22,6 +22,8 @@ export interface TronReceipt {
   energy_usage?: bigint;
   energy_fee?: bigint;
   energy_usage_total?: bigint;
+  /** Stake 2.0: matured unfrozen TRX this transaction returned to the balance. */
+  withdraw_expire_amount?: bigint;
   /** The VM's result, decided before execution when the call could not afford its energy. */
   result?: string;
 }

@@ -1,6 +1,6 @@
 import { toEvm } from "./address";
 import { weiToSun, type FacadeContext } from "./context";
-import type { ContractType } from "./tron-proto";
+import { type ContractType, isStakeContract } from "./tron-proto";
 
 /** java-tron's upper bound for fee_limit (15,000 TRX). */
 export const MAX_FEE_LIMIT = 15_000_000_000;
@@ -15,6 +15,8 @@ export async function validateContract(
   value: Record<string, unknown>,
   feeLimit = 0,
 ): Promise<string | null> {
+  // Stake 2.0 contracts are validated with the owner's stake state when charged (stake.ts).
+  if (isStakeContract(type)) return null;
   const owner = toEvm(String(value.owner_address));
   const balanceSun = async () => weiToSun(await ctx.rpc<string>("eth_getBalance", [owner, "latest"]));
   if (type === "TransferContract") {

@@ -2,9 +2,21 @@ import { toQuantity } from "./anvil-rpc";
 import { formatAddress, toEvm } from "./address";
 import { ethBlockById, numberOfBlockId, SOLID_LAG } from "./blocks";
 import { broadcastHex, broadcastTransaction } from "./broadcast";
-import { createTransaction, triggerConstantContract, triggerSmartContract } from "./build-transaction";
-import { accountExists } from "./charge";
-import { accountResource, chainParameters, resourceFields } from "./resource-views";
+import {
+  createTransaction,
+  stakeTransaction,
+  triggerConstantContract,
+  triggerSmartContract,
+} from "./build-transaction";
+import { accountExists } from "./account-lookup";
+import {
+  accountResource,
+  canDelegateMaxSize,
+  chainParameters,
+  delegatedResources,
+  delegationIndex,
+  resourceFields,
+} from "./resource-views";
 import { weiToSun, type FacadeContext, type View } from "./context";
 import { hexAddress } from "./tron-proto";
 import { getTransactionById, getTransactionInfoById, transactionInfosOfBlock, tronBlock } from "./tron-tx";
@@ -63,7 +75,7 @@ export const READS: Record<string, Handler> = {
       address: formatAddress(address, view.visible),
       ...(balance > 0n ? { balance: Number(balance) } : {}),
       ...(code !== "0x" ? { type: "Contract" } : {}),
-      ...resourceFields(ctx.accounts.resources(address)),
+      ...resourceFields(ctx.accounts.resources(address), ctx.accounts.pendingUnfreezes(address)),
     };
   },
   /** Bandwidth and energy left today, recovered to the head block, as java-tron's Wallet.getAccountResource. */
@@ -72,6 +84,22 @@ export const READS: Record<string, Handler> = {
     if (!(await accountExists(ctx, address))) return {};
     return accountResource(ctx, ctx.accounts.resources(address));
   },
+  /** Stake 2.0 delegations from one account to another: the unlocked record and the locked one. */
+  getdelegatedresourcev2: async (ctx, p, view) =>
+    delegatedResources(
+      ctx,
+      hexAddress(p.fromAddress, "fromAddress"),
+      hexAddress(p.toAddress, "toAddress"),
+      view.visible,
+    ),
+  getdelegatedresourceaccountindexv2: async (ctx, p, view) =>
+    delegationIndex(ctx, hexAddress(p.value, "value"), view.visible),
+  getcandelegatedmaxsize: async (ctx, p) =>
+    canDelegateMaxSize(
+      ctx,
+      hexAddress(p.owner_address, "owner_address"),
+      Number(p.type ?? 0) === 1 ? "ENERGY" : "BANDWIDTH",
+    ),
   triggerconstantcontract: (ctx, p, view) => triggerConstantContract(ctx, p, view),
   estimateenergy: (ctx, p, view) => triggerConstantContract(ctx, p, view, true),
 };
@@ -82,6 +110,11 @@ export const WRITES: Record<string, Handler> = {
   createtransaction: (ctx, p) => createTransaction(ctx, p),
   broadcasttransaction: (ctx, p) => broadcastTransaction(ctx, p),
   broadcasthex: (ctx, p) => broadcastHex(ctx, p),
+  freezebalancev2: (ctx, p) => stakeTransaction(ctx, "FreezeBalanceV2Contract", p),
+  unfreezebalancev2: (ctx, p) => stakeTransaction(ctx, "UnfreezeBalanceV2Contract", p),
+  delegateresource: (ctx, p) => stakeTransaction(ctx, "DelegateResourceContract", p),
+  undelegateresource: (ctx, p) => stakeTransaction(ctx, "UnDelegateResourceContract", p),
+  withdrawexpireunfreeze: (ctx, p) => stakeTransaction(ctx, "WithdrawExpireUnfreezeContract", p),
   /** The ABI is known only for the sandbox token (contracts are not deployed through the facade). */
   async getcontract(ctx, p, view) {
     const address = hexAddress(p.value, "value");

@@ -19,10 +19,15 @@ const mnemonic = generateMnemonic(wordlist, 256);
 const seed = mnemonicToSeedSync(mnemonic);
 const REFILL = "refill_solana_address_pool";
 
-/** What the worker does every minute (and when a payment asks): the job, through graphile-worker. */
+/**
+ * What the worker does every minute (and when a payment asks): the job's handler, through graphile-worker. Under a
+ * name only this file's runner knows: job workers of other test files share the database and would otherwise take
+ * the job first (without this file's seed).
+ */
+const OWN_REFILL = `${REFILL}_${process.pid}` as typeof REFILL;
 async function runRefillJob() {
-  await enqueueJob(getDb(), REFILL, {}, { jobKey: REFILL });
-  await runOnce({ pgPool: getPool(), taskList: { [REFILL]: taskList[REFILL] } });
+  await enqueueJob(getDb(), OWN_REFILL, {}, { jobKey: OWN_REFILL });
+  await runOnce({ pgPool: getPool(), taskList: { [OWN_REFILL]: taskList[REFILL] } });
 }
 const freeCount = async () =>
   (
