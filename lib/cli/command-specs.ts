@@ -99,6 +99,10 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
     summary: "the service's treasury and sweeper per chain, with balances read from the chains",
     options: [MODE],
   },
+  "tron resources": {
+    summary: "the treasury's and sweeper's TRX, stake, energy and bandwidth left, and the TRX burnt in the last 24 h",
+    options: [MODE],
+  },
   "sweeps list": {
     summary: "deposit addresses not yet swept: due, sweeping, or dust below the threshold",
     options: [MODE, CHAIN_FILTER],

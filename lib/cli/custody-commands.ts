@@ -17,6 +17,7 @@ function modeAndChain(flags: Flags) {
 const custody = () => import("@/lib/books/custody/show-treasury");
 const reconciling = () => import("@/lib/books/custody/reconcile-custody");
 const holdings = () => import("@/lib/money-out/sweeps/list-holdings");
+const tronResources = () => import("@/lib/books/custody/tron-resources-report");
 
 // The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
 export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
@@ -33,6 +34,28 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
             : `${c.chain.padEnd(8)} ${r.role.padEnd(9)} ${r.address}  ${r.usdt} USDT  ${r.native} ${r.native_symbol}`,
         ),
       ),
+    };
+  },
+
+  async "tron resources"(db: Db, flags: Flags): Promise<CommandResult> {
+    const mode = required(flags, "mode") as Mode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be sandbox or live, got "${mode}"`);
+    const report = await (await tronResources()).tronResourcesReport(db, mode);
+    if ("error" in report) return { json: report, text: [String(report.error)], exitCode: 1 };
+    return {
+      json: report,
+      text: [
+        ...report.roles.flatMap((r) => [
+          `${r.role.padEnd(9)} ${r.address}  ${r.trx} TRX; staked ${r.staked_for_energy_trx} for energy, ` +
+            `${r.staked_for_bandwidth_trx} for bandwidth; lent ${r.delegated_out_energy_trx} energy stake` +
+            (r.delegates_to.length ? ` to ${r.delegates_to.length} account(s)` : ""),
+          `${"".padEnd(9)} energy ${r.energy.available} of ${r.energy.limit} left (${r.energy.used} used, recovering ` +
+            `over 24 h); bandwidth ${r.bandwidth.free_left} free + ${r.bandwidth.staked_left} staked left` +
+            r.unfreezing.map((u) => `; unfreezing ${u.trx} TRX until ${u.withdrawable_at}`).join(""),
+        ]),
+        `burnt in the last 24 h: ${report.burnt_last_24h.trx} TRX` +
+          report.burnt_last_24h.by_purpose.map((p) => `, ${p.purpose} ${p.trx} (${p.transactions})`).join(""),
+      ],
     };
   },
 

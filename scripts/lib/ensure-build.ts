@@ -26,7 +26,11 @@ function hashTree(root: string): string {
  * Runs `next build` unless .next already holds a build of exactly these sources, so the one-command
  * start and the test command build once and then start in seconds.
  */
-export function ensureNextBuild(root: string, log: (line: string) => void = console.log): void {
+export function ensureNextBuild(
+  root: string,
+  log: (line: string) => void = console.log,
+  opts: { typeCheck?: boolean } = {},
+): void {
   const stamp = path.join(root, ".next", "source-hash");
   const buildIdFile = path.join(root, ".next", "BUILD_ID");
   const current = hashTree(root);
@@ -40,7 +44,11 @@ export function ensureNextBuild(root: string, log: (line: string) => void = cons
   const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...(opts.typeCheck === false ? { USDT_BUILD_SKIPS_TYPECHECK: "1" } : {}),
+    },
   });
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status ?? result.signal})`);
   fs.writeFileSync(stamp, `${current}:${fs.readFileSync(buildIdFile, "utf8")}`);

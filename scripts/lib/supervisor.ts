@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import type { ProcessState } from "@/lib/platform/health/process-status";
 import { backoffDelay } from "@/lib/kernel/backoff";
 
@@ -105,12 +105,35 @@ export class SupervisedProcess {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      // Its own children (the chains process's anvils) would outlive a SIGKILL of it alone: they go with it.
+      const timer = setTimeout(() => killTree(child.pid!), timeoutMs);
       child.once("exit", () => {
         clearTimeout(timer);
         resolve();
       });
       child.kill("SIGTERM");
     });
+  }
+}
+
+/** SIGKILLs a process and every process below it (all found with `ps` before the first is killed): none is orphaned. */
+function killTree(pid: number): void {
+  let table: [number, number][] = [];
+  try {
+    table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  } catch {
+    /* no ps: the process alone */
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [p, parent] of table) if (parent === tree[i]) tree.push(p);
+  for (const p of tree) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
   }
 }

@@ -1,4 +1,9 @@
+import { TronWeb } from "tronweb";
+import { formatUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tronSandboxInfo } from "@/lib/chains/tron/tron-ops";
+import { fundTronAddress } from "@/sandbox/tron/tron-sandbox";
+import { runCli } from "../helpers/run-cli";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
@@ -279,4 +284,57 @@ describe("reconciliation on Tron", () => {
       await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
     },
   );
+});
+
+describe("Tron energy staked by the operator", () => {
+  it("TRX the treasury stakes for energy pays its payouts' energy (bandwidth only is burnt); tron resources shows it", async () => {
+    worker ??= await startOutboundWorker(CHAIN);
+    // The operator's step, outside the service: 14,000 TRX frozen for energy with the treasury's key (~140,000
+    // energy a day at the sandbox's network weights, enough for one USDT transfer into an empty balance).
+    await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, { trxSun: 14_100_000_000n });
+    const tw = new TronWeb({
+      fullHost: chain.config.rpcUrl,
+      privateKey: Buffer.from(chain.treasury.privateKey).toString("hex"),
+    });
+    const freeze = await tw.transactionBuilder.freezeBalanceV2(14_000_000_000, "ENERGY", chain.treasury.address);
+    const frozen = await tw.trx.sendRawTransaction(await tw.trx.sign(freeze));
+    expect(frozen.result).toBe(true);
+    await waitFor("the freeze to be mined", async () =>
+      Boolean(
+        (await chain.node.wallet<{ blockNumber?: number }>("gettransactioninfobyid", { value: freeze.txID }))
+          .blockNumber,
+      ),
+    );
+
+    const intent = await payout(chain.freshAddress(), 2n * USDT);
+    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+    const charged = await chain.node.wallet<{ fee?: number; receipt: { energy_usage?: number; energy_fee?: number } }>(
+      "gettransactioninfobyid",
+      { value: done.txHash },
+    );
+    expect(charged.receipt.energy_usage).toBe(130_285);
+    expect(charged.receipt.energy_fee).toBeUndefined();
+    expect(done.feeNative).toBe(BigInt(charged.fee ?? 0));
+    expect(done.feeNative! < 1_000_000n).toBe(true); // at most its bandwidth, not 13 TRX of energy
+
+    const res = await runCli(["tron", "resources", "--mode", "sandbox", "--json"], process.env);
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(res.stdout) as {
+      roles: { role: string; staked_for_energy_trx: string; energy: { limit: string; used: string } }[];
+      burnt_last_24h: { trx: string; by_purpose: { purpose: string; trx: string }[] };
+    };
+    const treasury = report.roles.find((r) => r.role === "treasury")!;
+    expect(treasury.staked_for_energy_trx).toBe("14000");
+    // Used energy recovers linearly over 24 h of block time (about 4.5 energy a 3-second slot for this much).
+    expect(Number(treasury.energy.used)).toBeGreaterThan(125_000);
+    expect(Number(treasury.energy.used)).toBeLessThanOrEqual(130_285);
+    expect(Number(treasury.energy.limit)).toBeGreaterThan(130_285);
+    // The 24-hour cost is the journal's fees, to the sun.
+    const [booked] = await query<{ fee: string }>(
+      getDb(),
+      "select coalesce(sum(fee_native), 0)::text as fee from outbound_transactions where mode = 'sandbox' and chain = 'tron' and purpose = 'payout' and fee_native is not null",
+    );
+    const payouts = report.burnt_last_24h.by_purpose.find((p) => p.purpose === "payout")!;
+    expect(payouts.trx).toBe(formatUnits(BigInt(booked!.fee), 6));
+  }, 120_000);
 });

@@ -1,45 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { TronWeb } from "tronweb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fundTronAddress, startTronSandbox, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import { minedInfo as minedInfoOn, postJson, tronSandboxForFile } from "./tron-harness";
 
 // The sandbox Tron chain charges as mainnet does (sandbox/tron/RESOURCE-MODEL.md): free bandwidth, then TRX per
 // byte; energy burnt at the energy fee, capped by fee_limit; 1.1 TRX to create an account; TRC-20 credits create none.
-const dataDirs: string[] = [];
-const sandboxes: Awaited<ReturnType<typeof startTronSandbox>>[] = [];
+const chain = tronSandboxForFile();
+const priceyChain = tronSandboxForFile({ parameters: { energyFee: 420n, freeNetLimit: 0n } });
 let info: TronSandboxInfo;
-
-async function start(parameters?: Parameters<typeof startTronSandbox>[0]["parameters"]) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-tron-fees-"));
-  dataDirs.push(dataDir);
-  const sandbox = await startTronSandbox({ dataDir, blockTime: 0.25, parameters });
-  sandboxes.push(sandbox);
-  return sandbox.info;
-}
-
-beforeAll(async () => {
-  info = await start();
-});
-afterAll(async () => {
-  for (const s of sandboxes) await s.stop();
-  for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });
+beforeAll(() => {
+  info = chain.info;
 });
 
-const post = async (url: string, body: unknown): Promise<any> =>
-  (
-    await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  ).json();
-
-async function minedInfo(on: TronSandboxInfo, txID: string): Promise<any> {
-  for (let i = 0; i < 150; i++) {
-    const txInfo = await post(`${on.fullHost}/wallet/gettransactioninfobyid`, { value: txID });
-    if (txInfo.blockNumber !== undefined) return txInfo;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${txID} not mined`);
-}
+const post = postJson;
+const minedInfo = minedInfoOn;
 
 async function account(on: TronSandboxInfo) {
   const a = (await TronWeb.createAccount()) as unknown as { privateKey: string; address: { base58: string } };
@@ -225,7 +199,7 @@ describe("sandbox Tron fees: bandwidth, energy, fee_limit and account creation a
   });
 
   it("charges by overridden parameters when a test asks for them", async () => {
-    const pricey = await start({ energyFee: 420n, freeNetLimit: 0n });
+    const pricey = priceyChain.info;
     const payer = await account(pricey);
     const to = await account(pricey);
     await fundTronAddress(pricey, payer.address, { usdtUnits: 10_000_000n, trxSun: 100_000_000n });

@@ -1,42 +1,21 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { TronWeb } from "tronweb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fundTronAddress, startTronSandbox, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
+import { minedInfo, postJson, tronSandboxForFile } from "./tron-harness";
 
 // Stake 2.0 on the sandbox Tron chain, driven by unmodified TronWeb: TRX frozen for energy pays a USDT transfer's
 // energy instead of burning TRX, delegations lend it to another account (with and without a lock), and unfrozen
 // TRX comes back only after the unfreeze delay (sandbox/tron/RESOURCE-MODEL.md, "Stake 2.0").
 const TRX = 1_000_000;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-tron-stake-"));
-let sandbox: Awaited<ReturnType<typeof startTronSandbox>>;
+const chain = tronSandboxForFile();
 let info: TronSandboxInfo;
-
-beforeAll(async () => {
-  sandbox = await startTronSandbox({ dataDir, blockTime: 0.25 });
-  info = sandbox.info;
-});
-afterAll(async () => {
-  await sandbox?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  info = chain.info;
 });
 
-const post = async (url: string, body: unknown): Promise<any> =>
-  (
-    await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  ).json();
-const wallet = (endpoint: string, body: unknown) => post(`${info.fullHost}/wallet/${endpoint}`, body);
-const anvil = (method: string, params: unknown[]) => post(info.anvilRpcUrl, { jsonrpc: "2.0", id: 1, method, params });
-
-async function minedInfo(txID: string): Promise<any> {
-  for (let i = 0; i < 150; i++) {
-    const txInfo = await wallet("gettransactioninfobyid", { value: txID });
-    if (txInfo.blockNumber !== undefined) return txInfo;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${txID} not mined`);
-}
+const wallet = (endpoint: string, body: unknown) => postJson(`${info.fullHost}/wallet/${endpoint}`, body);
+const anvil = (method: string, params: unknown[]) =>
+  postJson(info.anvilRpcUrl, { jsonrpc: "2.0", id: 1, method, params });
 
 async function account(trxSun: bigint, usdtUnits = 0n) {
   const a = (await TronWeb.createAccount()) as unknown as { privateKey: string; address: { base58: string } };
@@ -49,7 +28,7 @@ type Account = Awaited<ReturnType<typeof account>>;
 async function send(who: Account, unsigned: any) {
   const sent = await who.tw.trx.sendRawTransaction(await who.tw.trx.sign(unsigned));
   expect(sent.result).toBe(true);
-  return minedInfo(unsigned.txID);
+  return minedInfo(info, unsigned.txID);
 }
 
 /** TronWeb builds Stake 2.0 transactions locally: the node's checks answer at broadcast, with java-tron's code. */

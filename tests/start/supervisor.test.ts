@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ProcessState } from "@/lib/platform/health/process-status";
@@ -36,4 +38,26 @@ describe("the supervisor", () => {
     await expect(supervised.ready).rejects.toThrow("flaky exited (code 1) 5 times in a row; giving up");
     expect(seen.at(-1)).toMatchObject({ state: "failed", restarts: 5 });
   }, 60_000);
+
+  it("stops a process that ignores SIGTERM with SIGKILL, and the processes it started with it", async () => {
+    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "usdt-stubborn-")), "pid");
+    const stubborn = path.resolve(import.meta.dirname, "../fixtures/stubborn-parent.ts");
+    const supervised = new SupervisedProcess("stubborn", stubborn, { ...process.env, STUBBORN_PID_FILE: pidFile });
+    await supervised.ready;
+    const grandchild = Number(fs.readFileSync(pidFile, "utf8"));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !/^Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "");
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(grandchild)).toBe(true);
+    const parent = supervised.pid!;
+    await supervised.stop(500);
+    const deadline = Date.now() + 5_000;
+    while ((alive(grandchild) || alive(parent)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect({ parent: alive(parent), grandchild: alive(grandchild) }).toEqual({ parent: false, grandchild: false });
+  }, 30_000);
 });

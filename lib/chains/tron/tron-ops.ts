@@ -13,20 +13,25 @@ import type { SandboxChainOps } from "../sandbox-chain-ops";
 const TRX_FOR_GAS = 100_000_000n; // 100 TRX, in sun
 const FROZEN_ABI = parseAbi(["function frozen(address account) view returns (bool)"]);
 
+/** A registered sandbox Tron chain as the emulator's own helpers (its faucet) address it. */
+export function tronSandboxInfo(config: ChainConfig): TronSandboxInfo {
+  return {
+    fullHost: config.rpcUrl,
+    jsonRpcUrl: config.extra.jsonRpcUrl!,
+    anvilRpcUrl: config.extra.anvilRpcUrl!,
+    token: config.tokenAddress,
+    tokenHex: tronToEvmHex(config.tokenAddress),
+    decimals: 6,
+    blockTimeMs: config.blockTimeMs,
+  };
+}
+
 /** The emulated Tron chain: funding through its facade (signed Tron transactions), mining on its anvil. */
 export class TronOps implements SandboxChainOps {
   private readonly info: TronSandboxInfo;
 
   constructor(private readonly config: ChainConfig) {
-    this.info = {
-      fullHost: config.rpcUrl,
-      jsonRpcUrl: config.extra.jsonRpcUrl!,
-      anvilRpcUrl: config.extra.anvilRpcUrl!,
-      token: config.tokenAddress,
-      tokenHex: tronToEvmHex(config.tokenAddress),
-      decimals: 6,
-      blockTimeMs: config.blockTimeMs,
-    };
+    this.info = tronSandboxInfo(config);
   }
 
   private async anvil<T>(method: string, params: unknown[]): Promise<T> {
