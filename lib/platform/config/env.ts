@@ -16,6 +16,8 @@ export { CONFIG_VARIABLES } from "./env-schema";
  *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
  * - `exportNextAuthUrl` (lib/identity/auth/auth-options.ts) writes NEXTAUTH_URL unless set: next-auth reads it there;
  * - scripts/lib/spawn-web.ts reads WEB_EXEC_ARGV, a harness knob for profiling the spawned web server;
+ * - next.config.mjs reads USDT_BUILD_SKIPS_TYPECHECK, which the test command's build (ensure-build) sets: Next's
+ *   own TypeScript pass is skipped there because `npm run typecheck` covers the whole project;
  * - bench/ (BENCH_* knobs) and the test setup under tests/ and e2e/.
  */
 
