@@ -4,7 +4,7 @@ import { MAX_FEE_LIMIT_SUN, quoteTokenTransfer, TransferWouldFail } from "@/lib/
 import { log } from "@/lib/platform/log";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
-import { TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
+import { hexText, TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
 
 /**
  * How long after its reference block's time a transaction may be included. Long enough that a worker
@@ -19,9 +19,6 @@ interface TronPrepared {
   blockHeader: { ref_block_bytes: string; ref_block_hash: string; expiration: number; timestamp: number };
   feeLimit: number;
 }
-
-const hexText = (hex: string | undefined) =>
-  hex && /^([0-9a-f]{2})+$/i.test(hex) ? Buffer.from(hex, "hex").toString("utf8") : (hex ?? "");
 
 /** A VM result other than SUCCESS (REVERT, OUT_OF_ENERGY …); TransferContract has none (DEFAULT). */
 const VM_OK = new Set([undefined, "SUCCESS", "DEFAULT"]);

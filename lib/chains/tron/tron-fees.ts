@@ -1,5 +1,5 @@
 import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
-import type { TronNode } from "./tron-node";
+import { hexText, type TronNode } from "./tron-node";
 
 /** java-tron's getMaxFeeLimit (15,000 TRX): a higher fee_limit is refused. */
 export const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
@@ -39,9 +39,6 @@ interface EnergyAnswer {
   energy_used?: number;
   result?: { result?: boolean; code?: string; message?: string };
 }
-
-const hexText = (hex: string | undefined) =>
-  hex && /^([0-9a-f]{2})+$/i.test(hex) ? Buffer.from(hex, "hex").toString("utf8") : (hex ?? "");
 
 /**
  * The fee of a TRC-20 `transfer` from `from`, asked of the node: its energy estimate and the chain's current

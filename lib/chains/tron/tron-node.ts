@@ -19,6 +19,10 @@ export interface TronTxInfo {
   receipt?: { result?: string };
 }
 
+/** java-tron's hex-encoded message text (broadcast refusals, failed constant calls), as text. */
+export const hexText = (hex: string | undefined): string =>
+  hex && /^([0-9a-f]{2})+$/i.test(hex) ? Buffer.from(hex, "hex").toString("utf8") : (hex ?? "");
+
 /** broadcasttransaction's answer; `message` is hex-encoded text. */
 export interface TronBroadcastReply {
   result?: boolean;
