@@ -161,7 +161,14 @@ export function registerServiceMetrics(registry: Registry): void {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  const burntInstead = new Counter({
+    name: "usdt_tron_energy_burnt_instead_total",
+    help: "Tron transfers that burnt TRX for energy because the treasury's stake could not cover them (TRON_ENERGY_STRATEGY=stake), by purpose.",
+    labelNames: ["purpose"] as const,
+    registers: [registry],
+  });
   installSignalSink((signal, labels, by) => {
     if (signal === "webhook_attempts") attempts.inc({ outcome: labels.outcome ?? "unknown" }, by);
+    if (signal === "tron_energy_burnt_instead") burntInstead.inc({ purpose: labels.purpose ?? "unknown" }, by);
   });
 }

@@ -125,7 +125,7 @@ export const outboundTransactions = pgTable(
     ),
     check(
       "outbound_purpose_check",
-      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','refund','cancel','account_close','deploy')`,
+      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','refund','cancel','account_close','deploy','energy_delegate','energy_reclaim')`,
     ),
   ],
 );

@@ -1,4 +1,5 @@
 import { type AppConfig, config } from "@/lib/platform/config/env";
+import type { TronEnergyStrategy } from "@/lib/platform/config/env-schema";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
@@ -25,6 +26,8 @@ export interface ChainConfig {
   maxFeeWei: bigint | null;
   /** Tron: the most sun one transfer may burn (its fee_limit's cap, TRON_MAX_FEE_TRX); null elsewhere. */
   maxFeeLimitSun: bigint | null;
+  /** Tron: where transfers' energy comes from (the treasury's stake, or TRX burnt); null elsewhere. */
+  tronEnergyStrategy: TronEnergyStrategy | null;
   /** EVM, live: the sanctions oracle payouts' destinations are checked against (`<CHAIN>_SANCTIONS_ORACLE`). */
   sanctionsOracle: string | null;
 }
@@ -67,6 +70,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     confirmations: confirmations(set.confirmations ?? defaults.required),
     maxFeeWei: maxFeeWei(chain, "live", cfg),
     maxFeeLimitSun: CHAIN_FAMILY[chain] === "tron" ? cfg.tronMaxFeeSun : null,
+    tronEnergyStrategy: CHAIN_FAMILY[chain] === "tron" ? cfg.tronEnergyStrategy.live : null,
     sanctionsOracle: set.sanctionsOracle ?? null,
   };
 }
@@ -122,6 +126,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     confirmations: sandboxConfirmations(row.chain),
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
     maxFeeLimitSun: CHAIN_FAMILY[row.chain] === "tron" ? config().tronMaxFeeSun : null,
+    tronEnergyStrategy: CHAIN_FAMILY[row.chain] === "tron" ? config().tronEnergyStrategy.sandbox : null,
     sanctionsOracle: null,
   }));
 }

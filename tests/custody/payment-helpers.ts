@@ -19,8 +19,14 @@ import { waitFor } from "./outbound-helpers";
  * A payment paid in full from a sandbox wallet (POST /v1/sandbox/payments/:id/simulate) and watched until
  * `confirmed` by the file's watcher; returns its deposit address.
  */
-export async function paidPayment(m: TestMerchant, chain: Chain, amount: string, timeoutMs = 60_000): Promise<string> {
-  const created = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount, chain } });
+export async function paidPayment(
+  m: TestMerchant,
+  chain: Chain,
+  amount: string,
+  timeoutMs = 60_000,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount, chain, ...fields } });
   expect(created.status, created.text).toBe(200);
   const paid = await api("POST", `/v1/sandbox/payments/${created.json.id}/simulate`, { key: m.sandboxKey, body: {} });
   expect(paid.status, paid.text).toBe(200);

@@ -6,7 +6,9 @@ import { fundTronAddress } from "@/sandbox/tron/tron-sandbox";
 import { runCli } from "../helpers/run-cli";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
+import { type PlannedSweep, planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
+import { installSignalSink } from "@/lib/platform/metrics/signals";
+import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
@@ -43,6 +45,22 @@ async function crashedAt(point: "after_sign" | "after_broadcast", send: () => Pr
 }
 
 const payout = (to: string, raw: bigint) => sendFromTreasury(CHAIN, chain.treasury.address, to, raw);
+
+/** The operator's step, outside the service: TRX frozen for energy with the treasury's key (Stake 2.0). */
+async function freezeForEnergy(sun: number) {
+  const tw = new TronWeb({
+    fullHost: chain.config.rpcUrl,
+    privateKey: Buffer.from(chain.treasury.privateKey).toString("hex"),
+  });
+  const freeze = await tw.transactionBuilder.freezeBalanceV2(sun, "ENERGY", chain.treasury.address);
+  const frozen = await tw.trx.sendRawTransaction(await tw.trx.sign(freeze));
+  expect(frozen.result).toBe(true);
+  await waitFor("the freeze to be mined", async () =>
+    Boolean(
+      (await chain.node.wallet<{ blockNumber?: number }>("gettransactioninfobyid", { value: freeze.txID })).blockNumber,
+    ),
+  );
+}
 
 beforeAll(async () => {
   chain = await tronChain();
@@ -292,19 +310,7 @@ describe("Tron energy staked by the operator", () => {
     // The operator's step, outside the service: 14,000 TRX frozen for energy with the treasury's key (~140,000
     // energy a day at the sandbox's network weights, enough for one USDT transfer into an empty balance).
     await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, { trxSun: 14_100_000_000n });
-    const tw = new TronWeb({
-      fullHost: chain.config.rpcUrl,
-      privateKey: Buffer.from(chain.treasury.privateKey).toString("hex"),
-    });
-    const freeze = await tw.transactionBuilder.freezeBalanceV2(14_000_000_000, "ENERGY", chain.treasury.address);
-    const frozen = await tw.trx.sendRawTransaction(await tw.trx.sign(freeze));
-    expect(frozen.result).toBe(true);
-    await waitFor("the freeze to be mined", async () =>
-      Boolean(
-        (await chain.node.wallet<{ blockNumber?: number }>("gettransactioninfobyid", { value: freeze.txID }))
-          .blockNumber,
-      ),
-    );
+    await freezeForEnergy(14_000_000_000);
 
     const res = await runCli(["tron", "resources", "--mode", "sandbox", "--json"], process.env);
     expect(res.code, res.stderr).toBe(0);
@@ -322,4 +328,139 @@ describe("Tron energy staked by the operator", () => {
     );
     expect(report.burnt_last_24h.trx).toBe(formatUnits(BigInt(booked!.fee), 6));
   }, 240_000);
+});
+
+// After the operator's stake above: the treasury lends its energy to deposit addresses for their sweeps.
+describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () => {
+  const STAKE_ENV = { SANDBOX_TRON_ENERGY_STRATEGY: "stake" };
+  const staking = () => ({ ...chain.config, tronEnergyStrategy: "stake" as const });
+  // Payments here are made after earlier tests moved the chain's clock ahead: a day to pay keeps them open.
+  const DAY = { expires_in: 86_400 };
+  let watcher: SpawnedWorker;
+  let m: TestMerchant;
+  beforeAll(async () => {
+    await worker?.stop();
+    worker = await startOutboundWorker(CHAIN, STAKE_ENV);
+    [watcher, m] = await Promise.all([startWatcherProcess([CHAIN]), newMerchant("Tron staked sweeps")]);
+    // Earlier tests left payments unswept and the reconciliation test emptied the treasury: swept first, burning
+    // as before, so the planner below meets only this block's deposits and a treasury that holds USDT.
+    const leftovers = await planSweeps(getDb(), chain.config);
+    for (const p of leftovers)
+      await waitFor(
+        "an earlier test's deposit swept",
+        async () => ["confirmed", "reverted", "expired"].includes((await outbound(p.sweepId)).status),
+        2 * CONFIRM_MS,
+      );
+  }, 240_000);
+  afterAll(async () => {
+    await watcher?.stop();
+  });
+
+  const lentOut = async () =>
+    (
+      await chain.node.wallet<{ account_resource?: { delegated_frozenV2_balance_for_energy?: number } }>("getaccount", {
+        address: chain.treasury.address,
+        visible: true,
+      })
+    ).account_resource?.delegated_frozenV2_balance_for_energy ?? 0;
+  const receipt = (txHash: string | null) =>
+    chain.node.wallet<{ fee?: number; receipt?: { energy_usage?: number; energy_fee?: number } }>(
+      "gettransactioninfobyid",
+      { value: txHash },
+    );
+
+  it("a sweep is lent the treasury's energy and burns none; one the stake cannot cover burns TRX, counted; " +
+    "every delegation is reclaimed", async () => {
+    const [a, b] = await Promise.all([
+      paidPayment(m, CHAIN, "5.000000", 60_000, DAY),
+      paidPayment(m, CHAIN, "3.000000", 60_000, DAY),
+    ]);
+    const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
+    const reconciledBefore = await reconcileChain(CHAIN);
+    const burnt: Record<string, string>[] = [];
+    installSignalSink((signal, labels) => signal === "tron_energy_burnt_instead" && burnt.push(labels));
+    // 14,000 TRX staked lends one sweep's energy (64,285 + 30 % at 10 energy a TRX), not two.
+    const planned = await planSweeps(getDb(), staking()).finally(() => installSignalSink(null));
+    expect(planned.map((p) => p.address)).toEqual([a, b]);
+    const [lent, short] = planned as [PlannedSweep, PlannedSweep];
+    expect(burnt).toEqual([{ purpose: "sweep" }]);
+    expect(short.delegateId).toBeUndefined();
+
+    const reclaim = await waitForStatus(lent.reclaimId!, "confirmed", 4 * CONFIRM_MS);
+    const [topup, delegate, sweep] = (await Promise.all(
+      [lent.topupId!, lent.delegateId!, lent.sweepId].map(outbound),
+    )) as [OutboundRow, OutboundRow, OutboundRow];
+    // The deposit address had no account: 1 sun creates it (the sweeper pays the 1.1 TRX), and its free daily
+    // bandwidth carries the sweep, so no TRX is sent for fees.
+    expect(topup).toMatchObject({ status: "confirmed", asset: "native", rawAmount: 1n, feeNative: 1_100_000n });
+    expect(delegate).toMatchObject({ status: "confirmed", asset: "stake", after: topup.id });
+    expect(delegate.rawAmount).toBe(8_359_000_000n);
+    expect(reclaim).toMatchObject({ asset: "stake", rawAmount: delegate.rawAmount, after: delegate.id });
+    expect(sweep).toMatchObject({ status: "confirmed", after: delegate.id, feeNative: 0n });
+    const charged = await receipt(sweep.txHash);
+    expect(charged.receipt?.energy_usage).toBe(64_285);
+    expect(charged.fee ?? 0).toBe(0);
+    // Lending and reclaiming cost only their bandwidth, as recorded.
+    for (const t of [delegate, reclaim] as const) expect(t.feeNative).toBe(BigInt((await receipt(t.txHash)).fee ?? 0));
+    expect(await chain.balances(a)).toEqual({ token: 0n, native: 1n });
+
+    // The one the stake could not cover burns, as with `burn`: topped up by its fee limit, 6.43 TRX of energy.
+    const burning = await waitForStatus(short.sweepId, "confirmed", 2 * CONFIRM_MS);
+    expect(burning.feeNative).toBe(6_428_500n);
+
+    expect(await lentOut()).toBe(0);
+    const index = await chain.node.wallet<{ toAccounts?: string[] }>("getdelegatedresourceaccountindexv2", {
+      value: chain.treasury.address,
+      visible: true,
+    });
+    expect(index.toAccounts ?? []).toEqual([]);
+    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
+    expect(await reconcileChain(CHAIN)).toEqual(reconciledBefore);
+    const check = await runCli(["ledger", "check", "--json"], process.env);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  }, 300_000);
+
+  it("a payout from the treasury spends its staked energy: no TRX burnt for energy", async () => {
+    await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, { trxSun: 20_100_000_000n });
+    await freezeForEnergy(20_000_000_000);
+    const to = chain.freshAddress();
+    const intent = await payout(to, 2n * USDT);
+    const done = await waitForStatus(intent.id, "confirmed", 2 * CONFIRM_MS);
+    const charged = await receipt(done.txHash);
+    expect(charged.receipt?.energy_usage).toBe(130_285);
+    expect(charged.receipt?.energy_fee ?? 0).toBe(0);
+    expect(done.feeNative).toBe(BigInt(charged.fee ?? 0));
+    expect((await chain.balances(to)).token).toBe(2n * USDT);
+  }, 150_000);
+
+  it("SIGKILL between the delegation and the sweep: the sweep is sent once, and the energy is reclaimed", async () => {
+    const address = await paidPayment(m, CHAIN, "4.000000", 60_000, DAY);
+    const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
+    let plan: PlannedSweep | undefined;
+    await crashWorkerAt(
+      CHAIN,
+      worker,
+      "after_sign",
+      async () => {
+        [plan] = await planSweeps(getDb(), staking());
+        return { id: plan!.sweepId };
+      },
+      { ...STAKE_ENV, OUTBOUND_CRASH_PURPOSES: "sweep" },
+    );
+    worker = undefined;
+    // The worker died with the sweep signed and unsent, the delegation on chain.
+    expect((await outbound(plan!.delegateId!)).status).toBe("confirmed");
+    const [signed] = await candidates(plan!.sweepId);
+    expect(signed!.status).toBe("signed");
+    expect(await lentOut()).toBe(Number((await outbound(plan!.delegateId!)).rawAmount));
+
+    worker = await startOutboundWorker(CHAIN, STAKE_ENV);
+    await waitForStatus(plan!.reclaimId!, "confirmed", 3 * CONFIRM_MS);
+    const sweep = await outbound(plan!.sweepId);
+    expect(sweep).toMatchObject({ status: "confirmed", txHash: signed!.txHash, feeNative: 0n });
+    expect(await candidates(plan!.sweepId)).toHaveLength(1);
+    expect((await chain.balances(address)).token).toBe(0n);
+    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 4n * USDT);
+    expect(await lentOut()).toBe(0);
+  }, 300_000);
 });

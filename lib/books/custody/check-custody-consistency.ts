@@ -10,7 +10,7 @@ export interface CustodyInconsistency {
 /**
  * Proves the custody books hold together (docs/CUSTODY.md, "Reconciliation"): every journal sums to zero per
  * asset, and what `in_flight` holds per chain and asset is exactly the amounts of the intents signed and not yet
- * confirmed, reverted or given up (the outbound journal's own view).
+ * confirmed, reverted or given up (the outbound journal's own view; energy delegations move no coin).
  */
 export async function checkCustodyConsistency(db: Db, mode?: Mode): Promise<CustodyInconsistency[]> {
   const problems: CustodyInconsistency[] = [];
@@ -28,7 +28,8 @@ export async function checkCustodyConsistency(db: Db, mode?: Mode): Promise<Cust
     `with books as (select mode, chain, asset, sum(amount) as units from custody_entries
                     where account = 'in_flight' and ($1::text is null or mode = $1) group by 1, 2, 3),
           open as (select mode, chain, case asset when 'token' then 'usdt' else 'native' end as asset, sum(raw_amount) as units
-                   from outbound_transactions where status in ('signed','broadcast','mined') and ($1::text is null or mode = $1)
+                   from outbound_transactions where status in ('signed','broadcast','mined') and asset <> 'stake'
+                         and ($1::text is null or mode = $1)
                    group by 1, 2, 3)
      select mode, chain, asset, coalesce(b.units, 0)::text as books, coalesce(o.units, 0)::text as open
      from books b full join open o using (mode, chain, asset) where coalesce(b.units, 0) <> coalesce(o.units, 0)`,

@@ -2,6 +2,8 @@ import { TronWeb } from "tronweb";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { MAX_FEE_LIMIT_SUN, quoteTokenTransfer, TransferWouldFail } from "@/lib/chains/tron/tron-fees";
 import { log } from "@/lib/platform/log";
+import { countSignal } from "@/lib/platform/metrics/signals";
+import { energyLeft } from "./tron-energy";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { hexText, TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
@@ -33,7 +35,8 @@ function succeeded(info: TronTxInfo, tokenCall: boolean): boolean {
 }
 
 /**
- * Tron: TRC-20 `transfer` (TriggerSmartContract) and TRX (TransferContract), built and signed locally by
+ * Tron: TRC-20 `transfer` (TriggerSmartContract), TRX (TransferContract) and energy lent from the treasury's stake
+ * (DelegateResourceContract, UnDelegateResourceContract: asset `stake`), built and signed locally by
  * TronWeb on a reference block read before the database transaction. No nonces: a transaction is unique by
  * its txID, and it can no longer land once a solidified block is past its expiration.
  */
@@ -49,7 +52,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   }
 
   async prepare(intent: OutboundRow): Promise<TronPrepared> {
-    if (intent.asset === "native" && (intent.rawAmount <= 0n || intent.rawAmount > BigInt(Number.MAX_SAFE_INTEGER)))
+    if (intent.asset !== "token" && (intent.rawAmount <= 0n || intent.rawAmount > BigInt(Number.MAX_SAFE_INTEGER)))
       throw new Error(`outbound ${intent.id}: a TRX amount must be 1 to 2^53 - 1 sun`);
     const raw = intent.options.feeLimitSun;
     const feeLimit =
@@ -57,8 +60,8 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
         ? /^\d{1,20}$/.test(raw)
           ? BigInt(raw)
           : 0n
-        : intent.asset === "native"
-          ? 0n // a TransferContract runs no contract: fee_limit does not apply
+        : intent.asset !== "token"
+          ? 0n // TRX transfers and (un)delegations run no contract: fee_limit does not apply
           : (await this.quote(intent)).feeLimitSun;
     if (feeLimit < 0n || (raw !== undefined && feeLimit === 0n) || feeLimit > MAX_FEE_LIMIT_SUN)
       throw new Error(`outbound ${intent.id}: feeLimitSun must be 1 to ${MAX_FEE_LIMIT_SUN} sun`);
@@ -79,7 +82,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   private async quote(intent: OutboundRow): Promise<{ feeLimitSun: bigint }> {
     const cap = this.config.maxFeeLimitSun!;
     try {
-      return await quoteTokenTransfer(
+      const quote = await quoteTokenTransfer(
         this.node,
         this.config.tokenAddress,
         intent.fromAddress,
@@ -87,6 +90,9 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
         intent.rawAmount,
         cap,
       );
+      if (this.config.tronEnergyStrategy === "stake" && intent.signer.role === "treasury")
+        await this.warnIfStakeShort(intent, quote.energy);
+      return quote;
     } catch (err) {
       if (!(err instanceof TransferWouldFail)) throw err;
       log.warn("a Tron transfer's dry run fails; it is signed at the fee cap", {
@@ -98,26 +104,51 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     }
   }
 
+  /** The treasury pays its own transfers' energy from its stake: what the stake cannot cover burns, logged and counted. */
+  private async warnIfStakeShort(intent: OutboundRow, energy: bigint): Promise<void> {
+    const left = await energyLeft(this.node, intent.fromAddress);
+    if (left >= energy) return;
+    log.warn("the treasury's staked energy is short: this Tron transfer burns TRX for its energy", {
+      id: intent.id,
+      purpose: intent.purpose,
+      energy: energy.toString(),
+      energy_left: left.toString(),
+    });
+    countSignal("tron_energy_burnt_instead", { purpose: intent.purpose });
+  }
+
   /** Local only: with the block header given, TronWeb builds the transaction without asking the node. */
   async sign(intent: OutboundRow, keys: IntentKeys, p: TronPrepared): Promise<SignedCandidate> {
     const builder = this.tronWeb.transactionBuilder;
+    const header = { blockHeader: p.blockHeader };
+    const amount = Number(intent.rawAmount);
     const unsigned =
       intent.asset === "native"
-        ? await builder.sendTrx(intent.toAddress, Number(intent.rawAmount), intent.fromAddress, {
-            blockHeader: p.blockHeader,
-          })
-        : (
-            await builder.triggerSmartContract(
-              this.config.tokenAddress,
-              "transfer(address,uint256)",
-              { feeLimit: p.feeLimit, txLocal: true, blockHeader: p.blockHeader },
-              [
-                { type: "address", value: intent.toAddress },
-                { type: "uint256", value: intent.rawAmount.toString() },
-              ],
-              intent.fromAddress,
-            )
-          ).transaction;
+        ? await builder.sendTrx(intent.toAddress, amount, intent.fromAddress, header)
+        : intent.asset === "stake"
+          ? intent.purpose === "energy_reclaim"
+            ? await builder.undelegateResource(amount, intent.toAddress, "ENERGY", intent.fromAddress, header)
+            : await builder.delegateResource(
+                amount,
+                intent.toAddress,
+                "ENERGY",
+                intent.fromAddress,
+                false,
+                undefined,
+                header,
+              )
+          : (
+              await builder.triggerSmartContract(
+                this.config.tokenAddress,
+                "transfer(address,uint256)",
+                { feeLimit: p.feeLimit, txLocal: true, blockHeader: p.blockHeader },
+                [
+                  { type: "address", value: intent.toAddress },
+                  { type: "uint256", value: intent.rawAmount.toString() },
+                ],
+                intent.fromAddress,
+              )
+            ).transaction;
     const signed = await this.tronWeb.trx.sign(unsigned, Buffer.from(keys.signer.privateKey).toString("hex"));
     return {
       txHash: signed.txID,

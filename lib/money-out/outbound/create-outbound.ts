@@ -1,4 +1,4 @@
-import type { Chain } from "@/lib/chains/chains";
+import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { newId } from "@/lib/kernel/random";
@@ -26,6 +26,9 @@ export interface OutboundInput {
  * is signed here: the chain's outbound leader signs, stores and sends it (lib/money-out/outbound/track-outbound.ts).
  */
 export async function createOutbound(db: Db, input: OutboundInput): Promise<OutboundRow> {
+  // Only Tron lends staked resources; another family's driver would read a stake as a token transfer.
+  if (input.asset === "stake" && CHAIN_FAMILY[input.chain] !== "tron")
+    throw new Error(`${input.chain}: only Tron transactions lend stake`);
   const [row] = await query(
     db,
     `insert into outbound_transactions

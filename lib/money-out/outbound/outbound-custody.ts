@@ -23,7 +23,8 @@ const PAYEES: Side = { account: "payees", address: null };
  *   payees otherwise); reverted: back to the source. Either way the fee is paid (fee payer → fees), and on
  *   Solana the rent of token accounts it created (fee payer → token_account_rent) or closed (back to `rentTo`);
  * - given up after signing: in_flight → source (nothing landed).
- * A reorganization below the depth moves nothing: the books follow confirmations only.
+ * A reorganization below the depth moves nothing: the books follow confirmations only. A Tron energy delegation
+ * or reclaim (asset `stake`) moves only its fee.
  */
 export async function postOutboundCustody(
   tx: Db,
@@ -47,6 +48,9 @@ async function custodyEntriesOf(
     account: row.signer.role === "deposit" ? "deposit_addresses" : row.signer.role,
     address: row.fromAddress,
   };
+  // Lending staked TRX's energy moves no coin: only the transaction's fee reaches the books.
+  if (row.asset === "stake")
+    return trigger === "confirmed" || trigger === "reverted" ? move("native", row.feeNative ?? 0n, source, FEES) : [];
   const inFlight: Side = { account: "in_flight", address: row.fromAddress };
   // A batched sweep's USDT leaves its members' deposit addresses (the sweeper only signs and pays the gas).
   const members = row.purpose === "sweep_batch" ? (row.options.batch?.members ?? []) : [];

@@ -1,20 +1,12 @@
 import type { WalletRole } from "@/lib/chains/wallets/wallet-roles";
 
-/** Why the service sends a transaction (docs/CUSTODY.md, "The outbound journal"). */
-export const OUTBOUND_PURPOSES = [
-  "sweep",
-  "sweep_batch",
-  "gas_topup",
-  "payout",
-  "refund",
-  "cancel",
-  "account_close",
-  "deploy",
-] as const;
-export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
+export { OUTBOUND_PURPOSES, type OutboundPurpose } from "@/lib/kernel/outbound-purposes";
 
-/** USDT (the chain's token contract or mint), or the chain's native coin (gas top-ups). */
-export type OutboundAsset = "token" | "native";
+/**
+ * USDT (the chain's token contract or mint), the chain's native coin (gas top-ups), or staked native coin whose
+ * resources are lent (Tron `energy_delegate` / `energy_reclaim`: the amount is the stake in sun; no coin moves).
+ */
+export type OutboundAsset = "token" | "native" | "stake";
 
 /** Per-intent choices a family's driver reads. */
 export interface OutboundOptions {
@@ -36,6 +28,11 @@ export interface OutboundOptions {
    * sign the members' authorizations are derived from it when signing; none is stored) and raw amount.
    */
   batch?: { contract: string; members: BatchMember[] };
+  /**
+   * Sign only once this intent has ended, whatever its outcome (an energy reclaim after the transfer it lent energy
+   * to: confirmed, reverted or given up). `after` by contrast needs its intent confirmed.
+   */
+  settledAfter?: string;
 }
 
 export interface BatchMember {

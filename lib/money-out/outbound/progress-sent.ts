@@ -45,7 +45,7 @@ export async function sendCandidate(
     }
     return intent;
   }
-  crashPoint("after_broadcast", intent.chain);
+  crashPoint("after_broadcast", intent);
   await inTransaction(db, async (tx) => {
     if (candidate.status === "signed") await setCandidate(tx, candidate, "sent", { broadcastHead: ctx.head });
     if (intent.status === "signed") await transitionOutbound(tx, intent, "sent");

@@ -83,7 +83,7 @@ export async function signCandidate(
       tx: stored.txHash,
       nonce: stored.nonce?.toString(),
     });
-    crashPoint("after_sign", intent.chain);
+    crashPoint("after_sign", intent);
   }
   return stored;
 }

@@ -10,6 +10,8 @@ import { checkLanded } from "./check-landed";
 import { hooksOf } from "./outbound-hooks";
 import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
+import { OUTBOUND_LIFECYCLE } from "./outbound-lifecycle";
+import type { OutboundStatus } from "./outbound-types";
 
 /** What one (mode, chain) leader tracks with. */
 export interface OutboundEngine {
@@ -92,6 +94,12 @@ async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, inten
       return;
     }
     if (dep?.status !== "confirmed") return;
+  }
+  if (intent.options.settledAfter) {
+    const [dep] = await query<{ status: string }>(db, "select status from outbound_transactions where id = $1", [
+      intent.options.settledAfter,
+    ]);
+    if (!dep || !OUTBOUND_LIFECYCLE.isTerminal(dep.status as OutboundStatus)) return;
   }
   // The transfer's domain screens it just before signing (a payout's destination against the chain's
   // sanctions oracle); no answer yet, the transfer waits for the next round.

@@ -10,6 +10,7 @@ import { planBatchSweeps } from "./plan-batch-sweeps";
 import { sweepGasPlan } from "./sweep-gas";
 import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
+import { stakedSweepPlan } from "./tron-staked-sweep";
 
 const PER_RUN = 50;
 
@@ -19,6 +20,9 @@ export interface PlannedSweep {
   /** The sweep's intent: the address's own, or the batch it is a member of (`sweep_batch`). */
   sweepId: string;
   topupId: string | null;
+  /** Tron with TRON_ENERGY_STRATEGY=stake: the treasury's energy lent to the address, and its reclaim. */
+  delegateId?: string;
+  reclaimId?: string;
 }
 
 /**
@@ -27,7 +31,8 @@ export interface PlannedSweep {
  * threshold, until that much is on its way). Per address, one transaction records the gas top-up the sweep
  * needs (EVM, Tron; from the sweeper) and the sweep itself, which waits for the top-up to confirm; a partial
  * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
- * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts).
+ * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts);
+ * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead (tron-staked-sweep.ts).
  * Sweeps move the service's own custody only: merchant balances do not change.
  */
 export async function planSweeps(
@@ -67,7 +72,11 @@ export async function planSweeps(
         });
         continue;
       }
-      const gas = await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native);
+      const staked =
+        config.tronEnergyStrategy === "stake"
+          ? await stakedSweepPlan(db, config, treasury.address, holding.address, raw, onChain.native)
+          : null;
+      const gas = staked ?? (await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native));
       const ids = await inTransaction(db, async (tx) => {
         const topup =
           gas.topupRaw > 0n
@@ -83,6 +92,26 @@ export async function planSweeps(
                 causeId: holding.address,
               })
             : null;
+        // Lent before the sweep, reclaimed once it has ended whatever the outcome (both signed by the treasury).
+        const lend = (
+          purpose: "energy_delegate" | "energy_reclaim",
+          after: string | undefined,
+          settledAfter?: string,
+        ) =>
+          createOutbound(tx, {
+            mode: config.mode,
+            chain: config.chain,
+            purpose,
+            signer: { role: "treasury" },
+            fromAddress: treasury.address,
+            toAddress: holding.address,
+            asset: "stake",
+            rawAmount: staked!.delegateSun,
+            causeId: holding.address,
+            after,
+            options: settledAfter ? { settledAfter } : {},
+          });
+        const delegate = staked ? await lend("energy_delegate", topup?.id) : null;
         const sweep = await createOutbound(tx, {
           mode: config.mode,
           chain: config.chain,
@@ -93,7 +122,7 @@ export async function planSweeps(
           asset: "token",
           rawAmount: raw,
           causeId: holding.address,
-          after: topup?.id,
+          after: delegate?.id ?? topup?.id,
           options: {
             ...gas.options,
             // Solana: once nothing more is expected, the emptied token account is closed and its rent reclaimed.
@@ -102,7 +131,8 @@ export async function planSweeps(
               : {}),
           },
         });
-        return { sweepId: sweep.id, topupId: topup?.id ?? null };
+        const reclaim = delegate ? await lend("energy_reclaim", delegate.id, sweep.id) : null;
+        return { sweepId: sweep.id, topupId: topup?.id ?? null, delegateId: delegate?.id, reclaimId: reclaim?.id };
       });
       planned.push({ address: holding.address, raw, ...ids });
     } catch (err) {

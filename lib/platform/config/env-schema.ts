@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
+import { OUTBOUND_PURPOSES, type OutboundPurpose } from "@/lib/kernel/outbound-purposes";
 import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv, SWEEP_STRATEGIES, type SweepStrategy } from "./chain-env";
 import {
   absoluteUrl,
@@ -22,6 +23,9 @@ import {
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export const WORKER_ROLES = ["jobs", "watchers", "outbound"] as const;
+/** How Tron transfers get their energy (docs/CUSTODY.md, "Tron energy"): burnt TRX, or the treasury's stake. */
+export const TRON_ENERGY_STRATEGIES = ["burn", "stake"] as const;
+export type TronEnergyStrategy = (typeof TRON_ENERGY_STRATEGIES)[number];
 
 /** The variables every process shares, named as the operator sets them (README, "Configuration"). */
 const shape = {
@@ -52,12 +56,14 @@ const shape = {
   LIVE_TRON_XPUB: accountXpub(),
   TRON_JSONRPC_URL: absoluteUrl(undefined),
   TRON_MAX_FEE_TRX: positiveNumber(50),
+  TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
   SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
   SANDBOX_BLOCK_TIME: positiveNumber(1),
   SANDBOX_CONFIRMATIONS: positiveInt(4),
   SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
   SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
+  SANDBOX_TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
   LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
   WORKER_CONCURRENCY: positiveInt(20),
@@ -70,6 +76,7 @@ const shape = {
   // Tests only: the worker SIGKILLs itself at this point of sending (lib/money-out/outbound/crash-points.ts).
   OUTBOUND_CRASH_AT: oneOf(["after_sign", "after_broadcast"], undefined),
   OUTBOUND_CRASH_CHAINS: listOf(CHAINS, null),
+  OUTBOUND_CRASH_PURPOSES: listOf(OUTBOUND_PURPOSES, null),
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
@@ -119,6 +126,8 @@ export interface AppConfig {
   tronJsonRpcUrl: string | undefined;
   /** The most TRX (in sun) one Tron transfer may burn: its fee_limit never goes above it. */
   tronMaxFeeSun: bigint;
+  /** Per mode: how Tron transfers get their energy (TRON_ENERGY_STRATEGY live, SANDBOX_TRON_ENERGY_STRATEGY). */
+  tronEnergyStrategy: Record<"live" | "sandbox", TronEnergyStrategy>;
   solanaPublicRpcUrl: string;
   sandboxChains: boolean;
   sandboxBlockTimeS: number;
@@ -144,6 +153,8 @@ export interface AppConfig {
   outboundCrashAt: "after_sign" | "after_broadcast" | undefined;
   /** The chains whose sending the crash hook stops (null: every chain). */
   outboundCrashChains: Chain[] | null;
+  /** Null: every purpose. */
+  outboundCrashPurposes: OutboundPurpose[] | null;
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
@@ -186,6 +197,7 @@ export const envSchema = z
       tronJsonRpcUrl: env.TRON_JSONRPC_URL,
       // Configuration, not money: a TRX figure with at most 6 decimals converts to whole sun exactly.
       tronMaxFeeSun: BigInt(Math.round(env.TRON_MAX_FEE_TRX * 1e6)),
+      tronEnergyStrategy: { live: env.TRON_ENERGY_STRATEGY, sandbox: env.SANDBOX_TRON_ENERGY_STRATEGY },
       solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
       sandboxChains: env.SANDBOX_CHAINS === "on",
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
@@ -203,6 +215,7 @@ export const envSchema = z
       outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
       outboundCrashAt: env.OUTBOUND_CRASH_AT,
       outboundCrashChains: env.OUTBOUND_CRASH_CHAINS,
+      outboundCrashPurposes: env.OUTBOUND_CRASH_PURPOSES,
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
       webhooksCaFile: env.WEBHOOKS_CA_FILE,
       webhooksAllowPrivateUrls: env.WEBHOOKS_ALLOW_PRIVATE_URLS,

@@ -1,0 +1,2 @@
+ALTER TABLE "outbound_transactions" DROP CONSTRAINT "outbound_purpose_check";--> statement-breakpoint
+ALTER TABLE "outbound_transactions" ADD CONSTRAINT "outbound_purpose_check" CHECK ("outbound_transactions"."purpose" in ('sweep','sweep_batch','gas_topup','payout','refund','cancel','account_close','deploy','energy_delegate','energy_reclaim'));

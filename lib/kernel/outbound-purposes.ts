@@ -1,0 +1,14 @@
+/** Why the service sends a transaction (docs/CUSTODY.md, "The outbound journal"). */
+export const OUTBOUND_PURPOSES = [
+  "sweep",
+  "sweep_batch",
+  "gas_topup",
+  "payout",
+  "refund",
+  "cancel",
+  "account_close",
+  "deploy",
+  "energy_delegate",
+  "energy_reclaim",
+] as const;
+export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
