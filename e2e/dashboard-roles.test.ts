@@ -107,7 +107,7 @@ describe("dashboard roles", () => {
     expect(audit).toEqual([{ action: "api_key.created", user_id: owner.id }]);
   });
 
-  it("a viewer may read the home page; the audit log is the owner's alone (403 for admin and viewer)", async () => {
+  it("a viewer may read the home page; the audit log is the owner's alone (403 for admin and viewer); costs are the owner's and admin's", async () => {
     const viewer = await newUser(m.id, "viewer");
     const v = await visitor();
     await signIn(v.page, viewer);
@@ -120,6 +120,14 @@ describe("dashboard roles", () => {
       await page.getByRole("heading", { name: "You do not have access to this page" }).waitFor();
     }
     await snapshot(v.page, "dashboard-audit-forbidden");
+    // The network fees are the owners' and admins' (costs:read): a viewer has no link and gets the 403 page.
+    expect(await v.page.getByRole("link", { name: "Costs" }).count()).toBe(0);
+    expect((await v.page.goto(site("/dashboard/costs")))?.status()).toBe(403);
+    const a = await visitor();
+    await signIn(a.page, await newUser(m.id, "admin"));
+    await a.page.getByRole("link", { name: "Costs" }).click();
+    await a.page.getByRole("heading", { name: "Costs" }).waitFor();
+    await a.page.getByText(/^No network fees since \d{4}-\d{2}-\d{2}\.$/).waitFor();
 
     const owner = await newUser(m.id, "owner");
     const o = await visitor();

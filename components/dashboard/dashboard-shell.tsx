@@ -21,6 +21,7 @@ const NAV: { href: string; label: string; permission?: Permission }[] = [
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/security", label: "Security" },
+  { href: "/dashboard/costs", label: "Costs", permission: "costs:read" },
   { href: "/dashboard/audit", label: "Audit log", permission: "audit:read" },
 ];
 

@@ -24,6 +24,7 @@ import type {
   OutboundSigner,
   OutboundStatus,
 } from "@/lib/money-out/outbound/outbound-types";
+import type { CostSubject } from "@/lib/money-out/costs/cost-types";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 const units = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
@@ -99,6 +100,12 @@ export const outboundTransactions = pgTable(
      */
     rentPaidNative: units("rent_paid_native"),
     rentReturnedNative: units("rent_returned_native"),
+    /**
+     * What the landed candidate used, as its chain reports it (decimal strings): EVM `gas_used`, `gas_price`; Tron
+     * `energy_total`, `energy_staked`, `energy_burnt_sun`, `bandwidth_staked`, `bandwidth_burnt_sun`; Solana
+     * `compute_units`. Set when it confirms or reverts, with the fee the books take.
+     */
+    feeUsage: jsonb("fee_usage").$type<Record<string, string>>(),
     failure: text("failure"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -191,5 +198,38 @@ export const outboundCandidates = pgTable(
       "outbound_candidates_status_check",
       sql`${t.status} in ('signed','broadcast','mined','confirmed','replaced','reverted','expired')`,
     ),
+  ],
+);
+
+/**
+ * The fee of each confirmed or reverted intent, attributed (docs/CUSTODY.md, "What each payment and payout
+ * costs"): a payout's or refund's to it; a sweep's and what prepared it (top-up, energy lent and reclaimed) to
+ * the payments whose deposits it collected, shared by their amounts (a batch by its members' amounts); the rest
+ * (contract deployments) to the installation. The shares of an intent sum to its fee exactly.
+ */
+export const outboundCosts = pgTable(
+  "outbound_costs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    outboundId: text("outbound_id")
+      .notNull()
+      .references(() => outboundTransactions.id),
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    purpose: text("purpose").$type<OutboundPurpose>().notNull(),
+    subjectType: text("subject_type").$type<CostSubject>().notNull(),
+    /** The payment, payout or refund; null for the installation's own. */
+    subjectId: text("subject_id"),
+    merchantId: text("merchant_id"),
+    /** In native base units (wei, sun, lamports). */
+    feeNative: units("fee_native").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("outbound_costs_subject_idx").on(t.subjectType, t.subjectId),
+    index("outbound_costs_time_idx").on(t.mode, t.createdAt),
+    index("outbound_costs_outbound_idx").on(t.outboundId),
+    check("outbound_costs_fee_positive", sql`${t.feeNative} > 0`),
+    check("outbound_costs_subject_check", sql`${t.subjectType} in ('payment','payout','refund','installation')`),
   ],
 );

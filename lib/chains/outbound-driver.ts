@@ -34,6 +34,8 @@ export type Lookup =
       feeNative: bigint;
       /** Solana: lamports put into token accounts it created, and taken back from those it closed. */
       rent?: { paid: bigint; returned: bigint };
+      /** What it used, as the chain reports it (decimal strings; keys per family: db/schema/outbound.ts `feeUsage`). */
+      usage?: Record<string, string>;
     }
   | { state: "pending" }
   | { state: "unknown" };

@@ -103,6 +103,18 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
     summary: "the treasury's and sweeper's TRX, stake, energy and bandwidth left, and the TRX burnt in the last 24 h",
     options: [MODE],
   },
+  costs: {
+    summary: "what the service's transactions cost: per payment, payout and refund, by chain and day, in native coin",
+    options: [
+      MODE,
+      {
+        flags: "--since <date>",
+        description: "from this day (YYYY-MM-DD, UTC) or instant (ISO 8601); default 30 days ago",
+      },
+      CHAIN_FILTER,
+      { flags: "--merchant <id>", description: "only this merchant's payments, payouts and refunds" },
+    ],
+  },
   "sweeps list": {
     summary: "deposit addresses not yet swept: due, sweeping, or dust below the threshold",
     options: [MODE, CHAIN_FILTER],

@@ -18,6 +18,19 @@ const custody = () => import("@/lib/books/custody/show-treasury");
 const reconciling = () => import("@/lib/books/custody/reconcile-custody");
 const holdings = () => import("@/lib/money-out/sweeps/list-holdings");
 const tronResources = () => import("@/lib/books/custody/tron-resources-report");
+const costs = () => import("@/lib/money-out/costs/cost-report");
+
+const DAY_MS = 86_400_000;
+
+/** --since: a UTC day or an ISO 8601 instant; 30 days ago when absent. */
+function sinceOf(flags: Flags): Date {
+  if (typeof flags.since !== "string") return new Date(Date.now() - 30 * DAY_MS);
+  const text = flags.since.trim();
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+    throw new UsageError(`--since must be a day (YYYY-MM-DD) or an ISO 8601 instant, got "${text}"`);
+  return date;
+}
 
 // The service's own wallets (docs/CUSTODY.md): addresses per role and chain, with balances read from the chains.
 export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<CommandResult>> = {
@@ -56,6 +69,25 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
         `burnt in the last 24 h: ${report.burnt_last_24h.trx} TRX` +
           report.burnt_last_24h.by_purpose.map((p) => `, ${p.purpose} ${p.trx} (${p.transactions})`).join(""),
       ],
+    };
+  },
+
+  async costs(db: Db, flags: Flags): Promise<CommandResult> {
+    const { mode, chain } = modeAndChain(flags);
+    const merchantId = typeof flags.merchant === "string" ? flags.merchant : undefined;
+    const report = await (await costs()).costReport(db, { mode, since: sinceOf(flags), chain, merchantId });
+    const each = (what: string, f: { count: number; total: string; average: string | null }, symbol: string) =>
+      f.count ? `${what} ${f.count}: ${f.total} ${symbol} (${f.average} each)` : `${what} 0`;
+    return {
+      json: report,
+      text: report.chains.length
+        ? report.chains.map(
+            (c) =>
+              `${c.chain.padEnd(8)} ${each("payments", c.payments, c.symbol)}; ${each("payouts", c.payouts, c.symbol)}; ` +
+              `${each("refunds", c.refunds, c.symbol)}; installation ${c.installation.total} ${c.symbol}; ` +
+              `accepting 1 USDT: ${c.accepting_one_usdt ?? "n/a"} ${c.symbol}`,
+          )
+        : [`no fees recorded since ${report.since}`],
     };
   },
 

@@ -104,32 +104,56 @@ export class SupervisedProcess {
     this.setState("stopped");
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    // Its own children (the chains process's anvils) must not outlive it: those it has now are killed with it if
+    // it has to be, and any still running once it exited (a stop cut short) are killed then.
+    const below = treeOf(child.pid!).slice(1);
     await new Promise<void>((resolve) => {
-      // Its own children (the chains process's anvils) would outlive a SIGKILL of it alone: they go with it.
-      const timer = setTimeout(() => killTree(child.pid!), timeoutMs);
+      const timer = setTimeout(() => killAll(treeOf(child.pid!)), timeoutMs);
       child.once("exit", () => {
         clearTimeout(timer);
         resolve();
       });
       child.kill("SIGTERM");
     });
+    killAll(strays(below, child.pid!));
   }
 }
 
-/** SIGKILLs a process and every process below it (all found with `ps` before the first is killed): none is orphaned. */
-function killTree(pid: number): void {
-  let table: [number, number][] = [];
+/**
+ * Those of `pids` still running as orphans (reparented to init) or under one another or `parent`: a pid that exited
+ * and was reused by an unrelated process has another parent and is left alone.
+ */
+function strays(pids: number[], parent: number): number[] {
+  if (!pids.length) return [];
+  const ours = new Set([1, parent, ...pids]);
+  return psTable()
+    .filter(([p, ppid]) => pids.includes(p) && ours.has(ppid))
+    .map(([p]) => p);
+}
+
+/** A process and every process below it, found with `ps` (the process alone where there is no ps). */
+function treeOf(pid: number): number[] {
+  const table = psTable();
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [p, parent] of table) if (parent === tree[i]) tree.push(p);
+  return tree;
+}
+
+/** Every process's [pid, ppid], from `ps`; empty where there is no ps. */
+function psTable(): [number, number][] {
   try {
-    table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    return execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
       .trim()
       .split("\n")
       .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   } catch {
-    /* no ps: the process alone */
+    return [];
   }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [p, parent] of table) if (parent === tree[i]) tree.push(p);
-  for (const p of tree) {
+}
+
+/** SIGKILLs each (a pid already gone is skipped). */
+function killAll(pids: number[]): void {
+  for (const p of pids) {
     try {
       process.kill(p, "SIGKILL");
     } catch {

@@ -113,7 +113,8 @@ describe("sweeping bnb deposit addresses (18 decimals, top-up strategy)", () => 
     const reconciledAfter = await reconcileChain(CHAIN);
     expect(reconciledAfter).toEqual(reconciledBefore);
     expect(reconciledAfter.alerts).toEqual([]);
-  });
+    // Two top-ups and two sweeps at 6 confirmations each, under the custody phase's load: close to a minute.
+  }, 150_000);
 });
 
 describe("outbound EVM transactions (bnb, 18 decimals)", () => {

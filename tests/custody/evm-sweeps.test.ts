@@ -22,7 +22,7 @@ import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { sanctionsOracleRuntime } from "../helpers/sanctions-oracle";
 import { candidates, evmChain, outbound, startOutboundWorker, waitFor, waitForStatus } from "./outbound-helpers";
-import { paidPayment, sweepsOf } from "./payment-helpers";
+import { paidPayment, paymentCosts, sweepsOf } from "./payment-helpers";
 import {
   expectFrozenPayoutFails,
   expectPayoutConfirms,
@@ -195,6 +195,26 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
       [CHAIN, contract],
     );
     expect(deploys).toEqual([{ status: "confirmed" }]);
+    // The batch's fee is shared by the twenty payments in proportion to what each received (the units left
+    // over by rounding go one each to the largest remainders); the deployment is the installation's.
+    const [batch] = await query<{ id: string; fee: string }>(
+      getDb(),
+      "select o.id, o.fee_native::text as fee from outbound_transactions o join sweep_batch_members b on b.outbound_id = o.id where b.address = $1",
+      [addresses[0]],
+    );
+    const shares = await Promise.all(addresses.map(async (a) => (await paymentCosts(a))[0]!.fee));
+    expect(shares.reduce((total, f) => total + f, 0n)).toBe(BigInt(batch!.fee));
+    for (const [i, share] of shares.entries()) {
+      const exact = (BigInt(batch!.fee) * BigInt(amounts[i]!.replace(".", ""))) / sum;
+      expect(share - exact).toBeLessThanOrEqual(1n);
+      expect(share >= exact).toBe(true);
+    }
+    const deployCost = await query(
+      getDb(),
+      "select c.subject_type from outbound_costs c join outbound_transactions o on o.id = c.outbound_id where o.purpose = 'deploy' and o.chain = $1 and o.cause_id = $2",
+      [CHAIN, contract],
+    );
+    expect(deployCost).toEqual([{ subject_type: "installation" }]);
     expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
     const listed = await runCli(["sweeps", "list", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);

@@ -34,6 +34,17 @@ export async function paidPayment(
   return created.json.deposit_address as string;
 }
 
+/** The fees attributed to the payments on a deposit address (`outbound_costs`), per payment, in native units. */
+export async function paymentCosts(address: string) {
+  const rows = await query<{ subject_id: string; fee: string }>(
+    getDb(),
+    `select c.subject_id, sum(c.fee_native)::text as fee from outbound_costs c join payments p on p.id = c.subject_id
+      where c.subject_type = 'payment' and p.deposit_address = $1 group by 1 order by 1`,
+    [address],
+  );
+  return rows.map((r) => ({ payment: r.subject_id, fee: BigInt(r.fee) }));
+}
+
 /** The sweep intents recorded for a deposit address. */
 export function sweepsOf(address: string) {
   return query<{

@@ -151,8 +151,30 @@ export async function expectPayoutConfirms(s: PayoutSetting, chain: Chain, recip
     tx_hash: done.tx_hash,
     metadata: { order: `A-${chain}` },
   });
+  await expectOwnCost(created.json.id, s.merchant.id);
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
   return done;
+}
+
+/** A payout bears its transfer's fee (and rent), exactly, whether the transfer confirmed or reverted (`cli costs`). */
+async function expectOwnCost(payoutId: string, merchantId: string) {
+  // Solana: with the rent of the recipient's new token account, which leaves the service for good.
+  const [transfer] = await query<{ id: string; fee: string }>(
+    getDb(),
+    `select id, (fee_native + coalesce(rent_paid_native, 0))::text as fee from outbound_transactions
+      where purpose = 'payout' and cause_id = $1`,
+    [payoutId],
+  );
+  expect(BigInt(transfer!.fee)).toBeGreaterThan(0n);
+  const costs = await query(
+    getDb(),
+    `select subject_type, subject_id, merchant_id, sum(fee_native)::text as fee from outbound_costs
+      where outbound_id = $1 group by 1, 2, 3`,
+    [transfer!.id],
+  );
+  expect(costs).toEqual([
+    { subject_type: "payout", subject_id: payoutId, merchant_id: merchantId, fee: transfer!.fee },
+  ]);
 }
 
 /**
@@ -179,6 +201,7 @@ export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, re
     status: "failed",
     failure_code: "transfer_reverted",
   });
+  await expectOwnCost(created.json.id, s.merchant.id);
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
 }
 

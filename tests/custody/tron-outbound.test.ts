@@ -9,6 +9,7 @@ import { query } from "@/lib/platform/db/query";
 import { type PlannedSweep, planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { installSignalSink } from "@/lib/platform/metrics/signals";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
+import { loadCostsPage } from "@/lib/read-models/dashboard-costs";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
@@ -21,7 +22,7 @@ import {
   waitForStatus,
   crashWorkerAt,
 } from "./outbound-helpers";
-import { expectTreasuryGapAlerts, paidPayment, reconcileChain } from "./payment-helpers";
+import { expectTreasuryGapAlerts, paidPayment, paymentCosts, reconcileChain } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
 import {
   expectExhaustedPayoutFails,
@@ -116,6 +117,8 @@ describe("sweeping Tron deposit addresses (TRX top-up, then the TRC-20 sweep)", 
       expect(sweep.feeNative).toBe(6_428_500n);
       expect(sweep.after).toBe(topup.id);
       expect(await chain.balances(p.address)).toEqual({ token: 0n, native: 8_357_050n + 360_000n - 6_428_500n });
+      // The top-up's and the sweep's fees are the cost of the one payment the address received.
+      expect((await paymentCosts(p.address)).map((c) => c.fee)).toEqual([1_100_000n + 6_428_500n]);
     }
     expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
     expect((await chain.balances(dust!)).token).toBe(400_000n);
@@ -293,17 +296,6 @@ describe("outbound Tron transactions", () => {
   });
 });
 
-// Last: it leaves the treasury short of what the books hold.
-describe("reconciliation on Tron", () => {
-  it(
-    "USDT taken off the treasury (and a deposit address) outside the service: " +
-      "unmatched -1.000000 and a shortfall, exit 3, the job logs both",
-    async () => {
-      await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
-    },
-  );
-});
-
 describe("Tron energy staked by the operator", () => {
   it("tron resources shows the treasury's stake and energy, and the TRX the journal records as burnt in 24 h", async () => {
     worker ??= await startOutboundWorker(CHAIN);
@@ -340,18 +332,9 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
   let m: TestMerchant;
   beforeAll(async () => {
     await worker?.stop();
-    worker = await startOutboundWorker(CHAIN, STAKE_ENV);
+    worker = undefined;
     [watcher, m] = await Promise.all([startWatcherProcess([CHAIN]), newMerchant("Tron staked sweeps")]);
-    // Earlier tests left payments unswept and the reconciliation test emptied the treasury: swept first, burning
-    // as before, so the planner below meets only this block's deposits and a treasury that holds USDT.
-    const leftovers = await planSweeps(getDb(), chain.config);
-    for (const p of leftovers)
-      await waitFor(
-        "an earlier test's deposit swept",
-        async () => ["confirmed", "reverted", "expired"].includes((await outbound(p.sweepId)).status),
-        2 * CONFIRM_MS,
-      );
-  }, 240_000);
+  }, 60_000);
   afterAll(async () => {
     await watcher?.stop();
   });
@@ -368,24 +351,49 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
       "gettransactioninfobyid",
       { value: txHash },
     );
+  const ended = (id: string) =>
+    waitFor(
+      `${id} to end`,
+      async () => ["confirmed", "reverted", "expired"].includes((await outbound(id)).status),
+      3 * CONFIRM_MS,
+    );
 
-  it("a sweep is lent the treasury's energy and burns none; one the stake cannot cover burns TRX, counted; " +
-    "every delegation is reclaimed", async () => {
+  it("a sweep is lent the treasury's energy and burns none, sent once and reclaimed though the worker was SIGKILLed " +
+    "between the delegation and the sweep; sweeps the stake cannot cover burn TRX, counted", async () => {
+    // 100 USDT: more than any earlier test left unswept (30 at most), so the planner (largest first) lends it
+    // the stake.
     const [a, b] = await Promise.all([
-      paidPayment(m, CHAIN, "5.000000", 60_000, DAY),
+      paidPayment(m, CHAIN, "100.000000", 60_000, DAY),
       paidPayment(m, CHAIN, "3.000000", 60_000, DAY),
     ]);
     const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
     const reconciledBefore = await reconcileChain(CHAIN);
     const burnt: Record<string, string>[] = [];
     installSignalSink((signal, labels) => signal === "tron_energy_burnt_instead" && burnt.push(labels));
-    // 14,000 TRX staked lends one sweep's energy (64,285 + 30 % at 10 energy a TRX), not two.
-    const planned = await planSweeps(getDb(), staking()).finally(() => installSignalSink(null));
-    expect(planned.map((p) => p.address)).toEqual([a, b]);
-    const [lent, short] = planned as [PlannedSweep, PlannedSweep];
-    expect(burnt).toEqual([{ purpose: "sweep" }]);
-    expect(short.delegateId).toBeUndefined();
+    let planned: PlannedSweep[] = [];
+    // The worker dies once the delegation is broadcast and before that is recorded: on chain, the sweep not sent.
+    await crashWorkerAt(
+      CHAIN,
+      worker,
+      "after_broadcast",
+      async () => {
+        planned = await planSweeps(getDb(), staking()).finally(() => installSignalSink(null));
+        return { id: planned[0]!.delegateId! };
+      },
+      { ...STAKE_ENV, OUTBOUND_CRASH_PURPOSES: "energy_delegate" },
+    );
+    // 14,000 TRX staked lends one sweep's energy (64,285 + 30 % at 10 energy a TRX): the largest's. Earlier
+    // tests' leftovers and b burn, each counted.
+    const lent = planned.find((p) => p.address === a)!;
+    const short = planned.find((p) => p.address === b)!;
+    expect(planned[0]).toBe(lent);
+    expect(planned.filter((p) => p.delegateId)).toEqual([lent]);
+    expect(burnt).toEqual(planned.slice(1).map(() => ({ purpose: "sweep" })));
+    const [sentDelegation] = await candidates(lent.delegateId!);
+    expect(sentDelegation!.status).toBe("signed"); // broadcast, never recorded
+    expect((await outbound(lent.sweepId)).status).toBe("intent");
 
+    worker = await startOutboundWorker(CHAIN, STAKE_ENV);
     const reclaim = await waitForStatus(lent.reclaimId!, "confirmed", 4 * CONFIRM_MS);
     const [topup, delegate, sweep] = (await Promise.all(
       [lent.topupId!, lent.delegateId!, lent.sweepId].map(outbound),
@@ -395,32 +403,67 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
     expect(topup).toMatchObject({ status: "confirmed", asset: "native", rawAmount: 1n, feeNative: 1_100_000n });
     expect(delegate).toMatchObject({ status: "confirmed", asset: "stake", after: topup.id });
     expect(delegate.rawAmount).toBe(8_359_000_000n);
+    // The delegation the worker died after is the one that landed: found, not sent twice.
+    expect(await candidates(delegate.id)).toHaveLength(1);
+    expect(delegate.txHash).toBe(sentDelegation!.txHash);
     expect(reclaim).toMatchObject({ asset: "stake", rawAmount: delegate.rawAmount, after: delegate.id });
     expect(sweep).toMatchObject({ status: "confirmed", after: delegate.id, feeNative: 0n });
+    expect(await candidates(sweep.id)).toHaveLength(1);
     const charged = await receipt(sweep.txHash);
     expect(charged.receipt?.energy_usage).toBe(64_285);
     expect(charged.fee ?? 0).toBe(0);
     // Lending and reclaiming cost only their bandwidth, as recorded.
     for (const t of [delegate, reclaim] as const) expect(t.feeNative).toBe(BigInt((await receipt(t.txHash)).fee ?? 0));
     expect(await chain.balances(a)).toEqual({ token: 0n, native: 1n });
-
-    // The one the stake could not cover burns, as with `burn`: topped up by its fee limit, 6.43 TRX of energy.
-    const burning = await waitForStatus(short.sweepId, "confirmed", 2 * CONFIRM_MS);
-    expect(burning.feeNative).toBe(6_428_500n);
-
     expect(await lentOut()).toBe(0);
     const index = await chain.node.wallet<{ toAccounts?: string[] }>("getdelegatedresourceaccountindexv2", {
       value: chain.treasury.address,
       visible: true,
     });
     expect(index.toAccounts ?? []).toEqual([]);
-    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 8n * USDT);
+    // What accepting the payment cost: creating the account, lending the energy and reclaiming it.
+    const costOfA = topup.feeNative! + delegate.feeNative! + reclaim.feeNative!;
+    expect((await paymentCosts(a)).map((c) => c.fee)).toEqual([costOfA]);
+
+    // The one the stake could not cover burns, as with `burn`: topped up by its fee limit, 6.43 TRX of energy.
+    const burning = await waitForStatus(short.sweepId, "confirmed", 2 * CONFIRM_MS);
+    expect(burning.feeNative).toBe(6_428_500n);
+    const costOfB = (await outbound(short.topupId!)).feeNative! + burning.feeNative!;
+    expect((await paymentCosts(b)).map((c) => c.fee)).toEqual([costOfB]);
+    // `cli costs` for this merchant: the two payments, and what accepting 1 USDT cost over the 103 received.
+    const report = await runCli(
+      ["costs", "--mode", "sandbox", "--chain", CHAIN, "--merchant", m.id, "--json"],
+      process.env,
+    );
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).chains).toEqual([
+      {
+        chain: CHAIN,
+        symbol: "TRX",
+        payments: {
+          count: 2,
+          total: formatUnits(costOfA + costOfB, 6),
+          average: formatUnits((costOfA + costOfB) / 2n, 6),
+        },
+        payouts: { count: 0, total: "0", average: null },
+        refunds: { count: 0, total: "0", average: null },
+        installation: { count: 0, total: "0", average: null },
+        accepting_one_usdt: formatUnits(((costOfA + costOfB) * USDT) / (103n * USDT), 6),
+      },
+    ]);
+    // The dashboard's costs page (owners and admins) shows the same figures.
+    expect((await loadCostsPage(getDb(), m.id, "sandbox", undefined)).chains).toEqual(JSON.parse(report.stdout).chains);
+
+    for (const p of planned) await ended(p.sweepId);
+    const leftovers = planned.filter((p) => p !== lent && p !== short).reduce((sum, p) => sum + p.raw, 0n);
+    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 103n * USDT + leftovers);
     expect(await reconcileChain(CHAIN)).toEqual(reconciledBefore);
     const check = await runCli(["ledger", "check", "--json"], process.env);
     expect(check.code, check.stdout + check.stderr).toBe(0);
   }, 300_000);
 
   it("a payout from the treasury spends its staked energy: no TRX burnt for energy", async () => {
+    worker ??= await startOutboundWorker(CHAIN, STAKE_ENV);
     await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, { trxSun: 20_100_000_000n });
     await freezeForEnergy(20_000_000_000);
     const to = chain.freshAddress();
@@ -432,35 +475,15 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
     expect(done.feeNative).toBe(BigInt(charged.fee ?? 0));
     expect((await chain.balances(to)).token).toBe(2n * USDT);
   }, 150_000);
+});
 
-  it("SIGKILL between the delegation and the sweep: the sweep is sent once, and the energy is reclaimed", async () => {
-    const address = await paidPayment(m, CHAIN, "4.000000", 60_000, DAY);
-    const treasuryBefore = (await chain.balances(chain.treasury.address)).token;
-    let plan: PlannedSweep | undefined;
-    await crashWorkerAt(
-      CHAIN,
-      worker,
-      "after_sign",
-      async () => {
-        [plan] = await planSweeps(getDb(), staking());
-        return { id: plan!.sweepId };
-      },
-      { ...STAKE_ENV, OUTBOUND_CRASH_PURPOSES: "sweep" },
-    );
-    worker = undefined;
-    // The worker died with the sweep signed and unsent, the delegation on chain.
-    expect((await outbound(plan!.delegateId!)).status).toBe("confirmed");
-    const [signed] = await candidates(plan!.sweepId);
-    expect(signed!.status).toBe("signed");
-    expect(await lentOut()).toBe(Number((await outbound(plan!.delegateId!)).rawAmount));
-
-    worker = await startOutboundWorker(CHAIN, STAKE_ENV);
-    await waitForStatus(plan!.reclaimId!, "confirmed", 3 * CONFIRM_MS);
-    const sweep = await outbound(plan!.sweepId);
-    expect(sweep).toMatchObject({ status: "confirmed", txHash: signed!.txHash, feeNative: 0n });
-    expect(await candidates(plan!.sweepId)).toHaveLength(1);
-    expect((await chain.balances(address)).token).toBe(0n);
-    expect((await chain.balances(chain.treasury.address)).token).toBe(treasuryBefore + 4n * USDT);
-    expect(await lentOut()).toBe(0);
-  }, 300_000);
+// Last: it leaves the treasury short of what the books hold.
+describe("reconciliation on Tron", () => {
+  it(
+    "USDT taken off the treasury (and a deposit address) outside the service: " +
+      "unmatched -1.000000 and a shortfall, exit 3, the job logs both",
+    async () => {
+      await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
+    },
+  );
 });

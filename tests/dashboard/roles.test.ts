@@ -12,6 +12,10 @@ describe("the roles table", () => {
     expect(adminDenied).toEqual(["team:write", "audit:read"]);
   });
 
+  it("the network fees (costs) are for owners and admins only", () => {
+    expect(USER_ROLES.filter((r) => can(r, "costs:read"))).toEqual(["owner", "admin"]);
+  });
+
   it("developer: keys, webhooks and events, reads of payments, links, payouts and balances; nothing else", () => {
     expect(writes.filter((p) => can("developer", p))).toEqual(["keys:write", "webhooks:write"]);
     for (const p of ["payments:read", "payouts:read", "balances:read", "events:read", "links:read"] as const)
@@ -23,6 +27,7 @@ describe("the roles table", () => {
   it("viewer: reads only, never a write, never the audit log", () => {
     for (const p of writes) expect(can("viewer", p), p).toBe(false);
     expect(can("viewer", "audit:read")).toBe(false);
+    expect(can("viewer", "costs:read")).toBe(false);
     expect(can("viewer", "payments:read")).toBe(true);
   });
 

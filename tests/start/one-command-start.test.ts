@@ -53,9 +53,10 @@ async function stopAndCheckNothingLeft(started: Started, dataDir: string) {
   started.child.kill("SIGTERM");
   // npm forwards the signal to `npm start`'s process and reports it as 128 + 15.
   expect([0, 143]).toContain(await exited);
-  // Give the last children a moment to be reaped, then nothing of ours may remain.
+  // npm may exit before `npm start` has stopped its children: give them the supervisor's stop timeout (10 s, after
+  // which it SIGKILLs a child's whole tree) and a margin, then nothing of ours may remain.
   let leftovers = "";
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 100; i++) {
     leftovers = execSync(
       `ps -eo pid,pgid,args | awk '$2 == ${pgid} || index($0, "${dataDir}") { print }' | grep -v awk || true`,
     )

@@ -152,6 +152,10 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
         blockHash: receipt.blockHash,
         success: receipt.status === "0x1",
         feeNative: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice),
+        usage: {
+          gas_used: BigInt(receipt.gasUsed).toString(),
+          gas_price: BigInt(receipt.effectiveGasPrice).toString(),
+        },
       };
     const pending = await this.client.request({ method: "eth_getTransactionByHash", params: [hash] });
     return pending ? { state: "pending" } : { state: "unknown" };

@@ -126,6 +126,7 @@ export class SolanaDriver implements OutboundDriver<Blockhash> {
       success: tx.meta.err === null,
       feeNative: BigInt(tx.meta.fee),
       rent: tokenAccountRent(tx.meta),
+      usage: tx.meta.computeUnitsConsumed === undefined ? {} : { compute_units: String(tx.meta.computeUnitsConsumed) },
     };
   }
 

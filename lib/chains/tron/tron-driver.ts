@@ -34,6 +34,18 @@ function succeeded(info: TronTxInfo, tokenCall: boolean): boolean {
   return !(tokenCall && /^0{64}$/.test(info.contractResult?.[0] ?? ""));
 }
 
+/** The receipt's resources: energy (all, from stake, burnt as sun) and bandwidth (from stake or free, burnt as sun). */
+function tronUsage(info: TronTxInfo): Record<string, string> {
+  const r = info.receipt ?? {};
+  return {
+    energy_total: String(r.energy_usage_total ?? 0),
+    energy_staked: String(r.energy_usage ?? 0),
+    energy_burnt_sun: String(r.energy_fee ?? 0),
+    bandwidth_staked: String(r.net_usage ?? 0),
+    bandwidth_burnt_sun: String(r.net_fee ?? 0),
+  };
+}
+
 /**
  * Tron: TRC-20 `transfer` (TriggerSmartContract), TRX (TransferContract) and energy lent from the treasury's stake
  * (DelegateResourceContract, UnDelegateResourceContract: asset `stake`), built and signed locally by
@@ -190,6 +202,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
         blockHash: receipt.blockHash,
         success: succeeded(info, tokenCall === "TriggerSmartContract"),
         feeNative: BigInt(info.fee ?? 0),
+        usage: tronUsage(info),
       };
     }
     const tx = await this.node.wallet<{ txID?: string }>("gettransactionbyid", { value: candidate.txHash });

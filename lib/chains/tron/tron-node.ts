@@ -16,7 +16,14 @@ export interface TronTxInfo {
   fee?: number;
   result?: string;
   contractResult?: string[];
-  receipt?: { result?: string };
+  receipt?: {
+    result?: string;
+    energy_usage?: number;
+    energy_fee?: number;
+    energy_usage_total?: number;
+    net_usage?: number;
+    net_fee?: number;
+  };
 }
 
 /** java-tron's hex-encoded message text (broadcast refusals, failed constant calls), as text. */

@@ -23,14 +23,15 @@ export const PERMISSIONS = [
   "team:read",
   "team:write",
   "audit:read",
+  "costs:read",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(":read") && p !== "audit:read");
+const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(":read") && p !== "audit:read" && p !== "costs:read");
 
 /**
  * THE table of what each role may do (docs/DASHBOARD.md#roles). Owner: everything, including the team and
- * the audit log. Admin: everything but the team. Developer: keys, webhooks and events, and reads payments,
+ * the audit log. Admin: everything but the team and the audit log. Both read the network fees (costs). Developer: keys, webhooks and events, and reads payments,
  * links, payouts and balances. Viewer: reads only. Every page and every server action asks `can()`.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

@@ -77,6 +77,7 @@ export async function checkLanded(
     await transitionOutbound(tx, intent, success ? "confirmed" : "reverted", {
       confirmations,
       confirmedAt: new Date(),
+      feeUsage: lookup.state === "landed" ? (lookup.usage ?? null) : null,
       ...(success ? {} : { failure: "the transaction reverted on chain" }),
     });
   });

@@ -4,6 +4,7 @@ import { hooksOf } from "./outbound-hooks";
 import { OUTBOUND_LIFECYCLE, type OutboundTrigger } from "./outbound-lifecycle";
 import { outboundRow, type OutboundRow } from "./outbound-row";
 import { postOutboundCustody } from "./outbound-custody";
+import { attributeOutboundCost } from "../costs/attribute-cost";
 import { CANDIDATE_LIFECYCLE, type CandidateTrigger } from "./candidate-lifecycle";
 import type { CandidateStatus } from "./outbound-types";
 
@@ -16,6 +17,7 @@ type Fields = Partial<{
   feeNative: bigint | null;
   rentPaidNative: bigint | null;
   rentReturnedNative: bigint | null;
+  feeUsage: Record<string, string> | null;
   failure: string | null;
   resigns: number;
   confirmedAt: Date;
@@ -30,6 +32,7 @@ const COLUMN: Record<keyof Fields, string> = {
   feeNative: "fee_native",
   rentPaidNative: "rent_paid_native",
   rentReturnedNative: "rent_returned_native",
+  feeUsage: "fee_usage",
   failure: "failure",
   resigns: "resigns",
   confirmedAt: "confirmed_at",
@@ -38,7 +41,8 @@ const COLUMN: Record<keyof Fields, string> = {
 /**
  * Moves an intent by the lifecycle table (an illegal trigger throws) and sets the fields that go with it,
  * guarded by the status it was read in: a stale read changes nothing and returns false. The custody books move
- * in the same transaction (lib/money-out/outbound/outbound-custody.ts), and so does the domain the transfer is for (its
+ * in the same transaction (lib/money-out/outbound/outbound-custody.ts), its fee is attributed when it ends
+ * (lib/money-out/costs/attribute-cost.ts), and so does the domain the transfer is for (its
  * hooks: outbound-hooks.ts); reaching a terminal status closes the intent's batch members
  * (`sweep_batch_members.open`).
  */
@@ -51,7 +55,9 @@ export async function transitionOutbound(
   const to = trigger === null ? intent.status : OUTBOUND_LIFECYCLE.transition(intent.status, trigger).to;
   const entries = Object.entries(fields) as [keyof Fields, unknown][];
   const sets = entries.map(([key], i) => `${COLUMN[key]} = $${i + 4}`);
-  const values = entries.map(([, v]) => (typeof v === "bigint" ? v.toString() : v));
+  const values = entries.map(([key, v]) =>
+    typeof v === "bigint" ? v.toString() : key === "feeUsage" && v !== null ? JSON.stringify(v) : v,
+  );
   // Only a trigger can move the books or close a batch; a bare field update needs no transaction of its own.
   const atomic = <T>(fn: (tx: Db) => Promise<T>) => (trigger ? inTransaction(db, fn) : fn(db));
   return atomic(async (tx) => {
@@ -68,6 +74,7 @@ export async function transitionOutbound(
     const updated = outboundRow.map(row);
     if (trigger) {
       await postOutboundCustody(tx, intent.status, updated, trigger);
+      if (trigger === "confirmed" || trigger === "reverted") await attributeOutboundCost(tx, updated);
       await hooksOf(updated.purpose).onTransition?.(tx, updated, trigger);
     } else if (fields.confirmations !== undefined) await hooksOf(updated.purpose).onConfirmations?.(tx, updated);
     return true;
