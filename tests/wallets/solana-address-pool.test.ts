@@ -129,6 +129,12 @@ describe("live Solana deposit addresses come from a pool the seed holder fills",
     expect(unchanged!.chain).toBeNull();
 
     await runRefillJob();
+    // Another file's jobs worker may be running the refill queued above at that very moment, holding the waiting
+    // payment while it finds no address (allocation skips locked rows): the next run gives it one, as the cron's
+    // next minute does live.
+    const statusOf = async () =>
+      (await query<{ status: string }>(getDb(), "select status from payments where id = $1", [waiting.id]))[0]!.status;
+    for (let i = 0; i < 5 && (await statusOf()) === "intent_created"; i++) await runRefillJob();
     const [row] = await query<{ status: string; deposit_address: string; watch_key: string; derivation_index: string }>(
       getDb(),
       "select status, deposit_address, watch_key, derivation_index::text from payments where id = $1",
