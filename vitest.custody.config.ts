@@ -12,7 +12,7 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/worker-env.ts"],
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    hookTimeout: 150_000,
     pool: "forks",
     // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
     allowOnly: false,

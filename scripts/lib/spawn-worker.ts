@@ -24,7 +24,9 @@ export async function spawnWorker(root: string, env: Record<string, string>): Pr
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? code)),
   );
-  await waitForReady(child, "worker");
+  // Loading the chain libraries takes a worker about 10 s of CPU; the custody phase starts a dozen at once on two
+  // cores, and 30 s was not always enough there.
+  await waitForReady(child, "worker", 90_000);
   const ended = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -79,7 +79,7 @@ beforeAll(async () => {
     return row && (await chain.client.getBalance({ address: chain.treasury.address as Hex })) > 0n;
   });
   await chain.client.waitForTransactionReceipt({ hash: (await chain.fundTreasury(1_000n * USDT)) as Hex });
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await worker?.stop();

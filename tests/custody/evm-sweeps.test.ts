@@ -51,7 +51,7 @@ beforeAll(async () => {
     evmChain(CHAIN),
     newMerchant("Sweeps"),
   ]);
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await Promise.all([watcher?.stop(), sender?.stop()]);

@@ -72,7 +72,7 @@ beforeAll(async () => {
     evmChain(CHAIN),
     newMerchant("Reconcile"),
   ]);
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await Promise.all([watcher?.stop(), sender?.stop()]);

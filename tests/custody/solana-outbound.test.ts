@@ -48,7 +48,7 @@ beforeAll(async () => {
     return row && (await chain.lamports(chain.sweeper.address)) > 0n;
   });
   await chain.ops.fund(chain.treasury.address, 1_000n * USDT); // resolves once confirmed
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await worker?.stop();

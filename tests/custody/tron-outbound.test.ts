@@ -77,7 +77,7 @@ beforeAll(async () => {
     return treasury.native > 0n && sweeper.native > 0n;
   });
   await chain.fundTreasury(1_000n * USDT); // resolves once mined
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await worker?.stop();
