@@ -4,7 +4,7 @@ import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
-import { startWatcherProcess } from "@/tests/helpers/chains";
+import { startWatcherAndJobsProcess } from "@/tests/helpers/chains";
 import { startReceiver } from "@/tests/helpers/webhook-receiver";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { createPayment } from "./helpers/checkout";
@@ -42,7 +42,7 @@ const waitForPaymentStatus = (page: Page, statuses: string[], timeoutMs = 30_000
 beforeAll(async () => {
   [browser, worker, m, receiver] = await Promise.all([
     launchBrowser(),
-    startWatcherProcess(["tron"]),
+    startWatcherAndJobsProcess(["tron"]), // delivers its webhooks too: the Resend below follows the first delivery
     newMerchant("Cobalt Prints"),
     startReceiver(),
   ]);

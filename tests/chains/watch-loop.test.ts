@@ -60,9 +60,10 @@ describe("watcher loops", () => {
     expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(480);
     expect(calls[2]! - calls[1]!).toBeGreaterThanOrEqual(980);
     expect(elapsed).toBeLessThan(3_000);
-    // Meanwhile the healthy chain kept scanning block after block.
+    // Meanwhile the healthy chain kept scanning block after block: a loop that waited on the other's 1.5 s of
+    // backoff would have scanned one or two blocks (unloaded it scans ~40; under a CI's load, 16 were seen).
     const cursor = await readCursor(getDb(), { mode: "live", chain: "polygon" });
-    expect(cursor!.number).toBeGreaterThan(20);
+    expect(cursor!.number).toBeGreaterThan(8);
     stop.abort();
     await healthy;
     expect(await readCursor(getDb(), { mode: "live", chain: "bnb" })).toBeNull();

@@ -29,9 +29,22 @@ export async function sandboxChain(chain: Chain): Promise<ChainConfig> {
  * some chains: each test file that drives chains watches its own, so one file's crash tests never meet
  * another file's watcher.
  */
-export function startWatcherProcess(chains: Chain[]): Promise<SpawnedWorker> {
-  return spawnWorker(root, { WORKER_ROLES: "watchers", WATCH_CHAINS: chains.join(","), LOG_LEVEL: "error" });
+export function startWatcherProcess(chains: Chain[], env: Record<string, string> = {}): Promise<SpawnedWorker> {
+  return spawnWorker(root, { WORKER_ROLES: "watchers", WATCH_CHAINS: chains.join(","), LOG_LEVEL: "error", ...env });
 }
+
+/**
+ * The watchers and the job runner in one process, for a browser test that needs its webhooks delivered without
+ * leaning on another file's jobs worker (one process costs a start less than two). Its sweep cron stays out of
+ * the other files' chains, as startJobsWorker's does.
+ */
+export const startWatcherAndJobsProcess = (chains: Chain[]) =>
+  startWatcherProcess(chains, {
+    WORKER_ROLES: "watchers,jobs",
+    SANDBOX_SWEEP_THRESHOLD: "1000000",
+    WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+    WORKER_CONCURRENCY: "5",
+  });
 
 /**
  * A payer's fee offer: far above the sandbox base fee, so a payment is never refused while another test of
