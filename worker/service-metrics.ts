@@ -167,8 +167,15 @@ export function registerServiceMetrics(registry: Registry): void {
     labelNames: ["purpose"] as const,
     registers: [registry],
   });
+  const frozenFound = new Counter({
+    name: "usdt_frozen_address_found_total",
+    help: "Times the sweep planner found an address of the service's frozen by USDT's issuer and left it (role: deposit or treasury).",
+    labelNames: ["role"] as const,
+    registers: [registry],
+  });
   installSignalSink((signal, labels, by) => {
     if (signal === "webhook_attempts") attempts.inc({ outcome: labels.outcome ?? "unknown" }, by);
     if (signal === "tron_energy_burnt_instead") burntInstead.inc({ purpose: labels.purpose ?? "unknown" }, by);
+    if (signal === "frozen_address_found") frozenFound.inc({ role: labels.role ?? "unknown" }, by);
   });
 }

@@ -62,6 +62,11 @@ export interface ChainAdapter {
   readonly scansAddresses?: boolean;
   /** An address's token balance (the token's base units) and native balance (wei, sun, lamports), at the head. */
   balances(address: string): Promise<{ token: bigint; native: bigint }>;
+  /**
+   * Whether USDT's issuer has frozen `address` (chain-registry.ts `issuerFreeze`): Tether's `isBlackListed` on
+   * EVM and Tron, the owner's token account frozen on Solana. Throws when the chain cannot answer.
+   */
+  frozen(address: string): Promise<boolean>;
   /** Signs and sends `rawAmount` of the token from the key's account to `to`; returns the transaction id. */
   sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string>;
 }

@@ -9,6 +9,13 @@ export interface ChainSpec {
   /** What a payer reads: the network's plain name and its token standard. */
   name: string;
   standard: string;
+  /**
+   * How USDT's issuer freezes an address there, as the service reads it before a payout, a refund or a sweep
+   * (docs/CUSTODY.md "Frozen addresses"): Tether's `isBlackListed` (Ethereum, Tron), a frozen token account
+   * (Solana); null where the service reads none (BNB Smart Chain's Binance-Peg USDT has no blacklist; Polygon's
+   * USDT0 blocks through a role of its own: a transfer to a blocked address fails on chain).
+   */
+  issuerFreeze: "blacklist" | "token_account" | null;
   /** The coin that pays the chain's fees, and its decimals. */
   native: { symbol: string; decimals: number };
   /** The mainnet block explorer; `{tx}` / `{address}` are replaced (live mode only: sandbox chains are local). */
@@ -41,6 +48,7 @@ export interface ChainSpec {
 export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   eth: {
     family: "evm",
+    issuerFreeze: "blacklist",
     name: "Ethereum",
     standard: "ERC-20",
     native: { symbol: "ETH", decimals: 18 },
@@ -58,6 +66,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   },
   bnb: {
     family: "evm",
+    issuerFreeze: null,
     name: "BNB Smart Chain",
     standard: "BEP-20",
     native: { symbol: "BNB", decimals: 18 },
@@ -75,6 +84,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   },
   polygon: {
     family: "evm",
+    issuerFreeze: null,
     name: "Polygon",
     standard: "ERC-20",
     native: { symbol: "POL", decimals: 18 },
@@ -92,6 +102,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   },
   tron: {
     family: "tron",
+    issuerFreeze: "blacklist",
     name: "Tron",
     standard: "TRC-20",
     native: { symbol: "TRX", decimals: 6 },
@@ -110,6 +121,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   },
   solana: {
     family: "solana",
+    issuerFreeze: "token_account",
     name: "Solana",
     standard: "SPL",
     native: { symbol: "SOL", decimals: 9 },

@@ -119,6 +119,11 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
     summary: "deposit addresses not yet swept: due, sweeping, or dust below the threshold",
     options: [MODE, CHAIN_FILTER],
   },
+  "custody frozen": {
+    summary:
+      "the treasury, sweeper and deposit addresses USDT's issuer has frozen, per chain (exit 3 when any is, 1 when a chain cannot be read)",
+    options: [MODE, CHAIN_FILTER],
+  },
   reconcile: {
     summary: "USDT on chain vs the custody books vs what merchants are owed (exit 3 on a shortfall or a gap)",
     options: [MODE, CHAIN_FILTER],

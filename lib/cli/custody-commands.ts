@@ -1,6 +1,7 @@
 import { isChain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { MODES, type Mode } from "@/lib/kernel/mode";
+import { defaultSince, parseSince } from "@/lib/money-out/costs/costs-since";
 import { type CommandResult, type Flags, required, UsageError } from "./cli-flags";
 
 function modeAndChain(flags: Flags) {
@@ -19,16 +20,14 @@ const reconciling = () => import("@/lib/books/custody/reconcile-custody");
 const holdings = () => import("@/lib/money-out/sweeps/list-holdings");
 const tronResources = () => import("@/lib/books/custody/tron-resources-report");
 const costs = () => import("@/lib/money-out/costs/cost-report");
-
-const DAY_MS = 86_400_000;
+const frozen = () => import("@/lib/books/custody/frozen-custody");
 
 /** --since: a UTC day or an ISO 8601 instant; 30 days ago when absent. */
 function sinceOf(flags: Flags): Date {
-  if (typeof flags.since !== "string") return new Date(Date.now() - 30 * DAY_MS);
-  const text = flags.since.trim();
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
-    throw new UsageError(`--since must be a day (YYYY-MM-DD) or an ISO 8601 instant, got "${text}"`);
+  if (typeof flags.since !== "string") return defaultSince();
+  const date = parseSince(flags.since);
+  if (!date)
+    throw new UsageError(`--since must be a day (YYYY-MM-DD) or an ISO 8601 instant, got "${flags.since.trim()}"`);
   return date;
 }
 
@@ -102,6 +101,24 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
           )
         : ["no unswept deposits"],
     };
+  },
+
+  // Exit 3 when USDT's issuer froze an address of the service's, 1 when a chain could not be read.
+  async "custody frozen"(db: Db, flags: Flags): Promise<CommandResult> {
+    const { mode, chain } = modeAndChain(flags);
+    const report = await (await frozen()).listFrozenCustody(db, mode, chain);
+    const lines = report.chains.flatMap((c) =>
+      "error" in c
+        ? [`${c.chain.padEnd(8)} ${c.error}`]
+        : !c.checked
+          ? [`${c.chain.padEnd(8)} its USDT has no freeze the service reads`]
+          : c.frozen.length
+            ? c.frozen.map((f) => `${c.chain.padEnd(8)} FROZEN ${f.role.padEnd(8)} ${f.address}  ${f.usdt} USDT`)
+            : [`${c.chain.padEnd(8)} nothing frozen`],
+    );
+    const anyFrozen = report.chains.some((c) => "frozen" in c && c.frozen.length > 0);
+    const unread = report.chains.some((c) => "error" in c);
+    return { json: report, text: lines, exitCode: anyFrozen ? 3 : unread ? 1 : 0 };
   },
 
   // Exit 3 when it finds a shortfall, less on chain than the books hold, or inconsistent books (docs/CUSTODY.md).

@@ -1,5 +1,5 @@
 import { createPayment, expire, payUntil, type Triggered, type TriggerRun } from "./trigger-payments";
-import { freshAddress, payOut, payOutFrozen } from "./trigger-payouts";
+import { freshAddress, payOut, payOutBlocked, payOutFrozen } from "./trigger-payouts";
 import { refundCanceled, refundFailed, refundSucceeded, refundToClaim } from "./trigger-refunds";
 
 export type { Triggered, TriggerRun } from "./trigger-payments";
@@ -29,8 +29,12 @@ export const TRIGGERS: Record<string, { does: string; run: (run: TriggerRun) => 
     run: (run) => payOut(run, freshAddress(run.chain), "confirmed"),
   },
   "payout.failed": {
-    does: "the same, to an address frozen first (scope sandbox:chains)",
+    does: "the same, to an address frozen first, which fails on chain: bnb or polygon (scope sandbox:chains)",
     run: payOutFrozen,
+  },
+  "payout.blocked": {
+    does: "the same, to an address frozen first, seen before signing: eth, tron or solana (scope sandbox:chains)",
+    run: payOutBlocked,
   },
   ...Object.fromEntries(
     ["refund.created", "refund.requires_action"].map((event) => [
@@ -44,7 +48,7 @@ export const TRIGGERS: Record<string, { does: string; run: (run: TriggerRun) => 
     run: refundSucceeded,
   },
   "refund.failed": {
-    does: "the same, to an address frozen first (scope sandbox:chains)",
+    does: "the same, to an address frozen first, which fails on chain: bnb or polygon (scope sandbox:chains)",
     run: refundFailed,
   },
 };

@@ -1,6 +1,8 @@
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
-import type { Chain } from "@/lib/chains/chains";
+import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
+import { CHAINS, type Chain } from "@/lib/chains/chains";
+import { UsageError } from "./cli-flags";
 import { ServiceError } from "./service-api";
 import { createPayment, depths, mine, payUntil, sleep, type Triggered, type TriggerRun } from "./trigger-payments";
 
@@ -28,7 +30,11 @@ export function freshAddress(chain: Chain): string {
 }
 
 /** Funds the merchant's balance on the chain with a confirmed payment, pays out part of it, and follows it. */
-export async function payOut(run: TriggerRun, to: string, target: "confirmed" | "failed"): Promise<Triggered> {
+export async function payOut(
+  run: TriggerRun,
+  to: string,
+  target: "confirmed" | "failed" | "blocked",
+): Promise<Triggered> {
   const payment = await createPayment(run);
   await payUntil(run, payment, "confirmed");
   const payout = await run.api.post<Payout>("/v1/payouts", { chain: run.chain, to_address: to, amount: PAYOUT_AMOUNT });
@@ -88,8 +94,24 @@ export async function followTransfer(
   }
 }
 
-/** Freezes an address on the sandbox chain's USDT (it then refuses transfers to it): needs sandbox:chains. */
-export async function frozenAddress(run: TriggerRun, event: string): Promise<string> {
+/** Chains whose USDT freeze the service reads before signing (chain-registry.ts `issuerFreeze`). */
+const READS_FREEZE = CHAINS.filter((c) => CHAIN_SPECS[c].issuerFreeze !== null);
+const REVERTS_FROZEN = CHAINS.filter((c) => CHAIN_SPECS[c].issuerFreeze === null);
+
+/**
+ * Freezes an address on the sandbox chain's USDT (it then refuses transfers to it): needs sandbox:chains. `ends`:
+ * `failed` wants a transfer that fails on chain, so a chain whose freeze the service does not read first;
+ * `blocked` wants the service to see the freeze before signing.
+ */
+export async function frozenAddress(run: TriggerRun, event: string, ends: "failed" | "blocked"): Promise<string> {
+  const fits = ends === "failed" ? REVERTS_FROZEN : READS_FREEZE;
+  if (!fits.includes(run.chain))
+    throw new UsageError(
+      ends === "failed"
+        ? `${event} needs a transfer that fails on chain: on ${run.chain} the service sees the frozen destination ` +
+            `before signing (that is ${event.replace("failed", "blocked")}); use --chain ${fits.join(" or ")}`
+        : `${event} needs a chain whose USDT freeze the service reads before signing: --chain ${fits.join(", ")}`,
+    );
   const to = freshAddress(run.chain);
   try {
     await run.api.post(`/v1/sandbox/chains/${run.chain}/freeze`, { address: to });
@@ -105,7 +127,12 @@ export async function frozenAddress(run: TriggerRun, event: string): Promise<str
   return to;
 }
 
-/** A payout to an address the sandbox token refuses: its transfer reverts on chain. */
+/** A payout to an address the sandbox token refuses: its transfer reverts on chain (bnb, polygon). */
 export async function payOutFrozen(run: TriggerRun): Promise<Triggered> {
-  return payOut(run, await frozenAddress(run, "payout.failed"), "failed");
+  return payOut(run, await frozenAddress(run, "payout.failed", "failed"), "failed");
+}
+
+/** A payout to an address USDT's issuer froze, seen before signing (eth, tron, solana): blocked, nothing sent. */
+export async function payOutBlocked(run: TriggerRun): Promise<Triggered> {
+  return payOut(run, await frozenAddress(run, "payout.blocked", "blocked"), "blocked");
 }

@@ -60,4 +60,4 @@ async function refundSent(run: TriggerRun, to: string, target: "succeeded" | "fa
 
 export const refundSucceeded = (run: TriggerRun) => refundSent(run, freshAddress(run.chain), "succeeded");
 export const refundFailed = async (run: TriggerRun) =>
-  refundSent(run, await frozenAddress(run, "refund.failed"), "failed");
+  refundSent(run, await frozenAddress(run, "refund.failed", "failed"), "failed");

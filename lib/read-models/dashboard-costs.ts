@@ -1,16 +1,11 @@
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { costReport } from "@/lib/money-out/costs/cost-report";
+import { defaultSince, parseSince } from "@/lib/money-out/costs/costs-since";
 
-const DAY_MS = 86_400_000;
-export const COSTS_DEFAULT_DAYS = 30;
-
-/** `?since=YYYY-MM-DD` (UTC), or 30 days ago when absent or not a real day. */
+/** `?since=` (a UTC day or an instant), as the day it falls on; 30 days ago when absent or not a real date. */
 export function costsSince(raw: string | undefined, now = Date.now()): string {
-  const fallback = new Date(now - COSTS_DEFAULT_DAYS * DAY_MS).toISOString().slice(0, 10);
-  if (!raw || !/^\d{4}-\d{2}-\d{2}$/.test(raw)) return fallback;
-  const date = new Date(`${raw}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw ? fallback : raw;
+  return ((raw ? parseSince(raw) : null) ?? defaultSince(now)).toISOString().slice(0, 10);
 }
 
 /** The costs page: the merchant's own payments, payouts and refunds in the mode, since a day (cost-report.ts). */

@@ -2,7 +2,9 @@
 pragma solidity ^0.8.24;
 
 /// @notice Storage, mint and balance moves shared by the sandbox tokens; the owner (the sandbox faucet's
-/// account) may mint, and may freeze an address so that transfers to it revert (like USDT's blacklist).
+/// account) may mint, and may freeze an address, as Tether blacklists one: a frozen address cannot send (as on
+/// mainnet), and here cannot receive either, so a transfer to it reverts on chain. `isBlackListed` and
+/// `getBlackListStatus` answer as Tether's USDT does on Ethereum and Tron.
 abstract contract SandboxTokenBase {
     string public constant name = "Tether USD (sandbox)";
     string public constant symbol = "USDT";
@@ -36,6 +38,14 @@ abstract contract SandboxTokenBase {
         frozen[account] = false;
     }
 
+    function isBlackListed(address account) external view returns (bool) {
+        return frozen[account];
+    }
+
+    function getBlackListStatus(address account) external view returns (bool) {
+        return frozen[account];
+    }
+
     function _approve(address spender, uint256 value) internal {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
@@ -50,6 +60,7 @@ abstract contract SandboxTokenBase {
 
     function _move(address from, address to, uint256 value) internal {
         require(to != address(0), "zero address");
+        require(!frozen[from], "frozen");
         require(!frozen[to], "frozen");
         require(balanceOf[from] >= value, "balance");
         balanceOf[from] -= value;

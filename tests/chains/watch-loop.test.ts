@@ -21,6 +21,7 @@ function growingChain(): ChainAdapter {
     blocks: async (ns) => new Map(ns.map((n) => [n, n <= head ? block(n) : null])),
     transfers: async () => [],
     balances: async () => ({ token: 0n, native: 0n }),
+    frozen: async () => false,
     sendToken: async () => "",
   };
 }

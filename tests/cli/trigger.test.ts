@@ -124,16 +124,23 @@ describe("npm run cli -- trigger", () => {
     const m = await newMerchant("Without chain controls", { sandboxChains: false });
     const url = webUrls()[0]!;
     const trigger = (...args: string[]) => runCli(["trigger", "payment.awaiting_payment", ...args], env());
-    const [wrong, none, live, down, unscoped] = await Promise.all([
+    const [wrong, none, live, down, unscoped, seenFirst] = await Promise.all([
       trigger("--api-key", `mnt_test_sk_${"x".repeat(43)}`, "--base-url", url),
       trigger("--base-url", url),
       trigger("--api-key", m.liveKey, "--base-url", url),
       trigger("--api-key", m.sandboxKey, "--base-url", "http://127.0.0.1:9", "--json"),
+      runCli(["trigger", "payout.blocked", "--api-key", m.sandboxKey, "--base-url", url, "--chain", CHAIN], env()),
+      // On tron the service reads Tether's freeze before signing: a frozen destination is blocked, never failed.
       runCli(["trigger", "payout.failed", "--api-key", m.sandboxKey, "--base-url", url, "--chain", CHAIN], env()),
     ]);
     expect(unscoped.code).toBe(1);
     expect(unscoped.stderr).toMatch(
-      /^error: payout\.failed freezes the destination, which needs a key with the sandbox:chains scope/,
+      /^error: payout\.blocked freezes the destination, which needs a key with the sandbox:chains scope/,
+    );
+    expect(seenFirst.code).toBe(2);
+    expect(seenFirst.stderr).toContain(
+      "payout.failed needs a transfer that fails on chain: on tron the service sees the frozen destination before " +
+        "signing (that is payout.blocked); use --chain bnb or polygon",
     );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(

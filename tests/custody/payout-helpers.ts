@@ -178,7 +178,8 @@ async function expectOwnCost(payoutId: string, merchantId: string) {
 }
 
 /**
- * A payout to an address the token refuses (frozen through the sandbox API) is signed and lands, but reverts:
+ * A payout to an address the token refuses (frozen through the sandbox API, on a chain whose USDT has no freeze the
+ * service reads: bnb, polygon) is signed and lands, but reverts:
  * `failed` with transfer_reverted, the amount back in `available`, payout.failed delivered, nothing received.
  */
 export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, recipients: Recipients) {
@@ -202,6 +203,43 @@ export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, re
     failure_code: "transfer_reverted",
   });
   await expectOwnCost(created.json.id, s.merchant.id);
+  expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
+}
+
+/**
+ * A payout to an address USDT's issuer has frozen (frozen through the sandbox API; eth, tron and solana read the
+ * freeze): `blocked` with destination_frozen before anything is signed, so no fee is spent: no transfer queued,
+ * no cost booked, the amount back in `available`, payout.blocked delivered, nothing received.
+ */
+export async function expectFrozenPayoutBlocked(s: PayoutSetting, chain: Chain, recipients: Recipients) {
+  const to = await recipients.freshAddress();
+  const frozen = await api("POST", `/v1/sandbox/chains/${chain}/freeze`, {
+    key: s.merchant.sandboxKey,
+    body: { address: to },
+  });
+  expect(frozen.status, frozen.text).toBe(200);
+  const before = await balanceOf(s.merchant.sandboxKey, chain);
+  const created = await s.createPayout({ to_address: to, amount: "1.000000" });
+  expect(created.status, created.text).toBe(200);
+  const blocked = await waitForPayout(created.json.id, "blocked", 60_000);
+  expect(blocked).toMatchObject({
+    failure_code: "destination_frozen",
+    failure_message: "USDT's issuer has frozen the destination: a transfer to it would fail, so none was sent.",
+    tx_hash: null,
+  });
+  expect(await balanceOf(s.merchant.sandboxKey, chain)).toEqual(before);
+  expect((await s.webhook("payout.blocked", created.json.id)).data.object).toMatchObject({
+    status: "blocked",
+    failure_code: "destination_frozen",
+  });
+  const [spent] = await query<{ transfers: string; costs: string }>(
+    getDb(),
+    `select (select count(*) from outbound_transactions where cause_id = $1)::text as transfers,
+            (select count(*) from outbound_costs where subject_id = $1)::text as costs`,
+    [created.json.id],
+  );
+  expect(spent).toEqual({ transfers: "0", costs: "0" });
+  expect(await recipients.tokenOf(to)).toBe(0n);
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
 }
 

@@ -15,7 +15,7 @@ import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { fundedWallet, startWatcherProcess, watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { evmChain, startOutboundWorker, waitForStatus } from "./outbound-helpers";
-import { expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
+import { expectFrozenPayoutBlocked, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
 
 // eth: this file owns its watcher and outbound leader (tests/custody/README.md).
 const CHAIN = "eth" as const;
@@ -260,6 +260,53 @@ describe("payouts on eth, end to end", () => {
 
   it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
+  }, 150_000);
+
+  it("a payout to an address Tether froze is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+    await expectFrozenPayoutBlocked(s, CHAIN, recipients());
+  }, 150_000);
+});
+
+describe("a deposit address Tether froze", () => {
+  it("is not swept (an error log), reconcile alerts and cli custody frozen lists it, both exit 3; unfrozen, it is swept", async () => {
+    const address = await paidPayment("3.000000");
+    const same = (a: string) => a.toLowerCase() === address.toLowerCase();
+    const setFrozen = async (on: boolean) => {
+      const reply = await api("POST", `/v1/sandbox/chains/${CHAIN}/${on ? "freeze" : "unfreeze"}`, {
+        key: m.sandboxKey,
+        body: { address },
+      });
+      expect(reply.status, reply.text).toBe(200);
+    };
+    await setFrozen(true);
+    const errors = vi.spyOn(log, "error");
+    const [planned, logged] = await planSweeps(getDb(), chain.config)
+      .then((p) => [p, [...errors.mock.calls]] as const)
+      .finally(() => errors.mockRestore()); // which also forgets the calls
+    expect(planned.filter((p) => same(p.address))).toEqual([]);
+    for (const p of planned) await waitForStatus(p.sweepId, "confirmed", 60_000);
+    expect(logged).toContainEqual([
+      "USDT's issuer has frozen a deposit address: it is not swept",
+      expect.objectContaining({ chain: CHAIN, address, usdt: "3.000000" }),
+    ]);
+
+    const { code, eth } = await reconcile();
+    expect(code).toBe(3);
+    expect(eth.frozen).toEqual([{ role: "deposit", address: expect.toSatisfy(same), usdt: "3.000000" }]);
+    expect(eth.alerts).toContain(
+      `frozen: USDT's issuer froze the deposit address ${eth.frozen[0].address} (3.000000 USDT there cannot move; it is not swept)`,
+    );
+    const listed = await runCli(["custody", "frozen", "--mode", "sandbox", "--chain", CHAIN], process.env);
+    expect(listed.code, listed.stderr).toBe(3);
+    expect(listed.stdout).toBe(`eth      FROZEN deposit  ${eth.frozen[0].address}  3.000000 USDT\n`);
+
+    await setFrozen(false);
+    const clear = await runCli(["custody", "frozen", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
+    expect(clear.code, clear.stderr).toBe(0);
+    expect(JSON.parse(clear.stdout).chains).toEqual([{ chain: CHAIN, checked: true, frozen: [] }]);
+    const swept = (await planSweeps(getDb(), chain.config)).filter((p) => same(p.address));
+    expect(swept).toHaveLength(1);
+    await waitForStatus(swept[0]!.sweepId, "confirmed", 60_000);
   }, 150_000);
 });
 

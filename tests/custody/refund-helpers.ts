@@ -248,8 +248,9 @@ export async function expectRefundToSender(
 }
 
 /**
- * A refund to an address on the deny-list: accepted (`pending`, debited), then failed with denied_destination
- * before any signing: `available` and the payment's amount_refunded back where they were, no candidate signed
+ * A refund to an address on the deny-list (or, `refusedBy: "issuer_freeze"`, one USDT's issuer froze: eth, tron,
+ * solana): accepted (`pending`, debited), then failed with denied_destination (destination_frozen) before any
+ * signing: `available` and the payment's amount_refunded back where they were, no candidate signed
  * for a transfer of it, nothing received, refund.failed delivered.
  */
 export async function expectDeniedRefundFails(
@@ -257,11 +258,20 @@ export async function expectDeniedRefundFails(
   chain: Chain,
   recipients: Recipients,
   paid?: RefundablePayment,
+  refusedBy: "deny_list" | "issuer_freeze" = "deny_list",
 ) {
   const caller = await refundCaller(s);
   const payment = paid ?? (await paidBySimulate({ ...s.merchant, sandboxKey: caller.key }, chain, "3.000000"));
   const to = await recipients.freshAddress();
-  await addDenied(getDb(), to, chain, "refund test: a listed destination");
+  if (refusedBy === "deny_list") await addDenied(getDb(), to, chain, "refund test: a listed destination");
+  else {
+    const frozen = await api("POST", `/v1/sandbox/chains/${chain}/freeze`, {
+      key: s.merchant.sandboxKey,
+      body: { address: to },
+    });
+    expect(frozen.status, frozen.text).toBe(200);
+  }
+  const failureCode = refusedBy === "deny_list" ? "denied_destination" : "destination_frozen";
   const refundedBefore = await caller.refunded(payment.id);
   const before = await caller.balance(chain);
   const created = await caller.refund({
@@ -275,7 +285,7 @@ export async function expectDeniedRefundFails(
   expect(created.json).toMatchObject({ status: "pending", to_address: to, amount: "0.500000" });
   const failed = await waitForRefund(created.json.id, "failed", 60_000);
   expect(failed).toMatchObject({
-    failure_code: "denied_destination",
+    failure_code: failureCode,
     tx_hash: null,
     succeeded_at: null,
   });
@@ -297,7 +307,7 @@ export async function expectDeniedRefundFails(
   expect((await s.webhook("refund.failed", created.json.id)).data.object).toMatchObject({
     id: created.json.id,
     status: "failed",
-    failure_code: "denied_destination",
+    failure_code: failureCode,
   });
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
   return failed;

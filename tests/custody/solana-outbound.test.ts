@@ -18,7 +18,7 @@ import {
 import { solanaChain, sweepToTreasury, type SolanaChain } from "./solana-helpers";
 import {
   expectExhaustedPayoutFails,
-  expectFrozenPayoutFails,
+  expectFrozenPayoutBlocked,
   expectPayoutConfirms,
   usePayoutMerchant,
 } from "./payout-helpers";
@@ -290,8 +290,8 @@ describe("payouts on Solana, end to end", () => {
     );
   }, 240_000);
 
-  it("a payout to an owner whose token account is frozen fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
-    await expectFrozenPayoutFails(s, "solana", recipients());
+  it("a payout to an owner whose token account is frozen is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+    await expectFrozenPayoutBlocked(s, "solana", recipients());
   }, 150_000);
 
   it("refuses a token account as the destination (the USDT would sit in an account nobody can spend), and the treasury", async () => {

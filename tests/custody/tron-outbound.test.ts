@@ -26,7 +26,7 @@ import { expectTreasuryGapAlerts, paidPayment, paymentCosts, reconcileChain } fr
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
 import {
   expectExhaustedPayoutFails,
-  expectFrozenPayoutFails,
+  expectFrozenPayoutBlocked,
   expectPayoutConfirms,
   usePayoutMerchant,
 } from "./payout-helpers";
@@ -142,18 +142,19 @@ describe("payouts on Tron, end to end", () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
 
-  it("a payout to a frozen address fails on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
-    await expectFrozenPayoutFails(s, CHAIN, recipients());
+  it("a payout to an address Tether froze is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+    await expectFrozenPayoutBlocked(s, CHAIN, recipients());
   }, 150_000);
 
   // Before the exhausted transfer below: it moves the chain's clock, which would expire the payment refunded here.
   it("refunds: part of a payment to an address and to its sender, pending → processing → succeeded, exact on chain; " +
-    "an over-refund is refused; a deny-listed destination fails unsigned, restored, refund.failed", async () => {
+    "an over-refund is refused; a deny-listed or frozen destination fails unsigned, restored, refund.failed", async () => {
     const paid = await paidBySimulate(s.merchant, CHAIN, "3.000000");
     const done = await expectRefundToAddress(s, CHAIN, recipients(), paid);
     expect(done.tx_hash).toMatch(/^[0-9a-f]{64}$/);
     await expectRefundToSender(s, CHAIN, recipients(), paid);
     await expectDeniedRefundFails(s, CHAIN, recipients(), paid);
+    await expectDeniedRefundFails(s, CHAIN, recipients(), paid, "issuer_freeze");
   }, 240_000);
 
   it("a transfer that never lands, re-signed until the re-signs run out: " +

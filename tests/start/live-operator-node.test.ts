@@ -366,7 +366,7 @@ describe("live mode on the operator's own Ethereum node", () => {
           started
             .output()
             .split("\n")
-            .some((line) => line.includes("the sanctions oracle could not be read") && line.includes(waits.json.id)),
+            .some((line) => line.includes("the destination could not be screened") && line.includes(waits.json.id)),
         30_000,
       );
       expect(await one("select status, outbound_id from payouts where id = $1", [waits.json.id])).toEqual({

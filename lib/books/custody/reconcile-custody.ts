@@ -12,6 +12,7 @@ import { readCustodyBooks } from "./custody-books";
 import { gasNeeded } from "@/lib/chains/connect/chain-families";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { modeChainConfigs } from "./show-treasury";
+import { frozenCustody } from "./frozen-custody";
 
 const PARALLEL_READS = 8;
 
@@ -20,7 +21,8 @@ const PARALLEL_READS = 8;
  * at its head: USDT on the treasury, the sweeper and every deposit address the books say holds some; against the
  * custody books (`unmatched`) and what merchants are owed (`difference`; negative is a shortfall). `alerts` name
  * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`; or
- * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`).
+ * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`); an address of the
+ * service's that USDT's issuer has frozen (`frozen`: its USDT cannot move, and it is not swept).
  */
 export async function reconcileChain(db: Db, config: ChainConfig) {
   const { mode, chain, decimals } = config;
@@ -30,10 +32,11 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   ]);
   const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address]);
   const adapter = createChainAdapter(config);
-  const [t, s, needed] = await Promise.all([
+  const [t, s, needed, frozen] = await Promise.all([
     adapter.balances(treasury.address),
     adapter.balances(sweeper.address),
     gasNeeded(config),
+    frozenCustody(db, config, books.holders),
   ]);
   let onDeposits = 0n;
   for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
@@ -64,6 +67,11 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         `gas: the ${role} holds ${native(held)} ${CHAIN_SPECS[chain].native.symbol}, ` +
           `less than one of its transactions may cost (${native(needed)} ${CHAIN_SPECS[chain].native.symbol})`,
       );
+  for (const f of frozen)
+    alerts.push(
+      `frozen: USDT's issuer froze the ${f.role === "deposit" ? "deposit address" : f.role} ${f.address} ` +
+        `(${f.usdt} USDT there cannot move${f.role === "deposit" ? "; it is not swept" : ""})`,
+    );
   return {
     chain,
     usdt: {
@@ -105,6 +113,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
       },
     },
     deposit_addresses_read: books.holders.length,
+    frozen,
     alerts,
   };
 }

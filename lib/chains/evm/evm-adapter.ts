@@ -28,6 +28,17 @@ const BALANCE_OF_ABI = [
   },
 ] as const;
 
+/** Tether's blacklist read (USDT on Ethereum and Tron; the sandbox tokens answer it too). */
+const IS_BLACKLISTED_ABI = [
+  {
+    type: "function",
+    name: "isBlackListed",
+    stateMutability: "view",
+    inputs: [{ name: "account", type: "address" }],
+    outputs: [{ name: "", type: "bool" }],
+  },
+] as const;
+
 interface RpcLog {
   transactionHash: Hex;
   logIndex: Hex;
@@ -135,6 +146,26 @@ export class EvmAdapter implements ChainAdapter {
       this.client.request({ method: "eth_getBalance", params: [address as Address, "latest"] }),
     ]);
     return { token: token === "0x" ? 0n : BigInt(token), native: BigInt(native) };
+  }
+
+  async frozen(address: string): Promise<boolean> {
+    const answer = await this.client.request({
+      method: "eth_call",
+      params: [
+        {
+          to: this.cfg.tokenAddress as Address,
+          data: encodeFunctionData({
+            abi: IS_BLACKLISTED_ABI,
+            functionName: "isBlackListed",
+            args: [address as Address],
+          }),
+        },
+        "latest",
+      ],
+    });
+    // No answer: the contract has no such function (a token without a blacklist, or not the token at all).
+    if (answer === "0x") throw new Error(`the token ${this.cfg.tokenAddress} does not answer isBlackListed`);
+    return BigInt(answer) !== 0n;
   }
 
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {

@@ -166,6 +166,12 @@ export class SolanaAdapter implements ChainAdapter {
     return { token, native: lamports.value };
   }
 
+  /** The owner's token account frozen by the mint's freeze authority (SPL state byte 108: 2); none is not frozen. */
+  async frozen(owner: string): Promise<boolean> {
+    const account = await this.rpc.getAccountInfo(await this.ata(owner), { ...COMMITMENT, encoding: "base64" }).send();
+    return account.value ? Buffer.from(account.value.data[0], "base64")[108] === 2 : false;
+  }
+
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const signer = await createKeyPairSignerFromPrivateKeyBytes(privateKey);
     const mint = address(this.cfg.tokenAddress);

@@ -23,16 +23,20 @@ interface AccountAnswer {
   delegated_frozenV2_balance_for_bandwidth?: number;
   account_resource?: { delegated_frozenV2_balance_for_energy?: number };
 }
-interface ResourceAnswer {
+/** getaccountresource's answer (java-tron omits zeros). */
+export interface ResourceAnswer {
   freeNetUsed?: number;
   freeNetLimit?: number;
   NetUsed?: number;
   NetLimit?: number;
   EnergyUsed?: number;
   EnergyLimit?: number;
+  TotalEnergyLimit?: number;
+  TotalEnergyWeight?: number;
 }
 
-const big = (n: number | undefined) => BigInt(n ?? 0);
+/** A java-tron number field, absent when zero. */
+export const big = (n: number | undefined) => BigInt(n ?? 0);
 
 /** getaccount, getaccountresource and getdelegatedresourceaccountindexv2 for one address (java-tron omits zeros). */
 export async function readTronResources(node: TronNode, address: string): Promise<TronAccountResources> {

@@ -58,6 +58,11 @@ export class TronAdapter implements ChainAdapter {
     return this.logs.balances(tronToEvmHex(address));
   }
 
+  /** Tether's isBlackListed, through /jsonrpc's eth_call as balances are. */
+  frozen(address: string): Promise<boolean> {
+    return this.logs.frozen(tronToEvmHex(address));
+  }
+
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const tronWeb = new TronWeb({ fullHost: this.cfg.fullHost, privateKey: Buffer.from(privateKey).toString("hex") });
     const owner = tronWeb.address.fromPrivateKey(Buffer.from(privateKey).toString("hex"));

@@ -1,18 +1,9 @@
 import { FEE_LIMIT_MARGIN_PERCENT, TOKEN_TRANSFER_BYTES } from "./tron-fees";
+import { big, type ResourceAnswer } from "./tron-account-resources";
 import type { TronNode } from "./tron-node";
 
 const SUN_PER_TRX = 1_000_000n;
 
-interface ResourceAnswer {
-  freeNetUsed?: number;
-  freeNetLimit?: number;
-  EnergyUsed?: number;
-  EnergyLimit?: number;
-  TotalEnergyLimit?: number;
-  TotalEnergyWeight?: number;
-}
-
-const big = (n: number | undefined) => BigInt(n ?? 0);
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
 /**

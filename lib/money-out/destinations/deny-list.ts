@@ -4,6 +4,7 @@ import { CHAINS, type Chain } from "@/lib/chains/chains";
 import { config } from "@/lib/platform/config/env";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
+import type { DestinationScreening } from "./screen-destination";
 import { query } from "@/lib/platform/db/query";
 
 interface FileEntry {
@@ -143,13 +144,17 @@ export async function listDenied(db: Db): Promise<DenyEntry[]> {
   ];
 }
 
-/** Why a destination is refused, given the sanctions oracle's answer read before: sanctioned, deny-listed, or null. */
+/**
+ * Why a destination is refused, given what the chain said of it just before (screen-destination.ts): sanctioned,
+ * deny-listed, frozen by USDT's issuer, or null.
+ */
 export async function denialOf(
   db: Db,
   chain: Chain,
   address: string,
-  sanctioned: boolean,
-): Promise<"sanctioned_destination" | "denied_destination" | null> {
-  if (sanctioned) return "sanctioned_destination";
-  return (await isDenied(db, chain, address)) ? "denied_destination" : null;
+  screening: DestinationScreening,
+): Promise<"sanctioned_destination" | "denied_destination" | "destination_frozen" | null> {
+  if (screening.sanctioned) return "sanctioned_destination";
+  if (await isDenied(db, chain, address)) return "denied_destination";
+  return screening.frozen ? "destination_frozen" : null;
 }

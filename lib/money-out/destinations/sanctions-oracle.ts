@@ -1,7 +1,5 @@
 import { createPublicClient, http, parseAbi, type Address } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { log } from "@/lib/platform/log";
-import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 
 // Chainalysis' on-chain sanctions oracle interface (the same on every EVM chain it is deployed to).
 const ORACLE_ABI = parseAbi(["function isSanctioned(address addr) view returns (bool)"]);
@@ -20,24 +18,4 @@ export async function isSanctionedOnChain(config: ChainConfig, address: string):
     functionName: "isSanctioned",
     args: [address as Address],
   });
-}
-
-/**
- * The oracle's answer for a payout's destination, or null when it cannot be read now (logged without the
- * RPC URL, which may carry a key). Non-payout transfers are never checked.
- */
-export async function sanctionedOrUnknown(config: ChainConfig, subject: string, address: string) {
-  try {
-    return await isSanctionedOnChain(config, address);
-  } catch (err) {
-    const reason = (err as { shortMessage?: string }).shortMessage ?? (err as Error).name;
-    log.warn("the sanctions oracle could not be read: the payout waits", { chain: config.chain, subject, reason });
-    return null;
-  }
-}
-
-/** For the outbound leader, before it signs a payout's transfer. */
-export function sanctionedBeforeSigning(config: ChainConfig, intent: OutboundRow): Promise<boolean | null> {
-  if (intent.purpose !== "payout" || !config.sanctionsOracle) return Promise.resolve(false);
-  return sanctionedOrUnknown(config, intent.causeId ?? intent.id, intent.toAddress);
 }

@@ -1,5 +1,6 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
+import type { DestinationScreening } from "@/lib/money-out/destinations/screen-destination";
 import type { OutboundTrigger } from "./outbound-lifecycle";
 import type { OutboundRow } from "./outbound-row";
 import type { OutboundPurpose } from "./outbound-types";
@@ -10,13 +11,16 @@ import type { OutboundPurpose } from "./outbound-types";
  * starts (worker/outbound-hooks.ts). Sweeps and gas top-ups need none.
  */
 export interface OutboundHooks {
-  /** A network read before the first signing transaction (a sanctions oracle): null waits for the next round. */
-  screen?(config: ChainConfig, intent: OutboundRow): Promise<boolean | null>;
+  /**
+   * A network read before the first signing transaction (the destination's sanctions and issuer freeze): null
+   * waits for the next round.
+   */
+  screen?(config: ChainConfig, intent: OutboundRow): Promise<DestinationScreening | null>;
   /**
    * In the transaction that would sign the first candidate, with `screen`'s answer: true refuses the signing
    * (the hook has given the intent up in that transaction).
    */
-  refuseSigning?(tx: Db, intent: OutboundRow, screened: boolean): Promise<boolean>;
+  refuseSigning?(tx: Db, intent: OutboundRow, screened: DestinationScreening): Promise<boolean>;
   /** In the transaction of every transition by a trigger (the lifecycle table's). */
   onTransition?(tx: Db, intent: OutboundRow, trigger: OutboundTrigger): Promise<void>;
   /** In the statement's transaction when only the confirmations changed. */

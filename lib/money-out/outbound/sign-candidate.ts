@@ -7,6 +7,7 @@ import { crashPoint } from "./crash-points";
 import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { hooksOf } from "./outbound-hooks";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
+import { type DestinationScreening, UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 import { closeOpenCandidates, transitionOutbound } from "./transition-outbound";
 
 /**
@@ -28,8 +29,8 @@ export async function signCandidate(
   intent: OutboundRow,
   kind: SignKind,
   previous: CandidateRow | null,
-  /** A first signing: its hooks' screening answer (a payout's sanctions oracle), read just before. */
-  screened = false,
+  /** A first signing: its hooks' screening answer (a payout's destination sanctioned or frozen), read just before. */
+  screened: DestinationScreening = UNSCREENED,
 ): Promise<CandidateRow | null> {
   if (!sameAddress(keys.signer.address, intent.fromAddress))
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);

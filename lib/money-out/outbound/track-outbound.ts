@@ -12,6 +12,7 @@ import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
 import { OUTBOUND_LIFECYCLE } from "./outbound-lifecycle";
 import type { OutboundStatus } from "./outbound-types";
+import { UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 
 /** What one (mode, chain) leader tracks with. */
 export interface OutboundEngine {
@@ -104,7 +105,7 @@ async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, inten
   // The transfer's domain screens it just before signing (a payout's destination against the chain's
   // sanctions oracle); no answer yet, the transfer waits for the next round.
   const hooks = hooksOf(intent.purpose);
-  const screened = hooks.screen ? await hooks.screen(engine.config, intent) : false;
+  const screened = hooks.screen ? await hooks.screen(engine.config, intent) : UNSCREENED;
   if (screened === null) return;
   const keys = await engine.keysOf(intent);
   const signed = await signCandidate(db, engine.driver, keys, intent, "first", null, screened);

@@ -11,9 +11,9 @@ import {
   queueTreasuryTransfer,
   readTreasuryLiquidity,
 } from "@/lib/money-out/outbound/treasury-queue";
-import { DenyListUnreadableError, isDenied } from "@/lib/money-out/destinations/deny-list";
+import { DenyListUnreadableError, denialOf } from "@/lib/money-out/destinations/deny-list";
 import { reviewReason } from "./payout-policy";
-import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
+import { screenDestination } from "@/lib/money-out/destinations/screen-destination";
 import { lockPayout, transitionPayout } from "./transition-payout";
 
 export type PayoutStep = "queued" | "waiting_for_liquidity" | "blocked" | "review_required" | "nothing_to_do";
@@ -22,7 +22,7 @@ const RETRY_MS = 10_000;
 
 /**
  * Takes a `pending` payout one step (job `execute_payout`, enqueued with it and on approval): blocked if its
- * destination is denied; held for review by the merchant's policy; otherwise its transfer from the treasury is
+ * destination is sanctioned, deny-listed or frozen by USDT's issuer (no fee is spent); held for review by the merchant's policy; otherwise its transfer from the treasury is
  * queued in the outbound journal (the engine signs it, and the payout becomes `processing` then). If the
  * treasury's USDT, less the payouts already queued, does not cover it, it waits in `pending`, sweeps are asked
  * for at once, and it tries again shortly; it never fails for liquidity. Payouts of one (mode, chain) queue
@@ -39,21 +39,18 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (peek?.status !== "pending" || peek.outbound_id) return "nothing_to_do";
   const config = await chainConfig(db, peek.mode, peek.chain);
   if (!config) return retryLater(db, payoutId, "its chain is not running");
-  // Network reads before the transaction: the chain's sanctions oracle (unreadable, the payout waits), and
-  // the treasury's liquidity.
-  const sanctioned = await sanctionedOrUnknown(config, payoutId, peek.to_address);
-  if (sanctioned === null) return retryLater(db, payoutId, "the sanctions oracle cannot be read");
+  // Network reads before the transaction: the destination screened (the sanctions oracle, USDT's issuer freeze;
+  // unreadable, the payout waits), and the treasury's liquidity.
+  const screening = await screenDestination(config, payoutId, peek.to_address);
+  if (screening === null) return retryLater(db, payoutId, "its destination cannot be screened");
   const liquidity = await readTreasuryLiquidity(db, config);
   const step = await inTransaction(db, async (tx): Promise<PayoutStep> => {
     await lockTreasuryQueue(tx, config);
     const payout = await lockPayout(tx, payoutId);
     if (payout?.status !== "pending" || payout.outboundId) return "nothing_to_do";
-    if (sanctioned) {
-      await transitionPayout(tx, payout, "denied", { failureCode: "sanctioned_destination" });
-      return "blocked";
-    }
-    if (await isDenied(tx, payout.chain, payout.toAddress)) {
-      await transitionPayout(tx, payout, "denied", { failureCode: "denied_destination" });
+    const failureCode = await denialOf(tx, payout.chain, payout.toAddress, screening);
+    if (failureCode) {
+      await transitionPayout(tx, payout, "denied", { failureCode });
       return "blocked";
     }
     if (await reviewReason(tx, payout)) {

@@ -13,7 +13,7 @@ export type PayoutTrigger =
   | "approved"
   /** An operator rejected it (failure_code `rejected`). */
   | "rejected"
-  /** Its destination is on the deny-list, at creation or just before signing. */
+  /** Its destination is refused (sanctioned, deny-listed, frozen by the issuer), at creation or just before signing. */
   | "denied"
   /** Its transfer's signed bytes are committed: `tx_hash` is set. */
   | "signed"
@@ -51,6 +51,7 @@ export const PAYOUT_FAILURE_CODES = {
   rejected: "An operator rejected the payout under review.",
   denied_destination: "The destination is on the operator's deny-list.",
   sanctioned_destination: "The chain's sanctions oracle lists the destination.",
+  destination_frozen: "USDT's issuer has frozen the destination: a transfer to it would fail, so none was sent.",
   transfer_reverted: "The transfer was mined and failed on chain (e.g. the token refuses the recipient).",
   transfer_expired: "The transfer could not be included before it expired, after the allowed re-signs.",
 } as const;

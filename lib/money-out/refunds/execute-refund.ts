@@ -2,7 +2,7 @@ import { chainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
 import { DenyListUnreadableError, denialOf } from "@/lib/money-out/destinations/deny-list";
-import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
+import { screenDestination, UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 import {
   lockTreasuryQueue,
   queueTreasuryTransfer,
@@ -33,14 +33,14 @@ export async function executeRefund(db: Db, refundId: string): Promise<RefundSte
   if (peek?.status !== "pending" || peek.outbound_id) return "nothing_to_do";
   const config = await chainConfig(db, peek.mode, peek.chain);
   if (!config) return retryLater(db, refundId, "its chain is not running");
-  const sanctioned = await sanctionedOrUnknown(config, refundId, peek.to);
-  if (sanctioned === null) return retryLater(db, refundId, "the sanctions oracle cannot be read");
+  const screening = peek.to ? await screenDestination(config, refundId, peek.to) : UNSCREENED;
+  if (screening === null) return retryLater(db, refundId, "its destination cannot be screened");
   const liquidity = await readTreasuryLiquidity(db, config);
   const step = await inTransaction(db, async (tx): Promise<RefundStep> => {
     await lockTreasuryQueue(tx, config);
     const refund = await lockRefund(tx, refundId);
     if (refund?.status !== "pending" || refund.outboundId || !refund.toAddress) return "nothing_to_do";
-    const failureCode = await denialOf(tx, refund.chain, refund.toAddress, sanctioned);
+    const failureCode = await denialOf(tx, refund.chain, refund.toAddress, screening);
     if (failureCode) {
       await transitionRefund(tx, refund, "denied", { failureCode });
       return "failed";

@@ -50,6 +50,7 @@ export const REFUND_LIFECYCLE = defineLifecycle<RefundStatus, RefundTrigger, Eve
 export const REFUND_FAILURE_CODES = {
   denied_destination: "The destination is on the operator's deny-list.",
   sanctioned_destination: "The chain's sanctions oracle lists the destination.",
+  destination_frozen: "USDT's issuer has frozen the destination: a transfer to it would fail, so none was sent.",
   transfer_reverted: "The transfer was mined and failed on chain (e.g. the token refuses the recipient).",
   transfer_expired: "The transfer could not be included before it expired, after the allowed re-signs.",
   canceled_by_merchant: "The merchant canceled the refund before it was sent.",

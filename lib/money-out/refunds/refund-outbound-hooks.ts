@@ -1,6 +1,5 @@
-import type { ChainConfig } from "@/lib/chains/chain-config";
 import { denialOf } from "@/lib/money-out/destinations/deny-list";
-import { sanctionedOrUnknown } from "@/lib/money-out/destinations/sanctions-oracle";
+import { type DestinationScreening, screenBeforeSigning } from "@/lib/money-out/destinations/screen-destination";
 import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
@@ -9,20 +8,14 @@ import { onRefundTransfer, syncRefundConfirmations } from "./on-refund-transfer"
 import { REFUND_FAILURE_CODES } from "./refund-lifecycle";
 import { lockRefund, transitionRefund } from "./transition-refund";
 
-/** The sanctions oracle read just before the first signing of a refund's transfer (unreadable: it waits). */
-function screenRefund(config: ChainConfig, intent: OutboundRow): Promise<boolean | null> {
-  if (intent.purpose !== "refund" || !config.sanctionsOracle) return Promise.resolve(false);
-  return sanctionedOrUnknown(config, intent.causeId ?? intent.id, intent.toAddress);
-}
-
 /**
  * The deny-list again, in the transaction that would sign (an address may have been listed since the refund was
- * queued), with the oracle's answer: a denied refund fails (`refund.failed`, the amount back in `available`)
+ * queued), with the destination's screening (sanctioned, frozen by the issuer): a denied refund fails (`refund.failed`, the amount back in `available`)
  * and its transfer is given up, never signed.
  */
-async function refuseRefundSigning(tx: Db, intent: OutboundRow, sanctioned: boolean): Promise<boolean> {
+async function refuseRefundSigning(tx: Db, intent: OutboundRow, screening: DestinationScreening): Promise<boolean> {
   if (intent.purpose !== "refund" || !intent.causeId) return false;
-  const failureCode = await denialOf(tx, intent.chain, intent.toAddress, sanctioned);
+  const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);
   if (!failureCode) return false;
   const refund = await lockRefund(tx, intent.causeId);
   if (refund?.status === "pending") await transitionRefund(tx, refund, "denied", { failureCode });
@@ -32,7 +25,7 @@ async function refuseRefundSigning(tx: Db, intent: OutboundRow, sanctioned: bool
 
 /** A refund's part in its transfer, as a payout's is (lib/money-out/payouts/payout-outbound-hooks.ts). */
 export const refundOutboundHooks: OutboundHooks = {
-  screen: screenRefund,
+  screen: screenBeforeSigning("refund"),
   refuseSigning: refuseRefundSigning,
   onTransition: onRefundTransfer,
   onConfirmations: syncRefundConfirmations,

@@ -4,6 +4,7 @@ import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
 import { minOf } from "@/lib/kernel/bigint";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
+import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { type DepositHolding, depositHoldings } from "./deposit-holdings";
 import { planBatchSweeps } from "./plan-batch-sweeps";
@@ -11,6 +12,7 @@ import { sweepGasPlan } from "./sweep-gas";
 import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
 import { stakedSweepPlan } from "./tron-staked-sweep";
+import { issuerFreezeCheck } from "./skip-frozen";
 
 const PER_RUN = 50;
 
@@ -33,6 +35,7 @@ export interface PlannedSweep {
  * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
  * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts);
  * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead (tron-staked-sweep.ts).
+ * An address USDT's issuer has frozen is never swept, and a frozen treasury stops every sweep (skip-frozen.ts).
  * Sweeps move the service's own custody only: merchant balances do not change.
  */
 export async function planSweeps(
@@ -42,12 +45,15 @@ export async function planSweeps(
 ): Promise<PlannedSweep[]> {
   const threshold = sweepThreshold(config);
   const holdings = (await depositHoldings(db, config)).filter((h) => !h.sweeping && h.unsweptRaw > 0n);
+  const frozen = await issuerFreezeCheck(db, config);
+  if (await frozen.treasury()) return [];
   const chosen: DepositHolding[] = [];
   let covered = 0n;
   for (const h of holdings) {
     if (chosen.length >= PER_RUN) break;
     const needed = opts.needUnits !== undefined && covered < opts.needUnits;
     if (h.unsweptUnits < threshold && !needed) continue;
+    if (await frozen.deposit(h.address, h.unsweptUnits)) continue;
     chosen.push(h);
     covered += h.unsweptUnits;
   }
@@ -72,11 +78,12 @@ export async function planSweeps(
         });
         continue;
       }
-      const staked =
+      // With the stake strategy, what is lent (nothing when the stake falls short and the sweep burns).
+      const gas: { topupRaw: bigint; options: OutboundOptions; delegateSun?: bigint } =
         config.tronEnergyStrategy === "stake"
           ? await stakedSweepPlan(db, config, treasury.address, holding.address, raw, onChain.native)
-          : null;
-      const gas = staked ?? (await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native));
+          : await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native);
+      const lendSun = gas.delegateSun ?? 0n;
       const ids = await inTransaction(db, async (tx) => {
         const topup =
           gas.topupRaw > 0n
@@ -106,12 +113,12 @@ export async function planSweeps(
             fromAddress: treasury.address,
             toAddress: holding.address,
             asset: "stake",
-            rawAmount: staked!.delegateSun,
+            rawAmount: lendSun,
             causeId: holding.address,
             after,
             options: settledAfter ? { settledAfter } : {},
           });
-        const delegate = staked ? await lend("energy_delegate", topup?.id) : null;
+        const delegate = lendSun > 0n ? await lend("energy_delegate", topup?.id) : null;
         const sweep = await createOutbound(tx, {
           mode: config.mode,
           chain: config.chain,

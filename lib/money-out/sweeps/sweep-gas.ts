@@ -2,7 +2,7 @@ import { createPublicClient, http, type Address } from "viem";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { marketFees } from "@/lib/chains/evm/evm-fees";
-import { quoteTokenTransfer } from "@/lib/chains/tron/tron-fees";
+import { quoteTokenTransfer, type TronTransferQuote } from "@/lib/chains/tron/tron-fees";
 import { TronNode } from "@/lib/chains/tron/tron-node";
 import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { minOf } from "@/lib/kernel/bigint";
@@ -22,20 +22,13 @@ export async function sweepGasPlan(
   raw: bigint,
   nativeBalance: bigint,
 ): Promise<{ topupRaw: bigint; options: OutboundOptions }> {
-  const short = (need: bigint) => (need > nativeBalance ? need - nativeBalance : 0n);
+  const short = (need: bigint) => shortOf(need, nativeBalance);
   if (config.family === "tron") {
-    const quote = await quoteTokenTransfer(
-      new TronNode(config),
-      config.tokenAddress,
-      from,
-      to,
-      raw,
-      config.maxFeeLimitSun!,
+    const node = new TronNode(config);
+    return tronBurnPlan(
+      await quoteTokenTransfer(node, config.tokenAddress, from, to, raw, config.maxFeeLimitSun!),
+      nativeBalance,
     );
-    return {
-      topupRaw: short(quote.feeLimitSun + quote.bandwidthSun),
-      options: { feeLimitSun: quote.feeLimitSun.toString() },
-    };
   }
   if (config.family === "solana") return { topupRaw: 0n, options: {} };
   const client = createPublicClient({
@@ -62,3 +55,11 @@ export async function sweepGasPlan(
     },
   };
 }
+
+const shortOf = (need: bigint, held: bigint) => (need > held ? need - held : 0n);
+
+/** A Tron sweep that burns TRX for its energy: its fee_limit and one transfer's bandwidth, less what it holds. */
+export const tronBurnPlan = (quote: TronTransferQuote, nativeBalance: bigint) => ({
+  topupRaw: shortOf(quote.feeLimitSun + quote.bandwidthSun, nativeBalance),
+  options: { feeLimitSun: quote.feeLimitSun.toString() } as OutboundOptions,
+});

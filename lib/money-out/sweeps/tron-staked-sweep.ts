@@ -7,24 +7,27 @@ import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
 import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
+import { tronBurnPlan } from "./sweep-gas";
 
 /** A TRX transfer of any amount creates the recipient's account; a delegation needs one to exist. */
 export const ACTIVATION_SUN = 1n;
 
 export interface StakedSweepPlan {
-  /** TRX the sweeper sends first: the activation, or the bandwidth when the free allowance is spent. */
+  /** TRX the sweeper sends first: the activation, or the bandwidth when the free allowance is spent (or, when
+   * nothing is lent, the fee_limit too). */
   topupRaw: bigint;
   options: OutboundOptions;
-  /** The treasury's stake (sun) whose energy is lent to the deposit address for the sweep, then reclaimed. */
+  /** The treasury's stake (sun) whose energy is lent to the deposit address for the sweep, then reclaimed; 0 when
+   * the stake falls short and the sweep burns. */
   delegateSun: bigint;
 }
 
 /**
  * A Tron sweep paid with the treasury's staked energy (TRON_ENERGY_STRATEGY=stake, docs/CUSTODY.md "Tron energy"):
  * the deposit address gets an account if it has none, the energy the node estimates for its transfer (with the fee
- * margin) lent from the treasury's stake, and TRX for bandwidth only when its free allowance is spent. Null when
- * the stake cannot lend that much now, less the delegations the journal has not landed yet: the sweep then burns
- * TRX within its fee_limit, as with `burn`, and that is logged and counted.
+ * margin) lent from the treasury's stake, and TRX for bandwidth only when its free allowance is spent. When the
+ * stake cannot lend that much now, less the delegations the journal has not landed yet, nothing is lent: the sweep
+ * burns TRX within its fee_limit, as with `burn` (the same quote), and that is logged and counted.
  */
 export async function stakedSweepPlan(
   db: Db,
@@ -33,7 +36,7 @@ export async function stakedSweepPlan(
   deposit: string,
   raw: bigint,
   nativeBalance: bigint,
-): Promise<StakedSweepPlan | null> {
+): Promise<StakedSweepPlan> {
   const node = new TronNode(config);
   const transfer = await quoteTokenTransfer(node, config.tokenAddress, deposit, treasury, raw, config.maxFeeLimitSun!);
   const [lending, pendingSun] = await Promise.all([
@@ -49,7 +52,7 @@ export async function stakedSweepPlan(
       lendable_sun: (lending.lendableSun - pendingSun).toString(),
     });
     countSignal("tron_energy_burnt_instead", { purpose: "sweep" });
-    return null;
+    return { ...tronBurnPlan(transfer, nativeBalance), delegateSun: 0n };
   }
   const bandwidthSun = lending.receiverHasFreeBandwidth ? 0n : transfer.bandwidthSun;
   const short = bandwidthSun > nativeBalance ? bandwidthSun - nativeBalance : 0n;

@@ -1267,6 +1267,7 @@ export interface components {
         | "rejected"
         | "denied_destination"
         | "sanctioned_destination"
+        | "destination_frozen"
         | "transfer_reverted"
         | "transfer_expired";
       failure_message?: string | null;
@@ -1323,6 +1324,7 @@ export interface components {
         | (
             | "denied_destination"
             | "sanctioned_destination"
+            | "destination_frozen"
             | "transfer_reverted"
             | "transfer_expired"
             | "canceled_by_merchant"
