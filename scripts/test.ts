@@ -8,11 +8,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "./lib/ensure-build";
+import { bundleEntries } from "./lib/entry-bundles";
 import { failuresOf, isNarrowedByName, type Totals, totalsOf, type VitestReport, verdict } from "./lib/test-verdict";
 
 const root = process.cwd();
 // Without Next's TypeScript pass: `npm run typecheck` checks the whole project (CI runs it before the tests).
 ensureNextBuild(root, console.log, { typeCheck: false });
+// The processes the tests start (workers, web servers, npm start's children) run from bundles of this tree.
+process.env.ENTRY_BUNDLES = bundleEntries(root);
 
 function runVitest(config: string, args: string[]): { status: number; totals: Totals | null; failures: string[] } {
   const report = path.join(os.tmpdir(), `vitest-report-${process.pid}-${path.basename(config)}.json`);

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "@/lib/platform/db/embedded";
+import { entryPoint } from "./entry-bundles";
 import { waitForReady } from "./wait-for-ready";
 
 export interface SpawnedWebServer {
@@ -16,9 +17,10 @@ export interface SpawnedWebServer {
 export async function spawnWebServer(root: string, env: Record<string, string>): Promise<SpawnedWebServer> {
   const port = await freePort();
   // WEB_EXEC_ARGV adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile under load.
-  const child: ChildProcess = fork(path.join(root, "scripts/start-web.ts"), [], {
+  const entry = entryPoint(path.join(root, "scripts/start-web.ts"));
+  const child: ChildProcess = fork(entry.file, [], {
     cwd: root,
-    execArgv: ["--import", "tsx", ...(process.env.WEB_EXEC_ARGV ? process.env.WEB_EXEC_ARGV.split(" ") : [])],
+    execArgv: [...entry.execArgv, ...(process.env.WEB_EXEC_ARGV ? process.env.WEB_EXEC_ARGV.split(" ") : [])],
     env: {
       ...process.env,
       NODE_ENV: "production",

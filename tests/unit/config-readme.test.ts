@@ -8,7 +8,12 @@ const root = path.resolve(import.meta.dirname, "../..");
 /** Where the service's own code lives (tests, e2e and bench have knobs of their own). */
 const SOURCE_DIRS = ["lib", "app", "scripts", "worker", "components", "sandbox", "db"];
 /** Files that may name a process.env variable outside lib/platform/config, each for a reason lib/platform/config/env.ts gives. */
-const PROCESS_ENV_PLUMBING = ["scripts/lib/spawn-web.ts", "next.config.mjs"];
+const PROCESS_ENV_PLUMBING = [
+  "scripts/lib/spawn-web.ts",
+  "scripts/lib/entry-bundles.ts",
+  "scripts/test.ts",
+  "next.config.mjs",
+];
 
 /** The variable names in the first column of the README's "## Configuration" table; `<CHAIN>_X` expanded. */
 function documentedVariables(): Set<string> {
