@@ -203,7 +203,8 @@ describe("dashboard webhooks", () => {
     const [state] = await query<{ status: string }>(getDb(), "select status from webhook_deliveries where id = $1", [
       delivery!.id,
     ]);
-    expect(state!.status).toBe("pending");
+    // Queued again: pending, or already delivered by a job runner another browser file runs at the same time.
+    expect(["pending", "succeeded"]).toContain(state!.status);
     await snapshot(page, "dashboard-webhook-resend-failed");
     await page.getByRole("button", { name: "Resend failed deliveries" }).click();
     await page.getByText("No failed deliveries in the last 7 days.").waitFor({ timeout: 15_000 });
