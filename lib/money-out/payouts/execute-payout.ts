@@ -22,10 +22,11 @@ const RETRY_MS = 10_000;
 
 /**
  * Takes a `pending` payout one step (job `execute_payout`, enqueued with it and on approval): blocked if its
- * destination is sanctioned, deny-listed or frozen by USDT's issuer (no fee is spent); held for review by the merchant's policy; otherwise its transfer from the treasury is
- * queued in the outbound journal (the engine signs it, and the payout becomes `processing` then). If the
- * treasury's USDT, less the payouts already queued, does not cover it, it waits in `pending`, sweeps are asked
- * for at once, and it tries again shortly; it never fails for liquidity. Payouts of one (mode, chain) queue
+ * destination is sanctioned, deny-listed or frozen by USDT's issuer (no fee is spent); held for review by the
+ * merchant's policy; otherwise its transfer from the treasury is queued in the outbound journal (the engine signs
+ * it, and the payout becomes `processing` then). If the treasury's USDT, less the payouts already queued, does not
+ * cover it, it waits in `pending`, sweeps are asked for at once, and it tries again shortly; it never fails for
+ * liquidity. Payouts of one (mode, chain) queue
  * one at a time with the treasury's other transfers (lib/money-out/outbound/treasury-queue.ts).
  */
 export async function executePayout(db: Db, payoutId: string): Promise<PayoutStep> {
