@@ -177,12 +177,8 @@ async function expectOwnCost(payoutId: string, merchantId: string) {
   ]);
 }
 
-/**
- * A payout to an address the token refuses (frozen through the sandbox API, on a chain whose USDT has no freeze the
- * service reads: bnb, polygon) is signed and lands, but reverts:
- * `failed` with transfer_reverted, the amount back in `available`, payout.failed delivered, nothing received.
- */
-export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, recipients: Recipients) {
+/** A fresh address frozen through the sandbox API, the merchant's balance then, and a 1 USDT payout to it. */
+async function payoutToFrozenAddress(s: PayoutSetting, chain: Chain, recipients: Recipients) {
   const to = await recipients.freshAddress();
   const frozen = await api("POST", `/v1/sandbox/chains/${chain}/freeze`, {
     key: s.merchant.sandboxKey,
@@ -192,6 +188,16 @@ export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, re
   const before = await balanceOf(s.merchant.sandboxKey, chain);
   const created = await s.createPayout({ to_address: to, amount: "1.000000" });
   expect(created.status, created.text).toBe(200);
+  return { to, before, created };
+}
+
+/**
+ * A payout to an address the token refuses (frozen through the sandbox API, on a chain whose USDT has no freeze the
+ * service reads: bnb, polygon) is signed and lands, but reverts:
+ * `failed` with transfer_reverted, the amount back in `available`, payout.failed delivered, nothing received.
+ */
+export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, recipients: Recipients) {
+  const { to, before, created } = await payoutToFrozenAddress(s, chain, recipients);
   const failed = await waitForPayout(created.json.id, "failed", 120_000);
   expect(failed).toMatchObject({ failure_code: "transfer_reverted" });
   expect(failed).not.toHaveProperty("confirmed_at");
@@ -212,15 +218,7 @@ export async function expectFrozenPayoutFails(s: PayoutSetting, chain: Chain, re
  * no cost booked, the amount back in `available`, payout.blocked delivered, nothing received.
  */
 export async function expectFrozenPayoutBlocked(s: PayoutSetting, chain: Chain, recipients: Recipients) {
-  const to = await recipients.freshAddress();
-  const frozen = await api("POST", `/v1/sandbox/chains/${chain}/freeze`, {
-    key: s.merchant.sandboxKey,
-    body: { address: to },
-  });
-  expect(frozen.status, frozen.text).toBe(200);
-  const before = await balanceOf(s.merchant.sandboxKey, chain);
-  const created = await s.createPayout({ to_address: to, amount: "1.000000" });
-  expect(created.status, created.text).toBe(200);
+  const { to, before, created } = await payoutToFrozenAddress(s, chain, recipients);
   const blocked = await waitForPayout(created.json.id, "blocked", 60_000);
   expect(blocked).toMatchObject({
     failure_code: "destination_frozen",
