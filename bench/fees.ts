@@ -5,6 +5,9 @@
 // (its principal stays the treasury's: not a cost). Prints the TRX per purpose, the ratio stake / burn (target
 // ≤ 20 %), transfers that failed (target none), and checks every recorded fee against the chain: the node's
 // receipt of each transaction, and each swept address's TRX (what it was sent less what it burnt).
+// Then Solana under congestion (bench/lib/solana-congestion.ts): BENCH_FEE_SOLANA_PAYOUTS (50) payouts while
+// the others' traffic pays 50,000 micro-lamports per unit, raised to 400,000 halfway. BENCH_FEE_CHAINS
+// (tron,solana) picks the parts.
 import path from "node:path";
 import { TronWeb } from "tronweb";
 import { formatUnits } from "viem";
@@ -17,16 +20,17 @@ import type { TronEnergyStrategy } from "@/lib/platform/config/env-schema";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { installSignalSink } from "@/lib/platform/metrics/signals";
-import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { fundTronAddress } from "@/sandbox/tron/tron-sandbox";
-import { freshAddress } from "./lib/chain-units";
 import { confirmedAt, type Owner, payPayments } from "./lib/payments";
-import { runSandboxBench } from "./lib/sandbox-bench";
+import { runSandboxBench, type SandboxBench } from "./lib/sandbox-bench";
+import { solanaCongestionRound } from "./lib/solana-congestion";
+import { treasuryPayout } from "./lib/treasury-payout";
 import { sleep, until } from "./lib/wait";
 
 const root = path.resolve(import.meta.dirname, "..");
 const N = Number(process.env.BENCH_FEE_TRANSFERS || 20);
+const SOLANA_PAYOUTS = Number(process.env.BENCH_FEE_SOLANA_PAYOUTS || 50);
 const USDT = 1_000_000n;
 const trx = (sun: bigint) => formatUnits(sun, 6);
 
@@ -55,19 +59,7 @@ async function round(config: ChainConfig, owner: Owner, strategy: TronEnergyStra
   installSignalSink(null);
   const treasury = await roleKey(getDb(), "sandbox", "tron", "treasury");
   const payouts: { id: string }[] = [];
-  for (let i = 0; i < N; i++)
-    payouts.push(
-      await createOutbound(getDb(), {
-        mode: "sandbox",
-        chain: "tron",
-        purpose: "payout",
-        signer: { role: "treasury" },
-        fromAddress: treasury.address,
-        toAddress: freshAddress(config),
-        asset: "token",
-        rawAmount: USDT / 10n,
-      }),
-    );
+  for (let i = 0; i < N; i++) payouts.push(await treasuryPayout(config, treasury.address));
   type Row = { id: string; purpose: string; status: string; fee: string | null; tx_hash: string | null; to: string };
   let rows: Row[] = [];
   await until(
@@ -147,7 +139,15 @@ async function stakeTreasury(config: ChainConfig): Promise<bigint> {
   return stakeSun;
 }
 
+const chains = (process.env.BENCH_FEE_CHAINS || "tron,solana").split(",");
+
 await runSandboxBench(root, { env: {}, workerRoles: "watchers,outbound" }, async (bench) => {
+  if (chains.includes("tron")) await tronRounds(bench);
+  const solana = bench.configs.find((c) => c.chain === "solana");
+  if (chains.includes("solana") && solana) await solanaCongestionRound(solana, SOLANA_PAYOUTS, 50_000n, 400_000n);
+});
+
+async function tronRounds(bench: SandboxBench) {
   const config = bench.configs.find((c) => c.chain === "tron");
   if (!config) throw new Error("the sandbox Tron chain is not running");
   const treasury = await roleKey(getDb(), "sandbox", "tron", "treasury");
@@ -172,4 +172,4 @@ await runSandboxBench(root, { env: {}, workerRoles: "watchers,outbound" }, async
       `${r.strategy}: ${r.failed} transfers failed, ${r.burntInstead} sweeps burnt for want of stake, ` +
         `${r.mismatches.length ? `fees NOT matching the chain: ${r.mismatches.join("; ")}` : "every fee equal to the chain's, to the sun"}`,
     );
-});
+}

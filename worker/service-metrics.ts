@@ -173,9 +173,16 @@ export function registerServiceMetrics(registry: Registry): void {
     labelNames: ["role"] as const,
     registers: [registry],
   });
+  const feeCapped = new Counter({
+    name: "usdt_solana_priority_fee_capped_total",
+    help: "Solana transactions signed at SOLANA_MAX_COMPUTE_UNIT_PRICE because recent blocks asked more (they may wait for the congestion to pass), by purpose.",
+    labelNames: ["purpose"] as const,
+    registers: [registry],
+  });
   installSignalSink((signal, labels, by) => {
     if (signal === "webhook_attempts") attempts.inc({ outcome: labels.outcome ?? "unknown" }, by);
     if (signal === "tron_energy_burnt_instead") burntInstead.inc({ purpose: labels.purpose ?? "unknown" }, by);
     if (signal === "frozen_address_found") frozenFound.inc({ role: labels.role ?? "unknown" }, by);
+    if (signal === "solana_priority_fee_capped") feeCapped.inc({ purpose: labels.purpose ?? "unknown" }, by);
   });
 }

@@ -103,7 +103,7 @@ export const outboundTransactions = pgTable(
     /**
      * What the landed candidate used, as its chain reports it (decimal strings): EVM `gas_used`, `gas_price`; Tron
      * `energy_total`, `energy_staked`, `energy_burnt_sun`, `bandwidth_staked`, `bandwidth_burnt_sun`; Solana
-     * `compute_units`. Set when it confirms or reverts, with the fee the books take.
+     * `compute_units`, `compute_unit_limit`, `compute_unit_price` (micro-lamports). Set when it confirms or reverts, with the fee the books take.
      */
     feeUsage: jsonb("fee_usage").$type<Record<string, string>>(),
     failure: text("failure"),

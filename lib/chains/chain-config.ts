@@ -26,6 +26,8 @@ export interface ChainConfig {
   maxFeeWei: bigint | null;
   /** Tron: the most sun one transfer may burn (its fee_limit's cap, TRON_MAX_FEE_TRX); null elsewhere. */
   maxFeeLimitSun: bigint | null;
+  /** Solana: the highest compute-unit price (micro-lamports) a transaction may offer (SOLANA_MAX_COMPUTE_UNIT_PRICE). */
+  maxComputeUnitPrice: bigint | null;
   /** Tron: where transfers' energy comes from (the treasury's stake, or TRX burnt); null elsewhere. */
   tronEnergyStrategy: TronEnergyStrategy | null;
   /** EVM, live: the sanctions oracle payouts' destinations are checked against (`<CHAIN>_SANCTIONS_ORACLE`). */
@@ -70,6 +72,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     confirmations: confirmations(set.confirmations ?? defaults.required),
     maxFeeWei: maxFeeWei(chain, "live", cfg),
     maxFeeLimitSun: CHAIN_FAMILY[chain] === "tron" ? cfg.tronMaxFeeSun : null,
+    maxComputeUnitPrice: CHAIN_FAMILY[chain] === "solana" ? cfg.solanaMaxComputeUnitPrice : null,
     tronEnergyStrategy: CHAIN_FAMILY[chain] === "tron" ? cfg.tronEnergyStrategy.live : null,
     sanctionsOracle: set.sanctionsOracle ?? null,
   };
@@ -126,6 +129,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     confirmations: sandboxConfirmations(row.chain),
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
     maxFeeLimitSun: CHAIN_FAMILY[row.chain] === "tron" ? config().tronMaxFeeSun : null,
+    maxComputeUnitPrice: CHAIN_FAMILY[row.chain] === "solana" ? config().solanaMaxComputeUnitPrice : null,
     tronEnergyStrategy: CHAIN_FAMILY[row.chain] === "tron" ? config().tronEnergyStrategy.sandbox : null,
     sanctionsOracle: null,
   }));

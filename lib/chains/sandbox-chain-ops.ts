@@ -1,3 +1,10 @@
+export type CongestLevel = { baseFeeWei: bigint } | { computeUnitPrice: bigint };
+export interface Congested {
+  head: number;
+  baseFeePerGas: bigint | null;
+  computeUnitPrice: bigint | null;
+}
+
 /**
  * What the sandbox helpers do to a local chain, per family: the EVM sandboxes are plain anvils, the
  * emulated chains (tron, solana) go through their facades.
@@ -16,8 +23,11 @@ export interface SandboxChainOps {
    * is final; null when the address already was in that state. A token without the control is a DomainError.
    */
   setFrozen(address: string, frozen: boolean): Promise<string | null>;
-  /** Sets the next block's base fee (EVM only); returns it and the current head. */
-  congest(baseFeeWei: bigint): Promise<{ baseFeePerGas: bigint; head: number }>;
+  /**
+   * Congests the chain's fee market: the next block's base fee on EVM chains, the compute-unit price the
+   * others' traffic pays on Solana. Returns what was set and the current head (slot).
+   */
+  congest(level: CongestLevel): Promise<Congested>;
   /** Removes a not yet mined transaction from the node's pool (EVM only); false when it was not there. */
   dropTransaction(txHash: string): Promise<boolean>;
 }

@@ -3,7 +3,15 @@ import type { AccountState, AccountStore } from "./account-store";
 import type { Ledger, TxRecord } from "./ledger-state";
 import { RPC_CODES, RpcError } from "./rpc-util";
 import { tokenBalances } from "./token-layout";
-import { computeFee, resolveKeys, verifySignatures, type DecodedTx, type ResolvedKeys } from "./tx-decode";
+import { FeeMarket } from "./fee-market";
+import {
+  computeBudget,
+  computeFee,
+  resolveKeys,
+  verifySignatures,
+  type DecodedTx,
+  type ResolvedKeys,
+} from "./tx-decode";
 import { txErrorFromLiteSvm, txErrorMessage, type TxErrorJson } from "./tx-errors";
 import { toBase58, toBase64 } from "./wire";
 
@@ -32,6 +40,8 @@ export class Executor {
    * never land, as if a leader dropped them.
    */
   drop: { count: number; feePayer: string | null } = { count: 0, feePayer: null };
+  /** Prices paid per slot and account, and the congestion control (fee-market.ts). */
+  readonly fees = new FeeMarket();
 
   constructor(
     private readonly svm: LiteSVM,
@@ -64,8 +74,17 @@ export class Executor {
       this.drop.count--;
       return tx.signature;
     }
-    this.execute(tx);
+    const { price } = computeBudget(tx);
+    if (this.fees.pricedOut(tx, price)) this.fees.hold(tx, price);
+    else this.execute(tx);
     return tx.signature;
+  }
+
+  /** A new slot: the fee market opens it, and held transactions now priced in (and still valid) land in it. */
+  openSlot(): void {
+    this.fees.openSlot(this.ledger.slot);
+    const usable = (tx: DecodedTx) => this.ledger.isBlockhashValid(tx.blockhash) && !this.ledger.txs.has(tx.signature);
+    for (const tx of this.fees.release(usable)) this.execute(tx);
   }
 
   /** Simulates on the newest state without committing anything. */
@@ -144,6 +163,8 @@ export class Executor {
       returnData: meta.returnData,
     };
     this.ledger.record(record);
+    const locked = keys.accountKeys.filter((_, i) => keys.writable[i]);
+    this.fees.record(slot, computeBudget(tx).price, locked);
     return record;
   }
 

@@ -1,6 +1,7 @@
 import { getCompiledTransactionMessageDecoder } from "@solana/kit";
 import { envelope, FEATURE_SET, readSlot, SOLANA_CORE_VERSION, type RpcMethod } from "./context";
-import { configAt, invalidParams, requireString, toU64 } from "./rpc-util";
+import { MAX_FEE_ACCOUNTS } from "./fee-market";
+import { assertAddress, configAt, invalidParams, requireString, toU64 } from "./rpc-util";
 import { computeFee } from "./tx-decode";
 import { fromBase64 } from "./wire";
 
@@ -47,8 +48,14 @@ export const chainMethods: Record<string, RpcMethod> = {
     return envelope(slot, computeFee({ signatures, staticKeys, instructions }));
   },
 
-  // No fee market in the sandbox: nothing to report, which a node also does for idle accounts.
-  getRecentPrioritizationFees: () => [],
+  // Per recent slot, the lowest compute-unit price paid (raised to the given write-locked accounts'): fee-market.ts.
+  getRecentPrioritizationFees: (params, ctx) => {
+    const accounts = params[0] ?? [];
+    if (!Array.isArray(accounts)) throw invalidParams("Invalid params: invalid type: expected a sequence");
+    if (accounts.length > MAX_FEE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_FEE_ACCOUNTS}`);
+    const keys = accounts.map((a) => assertAddress(a));
+    return ctx.executor.fees.recent(keys, ctx.ledger.slot);
+  },
 
   getMinimumBalanceForRentExemption: (params, ctx) => {
     const size = toU64(params[0] ?? 0, "data length");
@@ -99,6 +106,13 @@ export const chainMethods: Record<string, RpcMethod> = {
     const feePayer = params[1] === undefined || params[1] === null ? null : String(params[1]);
     ctx.executor.drop = { count, feePayer };
     return count;
+  },
+  // Sandbox extension: congestion. The others' traffic pays this compute-unit price (micro-lamports) in every
+  // block; a transaction priced under it is held until the price falls to it or its blockhash expires. 0 ends it.
+  sandbox_setPriorityFeeFloor: (params, ctx) => {
+    const floor = toU64(params[0] ?? 0, "micro-lamports");
+    ctx.executor.fees.floor = floor;
+    return floor;
   },
   getVersion: () => ({ "solana-core": SOLANA_CORE_VERSION, "feature-set": FEATURE_SET }),
   getHealth: () => "ok",

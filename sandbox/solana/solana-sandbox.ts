@@ -107,11 +107,14 @@ export async function startSolanaSandbox(opts: {
     ledger.advance(nowSeconds());
     syncClock();
     store.prune(ledger.commitmentSlot("finalized"));
+    executor.openSlot();
   };
 
   const authoritySecret = registry ? Uint8Array.from(registry.mintAuthoritySecret) : newSecretKey();
   const authority = await createKeyPairSignerFromBytes(authoritySecret);
   let mint = registry?.mint;
+  executor.fees.exemptFeePayer(faucet.address);
+  executor.fees.exemptFeePayer(authority.address);
   if (!store.get(faucet.address)) fundFaucet(ctx, faucet.address);
   if (!mint) {
     produceSlot(); // genesis (slot 0) holds no transactions

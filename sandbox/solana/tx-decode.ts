@@ -177,8 +177,8 @@ const BUILTINS = new Set([
   "BPFLoaderUpgradeab1e11111111111111111111111",
 ]);
 
-/** 5,000 lamports per signature plus the priority fee (compute unit price × limit, rounded up). */
-export function computeFee(tx: Pick<DecodedTx, "signatures" | "staticKeys" | "instructions">): bigint {
+/** What the compute-budget instructions ask for: the unit limit (defaults per instruction) and price (micro-lamports). */
+export function computeBudget(tx: Pick<DecodedTx, "staticKeys" | "instructions">): { limit: bigint; price: bigint } {
   let limit: bigint | null = null;
   let price = 0n;
   let defaultLimit = 0n;
@@ -189,6 +189,12 @@ export function computeFee(tx: Pick<DecodedTx, "signatures" | "staticKeys" | "in
     if (program === COMPUTE_BUDGET_PROGRAM && ix.data[0] === 3 && ix.data.length >= 9) price = readU64(ix.data, 1);
     defaultLimit += BUILTINS.has(program ?? "") ? 3_000n : 200_000n;
   }
-  const units = (limit ?? defaultLimit) > 1_400_000n ? 1_400_000n : (limit ?? defaultLimit);
-  return LAMPORTS_PER_SIGNATURE * BigInt(tx.signatures.length) + (price * units + 999_999n) / 1_000_000n;
+  const units = limit ?? defaultLimit;
+  return { limit: units > 1_400_000n ? 1_400_000n : units, price };
+}
+
+/** 5,000 lamports per signature plus the priority fee (compute unit price × limit, rounded up). */
+export function computeFee(tx: Pick<DecodedTx, "signatures" | "staticKeys" | "instructions">): bigint {
+  const { limit, price } = computeBudget(tx);
+  return LAMPORTS_PER_SIGNATURE * BigInt(tx.signatures.length) + (price * limit + 999_999n) / 1_000_000n;
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
+import { budgetOfSigned } from "@/lib/chains/solana/solana-priority-fee";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
@@ -307,7 +308,7 @@ describe("payouts on Solana, end to end", () => {
   });
 });
 
-// Last: it leaves the treasury short of what the books hold.
+// Last but one: it leaves the treasury short of what the books hold (the congestion tests after it only pay out).
 describe("reconciliation on Solana", () => {
   it(
     "USDT taken off the treasury (and a deposit address) outside the service: " +
@@ -316,4 +317,97 @@ describe("reconciliation on Solana", () => {
       await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
     },
   );
+});
+
+// The emulator's fee market (sandbox/solana/fee-market.ts): under congestion the other users' traffic pays a
+// compute-unit price in every block and a transaction offering less waits. The worker runs with the default cap.
+// Last: payouts straight from the treasury, which the reconciliation test's arithmetic would otherwise have to cover.
+describe("priority fees under congestion", () => {
+  const CAP = 1_000_000n; // SOLANA_MAX_COMPUTE_UNIT_PRICE's default
+  const budgetOf = (done: { feeUsage: Record<string, string> | null }) => ({
+    units: BigInt(done.feeUsage!.compute_units!),
+    limit: BigInt(done.feeUsage!.compute_unit_limit!),
+    price: BigInt(done.feeUsage!.compute_unit_price!),
+  });
+  const broadcastCandidates = (id: string) =>
+    waitFor(`${id} broadcast`, async () => {
+      const sent = (await candidates(id)).filter((c) => c.broadcastHead !== null);
+      return sent.length ? sent : null;
+    });
+  /** Congestion at `price`, with the recent slots the driver reads already congested. */
+  const congest = async (price: bigint) => {
+    await chain.ops.congest({ computeUnitPrice: price });
+    await chain.ops.mine(20);
+  };
+  beforeAll(async () => {
+    worker ??= await startOutboundWorker("solana");
+    await chain.ops.fund(chain.treasury.address, 10n * USDT); // the reconciliation test may have emptied it
+  });
+  afterEach(async () => {
+    await chain.ops.congest({ computeUnitPrice: 0n });
+    await chain.dropNext(0, chain.treasury.address);
+  });
+
+  it("a payout offers the market's price and lands at once: " +
+    "its fee is the signatures plus price × the simulated limit, exactly what the chain took", async () => {
+    await congest(40_000n);
+    const to = await chain.freshAddress();
+    const before = await chain.lamports(chain.treasury.address);
+    const intent = await payout(to, USDT);
+    const done = await waitForStatus(intent.id, "confirmed", 60_000);
+    expect(done.resigns).toBe(0);
+    const { units, limit, price } = budgetOf(done);
+    expect(price).toBeGreaterThanOrEqual(40_000n);
+    expect(price).toBeLessThanOrEqual(CAP);
+    expect(units).toBeLessThanOrEqual(limit);
+    expect(limit).toBeLessThan(100_000n); // measured, not the runtime's 200,000 per instruction
+    expect(done.feeNative).toBe(SIGNATURE_FEE + (price * limit + 999_999n) / 1_000_000n);
+    // The treasury paid the fee and the recipient's token account rent, nothing else.
+    expect(before - (await chain.lamports(chain.treasury.address))).toBe(done.feeNative! + done.rentPaidNative!);
+    expect(await chain.usdtOf(to)).toBe(USDT);
+  }, 90_000);
+
+  it("priced above the cap, a payout offers the cap and waits while the congestion lasts: " +
+    "no fee spent meanwhile, then the same transaction lands", async () => {
+    await congest(2n * CAP);
+    const to = await chain.freshAddress();
+    const intent = await payout(to, USDT);
+    const [sent] = await broadcastCandidates(intent.id);
+    await chain.ops.mine(10);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await chain.known(sent!.txHash)).toBe(false); // held: not in any block
+    expect((await outbound(intent.id)).status).toBe("broadcast");
+    await chain.ops.congest({ computeUnitPrice: 0n });
+    const done = await waitForStatus(intent.id, "confirmed", 60_000);
+    expect(done.txHash).toBe(sent!.txHash);
+    expect(done.resigns).toBe(0);
+    expect(budgetOf(done).price).toBe(CAP);
+    expect(await chain.transfersTo(to)).toBe(1);
+  }, 90_000);
+
+  it("a candidate that could not land before its blockhash expired is re-signed at the market's new price, once", async () => {
+    await congest(20_000n);
+    // Lost on the way while its blockhash is valid (the emulator's drop), then priced out by a higher congestion.
+    await chain.dropNext(100, chain.treasury.address);
+    const to = await chain.freshAddress();
+    const intent = await payout(to, USDT);
+    const [first] = await broadcastCandidates(intent.id);
+    const firstPrice = budgetOfSigned(first!.signedTx).unitPrice!;
+    expect(firstPrice).toBeGreaterThanOrEqual(20_000n);
+    expect(firstPrice).toBeLessThan(300_000n);
+    await chain.ops.congest({ computeUnitPrice: 300_000n });
+    await chain.dropNext(0, chain.treasury.address);
+    // Past its 150-slot window and 32 more, all congested: even `finalized` is past its last valid height.
+    await chain.ops.mine(200);
+    const done = await waitForStatus(intent.id, "confirmed", 90_000);
+    expect(done.resigns).toBe(1);
+    const all = await candidates(intent.id);
+    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+    const { price } = budgetOf(done);
+    expect(price).toBeGreaterThanOrEqual(300_000n);
+    expect(price).toBeLessThanOrEqual(CAP);
+    expect(await chain.known(first!.txHash)).toBe(false);
+    expect(await chain.transfersTo(to)).toBe(1);
+    expect(await chain.usdtOf(to)).toBe(USDT);
+  }, 150_000);
 });

@@ -52,6 +52,13 @@ const gwei = fc.oneof(
   { weight: 1, arbitrary: hostileJson },
 );
 
+/** Micro-lamports per compute unit (the sandbox congest helper on solana): a whole number up to 100,000,000. */
+const computeUnitPrice = fc.oneof(
+  { weight: 3, arbitrary: fc.nat({ max: 100_000_000 }).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom("0", "100000000", "100000001", "1.5", "-1", "1e3", " 1", "0x10", "") },
+  { weight: 1, arbitrary: hostileJson },
+);
+
 const metadataKey = fc.string({ minLength: 1, maxLength: METADATA_LIMITS.keyLength });
 const metadataValue = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -123,7 +130,15 @@ export function loopbackOnly(value: string): string {
   }
 }
 
-export const FIELD_HINTS: Hints = { amount, base_fee_gwei: gwei, metadata, to_address: address, address, url };
+export const FIELD_HINTS: Hints = {
+  amount,
+  base_fee_gwei: gwei,
+  compute_unit_price: computeUnitPrice,
+  metadata,
+  to_address: address,
+  address,
+  url,
+};
 
 const cursor = fc.oneof(
   fc.constantFrom(

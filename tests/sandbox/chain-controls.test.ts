@@ -22,8 +22,8 @@ import { tronPayer } from "../helpers/emulated-wallets";
 import { signedTransaction, waitForSignatureStatus } from "../helpers/solana-rpc";
 
 // The sandbox chain controls an outbound-transaction engine is tested with: freeze (the token refuses
-// transfers to an address, like USDT's blacklist), congest (the next block's base fee) and drop (a pending
-// transaction leaves anvil's pool). All on the run's shared chains: every case uses fresh addresses, and
+// transfers to an address, like USDT's blacklist), congest (the next block's base fee; on solana, the price the
+// others' traffic pays) and drop (a pending transaction leaves anvil's pool). All on the run's shared chains: every case uses fresh addresses, and
 // the congestion is undone before its test ends.
 
 let m: TestMerchant;
@@ -84,7 +84,30 @@ describe("the controls", () => {
     expectError(await control("eth", "drop", { tx_hash: "0x1234" }), "invalid_request_error", 400, "tx_hash");
     expectError(await control("tron", "congest", { base_fee_gwei: "50" }), "invalid_request_error", 400, "chain");
     expectError(await control("tron", "drop", { tx_hash: hash }), "invalid_request_error", 400, "chain");
-    expectError(await control("solana", "congest", { base_fee_gwei: "50" }), "invalid_request_error", 400, "chain");
+    // Solana congests with a compute-unit price, EVM chains with a base fee: each refuses the other's field.
+    const refusals: Array<[string, Record<string, unknown>, string]> = [
+      ["solana", { base_fee_gwei: "50" }, "base_fee_gwei"],
+      ["solana", {}, "compute_unit_price"],
+      ["eth", { compute_unit_price: "1000" }, "compute_unit_price"],
+      ["eth", {}, "base_fee_gwei"],
+      ...["1.5", 1000, "-1", "100000001", "", "1e3"].map((value): [string, Record<string, unknown>, string] => [
+        "solana",
+        { compute_unit_price: value },
+        "compute_unit_price",
+      ]),
+    ];
+    for (const [chain, body, param] of refusals)
+      expectError(await control(chain, "congest", body), "invalid_request_error", 400, param);
+    // "0" ends a congestion (none here: the suite's other files keep their fee market as it was).
+    const calm = await control("solana", "congest", { compute_unit_price: "0" });
+    expect(calm.status, calm.text).toBe(200);
+    expect(calm.json).toEqual({
+      object: "sandbox_chain_congested",
+      chain: "solana",
+      base_fee_per_gas: null,
+      compute_unit_price: "0",
+      head: expect.any(Number),
+    });
   });
 });
 
@@ -258,6 +281,7 @@ describe("congest and drop (bnb)", () => {
         object: "sandbox_chain_congested",
         chain: "bnb",
         base_fee_per_gas: "50000000000",
+        compute_unit_price: null,
         head: expect.any(Number),
       });
       // The first block mined after the call has the base fee. Other suite files mine on the shared chain

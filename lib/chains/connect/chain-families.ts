@@ -10,7 +10,7 @@ import { EvmDriver } from "../evm/evm-driver";
 import { SolanaAdapter } from "../solana/solana-adapter";
 import { SolanaDriver } from "../solana/solana-driver";
 import { SolanaOps } from "../solana/solana-ops";
-import { SOLANA_TRANSACTION_LAMPORTS } from "../solana/solana-rent";
+import { solanaTransactionLamports } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
 import { TronOps } from "../tron/tron-ops";
@@ -52,8 +52,8 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     reader: (config) => new SolanaAdapter(config.chain, config),
     writer: (config) => new SolanaDriver(config),
     sandbox: (config) => new SolanaOps(config),
-    // The sweeper pays a deposit address's sweep, and the rent of a new token account.
-    gasNeeded: async () => SOLANA_TRANSACTION_LAMPORTS,
+    // The sweeper pays a deposit address's sweep, the rent of a new token account, and its priority fee.
+    gasNeeded: async (config) => solanaTransactionLamports(config.maxComputeUnitPrice ?? 0n),
   },
 };
 

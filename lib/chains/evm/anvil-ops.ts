@@ -18,8 +18,8 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import { EvmAdapter } from "@/lib/chains/evm/evm-adapter";
 import { sleep } from "@/lib/kernel/sleep";
 import { dropPoolTransaction } from "./anvil-pool";
-import { tokenCannotFreeze } from "../chain-control-errors";
-import type { SandboxChainOps } from "../sandbox-chain-ops";
+import { congestWith, tokenCannotFreeze } from "../chain-control-errors";
+import type { Congested, CongestLevel, SandboxChainOps } from "../sandbox-chain-ops";
 
 /** Anvil's development account 0: deploys the sandbox tokens and owns their mint (sandbox/evm/sandbox-token.ts). */
 const TOKEN_OWNER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" as Address;
@@ -131,9 +131,11 @@ export class AnvilOps implements SandboxChainOps {
     }
   }
 
-  async congest(baseFeeWei: bigint): Promise<{ baseFeePerGas: bigint; head: number }> {
-    await this.rpc("anvil_setNextBlockBaseFeePerGas", [numberToHex(baseFeeWei)]);
-    return { baseFeePerGas: baseFeeWei, head: Number(await this.rpc<Hex>("eth_blockNumber", [])) };
+  async congest(level: CongestLevel): Promise<Congested> {
+    if (!("baseFeeWei" in level)) throw congestWith("base_fee_gwei", this.config.chain);
+    await this.rpc("anvil_setNextBlockBaseFeePerGas", [numberToHex(level.baseFeeWei)]);
+    const head = Number(await this.rpc<Hex>("eth_blockNumber", []));
+    return { baseFeePerGas: level.baseFeeWei, computeUnitPrice: null, head };
   }
 
   dropTransaction(txHash: string): Promise<boolean> {

@@ -38,8 +38,15 @@ export const sandboxCongested = z
   .object({
     object: z.literal("sandbox_chain_congested"),
     chain,
-    base_fee_per_gas: z.string().meta({ description: "Wei, a decimal string." }),
-    head: z.int(),
+    base_fee_per_gas: z
+      .string()
+      .nullable()
+      .meta({ description: "EVM chains: the base fee set, wei as a decimal string." }),
+    compute_unit_price: z
+      .string()
+      .nullable()
+      .meta({ description: "Solana: the price the others' traffic pays, micro-lamports per compute unit." }),
+    head: z.int().meta({ description: "The chain's head (Solana: its slot) when the congestion was set." }),
   })
   .meta({ id: "SandboxChainCongested" });
 

@@ -1,14 +1,9 @@
 import {
   address,
-  appendTransactionMessageInstructions,
   createKeyPairSignerFromPrivateKeyBytes,
   createSolanaRpc,
-  createTransactionMessage,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Address,
   type Signature,
@@ -20,12 +15,15 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import type { Chain } from "@/lib/chains/chains";
+import { budgetedMessage, readComputeBudget } from "./solana-compute-budget";
 import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "../chain-adapter";
 
 type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;
 const ACCOUNTS_PER_CALL = 100; // getMultipleAccounts' limit
 const PARALLEL_CALLS = 8;
+/** A payer's wallet pays what the market asks (the service's own transactions have SOLANA_MAX_COMPUTE_UNIT_PRICE). */
+const WALLET_PRICE_CAP = 2n ** 64n - 1n;
 
 async function mapConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -172,36 +170,25 @@ export class SolanaAdapter implements ChainAdapter {
     return account.value ? Buffer.from(account.value.data[0], "base64")[108] === 2 : false;
   }
 
+  /** A wallet's transfer (the sandbox payer's): priced from the recent fees, uncapped, so it lands under congestion. */
   async sendToken(privateKey: Uint8Array, to: string, rawAmount: bigint): Promise<string> {
     const signer = await createKeyPairSignerFromPrivateKeyBytes(privateKey);
     const mint = address(this.cfg.tokenAddress);
     const [source, destination] = await Promise.all([this.ata(signer.address), this.ata(to)]);
     const { value: latest } = await this.rpc.getLatestBlockhash(COMMITMENT).send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(signer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [
-            getCreateAssociatedTokenIdempotentInstruction({
-              payer: signer,
-              ata: destination,
-              owner: address(to),
-              mint,
-            }),
-            getTransferCheckedInstruction({
-              source,
-              mint,
-              destination,
-              authority: signer,
-              amount: rawAmount,
-              decimals: this.cfg.decimals,
-            }),
-          ],
-          m,
-        ),
-    );
+    const instructions = [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: signer, ata: destination, owner: address(to), mint }),
+      getTransferCheckedInstruction({
+        source,
+        mint,
+        destination,
+        authority: signer,
+        amount: rawAmount,
+        decimals: this.cfg.decimals,
+      }),
+    ];
+    const { unitLimit, unitPrice } = await readComputeBudget(this.rpc, signer, latest, instructions, WALLET_PRICE_CAP);
+    const message = budgetedMessage(signer, latest, instructions, unitLimit, unitPrice);
     const signed = await signTransactionMessageWithSigners(message);
     await this.rpc
       .sendTransaction(getBase64EncodedWireTransaction(signed), {

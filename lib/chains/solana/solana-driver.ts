@@ -1,16 +1,12 @@
 import {
   address,
-  appendTransactionMessageInstructions,
   type Base64EncodedWireTransaction,
   createKeyPairSignerFromPrivateKeyBytes,
   createSolanaRpc,
-  createTransactionMessage,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   isSolanaError,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
+  type KeyPairSigner,
   type Signature,
   signTransactionMessageWithSigners,
   SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN,
@@ -19,13 +15,24 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
 } from "@solana/kit";
 import type { ChainConfig } from "@/lib/chains/chain-config";
+import { log } from "@/lib/platform/log";
+import { countSignal } from "@/lib/platform/metrics/signals";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { intentInstructions, type SolanaToken } from "./solana-instructions";
+import { type Blockhash, budgetedMessage, readComputeBudget } from "./solana-compute-budget";
+import { budgetOfSigned } from "./solana-priority-fee";
 import { tokenAccountRent } from "./solana-rent";
 
 type Rpc = ReturnType<typeof createSolanaRpc>;
-type Blockhash = Awaited<ReturnType<ReturnType<Rpc["getLatestBlockhash"]>["send"]>>["value"];
+
+/** What a candidate is signed with: a recent blockhash, and its compute budget (solana-compute-budget.ts). */
+interface Prepared {
+  latest: Blockhash;
+  unitLimit: number;
+  /** Micro-lamports per compute unit. */
+  unitPrice: bigint;
+}
 
 /** Instruction errors occupy one range of kit's codes (4615000–4615999). */
 const isInstructionError = (err: unknown) =>
@@ -41,31 +48,46 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * sweeper, for a deposit address, whose owner holds no SOL) or else the signer. A slot stands for a block, its
  * "hash" is `slot:<n>` as SolanaAdapter.blocks() gives it (a `confirmed` slot is never rolled back).
  */
-export class SolanaDriver implements OutboundDriver<Blockhash> {
+export class SolanaDriver implements OutboundDriver<Prepared> {
   readonly usesNonces = false;
   private readonly rpc: Rpc;
   private readonly token: SolanaToken;
+  private readonly maxUnitPrice: bigint;
 
   constructor(config: ChainConfig) {
     this.rpc = createSolanaRpc(config.rpcUrl);
     this.token = { mint: address(config.tokenAddress), decimals: config.decimals };
+    this.maxUnitPrice = config.maxComputeUnitPrice ?? 0n;
   }
 
-  async prepare(): Promise<Blockhash> {
-    return (await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send()).value;
-  }
-
-  async sign(intent: OutboundRow, keys: IntentKeys, latest: Blockhash): Promise<SignedCandidate> {
-    const signer = await createKeyPairSignerFromPrivateKeyBytes(keys.signer.privateKey);
-    const feePayer = keys.feePayer ? await createKeyPairSignerFromPrivateKeyBytes(keys.feePayer.privateKey) : signer;
+  /**
+   * A recent blockhash and the compute budget, read afresh for every candidate (a re-sign meets the market
+   * as it is then): the limit from a simulation of the very instructions, the price from the recent fees
+   * of the accounts it write-locks, capped (the transaction may then wait for the market to calm).
+   */
+  async prepare(intent: OutboundRow, _previous: CandidateRow | null, keys: IntentKeys): Promise<Prepared> {
+    const { signer, feePayer } = await signersOf(keys);
     const instructions = await intentInstructions(intent, this.token, signer, feePayer);
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
+    const { value: latest } = await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
+    const budget = await readComputeBudget(this.rpc, feePayer, latest, instructions, this.maxUnitPrice);
+    if (budget.capped) {
+      countSignal("solana_priority_fee_capped", { purpose: intent.purpose });
+      log.warn("solana priority fee capped: the transaction may wait until the fee market calms", {
+        id: intent.id,
+        wanted: budget.wanted.toString(),
+        cap: this.maxUnitPrice.toString(),
+      });
+    }
+    return { latest, unitLimit: budget.unitLimit, unitPrice: budget.unitPrice };
+  }
+
+  async sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared): Promise<SignedCandidate> {
+    const { signer, feePayer } = await signersOf(keys);
+    const instructions = await intentInstructions(intent, this.token, signer, feePayer);
+    const { latest, unitLimit, unitPrice } = prepared;
+    const signed = await signTransactionMessageWithSigners(
+      budgetedMessage(feePayer, latest, instructions, unitLimit, unitPrice),
     );
-    const signed = await signTransactionMessageWithSigners(message);
     return {
       // The fee payer's signature: the transaction's id.
       txHash: getSignatureFromTransaction(signed),
@@ -126,7 +148,7 @@ export class SolanaDriver implements OutboundDriver<Blockhash> {
       success: tx.meta.err === null,
       feeNative: BigInt(tx.meta.fee),
       rent: tokenAccountRent(tx.meta),
-      usage: tx.meta.computeUnitsConsumed === undefined ? {} : { compute_units: String(tx.meta.computeUnitsConsumed) },
+      usage: usageOf(candidate, tx.meta.computeUnitsConsumed),
     };
   }
 
@@ -140,4 +162,20 @@ export class SolanaDriver implements OutboundDriver<Blockhash> {
     if (height <= candidate.validUntil) return false;
     return (await this.lookup(candidate)).state === "unknown";
   }
+}
+
+async function signersOf(keys: IntentKeys): Promise<{ signer: KeyPairSigner; feePayer: KeyPairSigner }> {
+  const signer = await createKeyPairSignerFromPrivateKeyBytes(keys.signer.privateKey);
+  const feePayer = keys.feePayer ? await createKeyPairSignerFromPrivateKeyBytes(keys.feePayer.privateKey) : signer;
+  return { signer, feePayer };
+}
+
+/** The units used (the chain's figure) and the budget it offered: limit and price in micro-lamports per unit. */
+function usageOf(candidate: CandidateRow, consumed: bigint | number | undefined): Record<string, string> {
+  const usage: Record<string, string> = {};
+  if (consumed !== undefined) usage.compute_units = String(consumed);
+  const { unitLimit, unitPrice } = budgetOfSigned(candidate.signedTx);
+  if (unitLimit !== undefined) usage.compute_unit_limit = String(unitLimit);
+  if (unitPrice !== undefined) usage.compute_unit_price = unitPrice.toString();
+  return usage;
 }

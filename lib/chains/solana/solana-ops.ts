@@ -8,8 +8,8 @@ import { masterKey } from "@/lib/platform/secrets/master-key";
 import { SOLANA_MINT_AUTHORITY_PURPOSE } from "@/sandbox/registrations";
 import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
 import { NoFreezeAuthorityError, setSolanaFrozen } from "@/sandbox/solana/solana-freeze";
-import { evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
-import type { SandboxChainOps } from "../sandbox-chain-ops";
+import { congestWith, evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
+import type { Congested, CongestLevel, SandboxChainOps } from "../sandbox-chain-ops";
 
 const SOL_FOR_FEES = 1_000_000_000n; // 1 SOL, in lamports
 
@@ -49,14 +49,19 @@ export class SolanaOps implements SandboxChainOps {
   }
 
   async mine(slots: number): Promise<number> {
+    return Number(await this.facade("sandbox_advanceSlots", [slots]));
+  }
+
+  /** One JSON-RPC call to the emulator (its sandbox extensions included). */
+  private async facade(method: string, params: unknown[]): Promise<unknown> {
     const res = await fetch(this.config.rpcUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sandbox_advanceSlots", params: [slots] }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     });
-    const body = (await res.json()) as { result?: number; error?: { message: string } };
-    if (body.error) throw new Error(`sandbox_advanceSlots: ${body.error.message}`);
-    return body.result!;
+    const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
   }
 
   async reorg(): Promise<number> {
@@ -74,8 +79,12 @@ export class SolanaOps implements SandboxChainOps {
     }
   }
 
-  async congest(): Promise<never> {
-    throw evmChainsOnly("congest", "solana");
+  /** The emulator's fee market (sandbox/solana/fee-market.ts): the others' traffic pays this price in every block. */
+  async congest(level: CongestLevel): Promise<Congested> {
+    if (!("computeUnitPrice" in level)) throw congestWith("compute_unit_price", "solana");
+    await this.facade("sandbox_setPriorityFeeFloor", [level.computeUnitPrice.toString()]);
+    const head = Number(await this.facade("getSlot", [{ commitment: "confirmed" }]));
+    return { baseFeePerGas: null, computeUnitPrice: level.computeUnitPrice, head };
   }
 
   async dropTransaction(): Promise<never> {

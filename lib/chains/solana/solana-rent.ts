@@ -1,3 +1,5 @@
+import { FALLBACK_UNIT_LIMIT } from "./solana-priority-fee";
+
 /**
  * The rent a transaction moved, from its balances: lamports of the token accounts it created (none before, some
  * after) and of those it closed (some before, none after). A failed transaction changed neither.
@@ -17,5 +19,9 @@ export function tokenAccountRent(meta: {
   return { paid, returned };
 }
 
-/** Lamports one sweep may cost the sweeper: two signatures (5,000 each) and a recipient's new token account's rent. */
-export const SOLANA_TRANSACTION_LAMPORTS = 2n * 5_000n + 2_039_280n;
+/**
+ * Lamports one sweep may cost the sweeper: two signatures (5,000 each), a recipient's new token account's rent,
+ * and the priority fee at the price cap for the unit limit of a transaction the simulation could not measure.
+ */
+export const solanaTransactionLamports = (maxUnitPrice: bigint): bigint =>
+  2n * 5_000n + 2_039_280n + (maxUnitPrice * BigInt(FALLBACK_UNIT_LIMIT) + 999_999n) / 1_000_000n;

@@ -7,7 +7,7 @@ import { TronAdapter } from "@/lib/chains/tron/tron-adapter";
 import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
 import { callAsTokenOwner, waitMined } from "@/sandbox/tron/token-owner";
 import { fundTronAddress, type TronSandboxInfo } from "@/sandbox/tron/tron-sandbox";
-import { evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
+import { congestWith, evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
 import type { SandboxChainOps } from "../sandbox-chain-ops";
 
 const TRX_FOR_GAS = 100_000_000n; // 100 TRX, in sun
@@ -96,7 +96,7 @@ export class TronOps implements SandboxChainOps {
   }
 
   async congest(): Promise<never> {
-    throw evmChainsOnly("congest", "tron");
+    throw congestWith(null, "tron");
   }
 
   async dropTransaction(): Promise<never> {

@@ -57,6 +57,7 @@ const shape = {
   TRON_JSONRPC_URL: absoluteUrl(undefined),
   TRON_MAX_FEE_TRX: positiveNumber(50),
   TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
+  SOLANA_MAX_COMPUTE_UNIT_PRICE: positiveInt(1_000_000),
   SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
   SANDBOX_BLOCK_TIME: positiveNumber(1),
@@ -128,6 +129,8 @@ export interface AppConfig {
   tronMaxFeeSun: bigint;
   /** Per mode: how Tron transfers get their energy (TRON_ENERGY_STRATEGY live, SANDBOX_TRON_ENERGY_STRATEGY). */
   tronEnergyStrategy: Record<"live" | "sandbox", TronEnergyStrategy>;
+  /** The highest compute-unit price (micro-lamports) a Solana transaction of the service offers, in both modes. */
+  solanaMaxComputeUnitPrice: bigint;
   solanaPublicRpcUrl: string;
   sandboxChains: boolean;
   sandboxBlockTimeS: number;
@@ -198,6 +201,7 @@ export const envSchema = z
       // Configuration, not money: a TRX figure with at most 6 decimals converts to whole sun exactly.
       tronMaxFeeSun: BigInt(Math.round(env.TRON_MAX_FEE_TRX * 1e6)),
       tronEnergyStrategy: { live: env.TRON_ENERGY_STRATEGY, sandbox: env.SANDBOX_TRON_ENERGY_STRATEGY },
+      solanaMaxComputeUnitPrice: BigInt(env.SOLANA_MAX_COMPUTE_UNIT_PRICE),
       solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
       sandboxChains: env.SANDBOX_CHAINS === "on",
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,

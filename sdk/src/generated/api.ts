@@ -668,7 +668,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Raise the base fee (EVM chains)
+     * Congest the fee market (EVM: base fee; Solana: compute-unit price)
      * @description Requires the key scope `sandbox:chains`.
      *
      *     Sandbox keys only: to a live key this path does not exist (404).
@@ -1583,8 +1583,11 @@ export interface components {
       object: "sandbox_chain_congested";
       /** @enum {string} */
       chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
-      /** @description Wei, a decimal string. */
-      base_fee_per_gas: string;
+      /** @description EVM chains: the base fee set, wei as a decimal string. */
+      base_fee_per_gas: string | null;
+      /** @description Solana: the price the others' traffic pays, micro-lamports per compute unit. */
+      compute_unit_price: string | null;
+      /** @description The chain's head (Solana: its slot) when the congestion was set. */
       head: number;
     };
     SandboxFreeze: {
@@ -3022,7 +3025,9 @@ export interface operations {
       content: {
         "application/json": {
           /** @description Gwei as a decimal string (at most 9 decimals), up to 10000. */
-          base_fee_gwei: string;
+          base_fee_gwei?: string;
+          /** @description Micro-lamports per compute unit, a decimal string, up to 100000000; "0" ends the congestion. */
+          compute_unit_price?: string;
         };
       };
     };

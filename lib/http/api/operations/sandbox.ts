@@ -83,7 +83,7 @@ export const SANDBOX = {
     operationId: "congestSandboxChain",
     method: "post",
     path: "/v1/sandbox/chains/{chain}/congest",
-    summary: "Raise the base fee (EVM chains)",
+    summary: "Congest the fee market (EVM: base fee; Solana: compute-unit price)",
     scope: "sandbox:chains",
     body: congestBody,
     response: sandboxCongested,

@@ -8,7 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     ...SANDBOX.congest,
     // The chain call runs outside the request's transactions (lib/chains/sandbox/require-sandbox-chain.ts#ChainCall).
     phases: {
-      prepare: ({ db, params, body }) => prepareCongest(db, params.chain!, body.base_fee_gwei),
+      prepare: ({ db, params, body }) => prepareCongest(db, params.chain!, body),
       send: (_ctx, call) => call(),
       record: async (_ctx, _call, body) => ({ body }),
     },
