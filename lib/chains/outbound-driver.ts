@@ -48,14 +48,25 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
  * journal and the order of things; a driver only talks to the chain and signs:
  * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block; EVM batched sweeps: which
  *   members still need an authorization, signed here) before any database transaction; it returns null when
- *   no better replacement than `previous` can be made (fee cap reached);
+ *   no better replacement than `previous` can be made (fee cap reached). A driver with `maxNativeCost` gets
+ *   `reservedNative`: what the signer's other candidates on their way may still take of its native coin;
  * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;
  * - `cannotLand` tells whether a candidate provably can no longer be included (its nonce taken at depth,
  *   its expiration or blockhash passed): only then is the intent signed anew.
  */
 export interface OutboundDriver<Prepared = unknown> {
   readonly usesNonces: boolean;
-  prepare(intent: OutboundRow, previous: CandidateRow | null, keys: IntentKeys): Promise<Prepared | null>;
+  prepare(
+    intent: OutboundRow,
+    previous: CandidateRow | null,
+    keys: IntentKeys,
+    reservedNative?: bigint,
+  ): Promise<Prepared | null>;
+  /**
+   * Tron: the most native coin a signed candidate may take from its signer (fee limit, value), so the engine can
+   * reserve it until the candidate lands. Chains whose nodes refuse an unaffordable transaction leave it out.
+   */
+  maxNativeCost?(candidate: CandidateRow): bigint;
   sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
   broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
   lookup(candidate: CandidateRow): Promise<Lookup>;

@@ -146,8 +146,18 @@ export async function paymentEvents(key: string, id: string): Promise<{ type: st
   return (list.data as { type: string; data: { object: any } }[]).filter((e) => e.data.object.id === id).reverse();
 }
 
+/**
+ * The merchant's balance on a chain. A key may read 60 times a minute: a poll that reaches the limit waits the
+ * Retry-After the 429 gives, as a client should (CI once saw a 15 s balance poll run into it).
+ */
 export async function balanceOf(key: string, chain: Chain): Promise<{ available: string; reserved: string }> {
-  const list = (await api("GET", "/v1/balances", { key })).json;
+  let reply = await api("GET", "/v1/balances", { key });
+  while (reply.status === 429) {
+    await new Promise((r) => setTimeout(r, Number(reply.headers.get("retry-after") ?? 1) * 1000));
+    reply = await api("GET", "/v1/balances", { key });
+  }
+  if (reply.status !== 200) throw new Error(`GET /v1/balances answered ${reply.status}: ${reply.text}`);
+  const list = reply.json;
   const entry = (list.data as { chain: string; available: string; reserved: string }[]).find((b) => b.chain === chain);
   return { available: entry?.available ?? "0.000000", reserved: entry?.reserved ?? "0.000000" };
 }
@@ -164,7 +174,7 @@ export async function waitForBalance(
   while (JSON.stringify(last) !== JSON.stringify(expected)) {
     if (Date.now() > deadline)
       throw new Error(`balance on ${chain} is ${JSON.stringify(last)}, expected ${JSON.stringify(expected)}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500)); // at most 30 of the key's 60 reads a minute in 15 s
     last = await balanceOf(key, chain);
   }
 }

@@ -4,6 +4,7 @@ import { MAX_FEE_LIMIT_SUN, quoteTokenTransfer, TransferWouldFail } from "@/lib/
 import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
 import { energyLeft } from "./tron-energy";
+import { ACCOUNT_CREATION_SUN, assertTronFunds, BANDWIDTH_ALLOWANCE_SUN, maxTronCost } from "./tron-funds";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { hexText, TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
@@ -63,20 +64,33 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     this.tronWeb = new TronWeb({ fullHost: config.rpcUrl });
   }
 
-  async prepare(intent: OutboundRow): Promise<TronPrepared> {
+  /**
+   * The fee limit (a sweep's from its plan, else estimated), then, for the treasury's and the sweeper's transfers,
+   * that the signer's TRX less what its transfers on their way may still take (`reservedNative`) covers what this
+   * one may burn (tron-funds.ts): otherwise it is not signed and waits. A deposit address holds exactly the TRX
+   * its sweep's plan sent it.
+   */
+  async prepare(
+    intent: OutboundRow,
+    _previous: CandidateRow | null,
+    _keys: IntentKeys,
+    reservedNative = 0n,
+  ): Promise<TronPrepared> {
     if (intent.asset !== "token" && (intent.rawAmount <= 0n || intent.rawAmount > BigInt(Number.MAX_SAFE_INTEGER)))
       throw new Error(`outbound ${intent.id}: a TRX amount must be 1 to 2^53 - 1 sun`);
     const raw = intent.options.feeLimitSun;
+    const quoted = raw === undefined && intent.asset === "token" ? await this.quote(intent) : null;
     const feeLimit =
       raw !== undefined
         ? /^\d{1,20}$/.test(raw)
           ? BigInt(raw)
           : 0n
-        : intent.asset !== "token"
-          ? 0n // TRX transfers and (un)delegations run no contract: fee_limit does not apply
-          : (await this.quote(intent)).feeLimitSun;
+        : // TRX transfers and (un)delegations run no contract: fee_limit does not apply
+          (quoted?.feeLimitSun ?? 0n);
     if (feeLimit < 0n || (raw !== undefined && feeLimit === 0n) || feeLimit > MAX_FEE_LIMIT_SUN)
       throw new Error(`outbound ${intent.id}: feeLimitSun must be 1 to ${MAX_FEE_LIMIT_SUN} sun`);
+    if (intent.signer.role !== "deposit")
+      await assertTronFunds(this.node, intent.fromAddress, needsSun(intent, feeLimit, quoted), reservedNative);
     // The newest block as TronWeb reads it; the expiration is ours (TronWeb's default is 60 s). The
     // timestamp is the wall clock, as java-tron's builders set it: two equal transfers in one block differ.
     const ref = await this.tronWeb.trx.getCurrentRefBlockParams();
@@ -86,12 +100,18 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     };
   }
 
+  /** The most TRX a signed candidate may take from its signer (reserved while it is on its way). */
+  maxNativeCost(candidate: CandidateRow): bigint {
+    return maxTronCost(candidate.signedTx);
+  }
+
   /**
    * fee_limit from the node's energy estimate for this very transfer, capped by TRON_MAX_FEE_TRX. A transfer whose
    * dry run fails is signed at the cap and left to the chain, which records it as failed; a revert burns only the
-   * energy used before it.
+   * energy used before it. `burnShare`: the part of the energy the signer's own stake does not cover (1 unless the
+   * treasury spends its stake).
    */
-  private async quote(intent: OutboundRow): Promise<{ feeLimitSun: bigint }> {
+  private async quote(intent: OutboundRow): Promise<{ feeLimitSun: bigint; burnShare: [bigint, bigint] }> {
     const cap = this.config.maxFeeLimitSun!;
     try {
       const quote = await quoteTokenTransfer(
@@ -102,9 +122,12 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
         intent.rawAmount,
         cap,
       );
-      if (this.config.tronEnergyStrategy === "stake" && intent.signer.role === "treasury")
-        await this.warnIfStakeShort(intent, quote.energy);
-      return quote;
+      if (this.config.tronEnergyStrategy === "stake" && intent.signer.role === "treasury") {
+        const left = await this.stakeLeft(intent, quote.energy);
+        const burnt = left >= quote.energy ? 0n : quote.energy - left;
+        return { feeLimitSun: quote.feeLimitSun, burnShare: [burnt, quote.energy] };
+      }
+      return { feeLimitSun: quote.feeLimitSun, burnShare: [1n, 1n] };
     } catch (err) {
       if (!(err instanceof TransferWouldFail)) throw err;
       log.warn("a Tron transfer's dry run fails; it is signed at the fee cap", {
@@ -112,14 +135,14 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
         reason: err.reason,
         fee_limit_sun: cap.toString(),
       });
-      return { feeLimitSun: cap };
+      return { feeLimitSun: cap, burnShare: [1n, 1n] };
     }
   }
 
   /** The treasury pays its own transfers' energy from its stake: what the stake cannot cover burns, logged and counted. */
-  private async warnIfStakeShort(intent: OutboundRow, energy: bigint): Promise<void> {
+  private async stakeLeft(intent: OutboundRow, energy: bigint): Promise<bigint> {
     const left = await energyLeft(this.node, intent.fromAddress);
-    if (left >= energy) return;
+    if (left >= energy) return left;
     log.warn("the treasury's staked energy is short: this Tron transfer burns TRX for its energy", {
       id: intent.id,
       purpose: intent.purpose,
@@ -127,6 +150,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
       energy_left: left.toString(),
     });
     countSignal("tron_energy_burnt_instead", { purpose: intent.purpose });
+    return left;
   }
 
   /** Local only: with the block header given, TronWeb builds the transaction without asking the node. */
@@ -229,4 +253,12 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     this.solid = { at: Date.now(), time };
     return time;
   }
+}
+
+/** What a role's transfer may burn: TRX sent (+ a new account's creation), or the fee limit's unstaked share; + bandwidth. */
+function needsSun(intent: OutboundRow, feeLimit: bigint, quoted: { burnShare: [bigint, bigint] } | null): bigint {
+  if (intent.asset === "native") return intent.rawAmount + ACCOUNT_CREATION_SUN + BANDWIDTH_ALLOWANCE_SUN;
+  if (intent.asset === "stake") return BANDWIDTH_ALLOWANCE_SUN;
+  const [burnt, of] = quoted?.burnShare ?? [1n, 1n];
+  return (feeLimit * burnt + of - 1n) / of + BANDWIDTH_ALLOWANCE_SUN;
 }

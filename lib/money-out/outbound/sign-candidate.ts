@@ -34,7 +34,8 @@ export async function signCandidate(
 ): Promise<CandidateRow | null> {
   if (!sameAddress(keys.signer.address, intent.fromAddress))
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
-  const prepared = await driver.prepare(intent, kind === "bump" ? previous : null, keys);
+  const reserved = driver.maxNativeCost ? await reservedNative(db, driver, intent) : 0n;
+  const prepared = await driver.prepare(intent, kind === "bump" ? previous : null, keys, reserved);
   if (!prepared) return null;
   const chainCount =
     driver.usesNonces && kind !== "bump" ? await driver.chainNonce!(intent.fromAddress, "latest") : null;
@@ -87,4 +88,20 @@ export async function signCandidate(
     crashPoint("after_sign", intent);
   }
   return stored;
+}
+
+/**
+ * What the signer's other transactions on their way (signed or broadcast, not yet in a block) may still take of its
+ * native coin: a node debits none of it until they land.
+ */
+async function reservedNative(db: Db, driver: OutboundDriver, intent: OutboundRow): Promise<bigint> {
+  const rows = await query(
+    db,
+    `select ${candidateRow.prefixed("c")} from outbound_candidates c
+       join outbound_transactions o on o.id = c.outbound_id
+      where o.mode = $1 and o.chain = $2 and o.status in ('signed', 'broadcast') and o.from_address = $3 and o.id <> $4
+        and c.status in ('signed', 'broadcast')`,
+    [intent.mode, intent.chain, intent.fromAddress, intent.id],
+  );
+  return rows.map(candidateRow.map).reduce((sum, c) => sum + driver.maxNativeCost!(c), 0n);
 }
