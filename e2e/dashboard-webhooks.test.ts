@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/platform/db/client";
+import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { recordEvent } from "@/lib/notify/events/record-event";
 import { markFailed } from "@/lib/notify/webhooks/record-attempts";
@@ -183,17 +183,22 @@ describe("dashboard webhooks", () => {
   });
 
   it("a developer resends the endpoint's given-up deliveries with one button", async () => {
-    // A payment.confirmed event (the endpoint's filter) whose delivery gave up, as the last retry leaves it.
-    const event = await recordEvent(getDb(), {
-      merchantId: m.id,
-      mode: "sandbox",
-      type: "payment.confirmed",
-      object: { id: "pay_e2eGivenUp" },
+    // A payment.confirmed event (the endpoint's filter) whose delivery gave up, as the last retry leaves it. In one
+    // transaction: a job runner (another browser file's) only ever sees it given up, never a pending delivery to
+    // deliver first (CI saw it delivered before it was marked, and nothing left to resend).
+    const delivery = await inTransaction(getDb(), async (tx) => {
+      const event = await recordEvent(tx, {
+        merchantId: m.id,
+        mode: "sandbox",
+        type: "payment.confirmed",
+        object: { id: "pay_e2eGivenUp" },
+      });
+      const [row] = await query<{ id: string }>(tx, "select id from webhook_deliveries where event_id = $1", [
+        event.id,
+      ]);
+      await markFailed(tx, [row!.id]);
+      return row;
     });
-    const [delivery] = await query<{ id: string }>(getDb(), "select id from webhook_deliveries where event_id = $1", [
-      event.id,
-    ]);
-    await markFailed(getDb(), [delivery!.id]);
     const dev = await newUser(m.id, "developer");
     const { page, errors } = await visitor();
     await signIn(page, dev);

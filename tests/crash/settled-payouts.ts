@@ -96,8 +96,9 @@ async function waitConfirmed(ids: string[]) {
 
 /**
  * Waits for every payout to be confirmed, then checks what a merchant and an operator would: exactly one
- * transfer of exactly the amount reached each recipient, one outbound intent per payout, the merchant's
- * balance down by exactly the payouts, `ledger check` consistent and `reconcile` clean on all five chains.
+ * transfer of exactly the amount reached each recipient, one outbound intent per payout, each payout's event
+ * once, the merchant's balance down by exactly the payouts, `ledger check` consistent and `reconcile` clean on
+ * all five chains.
  */
 export async function expectPaidOutOnce(
   m: TestMerchant,
@@ -126,6 +127,19 @@ export async function expectPaidOutOnce(
     [ids],
   );
   expect(intents.map((r) => r.n)).toEqual(Array(ids.length).fill(1));
+  // Each payout's event once: exactly one payout.confirmed, nothing else said of it twice.
+  const said = await query<{ type: string; object_id: string; n: number }>(
+    getDb(),
+    "select type, object_id, count(*)::int as n from events where object_id = any($1) group by 1, 2",
+    [ids],
+  );
+  expect(said.filter((e) => e.n !== 1)).toEqual([]);
+  expect(
+    said
+      .filter((e) => e.type === "payout.confirmed")
+      .map((e) => e.object_id)
+      .sort(),
+  ).toEqual([...ids].sort());
   for (const chain of CHAINS) expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available, reserved: "0.000000" });
 
   const ledger = await runCli(["ledger", "check", "--json"], process.env);

@@ -4,11 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectEachOnce, sleep, startService, until } from "../helpers/started-service";
+import { runCli } from "../helpers/run-cli";
+import { expectEachOnce, healthShows, sleep, startService, until } from "../helpers/started-service";
 
 // A web process SIGKILLed under load: clients POST with Idempotency-Keys, as a real client would, retrying a
 // request that got no answer (the connection cut, even mid-body, or refused while the web restarts) with the same key. The
-// supervisor starts the web again; no answer is a 5xx, and no retried request makes a second payment.
+// supervisor starts the web again; no answer is a 5xx, no retried request makes a second payment or event, and
+// the books stay consistent. Then the worker is killed: /api/health names it until it is up again.
 const CLIENTS = 3;
 
 /** The pid of `npm start`'s child running `script` (Linux ps). */
@@ -19,6 +21,20 @@ function childPid(pgid: number, script: string): number {
     .find((l) => Number(l.trim().split(/\s+/)[1]) === pgid && l.includes(script) && !l.includes(" sh -c "));
   if (!line) throw new Error(`no ${script} process in group ${pgid}`);
   return Number(line.trim().split(/\s+/)[0]);
+}
+
+/** The merchant's events (type and object), waiting out the key's rate limit the load may have used up. */
+async function eventsOf(service: Awaited<ReturnType<typeof startService>>) {
+  for (;;) {
+    const res = await service.call("GET", "/v1/events?limit=100");
+    if (res.status === 429) {
+      await sleep(Number(res.headers.get("retry-after") ?? 1) * 1000);
+      continue;
+    }
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { type: string; data: { object: { id: string } } }[] };
+    return body.data.map((e) => ({ type: e.type, id: e.data.object.id }));
+  }
 }
 
 describe("a web process killed under load", () => {
@@ -82,6 +98,32 @@ describe("a web process killed under load", () => {
       expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
       expect(cut).toBeGreaterThan(0); // requests met the web down (cut, or refused while it restarted)
       expect(service.out().match(/\[start\] web exited/g)).toHaveLength(2);
+      // Each payment said once (its payment.awaiting_payment), and the books consistent.
+      const said = await eventsOf(service);
+      expect(
+        said
+          .filter((e) => e.type === "payment.awaiting_payment")
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(new Set(said.map((e) => `${e.type} ${e.id}`)).size).toBe(said.length);
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+      delete env.DATABASE_URL;
+      delete env.MASTER_KEY;
+      const ledger = await runCli(["ledger", "check", "--json"], env);
+      expect(ledger.code, ledger.stdout + ledger.stderr).toBe(0);
+      expect(JSON.parse(ledger.stdout)).toEqual({ consistent: true, problems: [] });
+
+      // The worker killed too: /api/health (served by the web) names it while the supervisor starts it again.
+      process.kill(childPid(service.pgid, "scripts/start-worker.ts"), "SIGKILL");
+      const down = await healthShows(service, "the worker down", (b) => b.processes.worker?.state !== "up");
+      expect(down.body).toMatchObject({ ok: false, database: "up", processes: { web: { state: "up" } } });
+      await until("the worker up again", async () => (await service.health()).status === 200, 90_000);
+      expect((await service.health()).body.processes.worker).toMatchObject({
+        state: "up",
+        restarts: 1,
+        last_exit: "SIGKILL",
+      });
     } finally {
       stop = true;
       await service.stop();
