@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { freePort } from "@/lib/platform/db/embedded";
+import { runCli } from "./run-cli";
 import type { startReceiver } from "./webhook-receiver";
 
 // `npm start` as the restart tests drive it (tests/start/*-restart.test.ts): a service of its own, a client that
@@ -155,3 +156,18 @@ export const healthShows = (service: Service, what: string, shows: (body: Health
     },
     30_000,
   );
+
+/** `npm run cli` on a started service's own embedded database (its DATA_DIR; no DATABASE_URL nor MASTER_KEY). */
+export function cliOn(dataDir: string, args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.MASTER_KEY;
+  return runCli(args, env);
+}
+
+/** The started service's `ledger check`: consistent, nothing to report. */
+export async function expectLedgerConsistent(dataDir: string) {
+  const ledger = await cliOn(dataDir, ["ledger", "check", "--json"]);
+  expect(ledger.code, ledger.stdout + ledger.stderr).toBe(0);
+  expect(JSON.parse(ledger.stdout)).toEqual({ consistent: true, problems: [] });
+}

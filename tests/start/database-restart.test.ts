@@ -5,9 +5,10 @@ import pg from "pg";
 import { createPublicClient, http, parseAbiItem, type Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli";
 import {
+  cliOn,
   expectEachOnce,
+  expectLedgerConsistent,
   healthShows,
   hooked,
   killPostmaster,
@@ -175,14 +176,9 @@ describe("a database killed under npm start", () => {
       expect(stored.data.filter((e) => !delivered.has(e.id)).map(keyOf)).toEqual([]);
 
       // The operator's books, read from the same embedded database through the CLI.
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-      delete env.DATABASE_URL;
-      delete env.MASTER_KEY;
-      const ledger = await runCli(["ledger", "check", "--json"], env);
-      expect(ledger.code, ledger.stdout + ledger.stderr).toBe(0);
-      expect(JSON.parse(ledger.stdout)).toEqual({ consistent: true, problems: [] });
+      await expectLedgerConsistent(dataDir);
       // Every chain, not only the one the payouts used: nothing the restarts touched is off anywhere.
-      const reconcile = await runCli(["reconcile", "--mode", "sandbox", "--json"], env);
+      const reconcile = await cliOn(dataDir, ["reconcile", "--mode", "sandbox", "--json"]);
       expect(reconcile.code, reconcile.stdout + reconcile.stderr).toBe(0);
       const reports = JSON.parse(reconcile.stdout).chains as {
         chain: string;

@@ -4,8 +4,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli";
-import { expectEachOnce, healthShows, sleep, startService, until } from "../helpers/started-service";
+import {
+  expectEachOnce,
+  expectLedgerConsistent,
+  healthShows,
+  sleep,
+  startService,
+  until,
+} from "../helpers/started-service";
 
 // A web process SIGKILLed under load: clients POST with Idempotency-Keys, as a real client would, retrying a
 // request that got no answer (the connection cut, even mid-body, or refused while the web restarts) with the same key. The
@@ -107,12 +113,7 @@ describe("a web process killed under load", () => {
           .sort(),
       ).toEqual([...ids].sort());
       expect(new Set(said.map((e) => `${e.type} ${e.id}`)).size).toBe(said.length);
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-      delete env.DATABASE_URL;
-      delete env.MASTER_KEY;
-      const ledger = await runCli(["ledger", "check", "--json"], env);
-      expect(ledger.code, ledger.stdout + ledger.stderr).toBe(0);
-      expect(JSON.parse(ledger.stdout)).toEqual({ consistent: true, problems: [] });
+      await expectLedgerConsistent(dataDir);
 
       // The worker killed too: /api/health (served by the web) names it while the supervisor starts it again.
       process.kill(childPid(service.pgid, "scripts/start-worker.ts"), "SIGKILL");
