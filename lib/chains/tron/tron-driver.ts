@@ -260,5 +260,6 @@ function needsSun(intent: OutboundRow, feeLimit: bigint, quoted: { burnShare: [b
   if (intent.asset === "native") return intent.rawAmount + ACCOUNT_CREATION_SUN + BANDWIDTH_ALLOWANCE_SUN;
   if (intent.asset === "stake") return BANDWIDTH_ALLOWANCE_SUN;
   const [burnt, of] = quoted?.burnShare ?? [1n, 1n];
+  if (of <= 0n) return feeLimit + BANDWIDTH_ALLOWANCE_SUN; // no energy estimate to share out: the whole limit
   return (feeLimit * burnt + of - 1n) / of + BANDWIDTH_ALLOWANCE_SUN;
 }
