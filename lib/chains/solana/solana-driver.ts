@@ -20,11 +20,9 @@ import { countSignal } from "@/lib/platform/metrics/signals";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { intentInstructions, type SolanaToken } from "./solana-instructions";
-import { type Blockhash, budgetedMessage, readComputeBudget } from "./solana-compute-budget";
+import { type Blockhash, budgetedMessage, readComputeBudget, type SolanaRpc } from "./solana-compute-budget";
 import { budgetOfSigned } from "./solana-priority-fee";
 import { tokenAccountRent } from "./solana-rent";
-
-type Rpc = ReturnType<typeof createSolanaRpc>;
 
 /** What a candidate is signed with: a recent blockhash, and its compute budget (solana-compute-budget.ts). */
 interface Prepared {
@@ -50,7 +48,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 export class SolanaDriver implements OutboundDriver<Prepared> {
   readonly usesNonces = false;
-  private readonly rpc: Rpc;
+  private readonly rpc: SolanaRpc;
   private readonly token: SolanaToken;
   private readonly maxUnitPrice: bigint;
 
