@@ -11,6 +11,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { Chain } from "@/lib/chains/chains";
 import type { CustodyAccount, CustodyAsset, CustodyCause } from "@/lib/books/custody/custody-types";
@@ -45,10 +46,40 @@ export const custodyEntries = pgTable(
     check("custody_entries_asset_check", sql`${t.asset} in ('usdt','native')`),
     check(
       "custody_entries_account_check",
-      sql`${t.account} in ('deposit_addresses','treasury','sweeper','in_flight','payers','payees','fees','token_account_rent')`,
+      sql`${t.account} in ('deposit_addresses','treasury','sweeper','in_flight','payers','payees','fees','token_account_rent','funding')`,
     ),
-    check("custody_entries_cause_check", sql`${t.causeType} in ('deposit','outbound')`),
+    check("custody_entries_cause_check", sql`${t.causeType} in ('deposit','outbound','funding')`),
     check("custody_entries_nonzero", sql`${t.amount} <> 0`),
+  ],
+);
+
+/**
+ * Native coin given to (positive) or taken from (negative) the treasury or the sweeper from outside the service,
+ * booked as a custody journal (`cause_type` funding) against the external account `funding`: the sandbox faucet's
+ * transfers, and what an operator records with `cli custody fund` (docs/CUSTODY.md, "Native coin, to the unit").
+ * A transaction is booked once per address (`tx_hash`, when known).
+ */
+export const custodyFundings = pgTable(
+  "custody_fundings",
+  {
+    id: text("id").primaryKey(),
+    mode: text("mode", { enum: MODES }).notNull(),
+    chain: text("chain").$type<Chain>().notNull(),
+    role: text("role").$type<"treasury" | "sweeper">().notNull(),
+    address: text("address").notNull(),
+    /** Signed, in wei, sun or lamports. */
+    amount: numeric("amount", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    txHash: text("tx_hash"),
+    source: text("source").$type<"faucet" | "operator">().notNull(),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("custody_fundings_tx_idx").on(t.mode, t.chain, t.txHash, t.address).where(sql`${t.txHash} is not null`),
+    index("custody_fundings_time_idx").on(t.mode, t.chain, t.createdAt),
+    check("custody_fundings_role_check", sql`${t.role} in ('treasury','sweeper')`),
+    check("custody_fundings_source_check", sql`${t.source} in ('faucet','operator')`),
+    check("custody_fundings_nonzero", sql`${t.amount} <> 0`),
   ],
 );
 

@@ -12,6 +12,11 @@ export interface Congested {
 export interface SandboxChainOps {
   /** Test USDT (token base units) and native gas to an address; returns the funding transaction's id. */
   fund(address: string, rawAmount: bigint): Promise<string>;
+  /**
+   * Native coin only (1 ETH, 100 TRX, 1 SOL), by a transfer from the local chain's faucet that has landed when
+   * this resolves: the exact amount and transaction the custody books record for a role it funds.
+   */
+  fundNative(address: string): Promise<{ txHash: string; amount: bigint }>;
   /** A real transfer from a fresh, funded payer wallet to `to`; returns payer and transaction id. */
   payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }>;
   /** Produces blocks (slots) at once; returns the new head. */

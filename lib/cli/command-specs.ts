@@ -124,8 +124,25 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
       "the treasury, sweeper and deposit addresses USDT's issuer has frozen, per chain (exit 3 when any is, 1 when a chain cannot be read)",
     options: [MODE, CHAIN_FILTER],
   },
+  "custody fund": {
+    summary:
+      "book native coin given to the treasury or sweeper outside the service, or taken from it, so reconcile balances it to the unit",
+    options: [
+      MODE,
+      { flags: "--chain <chain>", description: "eth, bnb, polygon, tron or solana", required: true },
+      { flags: "--role <role>", description: "treasury or sweeper", required: true },
+      {
+        flags: "--amount <amount>",
+        description: "in the native coin (ETH, BNB, POL, TRX, SOL): positive given, negative taken out",
+        required: true,
+      },
+      { flags: "--tx <hash>", description: "the transaction that moved it (booked once per role)" },
+      { flags: "--note <text>", description: "why, for whoever reads the books" },
+    ],
+  },
   reconcile: {
-    summary: "USDT on chain vs the custody books vs what merchants are owed (exit 3 on a shortfall or a gap)",
+    summary:
+      "USDT and native coin on chain vs the custody books vs what merchants are owed (exit 3 on a shortfall or a gap)",
     options: [MODE, CHAIN_FILTER],
   },
   "payouts policy set": {

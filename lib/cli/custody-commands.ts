@@ -21,6 +21,7 @@ const holdings = () => import("@/lib/money-out/sweeps/list-holdings");
 const tronResources = () => import("@/lib/books/custody/tron-resources-report");
 const costs = () => import("@/lib/money-out/costs/cost-report");
 const frozen = () => import("@/lib/books/custody/frozen-custody");
+const funding = () => import("@/lib/books/custody/book-operator-funding");
 
 /** --since: a UTC day or an ISO 8601 instant; 30 days ago when absent. */
 function sinceOf(flags: Flags): Date {
@@ -121,6 +122,33 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
     return { json: report, text: lines, exitCode: anyFrozen ? 3 : unread ? 1 : 0 };
   },
 
+  // Native coin given to (or taken from) the treasury or the sweeper outside the service, booked (docs/CUSTODY.md).
+  async "custody fund"(db: Db, flags: Flags): Promise<CommandResult> {
+    const { mode, chain } = modeAndChain(flags);
+    if (!chain) throw new UsageError("--chain is required");
+    const role = required(flags, "role");
+    if (role !== "treasury" && role !== "sweeper")
+      throw new UsageError(`--role must be treasury or sweeper, got "${role}"`);
+    const { parseNativeAmount, bookOperatorFunding } = await funding();
+    const text = required(flags, "amount");
+    const amount = parseNativeAmount(chain, text);
+    if (amount === null || amount === 0n)
+      throw new UsageError(
+        `--amount must be a non-zero amount of ${chain}'s native coin (e.g. 1.5, or -0.25 for coins taken out), got "${text}"`,
+      );
+    const txHash = typeof flags.tx === "string" && flags.tx.trim() ? flags.tx.trim() : null;
+    const note = typeof flags.note === "string" && flags.note.trim() ? flags.note.trim() : null;
+    const { FundingAlreadyBooked } = await import("@/lib/books/custody/book-funding");
+    const booked = await bookOperatorFunding(db, { mode, chain, role, amount, txHash, note }).catch((err: unknown) => {
+      if (err instanceof FundingAlreadyBooked) throw new UsageError(`${err.message}: nothing booked`);
+      throw err;
+    });
+    return {
+      json: booked,
+      text: [`booked ${booked.amount} ${booked.symbol} for the ${role} ${booked.address} on ${chain} (${booked.id})`],
+    };
+  },
+
   // Exit 3 when it finds a shortfall, less on chain than the books hold, or inconsistent books (docs/CUSTODY.md).
   async reconcile(db: Db, flags: Flags): Promise<CommandResult> {
     const { mode, chain } = modeAndChain(flags);
@@ -133,6 +161,13 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
               `unmatched ${c.usdt.unmatched}, difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
             `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, sweeper ${c.gas.sweeper} ${c.gas.symbol}, ` +
               `fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
+            ...(["treasury", "sweeper"] as const).map((role) => {
+              const r = c.gas.roles[role];
+              return (
+                `${"".padEnd(8)} ${role}: ${r.on_chain} ${c.gas.symbol} on chain, books ${r.books}; ` +
+                `unmatched ${r.unmatched}, settling ${r.settling}`
+              );
+            }),
             ...c.alerts.map((a) => `${"".padEnd(8)} ALERT ${a}`),
           ],
     );

@@ -51,6 +51,14 @@ export async function confirmSignature(rpc: Rpc, signature: Signature, timeoutMs
   throw new Error(`transaction ${signature} not confirmed within ${timeoutMs} ms`);
 }
 
+/** `lamports` to `owner` from the airdrop faucet; resolves with the airdrop's signature once confirmed. */
+export async function airdropSol(rpcUrl: string, owner: string, lamports: bigint): Promise<string> {
+  const rpc = createSolanaRpc(rpcUrl);
+  const signature = await rpc.requestAirdrop(address(owner), toLamports(lamports), { commitment: "confirmed" }).send();
+  await confirmSignature(rpc, signature);
+  return signature;
+}
+
 /**
  * Gives `owner` SOL (requestAirdrop) and USDT: creates its associated token account if missing and
  * mints `usdtUnits` (6-decimal base units) into it. Both amounts default to 0 (then only the ATA is made).
@@ -67,12 +75,7 @@ export async function fundSolanaAddress(
   const ownerAddress = address(owner);
   const mint = address(info.mint);
 
-  if ((opts.lamports ?? 0n) > 0n) {
-    await confirmSignature(
-      rpc,
-      await rpc.requestAirdrop(ownerAddress, toLamports(opts.lamports!), { commitment: "confirmed" }).send(),
-    );
-  }
+  if ((opts.lamports ?? 0n) > 0n) await airdropSol(info.rpcUrl, owner, opts.lamports!);
   const [ata] = await findAssociatedTokenPda({ owner: ownerAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const instructions: Instruction[] = [
     getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner: ownerAddress, mint }),

@@ -73,12 +73,16 @@ export async function evmChain(chain: Chain) {
   const rpc = <T>(method: string, params: unknown[] = []) =>
     client.request({ method: method as "eth_chainId", params: params as never }) as Promise<T>;
   const adapter = createChainAdapter(config);
-  const treasury = await roleKey(getDb(), "sandbox", chain, "treasury");
+  const [treasury, sweeper] = await Promise.all([
+    roleKey(getDb(), "sandbox", chain, "treasury"),
+    roleKey(getDb(), "sandbox", chain, "sweeper"),
+  ]);
   return {
     config,
     client,
     rpc,
     treasury,
+    sweeper,
     balanceOf: async (address: string) => (await adapter.balances(address)).token,
     fundTreasury: (raw: bigint) => sandboxChainOps(config).fund(treasury.address, raw),
     freshAddress: () => privateKeyToAccount(generatePrivateKey()).address,

@@ -14,6 +14,7 @@ import { api, type TestMerchant } from "../helpers/api";
 import { watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
 import { waitFor } from "./outbound-helpers";
+import { bookNative, expectBooked, faucetFunded, nativeAlert, nativeText, nativeUnits } from "./native-helpers";
 
 /**
  * A payment paid in full from a sandbox wallet (POST /v1/sandbox/payments/:id/simulate) and watched until
@@ -66,12 +67,18 @@ export function sweepsOf(address: string) {
  */
 export async function reconcileChain(chain: Chain) {
   const run = await runCli(["reconcile", "--mode", "sandbox", "--chain", chain, "--json"], process.env);
-  const [report] = JSON.parse(run.stdout).chains as {
-    usdt: { unmatched: string; difference: string };
-    alerts: string[];
-  }[];
-  return { unmatched: report!.usdt.unmatched, difference: report!.usdt.difference, alerts: report!.alerts };
+  const [report] = JSON.parse(run.stdout).chains as ChainReport[];
+  const { treasury, sweeper } = report!.gas.roles;
+  return {
+    unmatched: report!.usdt.unmatched,
+    difference: report!.usdt.difference,
+    // Each role's native coin against its books: every fee, top-up and faucet funding is booked to the unit.
+    native: { treasury: treasury.unmatched, sweeper: sweeper.unmatched },
+    alerts: report!.alerts,
+  };
 }
+
+type RoleNativeReport = Record<"address" | "on_chain" | "staked" | "books" | "settling" | "unmatched", string>;
 
 interface ChainReport {
   usdt: {
@@ -82,6 +89,7 @@ interface ChainReport {
     unmatched: string;
     difference: string;
   };
+  gas: { roles: Record<"treasury" | "sweeper", RoleNativeReport> };
   alerts: string[];
 }
 
@@ -124,8 +132,17 @@ export async function expectTreasuryGapAlerts(
   freshAddress: () => string | Promise<string>,
 ) {
   const chain = config.chain;
+  const adapter = createChainAdapter(config);
   expect(config.decimals).toBe(6);
+  // The treasury's native coin to the unit first: the file's own fund calls gave it coins the books do not know
+  // (a surplus, never an alert), which the operator books so that what its key spends below shows exactly.
+  const unbooked = nativeUnits(chain, (await reconcileRun(chain)).report.gas.roles.treasury.unmatched);
+  expect(unbooked).toBeGreaterThanOrEqual(0n);
+  if (unbooked > 0n) expectBooked(await bookNative(chain, "treasury", unbooked, { note: "the test's fund calls" }));
   const before = await reconcileRun(chain);
+  expect(before.report.gas.roles.treasury).toMatchObject({ unmatched: "0", settling: "0" });
+  const nativeBefore = (await adapter.balances(treasury.address)).native;
+  const fundedBefore = await faucetFunded(chain, treasury.address);
   expect(before.report.alerts, JSON.stringify(before.report)).toEqual([]);
   expect(before.code).toBe(0);
   expect(before.report.usdt.settling).toBe("0.000000");
@@ -136,14 +153,14 @@ export async function expectTreasuryGapAlerts(
   const fromTreasury = onTreasury < moved ? onTreasury : moved;
   const fromDeposit = moved - fromTreasury;
 
-  const adapter = createChainAdapter(config);
   const send = async (key: SigningKey, raw: bigint) => {
     const held = (await adapter.balances(key.address)).token;
     expect(held).toBeGreaterThanOrEqual(raw);
-    await adapter.sendToken(key.privateKey, await freshAddress(), raw);
+    const tx = await adapter.sendToken(key.privateKey, await freshAddress(), raw);
     await waitFor("the transfer on chain", async () => (await adapter.balances(key.address)).token === held - raw);
+    return tx;
   };
-  if (fromTreasury > 0n) await send(treasury, fromTreasury);
+  const treasuryTx = fromTreasury > 0n ? await send(treasury, fromTreasury) : null;
   if (fromDeposit > 0n) {
     const [fullest] = await query<{ address: string; derivation_index: number }>(
       getDb(),
@@ -158,6 +175,12 @@ export async function expectTreasuryGapAlerts(
     await send(key, fromDeposit);
   }
 
+  // What the treasury's key spent outside the service (fees; on Solana also the recipient's account rent).
+  const spent =
+    nativeBefore -
+    (await adapter.balances(treasury.address)).native +
+    (await faucetFunded(chain, treasury.address)) -
+    fundedBefore;
   const after = await reconcileRun(chain);
   expect(after.code).toBe(3);
   expect(after.ok).toBe(false);
@@ -174,14 +197,28 @@ export async function expectTreasuryGapAlerts(
     unmatched: "-1.000000",
     difference: usdt(difference),
   });
-  expect(after.report.alerts).toEqual([
+  const usdtAlerts = [
     `shortfall: ${usdt(-difference)} USDT less on chain than merchants are owed`,
     "unmatched: 1.000000 USDT less on chain than the custody books hold",
-  ]);
+  ];
+  expect(after.report.alerts).toEqual([...usdtAlerts, ...(spent > 0n ? [nativeAlert(chain, "treasury", spent)] : [])]);
+  expect(after.report.gas.roles.treasury.unmatched).toBe(nativeText(chain, -spent));
   expect(await reconcileJobErrors(chain)).toEqual([
     {
       message: "custody reconciliation found a gap",
       fields: expect.objectContaining({ mode: "sandbox", chain, alerts: after.report.alerts }),
     },
   ]);
+  if (spent === 0n) return;
+  // The operator books what the key spent (once: the same transaction again is refused); the native gap closes.
+  const note = "fees of a transfer made with the treasury's key";
+  expectBooked(await bookNative(chain, "treasury", -spent, { tx: treasuryTx!, note }));
+  const again = await bookNative(chain, "treasury", -spent, { tx: treasuryTx!, note });
+  expect([again.code, JSON.parse(again.stdout).error.message]).toEqual([
+    2,
+    expect.stringContaining("is booked already for that address"),
+  ]);
+  const booked = await reconcileRun(chain);
+  expect(booked.report.alerts).toEqual(usdtAlerts);
+  expect(booked.report.gas.roles.treasury.unmatched).toBe("0");
 }

@@ -14,6 +14,7 @@ import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { fundedWallet, startWatcherProcess, watchPayment } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
+import { bookNative, expectBooked, nativeAlert } from "./native-helpers";
 import { evmChain, startOutboundWorker, waitForStatus } from "./outbound-helpers";
 import { expectFrozenPayoutBlocked, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
 
@@ -150,12 +151,36 @@ describe("the installation's own books, reconciled with the chain", () => {
     expect(eth.deposit_addresses_read).toBe(1); // the dust; the swept addresses hold nothing by the books
     expect(eth.gas.fees_spent).toBe(formatUnits(fees, 18));
     expect(await checkCustodyConsistency(getDb(), "sandbox")).toEqual([]);
+    // Native coin to the unit: what the faucet gave each role (booked once landed) less every fee and top-up is
+    // exactly what each holds on chain.
+    const fundings = await query<{ address: string; amount: string; tx_hash: string }>(
+      getDb(),
+      "select address, amount::text, tx_hash from custody_fundings where mode = 'sandbox' and chain = $1 and source = 'faucet'",
+      [CHAIN],
+    );
+    const roles = [chain.treasury.address, chain.sweeper.address].map((a) => a.toLowerCase());
+    expect(new Set(fundings.map((f) => f.address.toLowerCase()))).toEqual(new Set(roles));
+    for (const f of fundings) {
+      const sent = await chain.client.getTransaction({ hash: f.tx_hash as Hex });
+      expect([sent.to, sent.value, f.amount]).toEqual([f.address.toLowerCase(), 10n ** 18n, String(10n ** 18n)]);
+    }
+    expect(eth.gas.books.funded).toBe(formatUnits(BigInt(fundings.length) * 10n ** 18n, 18));
+    for (const role of ["treasury", "sweeper"] as const)
+      expect(eth.gas.roles[role]).toEqual({
+        address: chain[role].address,
+        on_chain: eth.gas[role],
+        staked: "0",
+        books: eth.gas[role],
+        settling: "0",
+        unmatched: "0",
+      });
   });
 
-  it("tokens taken off the treasury outside the service: a shortfall and an unmatched gap, exit 3, the job logs an error", async () => {
+  it("tokens taken off the treasury outside the service: a shortfall, an unmatched gap and the gas its key spent, exit 3, the job logs an error; the operator books the gas", async () => {
     const adapter = createChainAdapter(chain.config);
     const hash = await adapter.sendToken(chain.treasury.privateKey, chain.freshAddress(), 1_000_000n);
-    await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+    const receipt = await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+    const gas = receipt.gasUsed * receipt.effectiveGasPrice; // paid by the treasury, outside the books too
 
     const { code, report, eth } = await reconcile();
     expect(code).toBe(3);
@@ -166,7 +191,12 @@ describe("the installation's own books, reconciled with the chain", () => {
       unmatched: "-1.000000",
       difference: "-1.000000",
     });
-    expect(eth.alerts).toHaveLength(2);
+    expect(eth.gas.roles.treasury.unmatched).toBe(`-${formatUnits(gas, 18)}`);
+    expect(eth.alerts).toEqual([
+      "shortfall: 1.000000 USDT less on chain than merchants are owed",
+      "unmatched: 1.000000 USDT less on chain than the custody books hold",
+      nativeAlert(CHAIN, "treasury", gas),
+    ]);
 
     const errors = vi.spyOn(log, "error");
     try {
@@ -178,7 +208,24 @@ describe("the installation's own books, reconciled with the chain", () => {
     } finally {
       errors.mockRestore();
     }
-  });
+
+    // The operator books the gas its key spent (`cli custody fund`, negative): the native gap closes to the unit.
+    const note = "gas of a transfer made with the treasury's key";
+    const booked = expectBooked(await bookNative(CHAIN, "treasury", -gas, { tx: hash.toUpperCase(), note }));
+    expect(booked).toMatchObject({
+      address: chain.treasury.address,
+      amount: `-${formatUnits(gas, 18)}`,
+      tx_hash: hash,
+    });
+    const twice = await bookNative(CHAIN, "treasury", -gas, { tx: hash, note });
+    expect([twice.code, JSON.parse(twice.stdout).error.message]).toEqual([
+      2,
+      expect.stringContaining("is booked already for that address"),
+    ]);
+    const after = await reconcile();
+    expect(after.eth.alerts).toEqual(eth.alerts.slice(0, 2));
+    expect(after.eth.gas.roles.treasury.unmatched).toBe("0");
+  }, 150_000);
 
   it("tokens taken off a deposit address outside the service (its key used elsewhere): the gap adds to the shortfall, exit 3", async () => {
     // The dust payment's address: the books hold 0.300000 USDT on it (the sweeps left it).
@@ -340,6 +387,7 @@ describe("sandbox freeze on eth (the no-return token kind)", () => {
 describe("native gas", () => {
   it("a treasury without the ETH one of its transactions may cost: a gas alert, exit 3, the job logs it", async () => {
     await sender.stop();
+    const held = (await createChainAdapter(chain.config).balances(chain.treasury.address)).native;
     await chain.rpc("anvil_setBalance", [chain.treasury.address, "0x0"]);
 
     const { code, report, eth } = await reconcile();
@@ -351,8 +399,10 @@ describe("native gas", () => {
     expect(Number(eth.gas.sweeper)).toBeGreaterThanOrEqual(Number(needed)); // the faucet's 1 ETH
     // The USDT surplus left by the test above is still no alert: only the gas is.
     expect(eth.usdt).toMatchObject({ unmatched: "1.000000", difference: "1.000000" });
+    // Taken outside the service, so also a native gap of all it held (its books say it still does).
     expect(eth.alerts).toEqual([
       `gas: the treasury holds 0 ETH, less than one of its transactions may cost (${needed} ETH)`,
+      nativeAlert(CHAIN, "treasury", held),
     ]);
     const logged = await jobErrors();
     expect(logged).toEqual([
@@ -365,6 +415,7 @@ describe("native gas", () => {
             expect.stringMatching(
               /^gas: the treasury holds 0 ETH, less than one of its transactions may cost \(0\.\d+ ETH\)$/,
             ),
+            nativeAlert(CHAIN, "treasury", held),
           ],
         }),
       },

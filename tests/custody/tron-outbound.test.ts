@@ -22,7 +22,8 @@ import {
   waitForStatus,
   crashWorkerAt,
 } from "./outbound-helpers";
-import { expectTreasuryGapAlerts, paidPayment, paymentCosts, reconcileChain } from "./payment-helpers";
+import { bookNative, expectBooked } from "./native-helpers";
+import { expectTreasuryGapAlerts, paidPayment, paymentCosts, reconcileChain, reconcileRun } from "./payment-helpers";
 import { topUpFromSweeper, tronChain } from "./tron-helpers";
 import {
   expectExhaustedPayoutFails,
@@ -56,11 +57,15 @@ async function freezeForEnergy(sun: number) {
   const freeze = await tw.transactionBuilder.freezeBalanceV2(sun, "ENERGY", chain.treasury.address);
   const frozen = await tw.trx.sendRawTransaction(await tw.trx.sign(freeze));
   expect(frozen.result).toBe(true);
-  await waitFor("the freeze to be mined", async () =>
-    Boolean(
-      (await chain.node.wallet<{ blockNumber?: number }>("gettransactioninfobyid", { value: freeze.txID })).blockNumber,
-    ),
-  );
+  let fee = 0n;
+  await waitFor("the freeze to be mined", async () => {
+    const info = await chain.node.wallet<{ blockNumber?: number; fee?: number }>("gettransactioninfobyid", {
+      value: freeze.txID,
+    });
+    fee = BigInt(info.fee ?? 0);
+    return Boolean(info.blockNumber);
+  });
+  return { txID: freeze.txID, fee };
 }
 
 beforeAll(async () => {
@@ -302,8 +307,18 @@ describe("Tron energy staked by the operator", () => {
     worker ??= await startOutboundWorker(CHAIN);
     // The operator's step, outside the service: 14,000 TRX frozen for energy with the treasury's key (~140,000
     // energy a day at the sandbox's network weights, enough for one USDT transfer into an empty balance).
-    await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, { trxSun: 14_100_000_000n });
-    await freezeForEnergy(14_000_000_000);
+    const before = (await reconcileRun(CHAIN)).report.gas.roles.treasury;
+    const funded = await fundTronAddress(tronSandboxInfo(chain.config), chain.treasury.address, {
+      trxSun: 14_100_000_000n,
+    });
+    const freeze = await freezeForEnergy(14_000_000_000);
+    // Booked by the operator: the TRX sent, and the freeze's bandwidth if it burnt any. The stake stays the
+    // treasury's: reconcile counts it, so its native coin still balances to the unit.
+    expectBooked(await bookNative(CHAIN, "treasury", 14_100_000_000n, { tx: funded.trxTxID!, note: "TRX to stake" }));
+    if (freeze.fee > 0n)
+      expectBooked(await bookNative(CHAIN, "treasury", -freeze.fee, { tx: freeze.txID, note: "the freeze's fee" }));
+    const after = (await reconcileRun(CHAIN)).report.gas.roles.treasury;
+    expect(after).toMatchObject({ staked: "14000", settling: "0", unmatched: before.unmatched });
 
     const res = await runCli(["tron", "resources", "--mode", "sandbox", "--json"], process.env);
     expect(res.code, res.stderr).toBe(0);

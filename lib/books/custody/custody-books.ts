@@ -14,15 +14,32 @@ export interface CustodyBooks {
   holders: string[];
   /** USDT (raw) of transfers out of the service that landed but are not yet at the chain's depth. */
   settlingRaw: bigint;
+  /** Per role address (addressKey): its native coin by the books, and what may have left it on chain ahead of them. */
+  roleNative: Map<string, RoleNative>;
   /** What merchants are owed, in USDT base units (6 decimals), from the `balances` table. */
   owed: { available: bigint; reserved: bigint; inFlight: bigint; refundsInFlight: bigint };
+}
+
+export interface RoleNative {
+  books: bigint;
+  /** Fees and rent of its transactions that landed and are not yet at depth (the books take them then). */
+  landed: bigint;
+  /** Its transactions signed or sent and not yet seen in a block (each may have landed since). */
+  unlanded: number;
 }
 
 /**
  * Reads the books of a (mode, chain) in one repeatable-read snapshot, so the figures agree with each other.
  * `roles` are the treasury's and sweeper's addresses: they are read anyway, and a transfer to them is internal.
+ * `feePayer` is the address that pays deposit addresses' fees, where one does (the sweeper, on Solana).
  */
-export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: string[]): Promise<CustodyBooks> {
+export async function readCustodyBooks(
+  db: Db,
+  mode: Mode,
+  chain: Chain,
+  roles: string[],
+  feePayer: string | null = null,
+): Promise<CustodyBooks> {
   const own = roles.map(addressKey);
   return inTransaction(db, async (tx) => {
     if (db.$client instanceof pg.Pool) await execute(tx, "set transaction isolation level repeatable read, read only");
@@ -49,6 +66,27 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
          and ${addressKeySql("to_address")} <> ${addressKeySql("from_address")}`,
       [mode, chain, own],
     );
+    const roleNative = new Map<string, RoleNative>(own.map((a) => [a, { books: 0n, landed: 0n, unlanded: 0 }]));
+    const nativeBooks = await query<{ address: string; total: string }>(
+      tx,
+      `select ${addressKeySql("address")} as address, sum(amount)::text as total from custody_entries
+       where mode = $1 and chain = $2 and asset = 'native' and account in ('treasury','sweeper')
+         and ${addressKeySql("address")} = any($3::text[]) group by 1`,
+      [mode, chain, own],
+    );
+    for (const b of nativeBooks) roleNative.get(b.address)!.books = BigInt(b.total);
+    const open = await query<{ payer: string; landed: string; unlanded: number }>(
+      tx,
+      `select ${addressKeySql("payer")} as payer,
+              coalesce(sum(coalesce(fee_native, 0) + coalesce(rent_paid_native, 0)) filter (where status = 'mined'), 0)::text as landed,
+              (count(*) filter (where status in ('signed','broadcast')))::int as unlanded
+       from (select case when $4::text is not null and signer->>'role' = 'deposit' then $4::text else from_address end as payer,
+                    status, fee_native, rent_paid_native
+             from outbound_transactions where mode = $1 and chain = $2 and status in ('signed','broadcast','mined')) o
+       where ${addressKeySql("payer")} = any($3::text[]) group by 1`,
+      [mode, chain, own, feePayer],
+    );
+    for (const o of open) Object.assign(roleNative.get(o.payer)!, { landed: BigInt(o.landed), unlanded: o.unlanded });
     const [owed] = await query<{ available: string; reserved: string; in_flight: string; refunds: string }>(
       tx,
       `select coalesce(sum(available_units), 0)::text as available, coalesce(sum(reserved_units), 0)::text as reserved,
@@ -61,6 +99,7 @@ export async function readCustodyBooks(db: Db, mode: Mode, chain: Chain, roles: 
       accounts,
       holders: held.map((h) => h.address).filter((a) => !own.includes(addressKey(a))),
       settlingRaw: BigInt(settling!.raw),
+      roleNative,
       owed: {
         available: BigInt(owed!.available),
         reserved: BigInt(owed!.reserved),

@@ -9,7 +9,8 @@ export type CustodyAsset = "usdt" | "native";
  * Internal (what the service holds): `deposit_addresses`, `treasury`, `sweeper`, and `in_flight` (signed, not
  * yet confirmed at depth, nor given up). External: `payers` (USDT deposited), `payees` (sent to outside
  * addresses), `fees` (native spent on fees, an expense) and `token_account_rent` (Solana: lamports held as the
- * rent of token accounts, paid when one is created and returned when one is closed).
+ * rent of token accounts, paid when one is created and returned when one is closed), and `funding` (native coin
+ * given to the treasury or the sweeper from outside the service, or taken from them: the operator, the sandbox faucet).
  */
 export const CUSTODY_ACCOUNTS = [
   "deposit_addresses",
@@ -20,11 +21,12 @@ export const CUSTODY_ACCOUNTS = [
   "payees",
   "fees",
   "token_account_rent",
+  "funding",
 ] as const;
 export type CustodyAccount = (typeof CUSTODY_ACCOUNTS)[number];
 
 export interface CustodyCause {
-  type: "deposit" | "outbound";
+  type: "deposit" | "outbound" | "funding";
   id: string;
 }
 

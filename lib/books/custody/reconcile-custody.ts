@@ -7,12 +7,14 @@ import type { Db } from "@/lib/platform/db/client";
 import { formatAmount } from "@/lib/kernel/amount";
 import type { Mode } from "@/lib/kernel/mode";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
+import { addressKey } from "@/lib/chains/address-key";
 import { checkCustodyConsistency } from "./check-custody-consistency";
 import { readCustodyBooks } from "./custody-books";
-import { gasNeeded } from "@/lib/chains/connect/chain-families";
+import { gasNeeded, nativeStaked } from "@/lib/chains/connect/chain-families";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { modeChainConfigs } from "./show-treasury";
 import { frozenCustody } from "./frozen-custody";
+import { nativeAlert, reconcileRoleNative } from "./reconcile-native";
 
 const PARALLEL_READS = 8;
 
@@ -21,8 +23,9 @@ const PARALLEL_READS = 8;
  * at its head: USDT on the treasury, the sweeper and every deposit address the books say holds some; against the
  * custody books (`unmatched`) and what merchants are owed (`difference`; negative is a shortfall). `alerts` name
  * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`; or
- * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`); an address of the
- * service's that USDT's issuer has frozen (`frozen`: its USDT cannot move, and it is not swept).
+ * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`), or less than its
+ * native books hold beyond what is settling (`native`); an address of the service's that USDT's issuer has frozen
+ * (`frozen`: its USDT cannot move, and it is not swept).
  */
 export async function reconcileChain(db: Db, config: ChainConfig) {
   const { mode, chain, decimals } = config;
@@ -30,14 +33,22 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
     roleAddress(db, mode, chain, "treasury"),
     roleAddress(db, mode, chain, "sweeper"),
   ]);
-  const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address]);
+  // Solana: the sweeper pays its deposit addresses' fees (and any rent).
+  const feePayer = config.family === "solana" ? sweeper.address : null;
+  const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address], feePayer);
   const adapter = createChainAdapter(config);
-  const [t, s, needed, frozen] = await Promise.all([
+  const [t, s, needed, frozen, tStaked, sStaked] = await Promise.all([
     adapter.balances(treasury.address),
     adapter.balances(sweeper.address),
     gasNeeded(config),
     frozenCustody(db, config, books.holders),
+    nativeStaked(config, treasury.address),
+    nativeStaked(config, sweeper.address),
   ]);
+  const roles = [
+    { ...treasury, role: "treasury" as const, balance: t.native, staked: tStaked },
+    { ...sweeper, role: "sweeper" as const, balance: s.native, staked: sStaked },
+  ].map((r) => reconcileRoleNative({ ...r, books: books.roleNative.get(addressKey(r.address))!, needed }));
   let onDeposits = 0n;
   for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
     const read = await Promise.all(books.holders.slice(i, i + PARALLEL_READS).map((a) => adapter.balances(a)));
@@ -67,6 +78,10 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         `gas: the ${role} holds ${native(held)} ${CHAIN_SPECS[chain].native.symbol}, ` +
           `less than one of its transactions may cost (${native(needed)} ${CHAIN_SPECS[chain].native.symbol})`,
       );
+  for (const r of roles) {
+    const alert = nativeAlert(r, native, CHAIN_SPECS[chain].native.symbol);
+    if (alert) alerts.push(alert);
+  }
   for (const f of frozen)
     alerts.push(
       `frozen: USDT's issuer froze the ${f.role === "deposit" ? "deposit address" : f.role} ${f.address} ` +
@@ -110,7 +125,24 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         sweeper: native(n.sweeper ?? 0n),
         deposit_addresses: native(n.deposit_addresses ?? 0n),
         in_flight: native(n.in_flight ?? 0n),
+        funded: native(-(n.funding ?? 0n)),
       },
+      roles: Object.fromEntries(
+        roles.map((r) => [
+          r.role,
+          {
+            address: r.address,
+            on_chain: native(r.onChain),
+            staked: native(r.staked),
+            books: native(r.books),
+            settling: native(r.settling),
+            unmatched: native(r.unmatched),
+          },
+        ]),
+      ) as Record<
+        "treasury" | "sweeper",
+        Record<"address" | "on_chain" | "staked" | "books" | "settling" | "unmatched", string>
+      >,
     },
     deposit_addresses_read: books.holders.length,
     frozen,

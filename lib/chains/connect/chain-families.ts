@@ -14,6 +14,8 @@ import { solanaTransactionLamports } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
 import { TronOps } from "../tron/tron-ops";
+import { readTronResources, tronStakeSun } from "../tron/tron-account-resources";
+import { TronNode } from "../tron/tron-node";
 
 /**
  * What each chain family plugs in behind the ports (lib/chains/chain-adapter.ts, outbound-driver.ts,
@@ -27,7 +29,11 @@ interface ChainFamilyModule {
   sandbox(config: ChainConfig): SandboxChainOps;
   /** The native coin (wei, sun, lamports) one of a role's transactions may cost at most, at today's fees. */
   gasNeeded(config: ChainConfig): Promise<bigint>;
+  /** Native coin an address owns outside its balance (Tron: staked and unfreezing TRX); 0 elsewhere. */
+  nativeStaked(config: ChainConfig, address: string): Promise<bigint>;
 }
+
+const NOTHING_STAKED = async () => 0n;
 
 const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
   evm: {
@@ -35,6 +41,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     writer: (config) => new EvmDriver(config),
     sandbox: (config) => new AnvilOps(config),
     gasNeeded: evmGasNeeded,
+    nativeStaked: NOTHING_STAKED,
   },
   tron: {
     reader: (config) =>
@@ -47,6 +54,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     sandbox: (config) => new TronOps(config),
     // The most a TRC-20 transfer may burn (its fee_limit's cap).
     gasNeeded: async (config) => config.maxFeeLimitSun!,
+    nativeStaked: async (config, address) => tronStakeSun(await readTronResources(new TronNode(config), address)),
   },
   solana: {
     reader: (config) => new SolanaAdapter(config.chain, config),
@@ -54,6 +62,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     sandbox: (config) => new SolanaOps(config),
     // The sweeper pays a deposit address's sweep, the rent of a new token account, and its priority fee.
     gasNeeded: async (config) => solanaTransactionLamports(config.maxComputeUnitPrice ?? 0n),
+    nativeStaked: NOTHING_STAKED,
   },
 };
 
@@ -72,3 +81,7 @@ export const sandboxChainOps = (config: ChainConfig): SandboxChainOps => CHAIN_F
  * cannot pay a payout nor the sweeper a sweep or a top-up (docs/CUSTODY.md, "Reconciliation").
  */
 export const gasNeeded = (config: ChainConfig): Promise<bigint> => CHAIN_FAMILIES[config.family].gasNeeded(config);
+
+/** Native coin an address owns beyond its balance: Tron's staked and unfreezing TRX (sun); 0 on other families. */
+export const nativeStaked = (config: ChainConfig, address: string): Promise<bigint> =>
+  CHAIN_FAMILIES[config.family].nativeStaked(config, address);

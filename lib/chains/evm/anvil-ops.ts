@@ -62,9 +62,22 @@ export class AnvilOps implements SandboxChainOps {
     );
   }
 
-  /** A call to the token from its owner, signed by anvil; returns the transaction hash once in the pool. */
-  private async sendAsOwner(data: Hex): Promise<Hex> {
-    const tx = { from: TOKEN_OWNER, to: this.config.tokenAddress, data };
+  async fundNative(address: string): Promise<{ txHash: string; amount: bigint }> {
+    // A transfer, not anvil_setBalance: what lands is exactly the amount sent, whatever the role spends meanwhile.
+    const owner = BigInt(await this.rpc<Hex>("eth_getBalance", [TOKEN_OWNER, "latest"]));
+    if (owner < 1_000n * GAS_FLOOR) await this.rpc("anvil_setBalance", [TOKEN_OWNER, numberToHex(10_000n * GAS_FLOOR)]);
+    const txHash = await this.sendAsOwner({ to: address as Address, value: numberToHex(GAS_FLOOR) });
+    const receipt = await this.client.waitForTransactionReceipt({ hash: txHash, timeout: 30_000 });
+    if (receipt.status !== "success") throw new Error(`faucet transfer ${txHash} reverted`);
+    return { txHash, amount: GAS_FLOOR };
+  }
+
+  /** A transaction from the token's owner, signed by anvil; returns the transaction hash once in the pool. */
+  private async sendAsOwner(call: Hex | { to: Address; value: Hex }): Promise<Hex> {
+    const tx =
+      typeof call === "string"
+        ? { from: TOKEN_OWNER, to: this.config.tokenAddress, data: call }
+        : { from: TOKEN_OWNER, ...call };
     // The owner is one of anvil's unlocked development accounts, so anvil signs and assigns the nonce; two
     // concurrent calls (from any web instance) can still be given the same one, and the loser is refused
     // as a replacement: it simply asks again for the next nonce.

@@ -6,7 +6,7 @@ import { SolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { decryptSecret } from "@/lib/platform/secrets/encryption";
 import { masterKey } from "@/lib/platform/secrets/master-key";
 import { SOLANA_MINT_AUTHORITY_PURPOSE } from "@/sandbox/registrations";
-import { fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
+import { airdropSol, fundSolanaAddress } from "@/sandbox/solana/solana-faucet";
 import { NoFreezeAuthorityError, setSolanaFrozen } from "@/sandbox/solana/solana-freeze";
 import { congestWith, evmChainsOnly, tokenCannotFreeze } from "../chain-control-errors";
 import type { Congested, CongestLevel, SandboxChainOps } from "../sandbox-chain-ops";
@@ -38,6 +38,10 @@ export class SolanaOps implements SandboxChainOps {
         lamports: SOL_FOR_FEES,
       })
     ).signature;
+  }
+
+  async fundNative(address: string): Promise<{ txHash: string; amount: bigint }> {
+    return { txHash: await airdropSol(this.info().rpcUrl, address, SOL_FOR_FEES), amount: SOL_FOR_FEES };
   }
 
   async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {

@@ -69,3 +69,14 @@ export async function readTronResources(node: TronNode, address: string): Promis
     delegatesTo: index.toAccounts ?? [],
   };
 }
+
+/** The TRX an account owns outside its balance: staked (Stake 2.0, lent out or not) and unfreezing (sun). */
+export function tronStakeSun(r: TronAccountResources): bigint {
+  return (
+    r.stakedForEnergySun +
+    r.stakedForBandwidthSun +
+    r.delegatedOutEnergySun +
+    r.delegatedOutBandwidthSun +
+    r.unfreezing.reduce((sum, u) => sum + u.amountSun, 0n)
+  );
+}

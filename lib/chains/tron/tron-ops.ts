@@ -49,6 +49,11 @@ export class TronOps implements SandboxChainOps {
     return (await fundTronAddress(this.info, address, { usdtUnits: rawAmount, trxSun: TRX_FOR_GAS })).txID;
   }
 
+  async fundNative(address: string): Promise<{ txHash: string; amount: bigint }> {
+    const { trxTxID } = await fundTronAddress(this.info, address, { trxSun: TRX_FOR_GAS }); // resolves once mined
+    return { txHash: trxTxID!, amount: TRX_FOR_GAS };
+  }
+
   async payFromSandboxWallet(to: string, rawAmount: bigint): Promise<{ from: string; txHash: string }> {
     const key = randomBytes(32);
     const from = TronWeb.address.fromPrivateKey(key.toString("hex"));

@@ -9,7 +9,10 @@ import { WALLET_ROLES } from "./wallet-roles";
  * them; `cli treasury show` lists them); returns them.
  * Run by the process holding the keys (the worker's outbound leader).
  */
-export async function registerWalletRoles(db: Db, config: ChainConfig): Promise<string[]> {
+export async function registerWalletRoles(
+  db: Db,
+  config: ChainConfig,
+): Promise<{ role: (typeof WALLET_ROLES)[number]; address: string }[]> {
   const keys = await Promise.all(WALLET_ROLES.map((role) => roleKey(db, config.mode, config.chain, role)));
   for (const key of keys)
     await execute(
@@ -18,5 +21,5 @@ export async function registerWalletRoles(db: Db, config: ChainConfig): Promise<
        on conflict (mode, chain, role) do update set address = excluded.address, path = excluded.path, updated_at = now()`,
       [config.mode, config.chain, key.role, key.address, key.path],
     );
-  return keys.map((k) => k.address);
+  return keys.map((k) => ({ role: k.role, address: k.address }));
 }

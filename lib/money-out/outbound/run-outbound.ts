@@ -6,8 +6,9 @@ import { log } from "@/lib/platform/log";
 import { backoffDelay } from "@/lib/kernel/backoff";
 import { sleep } from "@/lib/kernel/sleep";
 import { depositKey, roleKey } from "@/lib/chains/wallets/role-keys";
-import { fundSandboxRoles } from "@/lib/chains/sandbox/fund-sandbox-roles";
+import { fundSandboxRoles, type SandboxFunding } from "@/lib/chains/sandbox/fund-sandbox-roles";
 import { registerWalletRoles } from "@/lib/chains/wallets/register-wallet-roles";
+import { bookFunding } from "@/lib/books/custody/book-funding";
 
 const SANDBOX_FUNDING_EVERY_MS = 5_000;
 import { createOutboundDriver } from "@/lib/chains/connect/chain-families";
@@ -58,7 +59,9 @@ export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSign
     // Sandbox: the faucet keeps the roles' gas up (checked every few seconds; live operators fund their own).
     if (config.mode === "sandbox" && Date.now() - funded > SANDBOX_FUNDING_EVERY_MS) {
       funded = Date.now();
-      await fundSandboxRoles(config, roles).catch((err: unknown) =>
+      const booked = (f: SandboxFunding) =>
+        bookFunding(db, { ...f, mode: config.mode, chain: config.chain, source: "faucet" });
+      await fundSandboxRoles(config, roles, booked).catch((err: unknown) =>
         log.warn("could not fund the sandbox roles", { chain: config.chain, error: String(err) }),
       );
     }
