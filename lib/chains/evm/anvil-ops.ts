@@ -67,7 +67,11 @@ export class AnvilOps implements SandboxChainOps {
     const owner = BigInt(await this.rpc<Hex>("eth_getBalance", [TOKEN_OWNER, "latest"]));
     if (owner < 1_000n * GAS_FLOOR) await this.rpc("anvil_setBalance", [TOKEN_OWNER, numberToHex(10_000n * GAS_FLOOR)]);
     const txHash = await this.sendAsOwner({ to: address as Address, value: numberToHex(GAS_FLOOR) });
-    const receipt = await this.client.waitForTransactionReceipt({ hash: txHash, timeout: 30_000 });
+    const receipt = await this.client.waitForTransactionReceipt({
+      hash: txHash,
+      pollingInterval: 100,
+      timeout: 30_000,
+    });
     if (receipt.status !== "success") throw new Error(`faucet transfer ${txHash} reverted`);
     return { txHash, amount: GAS_FLOOR };
   }

@@ -55,30 +55,55 @@ export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSign
   const pollMs = Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 2)));
   let failures = 0;
   let funded = 0;
-  while (!signal.aborted) {
-    // Sandbox: the faucet keeps the roles' gas up (checked every few seconds; live operators fund their own).
-    if (config.mode === "sandbox" && Date.now() - funded > SANDBOX_FUNDING_EVERY_MS) {
-      funded = Date.now();
-      const booked = (f: SandboxFunding) =>
-        bookFunding(db, { ...f, mode: config.mode, chain: config.chain, source: "faucet" });
-      await fundSandboxRoles(config, roles, booked).catch((err: unknown) =>
-        log.warn("could not fund the sandbox roles", { chain: config.chain, error: String(err) }),
-      );
+  let funding: Promise<void> | null = null;
+  const booked = (f: SandboxFunding) =>
+    bookFunding(db, { ...f, mode: config.mode, chain: config.chain, source: "faucet" });
+  try {
+    while (!signal.aborted) {
+      // Sandbox: the faucet keeps the roles' gas up (checked every few seconds; live operators fund their own),
+      // beside the passes: a transfer waits for its block, the journal does not wait for it.
+      if (config.mode === "sandbox" && !funding && Date.now() - funded > SANDBOX_FUNDING_EVERY_MS) {
+        funded = Date.now();
+        funding = fundSandboxRoles(config, roles, booked)
+          .catch((err: unknown) =>
+            log.warn("could not fund the sandbox roles", { chain: config.chain, error: String(err) }),
+          )
+          .finally(() => {
+            funding = null;
+          });
+      }
+      if (await outboundPass(db, engine, config, signal, pollMs, failures + 1)) failures = 0;
+      else if (++failures >= 5) return;
     }
-    try {
-      await trackOutbound(db, engine);
-      failures = 0;
-      await sleep(pollMs, signal);
-    } catch (err) {
-      failures += 1;
-      log.warn("outbound pass failed; backing off", {
-        mode: config.mode,
-        chain: config.chain,
-        failures,
-        error: String(err),
-      });
-      if (failures >= 5) return;
-      await sleep(backoffDelay(failures, { baseMs: 500, maxMs: 30_000 }), signal);
-    }
+  } finally {
+    await funding; // a landed faucet transfer is booked before the leader lets go
+  }
+}
+
+/**
+ * One pass of the journal, then its pause; a failing pass (the `failures`th in a row) is logged and backs off
+ * instead. True when the pass succeeded.
+ */
+async function outboundPass(
+  db: Db,
+  engine: OutboundEngine,
+  config: ChainConfig,
+  signal: AbortSignal,
+  pollMs: number,
+  failures: number,
+): Promise<boolean> {
+  try {
+    await trackOutbound(db, engine);
+    await sleep(pollMs, signal);
+    return true;
+  } catch (err) {
+    log.warn("outbound pass failed; backing off", {
+      mode: config.mode,
+      chain: config.chain,
+      failures,
+      error: String(err),
+    });
+    if (failures < 5) await sleep(backoffDelay(failures, { baseMs: 500, maxMs: 30_000 }), signal);
+    return false;
   }
 }
