@@ -2,8 +2,9 @@
 // payments per chain, on 1 s sandbox chains watched by a real worker process; (b) watcher scan cost per
 // block with 1,000 token transfers per block while 10k and then 100k payments are open; (c) the
 // memory (PSS) of the whole stack started by `npm start`; (d) on the emulated tron and solana, the
-// watcher's detection cost per scan while 10k payments are open. (a) covers all five chains.
-// BENCH_ONLY=a,b,c,d picks parts; BENCH_CHAINS=tron,solana limits (a) to some chains.
+// watcher's detection cost per scan and per block while 1k and then 100k payments are open
+// (BENCH_DETECTION_OPEN), solana in both SOLANA_DETECTION modes. (a) covers all five chains.
+// BENCH_ONLY=a,b,c,d picks parts; BENCH_CHAINS=tron,solana limits (a) and (d) to some chains.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -81,15 +82,24 @@ try {
       }
     }
     if (only.has("d")) {
+      const sizes = (process.env.BENCH_DETECTION_OPEN || "1000,100000").split(",").map(Number);
       console.log(
-        "(d) detection cost per scan on the emulated chains while 10,000 payments are open (10 of them paid meanwhile)",
+        `(d) detection cost on the emulated chains while ${sizes.join(", then ")} payments are open (10 paid ` +
+          "meanwhile); solana in both SOLANA_DETECTION modes (target, blocks: per slot at the largest ≤ 1.5× the smallest, ≤ 50 ms)",
       );
-      for (const config of configs.filter((c) => c.emulated)) {
-        const f = await measureDetectionCost(config, owner, 10_000, 10);
-        console.log(
-          `  ${f.chain.padEnd(8)} ${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, ` +
-            `p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; detected ${f.detected}/10`,
-        );
+      const chosen = (c: { chain: string }) =>
+        !process.env.BENCH_CHAINS || process.env.BENCH_CHAINS.split(",").includes(c.chain);
+      for (const config of configs.filter((c) => c.emulated && chosen(c))) {
+        const modes = config.family === "solana" ? (["accounts", "blocks"] as const) : ([null] as const);
+        for (const open of sizes)
+          for (const mode of modes) {
+            const f = await measureDetectionCost(mode ? { ...config, solanaDetection: mode } : config, owner, open, 10);
+            console.log(
+              `  ${`${f.chain}${mode ? ` ${mode}` : ""}`.padEnd(16)} ${String(open).padStart(7)} open, ${f.scans} scans: ` +
+                `${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; ` +
+                `${f.msPerBlock === null ? "no block read" : `${f.msPerBlock.toFixed(1)} ms per block`}; detected ${f.detected}/10`,
+            );
+          }
       }
     }
   } finally {

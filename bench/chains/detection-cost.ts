@@ -17,6 +17,7 @@ export interface DetectionFigures {
   chain: string;
   openPayments: number;
   scans: number;
+  msPerBlock: number | null;
   msPerScan: { mean: number; p50: number; p95: number };
   detected: number;
 }
@@ -34,7 +35,13 @@ export async function measureDetectionCost(
   open: number,
   paid: number,
 ): Promise<DetectionFigures> {
-  const addresses = Array.from({ length: open - paid }, () => randomAddress(config.chain));
+  // The open payments already there (an earlier, smaller round) count: only the difference is added.
+  const [already] = await query<{ n: number }>(
+    getDb(),
+    "select count(*)::int as n from payments where mode = 'sandbox' and chain = $1 and status = 'awaiting_payment'",
+    [config.chain],
+  );
+  const addresses = Array.from({ length: Math.max(0, open - paid - already!.n) }, () => randomAddress(config.chain));
   await query(
     getDb(),
     `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
@@ -56,16 +63,23 @@ export async function measureDetectionCost(
     payments.map((p) => ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals))),
   );
   const times: number[] = [];
+  let slots = 0;
+  let reading = 0; // ms spent in scans that read blocks (an idle scan, the head unchanged, reads none)
   let detected = 0;
   const deadline = Date.now() + 120_000;
   let paidAll = false;
   void paying.then(() => (paidAll = true));
   while (Date.now() < deadline) {
     const start = performance.now();
-    await scanOnce(getDb(), target).catch((err) => {
+    const scan = await scanOnce(getDb(), target).catch((err) => {
       if (!(err instanceof CursorMovedError)) throw err;
     });
-    times.push(performance.now() - start);
+    const took = performance.now() - start;
+    times.push(took);
+    if (scan?.to !== undefined && scan.from !== undefined) {
+      slots += scan.to - scan.from + 1;
+      reading += took;
+    }
     const [row] = await query<{ n: string }>(
       getDb(),
       "select count(*)::text as n from payments where id = any($1::text[]) and status <> 'awaiting_payment'",
@@ -80,6 +94,8 @@ export async function measureDetectionCost(
     chain: config.chain,
     openPayments: open,
     scans: times.length,
+    /** The scans that read blocks (slots), over the blocks they read. */
+    msPerBlock: slots ? reading / slots : null,
     msPerScan: {
       mean: times.reduce((a, b) => a + b, 0) / times.length,
       p50: percentile(times, 50),

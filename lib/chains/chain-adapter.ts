@@ -60,6 +60,11 @@ export interface ChainAdapter {
    */
   transfers(from: number, to: number, watched?: WatchedAddress[]): Promise<TokenTransfer[]>;
   readonly scansAddresses?: boolean;
+  /**
+   * Of the transfers matched to deposit addresses, those the service takes, where the check costs too much to
+   * run on every transfer of the chain (Solana: into the owner's associated token account). Absent: all.
+   */
+  keepMatched?<T extends TokenTransfer>(matched: T[]): Promise<T[]>;
   /** An address's token balance (the token's base units) and native balance (wei, sun, lamports), at the head. */
   balances(address: string): Promise<{ token: bigint; native: bigint }>;
   /**

@@ -1,5 +1,5 @@
 import { type AppConfig, config } from "@/lib/platform/config/env";
-import type { TronEnergyStrategy } from "@/lib/platform/config/env-schema";
+import type { SolanaDetection, TronEnergyStrategy } from "@/lib/platform/config/env-schema";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
@@ -28,6 +28,8 @@ export interface ChainConfig {
   maxFeeLimitSun: bigint | null;
   /** Solana: the highest compute-unit price (micro-lamports) a transaction may offer (SOLANA_MAX_COMPUTE_UNIT_PRICE). */
   maxComputeUnitPrice: bigint | null;
+  /** Solana: how deposits are found (SOLANA_DETECTION: `blocks`, or `accounts` polling); null elsewhere. */
+  solanaDetection: SolanaDetection | null;
   /** Tron: where transfers' energy comes from (the treasury's stake, or TRX burnt); null elsewhere. */
   tronEnergyStrategy: TronEnergyStrategy | null;
   /** EVM, live: the sanctions oracle payouts' destinations are checked against (`<CHAIN>_SANCTIONS_ORACLE`). */
@@ -73,6 +75,7 @@ export function liveChainConfig(chain: Chain, cfg: AppConfig = config()): ChainC
     maxFeeWei: maxFeeWei(chain, "live", cfg),
     maxFeeLimitSun: CHAIN_FAMILY[chain] === "tron" ? cfg.tronMaxFeeSun : null,
     maxComputeUnitPrice: CHAIN_FAMILY[chain] === "solana" ? cfg.solanaMaxComputeUnitPrice : null,
+    solanaDetection: CHAIN_FAMILY[chain] === "solana" ? cfg.solanaDetection : null,
     tronEnergyStrategy: CHAIN_FAMILY[chain] === "tron" ? cfg.tronEnergyStrategy.live : null,
     sanctionsOracle: set.sanctionsOracle ?? null,
   };
@@ -130,6 +133,7 @@ export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
     maxFeeLimitSun: CHAIN_FAMILY[row.chain] === "tron" ? config().tronMaxFeeSun : null,
     maxComputeUnitPrice: CHAIN_FAMILY[row.chain] === "solana" ? config().solanaMaxComputeUnitPrice : null,
+    solanaDetection: CHAIN_FAMILY[row.chain] === "solana" ? config().solanaDetection : null,
     tronEnergyStrategy: CHAIN_FAMILY[row.chain] === "tron" ? config().tronEnergyStrategy.sandbox : null,
     sanctionsOracle: null,
   }));

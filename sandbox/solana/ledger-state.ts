@@ -101,9 +101,14 @@ export class Ledger {
     return { slot: 0, slots: [[0, toBase58(randomBytes(32)), time]], blocks: [] };
   }
 
-  /** The bank slot a commitment reads from: processed and confirmed see the tip, finalized 32 behind. */
+  /**
+   * The bank slot a commitment reads from: processed sees the tip, the slot still taking transactions; confirmed
+   * the last complete one (a real cluster votes on a block once its leader has produced it, so a confirmed block
+   * never gains a transaction); finalized 32 behind confirmed.
+   */
   commitmentSlot(commitment: Commitment): number {
-    return commitment === "finalized" ? Math.max(0, this.slot - FINALITY_DEPTH) : this.slot;
+    if (commitment === "processed") return this.slot;
+    return Math.max(0, this.slot - 1 - (commitment === "finalized" ? FINALITY_DEPTH : 0));
   }
 
   slotInfo(slot: number): { hash: string; time: number } | undefined {
@@ -151,8 +156,9 @@ export class Ledger {
     return this.byAddress.get(address) ?? [];
   }
 
-  confirmationStatus(slot: number): "confirmed" | "finalized" {
-    return slot <= this.commitmentSlot("finalized") ? "finalized" : "confirmed";
+  confirmationStatus(slot: number): "processed" | "confirmed" | "finalized" {
+    if (slot <= this.commitmentSlot("finalized")) return "finalized";
+    return slot <= this.commitmentSlot("confirmed") ? "confirmed" : "processed";
   }
 
   snapshot(): LedgerSnapshot {

@@ -353,7 +353,9 @@ describe("sandbox Solana chain: LiteSVM behind a JSON-RPC facade", () => {
     expect(await rpc.sendTransaction(onceWire, { encoding: "base64", skipPreflight: true }).send()).toBe(
       getSignatureFromTransaction(once),
     );
-    // Only the first copy moved tokens (12,345,678 + 3) and nothing else landed for the refused ones.
+    // Only the first copy moved tokens (12,345,678 + 3) and nothing else landed for the refused ones: read once
+    // its slot is complete (`confirmed` reads the last complete slot, as on a cluster).
+    await waitForStatus(getSignatureFromTransaction(once), "confirmed");
     expect((await rpc.getTokenAccountBalance(recipientAta).send()).value.amount).toBe("12345681");
     expect(
       (await rpc.getSignatureStatuses([getSignatureFromTransaction(good), getSignatureFromTransaction(stale)]).send())

@@ -174,6 +174,7 @@ describe("the Solana driver's compute budget", () => {
       maxFeeWei: null,
       maxFeeLimitSun: null,
       maxComputeUnitPrice: cap,
+      solanaDetection: "blocks",
       tronEnergyStrategy: null,
       sanctionsOracle: null,
     }) satisfies ChainConfig;

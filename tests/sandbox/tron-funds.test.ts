@@ -30,6 +30,7 @@ const configOf = (info: TronSandboxInfo) =>
     maxFeeWei: null,
     maxFeeLimitSun: 50n * TRX,
     maxComputeUnitPrice: null,
+    solanaDetection: null,
     tronEnergyStrategy: "burn",
     sanctionsOracle: null,
   }) satisfies ChainConfig;

@@ -15,44 +15,42 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import type { Chain } from "@/lib/chains/chains";
+import type { SolanaDetection } from "@/lib/platform/config/env-schema";
+import { accountTransfers } from "./solana-account-transfers";
+import { type BlockTransfer, blockTransfers } from "./solana-block-transfers";
 import { budgetedMessage, readComputeBudget } from "./solana-compute-budget";
 import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "../chain-adapter";
 
 type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;
-const ACCOUNTS_PER_CALL = 100; // getMultipleAccounts' limit
-const PARALLEL_CALLS = 8;
 /** A payer's wallet pays what the market asks (the service's own transactions have SOLANA_MAX_COMPUTE_UNIT_PRICE). */
 const WALLET_PRICE_CAP = 2n ** 64n - 1n;
 
-async function mapConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
-
 /**
  * Solana, sandbox or live, through any JSON-RPC endpoint (@solana/kit). A deposit address is the derived
- * owner; payments arrive in its associated token account (ATA) for the USDT mint. Detection: one
- * getMultipleAccounts per 100 watched ATAs at `confirmed`; only an account whose balance differs from what
- * is recorded has its signatures fetched, and each new transaction's amount is its pre/post token balance
- * difference for that owner. Slots play the part of blocks; a slot's "hash" is the slot itself (reads at
- * `confirmed` are supermajority-voted and are not rolled back), and 32 slots make a payment `finalized`.
+ * owner; payments arrive in its associated token account (ATA) for the USDT mint. Detection
+ * (`SOLANA_DETECTION`): `blocks` reads each new slot's block once (solana-block-transfers.ts), `accounts` polls
+ * every watched ATA (solana-account-transfers.ts). Slots play the part of blocks; a slot's "hash" is the slot
+ * itself (reads at `confirmed` are supermajority-voted and are not rolled back), and 32 slots make a payment
+ * `finalized`.
  */
 export class SolanaAdapter implements ChainAdapter {
   readonly family = "solana" as const;
-  readonly scansAddresses = true;
+  readonly scansAddresses: boolean;
   private readonly rpc: Rpc;
   private readonly atas = new Map<string, Address>();
 
   constructor(
     readonly chain: Chain,
-    private readonly cfg: { rpcUrl: string; tokenAddress: string; decimals: number },
+    private readonly cfg: {
+      rpcUrl: string;
+      tokenAddress: string;
+      decimals: number;
+      solanaDetection?: SolanaDetection | null;
+    },
   ) {
     this.rpc = createSolanaRpc(cfg.rpcUrl);
+    this.scansAddresses = cfg.solanaDetection === "accounts";
   }
 
   async network(): Promise<string> {
@@ -81,64 +79,23 @@ export class SolanaAdapter implements ChainAdapter {
     );
   }
 
-  async transfers(_from: number, to: number, watched: WatchedAddress[] = []): Promise<TokenTransfer[]> {
-    const changed: WatchedAddress[] = [];
-    const batches: WatchedAddress[][] = [];
-    for (let i = 0; i < watched.length; i += ACCOUNTS_PER_CALL) batches.push(watched.slice(i, i + ACCOUNTS_PER_CALL));
-    // A few calls in flight at once: the cost is mostly round trips to the node.
-    await mapConcurrently(batches, PARALLEL_CALLS, async (batch) => {
-      const atas = await Promise.all(batch.map((w) => this.ata(w.key)));
-      const { value } = await this.rpc.getMultipleAccounts(atas, { ...COMMITMENT, encoding: "base64" }).send();
-      value.forEach((account, j) => {
-        // SPL token account layout: mint 0..32, owner 32..64, amount (u64 LE) 64..72.
-        const amount = account ? Buffer.from(account.data[0], "base64").readBigUInt64LE(64) : 0n;
-        if (amount !== batch[j]!.recordedRaw) changed.push(batch[j]!);
-      });
-    });
-    const found: TokenTransfer[] = [];
-    for (const w of changed) found.push(...(await this.newTransfersTo(w, to)));
-    return found.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  async transfers(from: number, to: number, watched: WatchedAddress[] = []): Promise<TokenTransfer[]> {
+    if (!this.scansAddresses) return blockTransfers(this.rpc, this.cfg.tokenAddress, from, to);
+    return accountTransfers(this.rpc, this.cfg.tokenAddress, (owner) => this.ata(owner), to, watched);
   }
 
-  private async newTransfersTo(w: WatchedAddress, upTo: number): Promise<TokenTransfer[]> {
-    const ata = await this.ata(w.key);
-    // Newest first; page back until a recorded signature shows up (everything older is known).
-    const signatures = [];
-    for (let before: Signature | undefined; ; ) {
-      const page = await this.rpc
-        .getSignaturesForAddress(ata, { ...COMMITMENT, limit: 100, ...(before ? { before } : {}) })
-        .send();
-      signatures.push(...page);
-      if (page.length < 100 || page.some((s) => w.recordedTx.has(s.signature))) break;
-      before = page[page.length - 1]!.signature;
+  /**
+   * Of the credits matched to deposit addresses, those into the owner's associated token account: the one
+   * balances() reads and sweeps empty (another token account of the owner's is not the service's to watch).
+   * Derived for these few only: a derivation costs about half a millisecond, too much for every credit of a block.
+   */
+  async keepMatched<T extends TokenTransfer>(matched: T[]): Promise<T[]> {
+    const kept: T[] = [];
+    for (const t of matched) {
+      const account = (t as Partial<BlockTransfer>).tokenAccount;
+      if (account === undefined || account === (await this.ata(t.toKey))) kept.push(t);
     }
-    const fresh = signatures.filter((s) => s.err === null && Number(s.slot) <= upTo && !w.recordedTx.has(s.signature));
-    const out: TokenTransfer[] = [];
-    for (const s of fresh) {
-      const tx = await this.rpc
-        .getTransaction(s.signature, { ...COMMITMENT, encoding: "json", maxSupportedTransactionVersion: 0 })
-        .send();
-      if (!tx?.meta || tx.meta.err) continue;
-      const pre = tx.meta.preTokenBalances ?? [];
-      for (const post of tx.meta.postTokenBalances ?? []) {
-        if (post.mint !== this.cfg.tokenAddress || post.owner !== w.key) continue;
-        const before = pre.find((p) => p.accountIndex === post.accountIndex);
-        const delta = BigInt(post.uiTokenAmount.amount) - BigInt(before?.uiTokenAmount.amount ?? "0");
-        if (delta <= 0n) continue;
-        const payer = pre.find((p) => p.mint === this.cfg.tokenAddress && p.owner !== w.key);
-        out.push({
-          txHash: s.signature,
-          logIndex: post.accountIndex,
-          position: post.accountIndex,
-          blockNumber: Number(s.slot),
-          blockHash: `slot:${Number(s.slot)}`,
-          from: payer?.owner ?? null,
-          toKey: w.key,
-          rawAmount: delta,
-        });
-      }
-    }
-    return out;
+    return kept;
   }
 
   private async ata(owner: string): Promise<Address> {

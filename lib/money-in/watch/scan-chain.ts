@@ -65,7 +65,8 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
   }
   if (to < from) return { kind: "idle", head, caughtUp: true };
 
-  const matched = await matchTransfers(db, target, transfers);
+  const found = await matchTransfers(db, target, transfers);
+  const matched = adapter.keepMatched ? await adapter.keepMatched(found) : found;
   const blocks = new Map(last!);
   const unknown = matched.map((m) => m.blockNumber).filter((n) => !blocks.has(n));
   if (unknown.length) for (const [n, b] of await adapter.blocks(unknown)) blocks.set(n, b);

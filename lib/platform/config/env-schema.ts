@@ -26,6 +26,9 @@ export const WORKER_ROLES = ["jobs", "watchers", "outbound"] as const;
 /** How Tron transfers get their energy (docs/CUSTODY.md, "Tron energy"): burnt TRX, or the treasury's stake. */
 export const TRON_ENERGY_STRATEGIES = ["burn", "stake"] as const;
 export type TronEnergyStrategy = (typeof TRON_ENERGY_STRATEGIES)[number];
+/** How Solana deposits are found: each new slot's block read once, or every watched token account polled. */
+export const SOLANA_DETECTIONS = ["blocks", "accounts"] as const;
+export type SolanaDetection = (typeof SOLANA_DETECTIONS)[number];
 
 /** The variables every process shares, named as the operator sets them (README, "Configuration"). */
 const shape = {
@@ -58,6 +61,7 @@ const shape = {
   TRON_MAX_FEE_TRX: positiveNumber(50),
   TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
   SOLANA_MAX_COMPUTE_UNIT_PRICE: positiveInt(1_000_000),
+  SOLANA_DETECTION: oneOf(SOLANA_DETECTIONS, "blocks"),
   SOLANA_PUBLIC_RPC_URL: absoluteUrl("https://api.mainnet-beta.solana.com"),
   SANDBOX_CHAINS: oneOf(["on", "off"], "on"),
   SANDBOX_BLOCK_TIME: positiveNumber(1),
@@ -131,6 +135,7 @@ export interface AppConfig {
   tronEnergyStrategy: Record<"live" | "sandbox", TronEnergyStrategy>;
   /** The highest compute-unit price (micro-lamports) a Solana transaction of the service offers, in both modes. */
   solanaMaxComputeUnitPrice: bigint;
+  solanaDetection: SolanaDetection;
   solanaPublicRpcUrl: string;
   sandboxChains: boolean;
   sandboxBlockTimeS: number;
@@ -202,6 +207,7 @@ export const envSchema = z
       tronMaxFeeSun: BigInt(Math.round(env.TRON_MAX_FEE_TRX * 1e6)),
       tronEnergyStrategy: { live: env.TRON_ENERGY_STRATEGY, sandbox: env.SANDBOX_TRON_ENERGY_STRATEGY },
       solanaMaxComputeUnitPrice: BigInt(env.SOLANA_MAX_COMPUTE_UNIT_PRICE),
+      solanaDetection: env.SOLANA_DETECTION,
       solanaPublicRpcUrl: env.SOLANA_PUBLIC_RPC_URL,
       sandboxChains: env.SANDBOX_CHAINS === "on",
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
