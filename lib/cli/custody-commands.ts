@@ -129,7 +129,7 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
     const role = required(flags, "role");
     if (role !== "treasury" && role !== "sweeper")
       throw new UsageError(`--role must be treasury or sweeper, got "${role}"`);
-    const { parseNativeAmount, bookOperatorFunding } = await funding();
+    const { parseNativeAmount, bookOperatorFunding, FundingAlreadyBooked } = await funding();
     const text = required(flags, "amount");
     const amount = parseNativeAmount(chain, text);
     if (amount === null || amount === 0n)
@@ -138,7 +138,6 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
       );
     const txHash = typeof flags.tx === "string" && flags.tx.trim() ? flags.tx.trim() : null;
     const note = typeof flags.note === "string" && flags.note.trim() ? flags.note.trim() : null;
-    const { FundingAlreadyBooked } = await import("@/lib/books/custody/book-funding");
     const booked = await bookOperatorFunding(db, { mode, chain, role, amount, txHash, note }).catch((err: unknown) => {
       if (err instanceof FundingAlreadyBooked) throw new UsageError(`${err.message}: nothing booked`);
       throw err;

@@ -7,6 +7,8 @@ import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { bookFunding } from "./book-funding";
 
+export { FundingAlreadyBooked } from "./book-funding";
+
 /** A signed decimal amount of a chain's native coin ("-0.25") in its base units, or null when malformed. */
 export function parseNativeAmount(chain: Chain, text: string): bigint | null {
   const { decimals } = CHAIN_SPECS[chain].native;

@@ -14,7 +14,7 @@ import { gasNeeded, nativeStaked } from "@/lib/chains/connect/chain-families";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { modeChainConfigs } from "./show-treasury";
 import { frozenCustody } from "./frozen-custody";
-import { nativeAlert, reconcileRoleNative } from "./reconcile-native";
+import { nativeAlert, reconcileRoleNative, type RoleNativeReconciliation } from "./reconcile-native";
 
 const PARALLEL_READS = 8;
 
@@ -56,6 +56,14 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   }
   const usdt = (raw: bigint) => formatAmount(toUsdtUnits(raw, decimals));
   const native = (raw: bigint) => formatUnits(raw, CHAIN_SPECS[config.chain].native.decimals);
+  const nativeLine = (r: RoleNativeReconciliation) => ({
+    address: r.address,
+    on_chain: native(r.onChain),
+    staked: native(r.staked),
+    books: native(r.books),
+    settling: native(r.settling),
+    unmatched: native(r.unmatched),
+  });
   const u = books.accounts.usdt;
   const n = books.accounts.native;
   const onChain = t.token + s.token + onDeposits;
@@ -127,22 +135,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         in_flight: native(n.in_flight ?? 0n),
         funded: native(-(n.funding ?? 0n)),
       },
-      roles: Object.fromEntries(
-        roles.map((r) => [
-          r.role,
-          {
-            address: r.address,
-            on_chain: native(r.onChain),
-            staked: native(r.staked),
-            books: native(r.books),
-            settling: native(r.settling),
-            unmatched: native(r.unmatched),
-          },
-        ]),
-      ) as Record<
-        "treasury" | "sweeper",
-        Record<"address" | "on_chain" | "staked" | "books" | "settling" | "unmatched", string>
-      >,
+      roles: { treasury: nativeLine(roles[0]!), sweeper: nativeLine(roles[1]!) },
     },
     deposit_addresses_read: books.holders.length,
     frozen,

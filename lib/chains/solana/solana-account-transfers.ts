@@ -1,9 +1,9 @@
-import type { Address, createSolanaRpc, Signature } from "@solana/kit";
+import type { Address, Signature } from "@solana/kit";
 import { mapConcurrently } from "@/lib/kernel/map-concurrently";
 import type { TokenTransfer, WatchedAddress } from "../chain-adapter";
 import { tokenCredits } from "./solana-block-transfers";
+import type { SolanaRpc } from "./solana-compute-budget";
 
-type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;
 const ACCOUNTS_PER_CALL = 100; // getMultipleAccounts' limit
 const PARALLEL_CALLS = 8;
@@ -15,7 +15,7 @@ const PARALLEL_CALLS = 8;
  * owner. Its cost grows with every open payment.
  */
 export async function accountTransfers(
-  rpc: Rpc,
+  rpc: SolanaRpc,
   mint: string,
   ataOf: (owner: string) => Promise<Address>,
   to: number,
@@ -41,7 +41,7 @@ export async function accountTransfers(
 
 /** The watched owner's new credits, newest signatures first until a recorded one. */
 async function newTransfersTo(
-  rpc: Rpc,
+  rpc: SolanaRpc,
   mint: string,
   ata: Address,
   w: WatchedAddress,

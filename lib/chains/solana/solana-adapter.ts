@@ -18,10 +18,9 @@ import type { Chain } from "@/lib/chains/chains";
 import type { SolanaDetection } from "@/lib/platform/config/env-schema";
 import { accountTransfers } from "./solana-account-transfers";
 import { type BlockTransfer, blockTransfers } from "./solana-block-transfers";
-import { budgetedMessage, readComputeBudget } from "./solana-compute-budget";
+import { budgetedMessage, readComputeBudget, type SolanaRpc } from "./solana-compute-budget";
 import type { BlockRef, ChainAdapter, TokenTransfer, WatchedAddress } from "../chain-adapter";
 
-type Rpc = ReturnType<typeof createSolanaRpc>;
 const COMMITMENT = { commitment: "confirmed" } as const;
 /** A payer's wallet pays what the market asks (the service's own transactions have SOLANA_MAX_COMPUTE_UNIT_PRICE). */
 const WALLET_PRICE_CAP = 2n ** 64n - 1n;
@@ -37,7 +36,7 @@ const WALLET_PRICE_CAP = 2n ** 64n - 1n;
 export class SolanaAdapter implements ChainAdapter {
   readonly family = "solana" as const;
   readonly scansAddresses: boolean;
-  private readonly rpc: Rpc;
+  private readonly rpc: SolanaRpc;
   private readonly atas = new Map<string, Address>();
 
   constructor(

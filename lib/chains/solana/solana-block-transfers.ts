@@ -1,13 +1,12 @@
 import {
-  type createSolanaRpc,
   isSolanaError,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
 } from "@solana/kit";
 import { mapConcurrently } from "@/lib/kernel/map-concurrently";
 import type { TokenTransfer } from "../chain-adapter";
+import type { SolanaRpc } from "./solana-compute-budget";
 
-type Rpc = ReturnType<typeof createSolanaRpc>;
 const PARALLEL_CALLS = 8;
 /** A slot the node has no block for: skipped by its leader, or gone from its ledger (nothing to read there). */
 const skipped = (err: unknown) =>
@@ -35,7 +34,7 @@ export type BlockTransfer = TokenTransfer & { tokenAccount: string };
  * no instructions), a few at a time. A successful transaction's credit to an owner is its post − pre token
  * balance of the mint on that account. Its cost follows the chain's traffic, not the number of open payments.
  */
-export async function blockTransfers(rpc: Rpc, mint: string, from: number, to: number): Promise<BlockTransfer[]> {
+export async function blockTransfers(rpc: SolanaRpc, mint: string, from: number, to: number): Promise<BlockTransfer[]> {
   const slots = await rpc.getBlocks(BigInt(from), BigInt(to), { commitment: "confirmed" }).send();
   const found: BlockTransfer[] = [];
   await mapConcurrently([...slots], PARALLEL_CALLS, async (slot) => {

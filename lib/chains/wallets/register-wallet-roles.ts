@@ -2,7 +2,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
 import { roleKey } from "./role-keys";
-import { WALLET_ROLES } from "./wallet-roles";
+import { WALLET_ROLES, type WalletRole } from "./wallet-roles";
 
 /**
  * Records the role addresses of a chain where every process can read them (the web refuses payouts to
@@ -12,7 +12,7 @@ import { WALLET_ROLES } from "./wallet-roles";
 export async function registerWalletRoles(
   db: Db,
   config: ChainConfig,
-): Promise<{ role: (typeof WALLET_ROLES)[number]; address: string }[]> {
+): Promise<{ role: WalletRole; address: string }[]> {
   const keys = await Promise.all(WALLET_ROLES.map((role) => roleKey(db, config.mode, config.chain, role)));
   for (const key of keys)
     await execute(
