@@ -9,12 +9,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import { gzipSync } from "node:zlib";
-import { registerSandboxChain } from "@/lib/chains/register-sandbox-chain";
 import { closeDb, getDb } from "@/lib/platform/db/client";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
-import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { createPaymentLink } from "@/lib/money-in/payment-links/create-payment-link";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
+import { offlineEthMerchant } from "./lib/offline-chain";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createUser } from "@/lib/identity/users/create-user";
@@ -108,18 +107,7 @@ function lighthouse(
 }
 
 try {
-  // The pages read chain configuration from the sandbox registry; no chain needs to run for this.
-  await registerSandboxChain(getDb(), {
-    chain: "eth",
-    rpcUrl: "http://127.0.0.1:1",
-    chainId: 900001,
-    tokenAddress: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-    decimals: 6,
-    blockTimeMs: 1000,
-    emulated: false,
-  });
-  const { merchant } = await createMerchant(getDb(), { name: "Bench Café", email: "bench@example.com" });
-  const owner = { merchantId: merchant.id, mode: "sandbox" as const };
+  const { merchant, owner } = await offlineEthMerchant();
   const payment = await createPayment(getDb(), owner, {
     amount: 12_500_000n,
     chain: "eth",

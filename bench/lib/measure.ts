@@ -14,7 +14,7 @@ export interface Figures {
   allCpuMs: number;
 }
 
-function processTicks(pid: number): number {
+export function processTicks(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime + stime, 1/100 s
 }

@@ -100,7 +100,7 @@ describe("the public checkout's view of a payment", () => {
     const abort = new AbortController();
     const seen: string[] = [];
     const reading = (async () => {
-      for await (const status of streamCheckoutStatus(getDb(), created.id, { signal: abort.signal, intervalMs: 50 }))
+      for await (const status of streamCheckoutStatus(getDb(), created.id, { signal: abort.signal }))
         seen.push(status.status);
     })();
     await new Promise((r) => setTimeout(r, 200));

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { readEventStream, type ReceivedEvent } from "@/lib/cli/read-event-stream";
 import { recordEvents } from "@/lib/notify/events/record-event";
-import { readStreamPage } from "@/lib/notify/events/stream-events";
+import { currentStreamCursor, EVENT_CREATED, readStreamPage, streamEvents } from "@/lib/notify/events/stream-events";
+import { changeFeed } from "@/lib/platform/db/change-feed";
 import { type Db, getDb, getPool } from "@/lib/platform/db/client";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { api, expectError, newKey, newMerchant, webUrls } from "../helpers/api";
+import { countingDb } from "../helpers/counting-db";
 import { until } from "../helpers/started-service";
 
 /** An open GET /v1/events/stream: its answer, and its events one by one. */
@@ -151,6 +153,83 @@ describe("GET /v1/events/stream", () => {
       expect(after.events.map((e) => e.id)).toEqual([late!.id, early!.id]);
     } finally {
       slow.release();
+    }
+  });
+
+  it("is pushed: reads nothing while no event is written, and finds an event held back by an older transaction once that ends", async () => {
+    const m = await newMerchant();
+    const owner = { merchantId: m.id, mode: "sandbox" as const };
+    const warm = changeFeed().subscribe(EVENT_CREATED, "warm-up", () => {});
+    await changeFeed().whenListening(EVENT_CREATED);
+    const counting = countingDb();
+    const abort = new AbortController();
+    const got: string[] = [];
+    const cursor = await currentStreamCursor(getDb());
+    const reading = (async () => {
+      for await (const event of streamEvents(counting.db, owner, { cursor, types: null, signal: abort.signal }))
+        got.push(event.id);
+    })();
+    const slow = await getPool().connect();
+    try {
+      await until("the first read", async () => counting.statements() > 0, 5_000);
+      const idle = counting.statements();
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(counting.statements()).toBe(idle);
+
+      // An older transaction that writes no event holds the new one back; its end notifies nobody, so the
+      // stream must look again by itself until the event is readable.
+      await slow.query("begin");
+      await slow.query("select pg_current_xact_id()");
+      const [event] = await recordEvents(getDb(), [
+        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_held" } },
+      ]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(got).toEqual([]);
+      await slow.query("commit");
+      await until("the held-back event", async () => got.length > 0, 10_000);
+      expect(got).toEqual([event!.id]);
+    } finally {
+      slow.release();
+      abort.abort();
+      await reading;
+      warm();
+      await counting.close();
+    }
+  });
+
+  it("sends an event committed before it started listening that an older transaction still held back", async () => {
+    const m = await newMerchant();
+    const owner = { merchantId: m.id, mode: "sandbox" as const };
+    const cursor = await currentStreamCursor(getDb());
+    const slow = await getPool().connect();
+    const abort = new AbortController();
+    const got: string[] = [];
+    let reading: Promise<void> | undefined;
+    try {
+      await slow.query("begin");
+      await slow.query("select pg_current_xact_id()");
+      // Committed, and its notification handed out (to an observer) before the stream listens.
+      const heard: (string | null)[] = [];
+      const observer = changeFeed().subscribe(EVENT_CREATED, `${m.id}:sandbox`, (d) => heard.push(d));
+      await changeFeed().whenListening(EVENT_CREATED);
+      const [event] = await recordEvents(getDb(), [
+        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_before" } },
+      ]);
+      await until("the event's notification", async () => heard.some((d) => d !== null), 5_000);
+      observer();
+      reading = (async () => {
+        for await (const e of streamEvents(getDb(), owner, { cursor, types: null, signal: abort.signal }))
+          got.push(e.id);
+      })();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(got).toEqual([]);
+      await slow.query("commit");
+      await until("the event committed before the stream started", async () => got.length > 0, 10_000);
+      expect(got).toEqual([event!.id]);
+    } finally {
+      slow.release();
+      abort.abort();
+      await reading;
     }
   });
 });

@@ -1,12 +1,13 @@
 import type { ServerResponse } from "node:http";
 
 /**
- * Open live-status streams (`/api/public/checkout/<id>/events`) each read the database every second for
- * up to ten minutes, so a client may hold only a few at once and one web process only so many in all
- * (docs/CHECKOUT.md#limits-and-safety). A checkout page opens one; five cover a payer with a few tabs.
+ * Open live-status streams (`/api/public/checkout/<id>/events`) each hold a connection, a socket and a
+ * subscription for up to ten minutes (the database is read only when the payment changes), so a client may
+ * hold only a few at once and one web process only so many in all (docs/CHECKOUT.md#limits-and-safety). A
+ * checkout page opens one; five cover a payer with a few tabs.
  */
 export const STREAMS_PER_CLIENT = 5;
-export const STREAMS_PER_PROCESS = 500;
+export const STREAMS_PER_PROCESS = 2_000;
 /** What a refused stream is told to wait; the checkout page retries later by itself. */
 const RETRY_AFTER_SECONDS = 20;
 

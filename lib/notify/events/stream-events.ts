@@ -1,6 +1,6 @@
 import { invalidRequest } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
-import { sleep } from "@/lib/kernel/sleep";
+import { changeSignal } from "@/lib/platform/db/change-feed";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { EventType } from "./event-types";
@@ -45,33 +45,59 @@ export async function streamCursorAfter(db: Db, owner: Owner, eventId: string): 
 /**
  * The owner's events after `cursor` in stream order, oldest first. Only transactions below the snapshot's
  * xmin are read: every one of them has finished, and any transaction that commits later has a larger id, so
- * it lands after this page however late it commits.
+ * it lands after this page however late it commits. `readableBelow` is that xmin; `committedBelow` the
+ * snapshot's xmax: every transaction committed before the read has a smaller id.
  */
 export async function readStreamPage(db: Db, owner: Owner, cursor: StreamCursor, types: EventType[] | null) {
   const values: unknown[] = [owner.merchantId, owner.mode, cursor.xid, cursor.seq, PAGE];
-  const typeFilter = types ? `and type = any($${values.push(types)}::text[])` : "";
-  const rows = await query<StreamedEvent & { xid: string; seq: string }>(
+  const typeFilter = types ? `and e.type = any($${values.push(types)}::text[])` : "";
+  // One row at least (the snapshot's xmin), with the page's events joined to it.
+  const rows = await query<{
+    xmin: string;
+    xmax: string;
+    id: string | null;
+    type: EventType;
+    body: string;
+    xid: string;
+    seq: string;
+  }>(
     db,
-    `select id, type, body, stream_xid::text as xid, stream_seq::text as seq from events
-      where merchant_id = $1 and mode = $2
-        and (stream_xid, stream_seq) > ($3::xid8, $4::bigint)
-        and stream_xid < pg_snapshot_xmin(pg_current_snapshot())
-        ${typeFilter}
-      order by stream_xid, stream_seq limit $5`,
+    `with snapshot as (select pg_snapshot_xmin(s) as xmin, pg_snapshot_xmax(s) as xmax from pg_current_snapshot() s)
+     select snapshot.xmin::text as xmin, snapshot.xmax::text as xmax, e.id, e.type, e.body, e.stream_xid::text as xid, e.stream_seq::text as seq
+       from snapshot left join lateral (
+         select * from events e
+          where e.merchant_id = $1 and e.mode = $2
+            and (e.stream_xid, e.stream_seq) > ($3::xid8, $4::bigint)
+            and e.stream_xid < snapshot.xmin
+            ${typeFilter}
+          order by e.stream_xid, e.stream_seq limit $5
+       ) e on true
+      order by e.stream_xid, e.stream_seq`,
     values,
   );
-  const last = rows.at(-1);
+  const found = rows.filter((r) => r.id !== null);
+  const last = found.at(-1);
   return {
-    events: rows.map(({ id, type, body }) => ({ id, type, body })),
+    events: found.map(({ id, type, body }) => ({ id: id!, type, body })),
     cursor: last ? { xid: last.xid, seq: last.seq } : cursor,
-    full: rows.length === PAGE,
+    full: found.length === PAGE,
+    readableBelow: BigInt(rows[0]!.xmin),
+    committedBelow: BigInt(rows[0]!.xmax),
   };
 }
 
+/** Sent by the database when a transaction that wrote events commits: `<merchant>:<mode> <its xid>`. */
+export const EVENT_CREATED = "event_created";
+/** How soon to look again for a notified event whose transaction is not yet below every running one. */
+const NOT_YET_READABLE_MS = [50, 100, 250, 500, 1_000];
+
 /**
- * Every event after `cursor` as it becomes readable: the backlog page by page, then a check each
- * `intervalMs`, until `signal` aborts or `maxMs` passes (the client then resumes with Last-Event-ID: no
- * connection is held for hours).
+ * Every event after `cursor` as it becomes readable: the backlog page by page, then a read each time the
+ * database says one of the owner's transactions wrote events (lib/platform/db/change-feed.ts), until
+ * `signal` aborts or `maxMs` passes (the client then resumes with Last-Event-ID: no connection is held for
+ * hours). A notified event stays unreadable while an older transaction runs; the stream looks again
+ * shortly, then each second, until it is. On its first read, and after the feed's connection was lost, it
+ * does not know what was notified, so it waits in the same way for every transaction committed by then.
  */
 export async function* streamEvents(
   db: Db,
@@ -80,16 +106,34 @@ export async function* streamEvents(
     cursor: StreamCursor;
     types: EventType[] | null;
     signal: AbortSignal;
-    intervalMs?: number;
     maxMs?: number;
   },
 ): AsyncGenerator<StreamedEvent> {
   const deadline = Date.now() + (opts.maxMs ?? 15 * 60_000);
-  let cursor = opts.cursor;
-  while (!opts.signal.aborted && Date.now() < deadline) {
-    const page = await readStreamPage(db, owner, cursor, opts.types);
-    cursor = page.cursor;
-    for (const event of page.events) yield event;
-    if (!page.full) await sleep(opts.intervalMs ?? 1_000, opts.signal);
+  const changes = changeSignal(EVENT_CREATED, `${owner.merchantId}:${owner.mode}`);
+  try {
+    let cursor = opts.cursor;
+    let awaited = -1n; // the newest notified transaction not yet seen readable
+    let unknown = true; // what committed before this read may not have been notified to this stream
+    let retries = 0;
+    while (!opts.signal.aborted && Date.now() < deadline) {
+      const page = await readStreamPage(db, owner, cursor, opts.types);
+      if (unknown && page.committedBelow - 1n > awaited) awaited = page.committedBelow - 1n;
+      unknown = false;
+      cursor = page.cursor;
+      for (const event of page.events) yield event;
+      if (page.full) continue;
+      const pending = awaited >= page.readableBelow;
+      retries = pending ? retries + 1 : 0;
+      const wait = pending
+        ? NOT_YET_READABLE_MS[Math.min(retries, NOT_YET_READABLE_MS.length) - 1]!
+        : deadline - Date.now();
+      for (const detail of await changes.next(Math.max(0, wait), opts.signal)) {
+        if (detail === null) unknown = true;
+        else if (BigInt(detail) > awaited) awaited = BigInt(detail);
+      }
+    }
+  } finally {
+    changes.close();
   }
 }

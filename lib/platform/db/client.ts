@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { config } from "@/lib/platform/config/env";
+import { closeChangeFeed } from "./change-feed";
 
 /**
  * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one
@@ -87,10 +88,11 @@ export function getPool(): pg.Pool {
   return getDbHandle().pool;
 }
 
+/** Ends the process's pool and its change feed's listening connection. */
 export async function closeDb(): Promise<void> {
   const handle = registry.__usdtDb;
   registry.__usdtDb = undefined;
-  await handle?.pool.end();
+  await Promise.all([handle?.pool.end(), closeChangeFeed()]);
 }
 
 /** pg-pool's rejection when no connection became free within the acquire timeout. */
