@@ -141,7 +141,12 @@ describe("webhook endpoint management and attempts", () => {
     });
     expect(replayAttempt.id).toMatch(/^wha_\d+$/);
     const byEndpoint = (await api("GET", `/v1/webhooks/${endpoint.id}/attempts`, { key: m.sandboxKey })).json;
-    expect(byEndpoint.data.map((a: { id: string }) => a.id)).toEqual(byEvent.data.map((a: { id: string }) => a.id));
+    // Attempts only accrue (the job runner may retry the delivery between the two reads): the endpoint's
+    // list holds every attempt the event's list held, and only attempts at this endpoint.
+    expect(byEndpoint.data.map((a: { id: string }) => a.id)).toEqual(
+      expect.arrayContaining(byEvent.data.map((a: { id: string }) => a.id)),
+    );
+    expect(new Set(byEndpoint.data.map((a: { endpoint_id: string }) => a.endpoint_id))).toEqual(new Set([endpoint.id]));
     const other = await newMerchant();
     expectError(await api("GET", `/v1/events/${event.id}/attempts`, { key: other.sandboxKey }), "not_found", 404, "id");
     expectError(

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { getDb, isPoolExhausted, isStatementTimeout, type Db } from "@/lib/platform/db/client";
 import { canonicalJson, sha256Hex } from "@/lib/kernel/hash";
-import { authenticateApiKey, type AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
+import type { AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
 import { hasScope } from "@/lib/identity/api-keys/scopes";
 import { log } from "@/lib/platform/log";
 import { DomainError } from "@/lib/kernel/domain-error";
@@ -10,7 +10,7 @@ import { executePhasedWrite } from "./execute-phased-write";
 import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency-header";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
-import { enforceKeyRateLimit } from "./rate-limit";
+import { authenticateAdmitted, rateLimitHeaders } from "./rate-limit";
 import { eventStreamResponse, jsonResponse, requestIdOf } from "./respond";
 import type { Operation } from "./operation";
 
@@ -78,9 +78,13 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
     let rateHeaders: Record<string, string> = {};
     try {
       const db = getDb();
-      const auth = await authenticateApiKey(db, req.headers.get("authorization"));
+      const { auth, rate } = await authenticateAdmitted(
+        db,
+        req.headers.get("authorization"),
+        def.rateLimit ?? "default",
+      );
       if (def.sandboxOnly && auth.mode !== "sandbox") throw unknownPathError(req);
-      rateHeaders = await enforceKeyRateLimit(auth, def.rateLimit ?? "default");
+      rateHeaders = rateLimitHeaders(rate);
       const missing = [def.scope].flat().find((scope) => !hasScope(auth.scopes, scope));
       if (missing) {
         throw new ApiError(

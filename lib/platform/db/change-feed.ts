@@ -13,6 +13,9 @@ import { config } from "@/lib/platform/config/env";
  */
 export type ChangeHandler = (detail: string | null) => void;
 
+/** Subscribed under this key, a handler hears every key of its channel (as its `detail`). */
+export const ANY_KEY = "*";
+
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 5_000;
 const CHECK_MS = 30_000;
@@ -55,6 +58,11 @@ class ChangeFeed {
   /** The listening connection's server process id, while connected (for tests and diagnostics). */
   get pid(): number | null {
     return (this.client as unknown as { processID?: number } | null)?.processID ?? null;
+  }
+
+  /** Notifications on `channel` are being received now: a change committed now will be heard. */
+  isListening(channel: string): boolean {
+    return this.listening.has(channel);
   }
 
   /** Resolves once notifications on `channel` are being received (for tests). */
@@ -106,7 +114,9 @@ class ChangeFeed {
   private dispatch(channel: string, payload: string): void {
     const space = payload.indexOf(" ");
     const key = space < 0 ? payload : payload.slice(0, space);
-    const set = this.handlers.get(channel)?.get(key);
+    const keys = this.handlers.get(channel);
+    for (const handler of keys?.get(ANY_KEY) ?? []) handler(key);
+    const set = keys?.get(key);
     if (!set) return;
     const detail = space < 0 ? null : payload.slice(space + 1);
     for (const handler of set) handler(detail);
