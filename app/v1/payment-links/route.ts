@@ -2,7 +2,7 @@ import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { PAYMENT_LINKS } from "@/lib/http/api/operations/payment-links";
 import { config } from "@/lib/platform/config/env";
-import { createPaymentLink } from "@/lib/money-in/payment-links/create-payment-link";
+import { planPaymentLink } from "@/lib/money-in/payment-links/create-payment-link";
 import { listPaymentLinks } from "@/lib/money-in/payment-links/list-payment-links";
 import { serializePaymentLink } from "@/lib/money-in/payment-links/serialize-payment-link";
 
@@ -19,8 +19,10 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   }),
   POST: apiRoute({
     ...PAYMENT_LINKS.create,
-    handler: async ({ db, auth, body }) => ({
-      body: serializePaymentLink(await createPaymentLink(db, auth, body), config().publicBaseUrl),
-    }),
+    // The insert goes out with the stored response and the COMMIT (one round trip).
+    handler: async ({ auth, body }) => {
+      const { row, write } = planPaymentLink(auth, body);
+      return { body: serializePaymentLink(row, config().publicBaseUrl), writes: [write] };
+    },
   }),
 });

@@ -5,6 +5,7 @@ import { executeClaimed, rejectionResponse, type WriteResult } from "./execute-w
 import {
   releaseIdempotencyKey,
   storeIdempotentResponse,
+  storeResponseStatement,
   type IdempotentRequest,
   type StoredResponse,
 } from "@/lib/platform/idempotency/idempotency-keys";
@@ -45,14 +46,19 @@ export async function executePhasedWrite<Prepared, Sent>(
   if (answered) return answered;
   try {
     const sent = await phases.send(db, prepared);
-    return await inTransaction(db, async (tx) => {
-      const result = await phases.record(tx, prepared, sent);
-      const response = { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
-      if (idempotency) {
-        await storeIdempotentResponse(tx, auth, idempotency.key, { ...response, sensitive: result.sensitive });
-      }
-      return { ...response, replayed: false };
-    });
+    const answer = await inTransaction(
+      db,
+      async (tx) => {
+        const result = await phases.record(tx, prepared, sent);
+        const response = { status: result.status ?? 200, bodyText: JSON.stringify(result.body) };
+        return { response, sensitive: result.sensitive };
+      },
+      {
+        last: ({ response, sensitive }) =>
+          idempotency ? [storeResponseStatement(auth, idempotency.key, { ...response, sensitive })] : [],
+      },
+    );
+    return { ...answer.response, replayed: false };
   } catch (err) {
     const response = rejectionResponse(err, requestId);
     if (response) {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { getDb, isPoolExhausted, isStatementTimeout, type Db } from "@/lib/platform/db/client";
+import { getDb, isPoolExhausted, isStatementTimeout, type Db, type Statement } from "@/lib/platform/db/client";
 import { canonicalJson, sha256Hex } from "@/lib/kernel/hash";
 import type { AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
 import { hasScope } from "@/lib/identity/api-keys/scopes";
@@ -35,6 +35,8 @@ export interface HandlerResult {
   sensitive?: boolean;
   /** A GET that answers server-sent events: the stream replaces `body` (text/event-stream). */
   stream?: ReadableStream<Uint8Array>;
+  /** A POST's last writes, sent with its stored response and COMMIT (execute-write.ts `WriteResult`). */
+  writes?: Statement[];
 }
 
 type Schema = z.ZodType | undefined;

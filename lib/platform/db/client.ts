@@ -27,7 +27,7 @@ export function sizePoolForJobs(concurrency: number): void {
   registry.__usdtWorkerJobs = concurrency;
 }
 
-export interface PoolTimeouts {
+export interface PoolOptions {
   /** Wait at most this long for a free connection (pg-pool then rejects: see isPoolExhausted). */
   acquireTimeoutMs?: number;
   /** Postgres statement_timeout on every connection of the pool. */
@@ -37,21 +37,24 @@ export interface PoolTimeouts {
    * ended by the server, so no stuck request can hold row locks (an Idempotency-Key's claim) indefinitely.
    */
   idleInTransactionTimeoutMs?: number;
+  /** Statements issued without awaiting on one connection go out together (pg's pipeline mode). */
+  pipeline?: boolean;
 }
 
 /**
  * A pool without timeouts unless given: the watchers' session connections (leader lock, long scans) and
  * migrations (which wait on an advisory lock) must not be cut off. The process pool of getDb has both.
  */
-export function createPool(url: string, max = config().databasePoolSize, timeouts: PoolTimeouts = {}): pg.Pool {
+export function createPool(url: string, max = config().databasePoolSize, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: timeouts.acquireTimeoutMs ?? 0,
-    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
-    ...(timeouts.idleInTransactionTimeoutMs
-      ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs }
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? 0,
+    pipeline: options.pipeline ?? false,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.idleInTransactionTimeoutMs
+      ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs }
       : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -74,6 +77,9 @@ export function getDbHandle(): DbHandle {
       statementTimeoutMs: cfg.databaseStatementTimeoutMs,
       // A request's transactions make no network calls: idle inside one for twice a statement's limit is a fault.
       idleInTransactionTimeoutMs: jobs ? undefined : 2 * cfg.databaseStatementTimeoutMs,
+      // A request's transaction sends BEGIN with its first statement and COMMIT with its last (inTransaction).
+      // The worker's pool does not pipeline: graphile-worker shares it, and jobs are not latency-bound.
+      pipeline: !jobs,
     });
     registry.__usdtDb = { url, pool, db: drizzle(pool) };
   }
@@ -105,18 +111,47 @@ export function isStatementTimeout(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === "57014";
 }
 
+/** A statement to send as is: text and its parameters. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * Runs `fn` in a transaction on one connection. Called with a handle that is already inside a
  * transaction, it joins that transaction, so composed domain functions commit or fail together.
+ *
+ * On a pipelining connection (the web's pool) BEGIN goes out with the transaction's first statement, and
+ * `last` (statements built from fn's result whose answers nobody reads: a resource's insert, the stored
+ * idempotent response) with COMMIT: fewer round trips. One of them failing aborts the transaction, so its
+ * COMMIT is answered ROLLBACK; the first failure is thrown.
  */
-export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  if (!(db.$client instanceof pg.Pool)) return fn(db);
+export async function inTransaction<T>(
+  db: Db,
+  fn: (tx: Db) => Promise<T>,
+  opts: { last?: (result: T) => Statement[] } = {},
+): Promise<T> {
+  if (!(db.$client instanceof pg.Pool)) {
+    const result = await fn(db);
+    for (const statement of opts.last?.(result) ?? []) await db.$client.query(statement.text, statement.values);
+    return result;
+  }
   const client = await db.$client.connect();
   let broken = false;
+  // BEGIN cannot fail on a healthy connection; on a broken one every statement after it fails too.
+  const begin = client.query("BEGIN");
+  begin.catch(() => {});
   try {
-    await client.query("BEGIN");
+    if (!client.pipeline) await begin;
     const result = await fn(drizzle(client));
-    await client.query("COMMIT");
+    await begin;
+    const sent = (opts.last?.(result) ?? []).map((statement) => client.query(statement.text, statement.values));
+    const commit = client.query("COMMIT");
+    const settled = await Promise.allSettled([...sent, commit]);
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const committed = (await commit) as pg.QueryResult;
+    if (committed.command !== "COMMIT") throw new Error("the transaction was rolled back at COMMIT");
     return result;
   } catch (err) {
     await client.query("ROLLBACK").catch(() => (broken = true));

@@ -1,6 +1,6 @@
 // The idempotency records of /v1 writes (docs/API-DECISIONS.md#idempotency): claimed, stored and replayed in
 // the request's transaction. The header itself is read at the edge (lib/http/api/idempotency-header.ts).
-import type { Db } from "@/lib/platform/db/client";
+import type { Db, Statement } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import type { AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secrets/encryption";
@@ -118,14 +118,19 @@ export async function storeIdempotentResponse(
   key: string,
   response: ResponseToStore,
 ): Promise<void> {
+  const { text, values } = storeResponseStatement(auth, key, response);
+  await execute(tx, text, values);
+}
+
+/** The statement that stores the response: sent by the transaction with its COMMIT (inTransaction's `last`). */
+export function storeResponseStatement(auth: AuthContext, key: string, response: ResponseToStore): Statement {
   const body = response.sensitive
     ? encryptSecret(masterKey(), Buffer.from(response.bodyText), bodyPurpose(auth, key))
     : response.bodyText;
-  await execute(
-    tx,
-    "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3",
-    [auth.merchantId, auth.mode, key, response.status, body],
-  );
+  return {
+    text: "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3",
+    values: [auth.merchantId, auth.mode, key, response.status, body],
+  };
 }
 
 // Bound to the record, so a sealed body copied to another merchant's or key's record does not decrypt.
