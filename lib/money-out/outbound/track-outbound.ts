@@ -3,6 +3,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
+import { repeatFilter } from "@/lib/platform/repeat-filter";
 import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent, sendCandidate } from "./progress-sent";
@@ -32,6 +33,7 @@ export interface TickContext {
 }
 
 const BATCH = 200;
+const stepFailures = repeatFilter();
 
 /**
  * One pass over the open intents of a (mode, chain), oldest first: sign what waits to be signed, send what
@@ -62,8 +64,16 @@ export async function trackOutbound(db: Db, engine: OutboundEngine): Promise<num
     const own = candidates.filter((c) => c.outboundId === intent.id);
     try {
       await step(db, engine, ctx, intent, own);
+      stepFailures.clear(intent.id);
     } catch (err) {
-      log.warn("outbound step failed; retried on the next pass", { id: intent.id, error: String(err) });
+      // A transfer waiting on something outside (the fee coin, an RPC) fails the same way every pass.
+      const repeated = stepFailures.pass(intent.id, String(err));
+      if (repeated !== null)
+        log.warn("outbound step failed; retried on the next pass", {
+          id: intent.id,
+          error: String(err),
+          ...(repeated ? { repeated_since_last_logged: repeated } : {}),
+        });
     }
   }
   return intents.length;
