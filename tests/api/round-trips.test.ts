@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as getLink } from "@/app/v1/payment-links/[id]/route";
 import { POST as createLink } from "@/app/v1/payment-links/route";
-import { newMerchant } from "../helpers/api";
+import { POST as createPayment } from "@/app/v1/payments/route";
+import { newKey, newMerchant } from "../helpers/api";
 import { countRoundTrips } from "../helpers/round-trips";
 
 // The /v1 routes run here in the test process, on its pipelining pool, as the web runs them.
@@ -56,5 +57,29 @@ describe("database round trips per request", () => {
       new Request("http://localhost/v1/payment-links", { headers: { authorization: `Bearer ${m.sandboxKey}` } }),
     );
     expect(list.json.data.map((l: { id: string }) => l.id)).toEqual([created.json.id]);
+  });
+
+  it("a payment makes six: key and window; BEGIN and claim; its address's index; the payment; its event, the endpoints read beside it; response and COMMIT", async () => {
+    const m = await newMerchant();
+    const pay = async (key: string, idempotencyKey: string) =>
+      call(
+        createPayment,
+        new Request("http://localhost/v1/payments", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "idempotency-key": idempotencyKey,
+          },
+          body: JSON.stringify({ amount: "1.000000", chain: "polygon" }),
+        }),
+      );
+    await pay(m.sandboxKey, "warm-up"); // the sandbox seed read once per process
+    for (const n of [1, 2]) {
+      const key = await newKey(m.id, "sandbox"); // not cached: the same count with either rate-limit store
+      const created = await pay(key.secret, `pay-${n}`);
+      expect(created.res.status).toBe(200);
+      expect(created.trips).toBeLessThanOrEqual(6);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { newId } from "@/lib/kernel/random";
-import type { Db } from "@/lib/platform/db/client";
+import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
 import type { EventType } from "./event-types";
@@ -46,24 +46,32 @@ export async function recordEvents(db: Db, inputs: EventInput[]): Promise<EventO
     created: Math.floor(created[i]!.getTime() / 1000),
     data: { object: input.object },
   }));
-  await query(
-    db,
-    `insert into events (id, merchant_id, mode, type, object_id, body, created_at)
+  // One transaction (joined when the caller has one): an event never commits without its deliveries. The
+  // endpoints are read while the insert is in flight: on a pipelining connection, one round trip for both.
+  await inTransaction(db, async (tx) => {
+    const inserted = query(
+      tx,
+      `insert into events (id, merchant_id, mode, type, object_id, body, created_at)
      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
-    [
-      events.map((e) => e.id),
-      inputs.map((i) => i.merchantId),
-      inputs.map((i) => i.mode),
-      inputs.map((i) => i.type),
-      inputs.map((i) => i.object.id),
-      events.map((e) => JSON.stringify(e)),
-      created,
-    ],
-  );
-  await fanOutEvents(
-    db,
-    events.map((e, i) => ({ id: e.id, type: e.type, merchantId: inputs[i]!.merchantId, mode: inputs[i]!.mode })),
-  );
+      [
+        events.map((e) => e.id),
+        inputs.map((i) => i.merchantId),
+        inputs.map((i) => i.mode),
+        inputs.map((i) => i.type),
+        inputs.map((i) => i.object.id),
+        events.map((e) => JSON.stringify(e)),
+        created,
+      ],
+    );
+    const fannedOut = fanOutEvents(
+      tx,
+      events.map((e, i) => ({ id: e.id, type: e.type, merchantId: inputs[i]!.merchantId, mode: inputs[i]!.mode })),
+    );
+    // Both settle before the transaction goes on; the insert's failure, sent first, is the one reported.
+    const [insert, fanOut] = await Promise.allSettled([inserted, fannedOut]);
+    if (insert.status === "rejected") throw insert.reason;
+    if (fanOut.status === "rejected") throw fanOut.reason;
+  });
   return events;
 }
 
