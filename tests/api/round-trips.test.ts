@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GET as getLink } from "@/app/v1/payment-links/[id]/route";
 import { POST as createLink } from "@/app/v1/payment-links/route";
 import { POST as createPayment } from "@/app/v1/payments/route";
+import { API_KEY_CHANGED } from "@/lib/identity/api-keys/verified-key-cache";
+import { changeFeed } from "@/lib/platform/db/change-feed";
 import { newKey, newMerchant } from "../helpers/api";
 import { countRoundTrips } from "../helpers/round-trips";
 
@@ -31,6 +33,7 @@ describe("database round trips per request", () => {
     const m = await newMerchant();
     // The process's change feed is listening from the first request on; each key below is new to the cache.
     await call(createLink, post(m.liveKey, "warm-up", { amount: "1" }));
+    await changeFeed().whenListening(API_KEY_CHANGED);
 
     const created = await call(createLink, post(m.sandboxKey, "rt-1", { amount: "2.5" }));
     expect(created.res.status).toBe(200);

@@ -19,6 +19,8 @@ export const ANY_KEY = "*";
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 5_000;
 const CHECK_MS = 30_000;
+/** How the listening connection shows in pg_stat_activity. */
+export const FEED_APPLICATION_NAME = "usdt change feed";
 
 class ChangeFeed {
   private readonly handlers = new Map<string, Map<string, Set<ChangeHandler>>>();
@@ -83,7 +85,11 @@ class ChangeFeed {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: "usdt change feed" });
+    const client = new pg.Client({
+      connectionString: this.url,
+      keepAlive: true,
+      application_name: FEED_APPLICATION_NAME,
+    });
     client.on("error", () => this.drop(client));
     client.on("end", () => this.drop(client));
     client.on("notification", (n) => this.dispatch(n.channel, n.payload ?? ""));
