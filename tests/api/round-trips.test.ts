@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as getLink } from "@/app/v1/payment-links/[id]/route";
-import { POST as createLink } from "@/app/v1/payment-links/route";
+import { POST as createLink, GET as listLinks } from "@/app/v1/payment-links/route";
 import { POST as createPayment } from "@/app/v1/payments/route";
 import { API_KEY_CHANGED } from "@/lib/identity/api-keys/verified-key-cache";
 import { changeFeed } from "@/lib/platform/db/change-feed";
@@ -56,7 +56,7 @@ describe("database round trips per request", () => {
     expect(again.res.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json).toEqual(created.json);
     const list = await call(
-      (req) => import("@/app/v1/payment-links/route").then((r) => r.GET(req, { params: Promise.resolve({}) })),
+      listLinks,
       new Request("http://localhost/v1/payment-links", { headers: { authorization: `Bearer ${m.sandboxKey}` } }),
     );
     expect(list.json.data.map((l: { id: string }) => l.id)).toEqual([created.json.id]);

@@ -18,6 +18,7 @@ import { ApiError } from "./errors";
 /** A key's window for a route class: each class is its own (payout calls do not eat the default 60). */
 const bucketPrefix = "key:";
 const bucketSuffix = (cls: RateLimitClass) => `:${cls}`;
+const keyBucket = (keyId: string, cls: RateLimitClass) => `${bucketPrefix}${keyId}${bucketSuffix(cls)}`;
 
 /**
  * Authenticates the request's key and admits it into the key's window for this route class. With the
@@ -36,7 +37,7 @@ export async function authenticateAdmitted(
       ? { limiter, bucketPrefix, bucketSuffix: bucketSuffix(cls), limit, windowMs: WINDOW_MS }
       : null;
   const { auth, admission: admitted } = await authenticateAndAdmit(db, authorization, admission);
-  const rate = admitted ?? (await limiter.hit(`${bucketPrefix}${auth.keyId}${bucketSuffix(cls)}`, limit, WINDOW_MS));
+  const rate = admitted ?? (await limiter.hit(keyBucket(auth.keyId, cls), limit, WINDOW_MS));
   return { auth, rate };
 }
 
@@ -46,9 +47,7 @@ export async function authenticateAdmitted(
  */
 export async function enforceKeyRateLimit(auth: AuthContext, cls: RateLimitClass): Promise<Record<string, string>> {
   const limit = LIMITS[cls];
-  return rateLimitHeaders(
-    await getRateLimiter().hit(`${bucketPrefix}${auth.keyId}${bucketSuffix(cls)}`, limit, WINDOW_MS),
-  );
+  return rateLimitHeaders(await getRateLimiter().hit(keyBucket(auth.keyId, cls), limit, WINDOW_MS));
 }
 
 /** The RateLimit-* headers of an admitted request; a 429 with Retry-After for a refused one. */

@@ -34,6 +34,10 @@ export interface KeyAdmission {
   windowMs: number;
 }
 
+const LAST_USED_RESOLUTION_MS = 60_000;
+const lastUseStale = (key: KeyRow, now: number) =>
+  !key.last_used_at || now - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS;
+
 // The /v1 edge adds the WWW-Authenticate challenge to every 401 (lib/http/api/errors.ts).
 const unauthorized = (message: string) => new DomainError("unauthorized", message);
 
@@ -103,10 +107,6 @@ export async function authenticateAndAdmit(
   const bucket = `${admission.bucketPrefix}${auth.keyId}${admission.bucketSuffix}`;
   return { auth, admission: await admission.limiter.refused(bucket, admission.limit, admission.windowMs, now) };
 }
-
-const LAST_USED_RESOLUTION_MS = 60_000;
-const lastUseStale = (key: KeyRow, now: number) =>
-  !key.last_used_at || now - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS;
 
 function secretHashOf(authorization: string | null): string {
   if (!authorization) throw unauthorized("No API key provided. Send it as 'Authorization: Bearer mnt_test_sk_…'.");
