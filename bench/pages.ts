@@ -19,6 +19,7 @@ import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createUser } from "@/lib/identity/users/create-user";
 import { sessionCookie, signInOverHttp } from "@/tests/helpers/dashboard-http";
 import { createTestDatabase } from "@/tests/setup/test-database";
+import { fillAddressPool } from "./lib/address-pools";
 
 const root = path.resolve(import.meta.dirname, "..");
 ensureNextBuild(root);
@@ -108,6 +109,7 @@ function lighthouse(
 
 try {
   const { merchant, owner } = await offlineEthMerchant();
+  await fillAddressPool("evm", 30);
   const payment = await createPayment(getDb(), owner, {
     amount: 12_500_000n,
     chain: "eth",

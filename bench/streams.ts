@@ -16,6 +16,7 @@ import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createTestDatabase } from "@/tests/setup/test-database";
 import { processTicks } from "./lib/measure";
+import { fillAddressPool } from "./lib/address-pools";
 
 const STREAMS = Number(process.env.BENCH_STREAMS || 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
@@ -69,6 +70,7 @@ const percentile = (sorted: number[], p: number) =>
 
 try {
   const { owner } = await offlineEthMerchant();
+  await fillAddressPool("evm", STREAMS);
   const ids: string[] = [];
   for (let i = 0; i < STREAMS; i++)
     ids.push((await createPayment(getDb(), owner, { amount: 10_000_000n, chain: "eth" })).id);

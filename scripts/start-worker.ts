@@ -2,7 +2,11 @@
 // Runs the job runner and the chain watchers (each watcher is a single leader across all workers);
 // WORKER_ROLES=jobs, =watchers or =outbound runs some of them (dedicated watcher instances, for example).
 import { bootstrapDatabase } from "./lib/bootstrap-database";
-import { closeDb, getPool, sizePoolForJobs } from "@/lib/platform/db/client";
+import { closeDb, getDb, getPool, sizePoolForJobs } from "@/lib/platform/db/client";
+import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
+import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
+import { MODES } from "@/lib/kernel/mode";
+import { refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
 import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
 import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/money-out/outbound/start-outbound";
@@ -38,6 +42,17 @@ const roles = cfg.workerRoles;
 if (roles.includes("jobs")) sizePoolForJobs(cfg.workerConcurrency);
 const database = await bootstrapDatabase({ dataDir: cfg.dataDir });
 const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
+// Every address pool topped up now, not at the next minute, one job each so they fill side by side: a fresh
+// installation's first payments get addresses within a second.
+if (runner)
+  for (const mode of MODES)
+    for (const family of CHAIN_FAMILIES)
+      await enqueueJob(
+        getDb(),
+        "refill_deposit_address_pool",
+        { mode, family },
+        { jobKey: refillJobKey(mode, family) },
+      );
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
 const outbound = roles.includes("outbound") ? startOutboundLeaders(database.url) : null;
 // A metrics port that cannot be bound must not stop money moving: said loudly, and the scrape target shows down.

@@ -11,7 +11,7 @@ import { planSweepsJob } from "./jobs/plan-sweeps";
 import { notifySignInFailuresJob } from "./jobs/notify-sign-in-failures";
 import { pruneExpiredRecordsJob } from "./jobs/prune-expired-records";
 import { reconcileCustodyJob } from "./jobs/reconcile-custody";
-import { refillSolanaAddressPoolJob } from "./jobs/refill-solana-address-pool";
+import { refillDepositAddressPoolJob } from "./jobs/refill-deposit-address-pool";
 import { redeliverStalledWebhooksJob } from "./jobs/redeliver-stalled-webhooks";
 
 /**
@@ -27,7 +27,7 @@ export const JOBS = [
   expireOverduePaymentsJob,
   expireIdempotencyKeysJob,
   pruneExpiredRecordsJob,
-  refillSolanaAddressPoolJob,
+  refillDepositAddressPoolJob,
   planSweepsJob,
   executePayoutJob,
   executeRefundJob,

@@ -5,6 +5,8 @@ import { query } from "@/lib/platform/db/query";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { sleep } from "./wait";
+import { fillAddressPool } from "./address-pools";
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
 
 export type Owner = { merchantId: string; mode: "sandbox" };
 export interface Paid {
@@ -23,6 +25,7 @@ export async function payPayments(
   spacingMs = 100,
   amountUnits = 1_000_000n,
 ): Promise<Paid[]> {
+  await fillAddressPool(CHAIN_FAMILY[config.chain], n);
   const payments = await inTransaction(getDb(), async (tx) => {
     const rows = [];
     for (let i = 0; i < n; i++)

@@ -14,6 +14,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
+import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
 import { merchants } from "./merchants";
 
 export const PAYMENT_STATUSES = [
@@ -102,14 +103,16 @@ export const walletSeeds = pgTable("wallet_seeds", {
 });
 
 /**
- * Live Solana deposit addresses derived ahead by the process that holds the seed (their hardened derivation
- * needs it), so the web process, which has no seed, takes one per payment (docs/SECURITY.md, "Key custody").
- * `payment_id` and `allocated_at` are set together when a payment takes the address.
+ * Deposit addresses derived ahead, one pool per (mode, key family), by the worker (which holds the seed or
+ * the account xpub), so the web process derives nothing and holds no seed: a payment takes the lowest free
+ * address with one statement (lib/chains/wallets/deposit-address-pool.ts). `payment_id` and `allocated_at`
+ * are set together when a payment takes the address.
  */
-export const solanaAddressPool = pgTable(
-  "solana_address_pool",
+export const depositAddressPool = pgTable(
+  "deposit_address_pool",
   {
     mode: text("mode", { enum: MODES }).notNull(),
+    family: text("family", { enum: CHAIN_FAMILIES }).notNull(),
     derivationIndex: bigint("derivation_index", { mode: "number" }).notNull(),
     address: text("address").notNull(),
     paymentId: text("payment_id"),
@@ -117,9 +120,27 @@ export const solanaAddressPool = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.mode, t.derivationIndex] }),
-    uniqueIndex("solana_address_pool_address_key").on(t.mode, t.address),
-    index("solana_address_pool_free_idx").on(t.mode, t.derivationIndex).where(sql`${t.allocatedAt} is null`),
-    check("solana_address_pool_allocation", sql`(${t.paymentId} is null) = (${t.allocatedAt} is null)`),
+    primaryKey({ columns: [t.mode, t.family, t.derivationIndex] }),
+    uniqueIndex("deposit_address_pool_address_key").on(t.mode, t.family, t.address),
+    uniqueIndex("deposit_address_pool_payment_key").on(t.paymentId).where(sql`${t.paymentId} is not null`),
+    index("deposit_address_pool_free_idx").on(t.mode, t.family, t.derivationIndex).where(sql`${t.allocatedAt} is null`),
+    check("deposit_address_pool_allocation", sql`(${t.paymentId} is null) = (${t.allocatedAt} is null)`),
+  ],
+);
+
+/**
+ * The next derivation index of each (mode, family): a row, not a sequence, so a refill that rolls back gives
+ * its indexes back and the derived addresses stay gap-free. Its row lock serializes a pool's refills.
+ */
+export const depositIndexCounters = pgTable(
+  "deposit_index_counters",
+  {
+    mode: text("mode", { enum: MODES }).notNull(),
+    family: text("family", { enum: CHAIN_FAMILIES }).notNull(),
+    nextIndex: bigint("next_index", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mode, t.family] }),
+    check("deposit_index_counters_nonnegative", sql`${t.nextIndex} >= 0`),
   ],
 );

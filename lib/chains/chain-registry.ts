@@ -1,7 +1,7 @@
-import type { Chain } from "@/lib/kernel/chain-ids";
+import type { Chain, ChainFamily } from "@/lib/kernel/chain-ids";
 
 /** The key family each chain derives deposit addresses in, and the folder under lib/chains/ that speaks it. */
-export type ChainFamily = "evm" | "tron" | "solana";
+export type { ChainFamily };
 
 /** Everything the service knows about one chain that is not configuration: one row per chain. */
 export interface ChainSpec {

@@ -4,3 +4,7 @@
  */
 export const CHAINS = ["eth", "bnb", "polygon", "tron", "solana"] as const;
 export type Chain = (typeof CHAINS)[number];
+
+/** The key families deposit addresses derive in (lib/chains/chain-registry.ts maps each chain to one). */
+export const CHAIN_FAMILIES = ["evm", "tron", "solana"] as const;
+export type ChainFamily = (typeof CHAIN_FAMILIES)[number];

@@ -5,6 +5,7 @@ import { resetConfig } from "@/lib/platform/config/env";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
 import { createTestDatabase } from "./test-database";
 import { startTestChains } from "./sandbox-chains";
+import { startAddressPoolKeeper } from "./address-pool-keeper";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
 
 declare module "vitest" {
@@ -43,13 +44,16 @@ export async function setupRun(project: TestProject, opts: { trustProxy?: boolea
   };
   const servers: SpawnedWebServer[] = [];
   let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
+  let stopPoolKeeper: (() => Promise<void>) | undefined;
   try {
     process.env.MASTER_KEY = masterKey; // the solana mint authority is registered encrypted under it
     resetConfig();
     chains = await startTestChains(database.url);
+    stopPoolKeeper = await startAddressPoolKeeper(database.url);
     servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
   } catch (err) {
     await Promise.all(servers.map((s) => s.stop()));
+    await stopPoolKeeper?.();
     await chains?.stop();
     await database.drop();
     throw err;
@@ -64,6 +68,7 @@ export async function setupRun(project: TestProject, opts: { trustProxy?: boolea
 
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await stopPoolKeeper?.();
     await chains?.stop();
     await database.drop();
   };

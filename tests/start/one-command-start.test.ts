@@ -124,7 +124,7 @@ describe("one-command start (npm start, embedded database)", () => {
         "prune_expired_records",
         "reconcile_custody",
         "redeliver_stalled_webhooks",
-        "refill_solana_address_pool",
+        "refill_deposit_address_pool",
       ]);
 
       // The sandbox chains are up: one anvil per EVM chain with its USDT deployed.

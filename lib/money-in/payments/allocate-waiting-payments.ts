@@ -1,23 +1,34 @@
 import { watchKey } from "@/lib/chains/connect/watch-key";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { allocateDepositAddress } from "@/lib/chains/wallets/allocate-deposit-address";
+import { allocateDepositAddress } from "@/lib/chains/wallets/deposit-address-pool";
+import { CHAINS, CHAIN_FAMILY, type ChainFamily } from "@/lib/chains/chains";
+import type { Mode } from "@/lib/kernel/mode";
 import { PAYMENT_COLUMNS, toPaymentRow } from "./payment-row";
 import { PaymentBatch } from "./update-payment";
 
 /**
- * Payments created while the live Solana address pool was empty wait in `intent_created` with their chain
+ * Payments created while their (mode, family) address pool was empty wait in `intent_created` with their chain
  * and no address. This gives each (oldest first, as far as the pool goes) its address and makes it payable
  * (intent_created → awaiting_payment, recording payment.awaiting_payment), in the caller's transaction.
  * One past its expires_at is made payable too: its chain's watcher then expires it, as any other.
  */
-export async function allocateWaitingPayments(tx: Db, limit = 500): Promise<number> {
+export async function allocateWaitingPayments(tx: Db, mode: Mode, family: ChainFamily, limit = 500): Promise<number> {
+  // As many as the pool has free addresses: a claim finding the pool empty asks for another refill, and a
+  // worker that cannot derive this pool would otherwise be asked again and again by its own job.
+  const [free] = await query<{ n: number }>(
+    tx,
+    `select count(*)::int as n from (select 1 from deposit_address_pool
+       where mode = $1 and family = $2 and allocated_at is null limit $3) free`,
+    [mode, family, limit],
+  );
+  if (free!.n === 0) return 0;
   const rows = await query(
     tx,
     `select ${PAYMENT_COLUMNS} from payments
-     where mode = 'live' and chain = 'solana' and status = 'intent_created'
-     order by created_at, id limit $1 for update skip locked`,
-    [limit],
+     where mode = $1 and chain = any($2::text[]) and status = 'intent_created'
+     order by created_at, id limit $3 for update skip locked`,
+    [mode, CHAINS.filter((chain) => CHAIN_FAMILY[chain] === family), free!.n],
   );
   const batch = new PaymentBatch();
   let allocated = 0;

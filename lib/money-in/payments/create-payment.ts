@@ -5,7 +5,7 @@ import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
 import { config } from "@/lib/platform/config/env";
 import { recordEvent } from "@/lib/notify/events/record-event";
-import { allocateDepositAddress } from "@/lib/chains/wallets/allocate-deposit-address";
+import { allocateDepositAddress } from "@/lib/chains/wallets/deposit-address-pool";
 import { watchKey } from "@/lib/chains/connect/watch-key";
 import { scheduleExpiry } from "./expire-payment";
 import { serializePayment } from "./serialize-payment";
@@ -20,8 +20,8 @@ const CREATED = PAYMENT_LIFECYCLE.transition("intent_created", "created");
  * Creates a payment intent in `awaiting_payment` and its `payment.awaiting_payment` event (and, for one with
  * no chain yet, the job that expires it at `expires_at`), in the caller's transaction. With a chain, its
  * single-use deposit address is allocated now; without one, chain and address wait for the payer's choice
- * (selectPaymentChain). The exception: a live Solana payment finding the address pool empty is stored in
- * `intent_created`, with no event, until the pool's refill job gives it an address (allocateWaitingPayments).
+ * (selectPaymentChain). The exception: a payment finding its address pool empty is stored in `intent_created`,
+ * with no event, until the pool's refill job gives it an address (allocateWaitingPayments).
  */
 export async function createPayment(
   db: Db,

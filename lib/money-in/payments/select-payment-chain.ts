@@ -1,11 +1,11 @@
 import { DomainError } from "@/lib/kernel/domain-error";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
-import type { Chain } from "@/lib/chains/chains";
+import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
+import type { Mode } from "@/lib/kernel/mode";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
-import { allocateDepositAddress } from "@/lib/chains/wallets/allocate-deposit-address";
-import { REFILL_JOB_KEY } from "@/lib/chains/wallets/solana-address-pool";
+import { allocateDepositAddress, refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
 import { watchKey } from "@/lib/chains/connect/watch-key";
 import { PAYMENT_COLUMNS, toPaymentRow, type PaymentRow } from "./payment-row";
 
@@ -18,14 +18,19 @@ export async function selectPaymentChain(db: Db, paymentId: string, chain: Chain
   try {
     return await choose(db, paymentId, chain);
   } catch (err) {
-    if (err instanceof NoAddressReady)
-      await enqueueJob(db, "refill_solana_address_pool", {}, { jobKey: REFILL_JOB_KEY });
+    if (err instanceof NoAddressReady) {
+      const pool = { mode: err.mode, family: CHAIN_FAMILY[chain] };
+      await enqueueJob(db, "refill_deposit_address_pool", pool, { jobKey: refillJobKey(pool.mode, pool.family) });
+    }
     throw err;
   }
 }
 
 class NoAddressReady extends DomainError {
-  constructor(chain: Chain) {
+  constructor(
+    chain: Chain,
+    readonly mode: Mode,
+  ) {
     super("chain_disabled", `No '${chain}' deposit address is ready right now; try again in a minute.`, {
       param: "chain",
     });
@@ -50,9 +55,9 @@ async function choose(db: Db, paymentId: string, chain: Chain): Promise<PaymentR
     }
     requireEnabledChain(payment.mode, chain);
     const deposit = await allocateDepositAddress(tx, payment.mode, chain, paymentId);
-    // Only a live Solana choice can find no address (an empty pool): the payment stays as it was, so the
-    // payer may choose again once the refill (enqueued below, outside this rolled-back transaction) has run.
-    if (!deposit) throw new NoAddressReady(chain);
+    // An empty pool: the payment stays as it was, so the payer may choose again once the refill (enqueued
+    // by the caller, outside this rolled-back transaction) has run.
+    if (!deposit) throw new NoAddressReady(chain, payment.mode);
     const [row] = await query(
       tx,
       `update payments set chain = $2, deposit_address = $3, derivation_index = $4, watch_key = $5, updated_at = now()

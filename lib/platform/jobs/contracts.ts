@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAINS } from "@/lib/kernel/chain-ids";
+import { CHAIN_FAMILIES, CHAINS } from "@/lib/kernel/chain-ids";
 import { MODES } from "@/lib/kernel/mode";
 import { defineJobContract } from "./define-job";
 
@@ -124,12 +124,13 @@ export const redeliverStalledWebhooks = defineJobContract({
   cron: "* * * * *",
 });
 
-export const refillSolanaAddressPool = defineJobContract({
-  name: "refill_solana_address_pool",
+export const refillDepositAddressPool = defineJobContract({
+  name: "refill_deposit_address_pool",
   description:
-    "Tops the live Solana deposit address pool up from the live seed (a worker without the seed does " +
-    "nothing), then gives payments waiting for an address theirs.",
-  payload: z.object({}),
+    "Tops a (mode, family) deposit address pool up (every pool when none is named; a pool this worker " +
+    "cannot derive, say live Solana without the seed, is left alone), then gives payments waiting for an " +
+    "address theirs. Asked for by a claim that leaves its pool low, at the worker's start, and every minute.",
+  payload: z.object({ mode: z.enum(MODES).optional(), family: z.enum(CHAIN_FAMILIES).optional() }),
   cron: "* * * * *",
 });
 
@@ -148,7 +149,7 @@ export const JOB_CONTRACTS = [
   pruneExpiredRecords,
   reconcileCustody,
   redeliverStalledWebhooks,
-  refillSolanaAddressPool,
+  refillDepositAddressPool,
 ] as const;
 
 type AnyJobContract = (typeof JOB_CONTRACTS)[number];

@@ -5,7 +5,7 @@ import type pg from "pg";
  * fetches a job whose task no worker supports, so a job queued under an old name by the previous release
  * would wait for ever, and its cron bookkeeping row would stay.
  */
-export const RETIRED_JOB_NAMES = ["prune_rate_limit_buckets"] as const;
+export const RETIRED_JOB_NAMES = ["prune_rate_limit_buckets", "refill_solana_address_pool"] as const;
 
 /** Data migration (run at every start, after graphile-worker's own): removes what the retired jobs left queued. */
 export async function removeRetiredJobs(client: pg.PoolClient): Promise<void> {
