@@ -19,7 +19,7 @@ export function processTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]); // utime + stime, 1/100 s
 }
 
-function machineTicks(): number {
+export function machineTicks(): number {
   const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
   return user! + nice! + system! + irq! + softirq! + steal!;

@@ -7,7 +7,10 @@ import { waitForReady } from "./wait-for-ready";
 export interface SpawnedWebServer {
   url: string;
   pid: number;
+  /** SIGTERM and wait (an orderly stop). */
   stop(): Promise<void>;
+  /** SIGKILL and wait (a crash). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -33,14 +36,16 @@ export async function spawnWebServer(root: string, env: Record<string, string>):
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await waitForReady(child, "web server");
+  const ended = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => ended("SIGTERM"),
+    kill: () => ended("SIGKILL"),
   };
 }

@@ -8,7 +8,7 @@ import { POOL_TARGET } from "./deposit-address-pool";
 import { liveMnemonic, walletSeed } from "./wallet-seed";
 
 /** Addresses derived and committed per transaction: claims see the first ones without waiting for the rest. */
-const CHUNK = 200;
+const CHUNK = 100;
 
 /**
  * How this process derives the pool's addresses, or null where it cannot: sandbox from the sandbox seed;
