@@ -3,8 +3,12 @@ import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import type { Mode } from "@/lib/kernel/mode";
 
-/** How long a claimed attempt may take before the sweeper treats its worker as dead. */
-export const ATTEMPT_LEASE_MS = 2 * 60_000;
+/**
+ * How long a claimed attempt may take before the sweeper treats its worker as dead: three times an attempt's
+ * 10 s timeout (send-webhook.ts), so a worker that died mid-attempt costs its deliveries about a minute, not
+ * several (a live worker slower than this makes a second attempt of it: at least once, as promised).
+ */
+export const ATTEMPT_LEASE_MS = 30_000;
 const DEFER_MS = 2_000;
 
 /** A delivery whose next attempt this worker now owns, with what sending it takes. */
