@@ -1,0 +1,33 @@
+import { type Abi, type Address, concatHex, encodeFunctionData, getContractAddress, type Hex, pad } from "viem";
+import artifacts from "@/contracts/artifacts.json" with { type: "json" };
+import { CREATE2_DEPLOYER } from "@/lib/money-out/sweeps/sweeper-contract";
+
+export const PAYOUT_BATCHER_ABI = artifacts.PayoutBatcher.abi as Abi;
+const SALT = pad("0x00", { size: 32 });
+
+/**
+ * `contracts/PayoutBatcher.sol`, the EIP-7702 delegate of the treasury: no constructor arguments (it trusts only
+ * the account it runs as), so one CREATE2 address on every EVM chain, known before it is deployed.
+ */
+export function payoutBatcherContract(): { address: Address; deployData: Hex } {
+  const initCode = artifacts.PayoutBatcher.bytecode as Hex;
+  const address = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
+  return { address, deployData: concatHex([SALT, initCode]) };
+}
+
+/** The treasury's call to itself: `payMany(token, recipients, amounts)`, one transfer per payout. */
+export function payManyCall(
+  treasury: string,
+  token: string,
+  payouts: { to: string; raw: bigint }[],
+): { to: Address; data: Hex; value: bigint } {
+  return {
+    to: treasury as Address,
+    data: encodeFunctionData({
+      abi: PAYOUT_BATCHER_ABI,
+      functionName: "payMany",
+      args: [token as Address, payouts.map((p) => p.to as Address), payouts.map((p) => p.raw)],
+    }),
+    value: 0n,
+  };
+}
