@@ -95,6 +95,11 @@ try {
       opts: { url: server.url, requests: get("/v1/payments?limit=100") },
     },
     {
+      // The floor of the fixed-rate figures: what the machine, Next and the load generator add to any request.
+      name: `GET /api/ping at a fixed ${RATE} req/s`,
+      opts: { url: `${server.url}/api/ping`, overallRate: RATE, connections: 16 },
+    },
+    {
       name: `POST /v1/payments at a fixed ${RATE} req/s`,
       opts: {
         url: server.url,
@@ -133,6 +138,8 @@ try {
   };
   ratio("POST /v1/payment-links", "pipeline POST");
   ratio("POST /v1/payments (", "POST /v1/payments");
+  const floor = byPrefix("GET /api/ping at");
+  if (floor) console.log(`${floor.name}: p99 ${floor.p99} ms (the floor: the trivial route at the same rate)`);
   for (const p of ["POST /v1/payments at", "GET /v1/payments?limit=100 at"]) {
     const r = byPrefix(p);
     if (r) console.log(`${r.name}: p99 ${r.p99} ms (target ≤ 50 ms)`);
