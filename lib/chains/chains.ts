@@ -17,10 +17,10 @@ export function isChain(value: unknown): value is Chain {
 }
 
 /**
- * Sandbox: all five (local chains). Live: those with an RPC configured whose deposit addresses this process
- * can hand out (docs/SECURITY.md, "Key custody"): EVM chains with LIVE_EVM_XPUB or the live seed, Tron with
- * LIVE_TRON_XPUB or the seed, Solana with the seed or either xpub (the web takes Solana addresses from the
- * pool the seed holder fills).
+ * Sandbox: all five (local chains). Live: those with an RPC configured whose deposit addresses the
+ * installation can derive (docs/SECURITY.md, "Key custody"; the worker derives them into the address pools):
+ * EVM chains with LIVE_EVM_XPUB or the live seed, Tron with LIVE_TRON_XPUB or the seed, Solana with the seed
+ * or either xpub (an xpub given to a web process says a seed holder runs beside it).
  */
 export function enabledChains(mode: Mode, cfg: AppConfig = config()): Chain[] {
   if (mode === "sandbox") return [...CHAINS];
