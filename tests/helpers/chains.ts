@@ -7,6 +7,7 @@ import {
   http,
   type Address,
   type Hex,
+  type LocalAccount,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { sandboxChainConfigs, type ChainConfig } from "@/lib/chains/chain-config";
@@ -53,6 +54,17 @@ export const startWatcherAndJobsProcess = (chains: Chain[]) =>
  */
 const PAYER_FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
 
+/** A viem wallet of `account` on an EVM node (the sandbox's, or an anvil of a test's own). */
+export function walletOn(rpcUrl: string, chainId: number, account: LocalAccount) {
+  const chain = defineChain({
+    id: chainId,
+    name: `chain ${chainId}`,
+    nativeCurrency: { name: "native", symbol: "N", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  return createWalletClient({ account, chain, transport: http(rpcUrl) });
+}
+
 /** A payer's own wallet: a fresh key, given test USDT and gas through the sandbox faucet. */
 export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: string) {
   const config = await sandboxChain(chain);
@@ -64,13 +76,7 @@ export async function fundedWallet(sandboxKey: string, chain: Chain, usdt: strin
   if (faucet.status !== 200) throw new Error(`faucet: ${faucet.text}`);
   const client = createPublicClient({ transport: http(config.rpcUrl), pollingInterval: 50, cacheTime: 0 });
   await client.waitForTransactionReceipt({ hash: faucet.json.tx_hash as Hex });
-  const viemChain = defineChain({
-    id: config.chainId!,
-    name: chain,
-    nativeCurrency: { name: "native", symbol: "N", decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
-  });
-  const wallet = createWalletClient({ account, chain: viemChain, transport: http(config.rpcUrl) });
+  const wallet = walletOn(config.rpcUrl, config.chainId!, account);
   const abi = chain === "eth" ? TOKEN_ABI.no_return : TOKEN_ABI.standard;
   return {
     address: account.address,

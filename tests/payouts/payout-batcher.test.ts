@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
-  defineChain,
   type Hex,
   http,
   type LocalAccount,
@@ -13,10 +11,11 @@ import {
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
-import { CREATE2_DEPLOYER } from "@/lib/money-out/sweeps/sweeper-contract";
+import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
 import { payManyCall, payoutBatcherContract } from "@/lib/money-out/payouts/payout-batcher-contract";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { walletOn } from "../helpers/chains";
 
 // contracts/PayoutBatcher.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose transfer
 // returns nothing: the treasury delegates to it and pays many recipients in one transaction of its own.
@@ -28,17 +27,7 @@ const treasury = privateKeyToAccount(generatePrivateKey());
 const stranger = privateKeyToAccount(generatePrivateKey());
 const contract = payoutBatcherContract();
 
-const wallet = (account: LocalAccount) =>
-  createWalletClient({
-    account,
-    chain: defineChain({
-      id: CHAIN_ID,
-      name: "batcher-test",
-      nativeCurrency: { name: "E", symbol: "E", decimals: 18 },
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
-    }),
-    transport: http(anvil.rpcUrl),
-  });
+const wallet = (account: LocalAccount) => walletOn(anvil.rpcUrl, CHAIN_ID, account);
 const receipt = (hash: Hex) => client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
 const balance = async (address: string) =>
   (await client.readContract({

@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
-  defineChain,
   encodeFunctionData,
   type Hex,
   hexToBytes,
@@ -16,10 +14,12 @@ import {
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import { batchAuthorizations, batchCall, delegationCode } from "@/lib/chains/evm/evm-batch";
-import { CREATE2_DEPLOYER, sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
+import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
+import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { walletOn } from "../helpers/chains";
 
 // contracts/DepositSweeper.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose
 // transfer returns nothing: what a delegation lets anyone do, and what it does not.
@@ -32,17 +32,7 @@ const sweeper = privateKeyToAccount(generatePrivateKey());
 const stranger = privateKeyToAccount(generatePrivateKey());
 const contract = sweeperContract(treasury, sweeper.address);
 
-const wallet = (account: LocalAccount) =>
-  createWalletClient({
-    account,
-    chain: defineChain({
-      id: CHAIN_ID,
-      name: "sweeper-test",
-      nativeCurrency: { name: "E", symbol: "E", decimals: 18 },
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
-    }),
-    transport: http(anvil.rpcUrl),
-  });
+const wallet = (account: LocalAccount) => walletOn(anvil.rpcUrl, CHAIN_ID, account);
 const mined = async (hash: Hex) => (await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status;
 const balance = (address: string) =>
   client.readContract({

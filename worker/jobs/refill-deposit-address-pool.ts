@@ -12,8 +12,11 @@ export const refillDepositAddressPoolJob = defineJob(contracts.refillDepositAddr
       const added = await refillDepositAddressPool(getDb(), mode, family);
       // Waiting payments take addresses from the pool as any claim does: in their own transaction, after the refill's.
       let allocated = 0;
-      for (let batch = -1; batch !== 0; allocated += batch)
-        batch = await inTransaction(getDb(), (tx) => allocateWaitingPayments(tx, mode, family));
+      for (;;) {
+        const batch = await inTransaction(getDb(), (tx) => allocateWaitingPayments(tx, mode, family));
+        if (batch === 0) break;
+        allocated += batch;
+      }
       if (added > 0 || allocated > 0)
         helpers.logger.info(
           `${mode} ${family} address pool: ${added} addresses added, ${allocated} waiting payments made payable`,

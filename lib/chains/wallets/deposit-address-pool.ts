@@ -15,6 +15,17 @@ const ASK_EVERY = 50;
 export const REFILL_JOB = "refill_deposit_address_pool";
 export const refillJobKey = (mode: Mode, family: ChainFamily) => `${REFILL_JOB}:${mode}:${family}`;
 
+/** How many free addresses the (mode, family) pool holds, counted up to `limit` (the partial index's first rows). */
+export async function countFreeAddresses(db: Db, mode: Mode, family: ChainFamily, limit: number): Promise<number> {
+  const [free] = await query<{ n: number }>(
+    db,
+    `select count(*)::int as n from (select 1 from deposit_address_pool
+       where mode = $1 and family = $2 and allocated_at is null limit $3) free`,
+    [mode, family, limit],
+  );
+  return free!.n;
+}
+
 export interface DepositAddress {
   address: string;
   index: number;
@@ -54,6 +65,7 @@ export async function allocateDepositAddress(
        where not exists (select 1 from taken)
          or exists (select 1 from left_after where n < $4 and ($4 - 1 - n) % $5 = 0)
      )
+     -- refill is read here only so that it runs (a CTE nobody reads is not evaluated).
      select t.address, t.derivation_index::text as derivation_index, (select count(*) from refill) as refills
      from (select 1) one left join taken t on true`,
     [mode, family, paymentId, POOL_LOW_WATER, ASK_EVERY, REFILL_JOB, refillJobKey(mode, family)],

@@ -4,7 +4,7 @@ import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
 import { deriveAddress, deriveAddressFromXpub } from "./derive-address";
-import { POOL_TARGET } from "./deposit-address-pool";
+import { countFreeAddresses, POOL_TARGET } from "./deposit-address-pool";
 import { liveMnemonic, walletSeed } from "./wallet-seed";
 
 /** Addresses derived and committed per transaction: claims see the first ones without waiting for the rest. */
@@ -47,13 +47,7 @@ export async function refillDepositAddressPool(
         "select next_index::text from deposit_index_counters where mode = $1 and family = $2 for update",
         [mode, family],
       );
-      const [free] = await query<{ n: number }>(
-        tx,
-        `select count(*)::int as n from (select 1 from deposit_address_pool
-           where mode = $1 and family = $2 and allocated_at is null limit $3) free`,
-        [mode, family, target],
-      );
-      const missing = Math.min(target - free!.n, CHUNK);
+      const missing = Math.min(target - (await countFreeAddresses(tx, mode, family, target)), CHUNK);
       if (missing <= 0) return 0;
       const first = Number(counter!.next_index);
       const indexes = Array.from({ length: missing }, (_, i) => first + i);

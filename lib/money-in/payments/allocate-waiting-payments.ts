@@ -1,7 +1,7 @@
 import { watchKey } from "@/lib/chains/connect/watch-key";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { allocateDepositAddress } from "@/lib/chains/wallets/deposit-address-pool";
+import { allocateDepositAddress, countFreeAddresses } from "@/lib/chains/wallets/deposit-address-pool";
 import { CHAINS, CHAIN_FAMILY, type ChainFamily } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
 import { PAYMENT_COLUMNS, toPaymentRow } from "./payment-row";
@@ -16,19 +16,14 @@ import { PaymentBatch } from "./update-payment";
 export async function allocateWaitingPayments(tx: Db, mode: Mode, family: ChainFamily, limit = 500): Promise<number> {
   // As many as the pool has free addresses: a claim finding the pool empty asks for another refill, and a
   // worker that cannot derive this pool would otherwise be asked again and again by its own job.
-  const [free] = await query<{ n: number }>(
-    tx,
-    `select count(*)::int as n from (select 1 from deposit_address_pool
-       where mode = $1 and family = $2 and allocated_at is null limit $3) free`,
-    [mode, family, limit],
-  );
-  if (free!.n === 0) return 0;
+  const free = await countFreeAddresses(tx, mode, family, limit);
+  if (free === 0) return 0;
   const rows = await query(
     tx,
     `select ${PAYMENT_COLUMNS} from payments
      where mode = $1 and chain = any($2::text[]) and status = 'intent_created'
      order by created_at, id limit $3 for update skip locked`,
-    [mode, CHAINS.filter((chain) => CHAIN_FAMILY[chain] === family), free!.n],
+    [mode, CHAINS.filter((chain) => CHAIN_FAMILY[chain] === family), free],
   );
   const batch = new PaymentBatch();
   let allocated = 0;

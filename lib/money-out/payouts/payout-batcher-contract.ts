@@ -1,18 +1,15 @@
-import { type Abi, type Address, concatHex, encodeFunctionData, getContractAddress, type Hex, pad } from "viem";
+import { type Abi, type Address, encodeFunctionData, type Hex } from "viem";
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
-import { CREATE2_DEPLOYER } from "@/lib/money-out/sweeps/sweeper-contract";
+import { create2Deployment } from "@/lib/chains/evm/create2";
 
 export const PAYOUT_BATCHER_ABI = artifacts.PayoutBatcher.abi as Abi;
-const SALT = pad("0x00", { size: 32 });
 
 /**
  * `contracts/PayoutBatcher.sol`, the EIP-7702 delegate of the treasury: no constructor arguments (it trusts only
  * the account it runs as), so one CREATE2 address on every EVM chain, known before it is deployed.
  */
 export function payoutBatcherContract(): { address: Address; deployData: Hex } {
-  const initCode = artifacts.PayoutBatcher.bytecode as Hex;
-  const address = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
-  return { address, deployData: concatHex([SALT, initCode]) };
+  return create2Deployment(artifacts.PayoutBatcher.bytecode as Hex);
 }
 
 /** The treasury's call to itself: `payMany(token, recipients, amounts)`, one transfer per payout. */

@@ -1,14 +1,4 @@
-import {
-  type Abi,
-  type Address,
-  concatHex,
-  createPublicClient,
-  encodeAbiParameters,
-  getContractAddress,
-  type Hex,
-  http,
-  pad,
-} from "viem";
+import { type Abi, type Address, concatHex, createPublicClient, encodeAbiParameters, type Hex, http } from "viem";
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
@@ -16,25 +6,21 @@ import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
 
-/**
- * The deterministic deployment proxy (CREATE2; Foundry's default deployer): at this address on Ethereum, BNB
- * Smart Chain, Polygon and in every anvil. A contract's address then depends only on its code and arguments,
- * so the sweeper contract of a (treasury, sweeper) pair has one address, known before it is deployed, on
- * every chain; deploying it twice is impossible (the second creation fails, harmlessly).
- */
-export const CREATE2_DEPLOYER = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
-const SALT = pad("0x00", { size: 32 });
+import { CREATE2_DEPLOYER, create2Deployment } from "@/lib/chains/evm/create2";
 
 export const SWEEPER_ABI = artifacts.DepositSweeper.abi as Abi;
 
-/** `contracts/DepositSweeper.sol` for a treasury and its operator (the sweeper): its address and creation data. */
+/**
+ * `contracts/DepositSweeper.sol` for a treasury and its operator (the sweeper): its address and creation data,
+ * one address per (treasury, sweeper) pair on every chain (CREATE2).
+ */
 export function sweeperContract(treasury: string, operator: string): { address: Address; deployData: Hex } {
-  const initCode = concatHex([
-    artifacts.DepositSweeper.bytecode as Hex,
-    encodeAbiParameters([{ type: "address" }, { type: "address" }], [treasury as Address, operator as Address]),
-  ]);
-  const address = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
-  return { address, deployData: concatHex([SALT, initCode]) };
+  return create2Deployment(
+    concatHex([
+      artifacts.DepositSweeper.bytecode as Hex,
+      encodeAbiParameters([{ type: "address" }, { type: "address" }], [treasury as Address, operator as Address]),
+    ]),
+  );
 }
 
 /**
