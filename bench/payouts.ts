@@ -26,6 +26,9 @@
 //   recipient's new token account, which the treasury pays, apart), against plain token transfers from the
 //   treasury measured the same way (an outbound intent with no payout), to a new recipient (as each payout
 //   is) and to one that already holds USDT. The Tron sandbox burns no TRX, so its fees are 0.
+// - transactions: how many transactions paid them. EVM payouts go in batches (one transaction of the treasury
+//   for the payouts waiting together, docs/PAYOUTS.md) unless BENCH_PAYOUT_STRATEGY=single; a batch's fee and
+//   gas are shared by its payouts, and its create → broadcast is each member's.
 // BENCH_CHAINS=eth,polygon limits the chains; BENCH_DUMP=1 prints every payout's timestamps (stderr).
 import path from "node:path";
 import type { ChainConfig } from "@/lib/chains/chain-config";
@@ -40,6 +43,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const PAYOUTS = Number(process.env.BENCH_PAYOUTS || 50);
 const AMOUNT_UNITS = 1_000_000n; // 1 USDT
 const CONFIRMATIONS = 4;
+const STRATEGY = process.env.BENCH_PAYOUT_STRATEGY || "batch7702";
 
 interface Result {
   config: ChainConfig;
@@ -62,7 +66,7 @@ function printThroughput(results: Result[]) {
     `${"chain".padEnd(8)} ${"payouts".padStart(7)} ${"created in".padStart(10)} ` +
       `${"1st create→last confirmed".padStart(26)} ${"payouts/s".padStart(9)}  ` +
       `${"create→broadcast p50 / p95".padEnd(27)} ${"create→confirmed p50 / p95".padEnd(27)} ` +
-      `${"blocks / span".padStart(13)}  note`,
+      `${"blocks / span".padStart(13)} ${"txs".padStart(4)}  note`,
   );
   for (const { config, round: r, error } of results) {
     if (!r) {
@@ -77,7 +81,7 @@ function printThroughput(results: Result[]) {
       `${config.chain.padEnd(8)} ${String(r.n).padStart(7)} ${seconds(r.createMs).padStart(10)} ` +
         `${seconds(r.wallMs).padStart(26)} ${((r.n - r.notConfirmed) / (r.wallMs / 1000)).toFixed(2).padStart(9)}  ` +
         `${p50p95(r.toBroadcast).padEnd(27)} ${p50p95(r.toConfirmed).padEnd(27)} ` +
-        `${`${r.blocks} / ${r.blockSpan}`.padStart(13)}  ${notes.join("; ")}`,
+        `${`${r.blocks} / ${r.blockSpan}`.padStart(13)} ${String(r.transactions).padStart(4)}  ${notes.join("; ")}`,
     );
   }
 }
@@ -132,11 +136,17 @@ function printFees(results: Result[]) {
 await runSandboxBench(
   root,
   {
-    env: { SANDBOX_CONFIRMATIONS: String(CONFIRMATIONS), SANDBOX_SWEEP_THRESHOLD: "1000000" },
+    env: {
+      SANDBOX_CONFIRMATIONS: String(CONFIRMATIONS),
+      SANDBOX_SWEEP_THRESHOLD: "1000000",
+      SANDBOX_PAYOUT_STRATEGY: STRATEGY,
+    },
     workerRoles: "jobs,watchers,outbound",
   },
   async ({ configs, owner }) => {
-    console.log(`payouts: ${PAYOUTS} payouts of 1 USDT per chain, each to a fresh address, one chain at a time`);
+    console.log(
+      `payouts: ${PAYOUTS} payouts of 1 USDT per chain, each to a fresh address, one chain at a time; EVM strategy ${STRATEGY}`,
+    );
     const results: Result[] = configs.map((config) => ({ config }));
     await Promise.all(results.map((r) => setUp(r.config, owner, r)));
     for (const r of results)

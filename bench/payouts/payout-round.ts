@@ -64,6 +64,8 @@ export interface PayoutRound {
   /** Distinct blocks (slots) the payouts landed in, and the span from the first to the last. */
   blocks: number;
   blockSpan: number;
+  /** The transactions that paid the confirmed payouts (fewer than the payouts when they went in batches). */
+  transactions: number;
   /** Averages over the confirmed payouts: native fee, EVM gas, Solana rent of the recipient's token account. */
   fee: bigint;
   gas: bigint | null;
@@ -75,6 +77,7 @@ export interface PayoutRound {
 
 interface Row {
   status: string;
+  outbound_id: string | null;
   created_at: Date;
   confirmed_at: Date | null;
   broadcast_at: Date | null;
@@ -117,10 +120,19 @@ export async function payoutRound(
       return row!.open === 0;
     },
     300_000,
-  );
+  ).catch(async (err: Error) => {
+    // Where they stopped: the payouts' states and their transfers' (a bench that fails says why).
+    const states = await query<{ payout: string; transfer: string | null; n: number }>(
+      getDb(),
+      `select p.status as payout, o.status as transfer, count(*)::int as n from payouts p
+         left join outbound_transactions o on o.id = p.outbound_id where p.id = any($1::text[]) group by 1, 2`,
+      [ids],
+    );
+    throw new Error(`${err.message}: ${states.map((s) => `${s.n} ${s.payout}/${s.transfer ?? "-"}`).join(", ")}`);
+  });
   const rows = await query<Row>(
     getDb(),
-    `select p.status, p.created_at, p.confirmed_at, o.fee_native::text, coalesce(o.rent_paid_native, 0)::text as rent,
+    `select p.status, p.outbound_id, p.created_at, p.confirmed_at, o.fee_native::text, coalesce(o.rent_paid_native, 0)::text as rent,
             o.tx_hash, o.block_number::text,
             o.created_at as queued_at, first.created_at as signed_at, first.broadcast_at
      from payouts p left join outbound_transactions o on o.id = p.outbound_id
@@ -135,12 +147,14 @@ export async function payoutRound(
   const blocks = done.map((r) => Number(r.block_number));
   const count = BigInt(Math.max(1, done.length));
   const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
+  // A batch's transaction carries several payouts: its gas and fee count once, shared by them.
+  const transactions = [...new Map(done.map((r) => [r.outbound_id, r])).values()];
   const gas =
     config.family === "evm"
       ? sum(
           await gasUsed(
             config,
-            done.map((r) => r.tx_hash!),
+            transactions.map((r) => r.tx_hash!),
           ),
         ) / count
       : null;
@@ -159,9 +173,10 @@ export async function payoutRound(
     signSpanMs: spread(rows.filter((r) => r.signed_at).map((r) => r.signed_at!.getTime())),
     blocks: new Set(blocks).size,
     blockSpan: blocks.length ? Math.max(...blocks) - Math.min(...blocks) + 1 : 0,
-    fee: sum(done.map((r) => BigInt(r.fee_native ?? 0))) / count,
+    transactions: transactions.length,
+    fee: sum(transactions.map((r) => BigInt(r.fee_native ?? 0))) / count,
     gas,
-    rent: sum(done.map((r) => BigInt(r.rent))) / count,
+    rent: sum(transactions.map((r) => BigInt(r.rent))) / count,
     notConfirmed: rows.length - done.length,
     unbroadcast: rows.filter((r) => r.tx_hash && !r.broadcast_at).length,
   };

@@ -132,7 +132,7 @@ export const outboundTransactions = pgTable(
     ),
     check(
       "outbound_purpose_check",
-      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','refund','cancel','account_close','deploy','energy_delegate','energy_reclaim')`,
+      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close','deploy','energy_delegate','energy_reclaim')`,
     ),
   ],
 );
@@ -163,6 +163,22 @@ export const sweepBatchMembers = pgTable(
     index("sweep_batch_members_address_idx").on(t.mode, t.chain, t.address),
     check("sweep_batch_members_amount_positive", sql`${t.rawAmount} > 0`),
   ],
+);
+
+/**
+ * Every payout a `payout_batch` intent carried (lib/money-out/payouts/payout-batch.ts), kept after the batch
+ * ends: a payout whose last batch reverted is sent alone next, and its detail page lists the batch.
+ */
+export const payoutBatchMembers = pgTable(
+  "payout_batch_members",
+  {
+    outboundId: text("outbound_id")
+      .notNull()
+      .references(() => outboundTransactions.id),
+    payoutId: text("payout_id").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.outboundId, t.payoutId] }), index("payout_batch_members_payout_idx").on(t.payoutId)],
 );
 
 /** Every signed transaction of an intent: the first, fee replacements and re-signs; at most one lands. */

@@ -71,6 +71,12 @@ export interface OutboundDriver<Prepared = unknown> {
   broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
   lookup(candidate: CandidateRow): Promise<Lookup>;
   cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean>;
+  /**
+   * EVM: how many of the signer's nonces the candidate uses, when more than one (a treasury's payout batch that
+   * carries its own EIP-7702 authorization uses the next one too): allocated together, so no transaction of the
+   * signer's is given the second.
+   */
+  noncesUsed?(prepared: Prepared): number;
   /** EVM: the signer's transaction count at a block (`latest` or a number). */
   chainNonce?(address: string, block: number | "latest"): Promise<bigint>;
 }

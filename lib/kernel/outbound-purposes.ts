@@ -4,6 +4,7 @@ export const OUTBOUND_PURPOSES = [
   "sweep_batch",
   "gas_topup",
   "payout",
+  "payout_batch",
   "refund",
   "cancel",
   "account_close",

@@ -4,6 +4,7 @@ import { listOutboundOf } from "@/lib/money-out/outbound/list-outbound-of";
 import { listObjectEvents } from "@/lib/notify/events/list-events";
 import type { Mode } from "@/lib/kernel/mode";
 import { getPayout } from "@/lib/money-out/payouts/get-payout";
+import { batchesOf } from "@/lib/money-out/payouts/payout-batch";
 import { PAYOUT_FAILURE_CODES } from "@/lib/money-out/payouts/payout-lifecycle";
 import { reviewReason } from "@/lib/money-out/payouts/payout-policy";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
@@ -25,7 +26,7 @@ export async function loadPayoutDetail(db: Db, owner: { merchantId: string; mode
   const row = await getPayout(db, owner, id);
   const payout = serializePayout(row);
   const [txs, events, audit] = await Promise.all([
-    listOutboundOf(db, owner.mode, "payout", id),
+    batchesOf(db, id).then((batches) => listOutboundOf(db, owner.mode, "payout", id, batches)),
     listObjectEvents(db, owner, id),
     listAuditOfTarget(db, owner.merchantId, id),
   ]);

@@ -17,6 +17,13 @@ import { runCli } from "../helpers/run-cli";
 import { bookNative, expectBooked, nativeAlert } from "./native-helpers";
 import { evmChain, startOutboundWorker, waitForStatus } from "./outbound-helpers";
 import { expectFrozenPayoutBlocked, expectPayoutConfirms, usePayoutMerchant } from "./payout-helpers";
+import {
+  expectBatchedPayouts,
+  expectBatchSurvivesCrash,
+  expectRevertedBatchOfOneFails,
+  expectRevertedBatchRetriesAlone,
+  type Leader,
+} from "./payout-batch-helpers";
 
 // eth: this file owns its watcher and outbound leader (tests/custody/README.md).
 const CHAIN = "eth" as const;
@@ -312,6 +319,36 @@ describe("payouts on eth, end to end", () => {
   it("a payout to an address Tether froze is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
     await expectFrozenPayoutBlocked(s, CHAIN, recipients());
   }, 150_000);
+
+  // eth's payouts are batched in this phase (ETH_PAYOUT_STRATEGY, payout-helpers.ts startJobsWorker).
+  const leader: Leader = {
+    stop: () => sender.stop(),
+    start: async () => {
+      sender = await startOutboundWorker(CHAIN);
+    },
+  };
+
+  it("payouts waiting together go out in one transaction of the treasury: each confirmed with its own event and the " +
+    "shared tx_hash, paid exactly once, ≤ 60 % of a single transfer's gas each; one deny-listed meanwhile is blocked unsigned", async () => {
+    const { perPayout, alone } = await expectBatchedPayouts(s, chain, leader);
+    console.log(`eth: a payout in a batch of 20 used ${perPayout} gas, one alone ${alone}`);
+  }, 240_000);
+
+  it("a batch that reverts pays nobody: its payouts go back to pending and are each sent alone, paid exactly once", async () => {
+    await expectRevertedBatchRetriesAlone(s, chain, leader);
+  }, 240_000);
+
+  it("a batch of one that reverts fails its payout as a transfer alone does (transfer_reverted): refunded, not sent again", async () => {
+    await expectRevertedBatchOfOneFails(s, chain, leader);
+  }, 180_000);
+
+  it.each(["after_sign", "after_broadcast"] as const)(
+    "a batch's worker SIGKILLed %s: its payouts are sent once, from the stored bytes, never re-signed",
+    async (point) => {
+      await expectBatchSurvivesCrash(s, chain, leader, point);
+    },
+    180_000,
+  );
 });
 
 describe("a deposit address Tether froze", () => {

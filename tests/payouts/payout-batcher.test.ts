@@ -3,16 +3,23 @@ import {
   type Address,
   createPublicClient,
   type Hex,
+  hexToBytes,
   http,
   type LocalAccount,
   parseEther,
+  parseGwei,
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
+import type { ChainConfig } from "@/lib/chains/chain-config";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
+import { evmCall } from "@/lib/chains/evm/evm-call";
+import { EvmDriver } from "@/lib/chains/evm/evm-driver";
+import type { IntentKeys } from "@/lib/chains/outbound-driver";
+import type { CandidateRow, OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
-import { payManyCall, payoutBatcherContract } from "@/lib/money-out/payouts/payout-batcher-contract";
+import { payManyCall, payoutBatcherContract } from "@/lib/chains/evm/payout-batcher";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { walletOn } from "../helpers/chains";
@@ -23,7 +30,8 @@ const CHAIN_ID = 900_778;
 let anvil: RunningAnvil;
 let client: PublicClient;
 let token: Address;
-const treasury = privateKeyToAccount(generatePrivateKey());
+const treasuryKey = generatePrivateKey();
+const treasury = privateKeyToAccount(treasuryKey);
 const stranger = privateKeyToAccount(generatePrivateKey());
 const contract = payoutBatcherContract();
 
@@ -148,5 +156,59 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
     expect((await receipt(onContract)).status).toBe("reverted");
     expect(await balance(thief!)).toBe(0n);
     expect(await balance(treasury.address)).toBe(held);
+  });
+
+  it("a replacement of a batch signed with the treasury's own authorization keeps it after the treasury got delegated: both of its nonces are used, no gap", async () => {
+    expect(await client.getCode({ address: treasury.address })).toBe(delegationCode(contract.address));
+    const config = {
+      mode: "sandbox",
+      chain: "eth",
+      family: "evm",
+      rpcUrl: anvil.rpcUrl,
+      chainId: CHAIN_ID,
+      tokenAddress: token,
+      decimals: 6,
+      maxFeeWei: parseGwei("1000"),
+    } as ChainConfig;
+    const to = fresh(2);
+    const intent = {
+      fromAddress: treasury.address,
+      toAddress: treasury.address,
+      options: {
+        payoutBatch: {
+          contract: contract.address,
+          members: to.map((address, i) => ({ payoutId: `po_${i}`, address, raw: "7" })),
+        },
+      },
+    } as unknown as OutboundRow;
+    const driver = new EvmDriver(config);
+    // Delegated now: a first candidate would be a plain call of one nonce.
+    expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
+    // Its predecessor was signed before an earlier batch delegated the treasury: the nonce after its own too.
+    const nonce = await client.getTransactionCount({ address: treasury.address });
+    const fees = { maxFeePerGas: parseGwei("2"), maxPriorityFeePerGas: parseGwei("1") };
+    const previous = {
+      ...fees,
+      signedTx: await treasury.signTransaction({
+        type: "eip7702",
+        chainId: CHAIN_ID,
+        nonce,
+        gas: 400_000n,
+        ...fees,
+        ...evmCall(config, intent),
+        authorizationList: [
+          await treasury.signAuthorization({ chainId: CHAIN_ID, address: contract.address, nonce: nonce + 1 }),
+        ],
+      }),
+    } as CandidateRow;
+    const replacement = (await driver.prepare(intent, previous))!;
+    expect(replacement).toMatchObject({ gas: 400_000n });
+    expect(driver.noncesUsed(replacement)).toBe(2);
+    const keys = { signer: { privateKey: hexToBytes(treasuryKey) }, feePayer: null } as unknown as IntentKeys;
+    const signed = await driver.sign(intent, keys, replacement, BigInt(nonce));
+    await client.request({ method: "eth_sendRawTransaction", params: [signed.signedTx as Hex] });
+    expect((await receipt(signed.txHash as Hex)).status).toBe("success");
+    for (const address of to) expect(await balance(address)).toBe(7n);
+    expect(await client.getTransactionCount({ address: treasury.address })).toBe(nonce + 2);
   });
 });

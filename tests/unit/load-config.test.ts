@@ -1,19 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { configProblems } from "../helpers/config-problems";
 import { liveChainConfig, sandboxConfirmations } from "@/lib/chains/chain-config";
 import { enabledChains } from "@/lib/chains/chains";
 import { ConfigError, loadConfig } from "@/lib/platform/config/env";
 
-/** The problems loadConfig reports for `env`, or [] when it parses. */
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe("loadConfig", () => {
   it("applies the documented defaults to an empty environment", () => {

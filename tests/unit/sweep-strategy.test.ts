@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ChainConfig } from "@/lib/chains/chain-config";
-import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
-import { ConfigError, loadConfig } from "@/lib/platform/config/env";
-import type { Mode } from "@/lib/kernel/mode";
+import { chainOn, configProblems } from "../helpers/config-problems";
+import { loadConfig } from "@/lib/platform/config/env";
 import { sweepStrategy } from "@/lib/money-out/sweeps/sweep-strategy";
 import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 
-const on = (mode: Mode, chain: Chain) => ({ mode, chain, family: CHAIN_FAMILY[chain] }) as ChainConfig;
+const on = chainOn;
 
 describe("the sweep strategy per chain", () => {
   it("defaults to batched EIP-7702 sweeps on every EVM chain, live and sandbox; Tron and Solana have their own way", () => {
@@ -33,19 +31,10 @@ describe("the sweep strategy per chain", () => {
   });
 
   it("refuses an unknown strategy, and batch7702 on a chain that is not EVM", () => {
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (err) {
-        if (err instanceof ConfigError) return err.problems;
-        throw err;
-      }
-    };
-    expect(problems({ BNB_SWEEP_STRATEGY: "7702" })).toEqual([
+    expect(configProblems({ BNB_SWEEP_STRATEGY: "7702" })).toEqual([
       'BNB_SWEEP_STRATEGY must be one of topup, batch7702, got "7702"',
     ]);
-    expect(problems({ TRON_SWEEP_STRATEGY: "batch7702" })).toEqual([
+    expect(configProblems({ TRON_SWEEP_STRATEGY: "batch7702" })).toEqual([
       "TRON_SWEEP_STRATEGY must be topup (batch7702 needs an EVM chain)",
     ]);
   });

@@ -14,7 +14,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
-import { batchAuthorizations } from "./evm-batch";
+import { batchAuthorizations, delegationCode } from "./evm-batch";
+import { payoutBatchGas } from "./payout-batcher";
 import { evmCall, fallbackGas } from "./evm-call";
 import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm/evm-fees";
 
@@ -23,6 +24,11 @@ interface EvmPrepared extends Fees {
   gas: bigint;
   /** A batched sweep's EIP-7702 authorizations (members not yet delegated): a type-4 transaction. */
   authorizationList?: SignedAuthorization[];
+  /**
+   * A payout batch from a treasury not yet delegated: the treasury authorizes the PayoutBatcher itself, at
+   * the nonce after the transaction's (known only when signing), in the same type-4 transaction.
+   */
+  selfAuthorize?: Address;
 }
 
 /** Errors a node gives for bytes it already has, or whose nonce they already used (the lookup decides which). */
@@ -31,7 +37,8 @@ const ALREADY_SENT =
 
 /**
  * Ethereum, BNB Smart Chain, Polygon: EIP-1559 transactions, nonces from the database; a batched sweep is a
- * call of the sweeper contract, type 4 (EIP-7702) when members still need their authorization.
+ * call of the sweeper contract, type 4 (EIP-7702) when members still need their authorization; a payout batch
+ * is the treasury's call to itself, type 4 with its own authorization until it is delegated.
  */
 export class EvmDriver implements OutboundDriver<EvmPrepared> {
   readonly usesNonces = true;
@@ -65,6 +72,20 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     const fees = previous ? bumpedFees(previous, market, cap) : capped(market, cap);
     if (!fees) return null;
     if (planned) return { chainId, gas: BigInt(planned.limit), ...fees };
+    const payouts = intent.options.payoutBatch;
+    if (payouts && payouts.members.length > 1) {
+      const contract = payouts.contract as Address;
+      if (previous) {
+        // A replacement holds its predecessor's two nonces: it keeps the authorization, even if the treasury
+        // got delegated meanwhile (by an earlier batch), or the second nonce would stay a gap nothing fills.
+        const { gas, authorizationList } = parseTransaction(previous.signedTx as Hex);
+        return { chainId, gas: gas!, ...fees, ...(authorizationList?.length ? { selfAuthorize: contract } : {}) };
+      }
+      const code = await this.client.getCode({ address: intent.fromAddress as Address, blockTag: "latest" });
+      const selfAuthorize = code?.toLowerCase() === delegationCode(contract) ? undefined : contract;
+      const gas = payoutBatchGas(payouts.members.length, selfAuthorize ? 1 : 0);
+      return { chainId, gas, ...fees, ...(selfAuthorize ? { selfAuthorize } : {}) };
+    }
     const batch = intent.options.batch;
     const authorizationList = batch ? await batchAuthorizations(this.client, chainId, batch, keys?.members) : undefined;
     // A replacement keeps its predecessor's gas limit: estimated now, against a pending state in which the
@@ -95,6 +116,11 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     return { chainId, gas, ...fees, ...(authorizationList?.length ? { authorizationList } : {}) };
   }
 
+  /** A treasury's own authorization takes the nonce after its transaction's. */
+  noncesUsed(p: EvmPrepared): number {
+    return p.selfAuthorize ? 2 : 1;
+  }
+
   async sign(intent: OutboundRow, keys: IntentKeys, p: EvmPrepared, nonce: bigint | null) {
     if (nonce === null) throw new Error("an EVM transaction needs a nonce");
     const account = privateKeyToAccount(bytesToHex(keys.signer.privateKey));
@@ -106,9 +132,12 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
       maxPriorityFeePerGas: p.maxPriorityFeePerGas,
       ...evmCall(this.config, intent),
     };
+    const authorizationList = p.selfAuthorize
+      ? [await account.signAuthorization({ chainId: p.chainId, address: p.selfAuthorize, nonce: Number(nonce) + 1 })]
+      : p.authorizationList;
     // A type-4 transaction needs at least one authorization; a batch of delegated members is a plain call.
-    const signedTx = p.authorizationList
-      ? await account.signTransaction({ type: "eip7702", authorizationList: p.authorizationList, ...fields })
+    const signedTx = authorizationList
+      ? await account.signTransaction({ type: "eip7702", authorizationList, ...fields })
       : await account.signTransaction({ type: "eip1559", ...fields });
     return {
       txHash: keccak256(signedTx),

@@ -18,7 +18,7 @@ const FOR_AN_ADDRESS = new Set(["sweep", "gas_topup", "energy_delegate", "energy
 
 /**
  * Attributes a confirmed or reverted intent's fee (and Solana rent it paid), in the transaction that ends it (transitionOutbound): a payout
- * or refund bears its own; a sweep, or what prepared it, is shared by the payments whose credited deposits sit on
+ * or refund bears its own; a payout batch's members share it equally (each is one transfer in it); a sweep, or what prepared it, is shared by the payments whose credited deposits sit on
  * the address, by amount; a batched sweep first by its members' amounts; anything else (a contract deployment) is
  * the installation's. The shares sum to the fee exactly.
  */
@@ -67,6 +67,15 @@ function spread(fee: bigint, subjects: Share[]) {
 }
 
 async function subjectsOf(tx: Db, row: OutboundRow): Promise<Share[]> {
+  const members = row.options.payoutBatch?.members.map((m) => m.payoutId) ?? [];
+  if (row.purpose === "payout_batch" && members.length) {
+    const own = await query<{ id: string; merchant_id: string }>(
+      tx,
+      "select id, merchant_id from payouts where id = any($1) order by id",
+      [members],
+    );
+    return own.map((p) => ({ subjectType: "payout", subjectId: p.id, merchantId: p.merchant_id, weight: 1n }));
+  }
   if ((row.purpose === "payout" || row.purpose === "refund") && row.causeId) {
     const table = row.purpose === "payout" ? "payouts" : "refunds";
     const [own] = await query<{ merchant_id: string }>(tx, `select merchant_id from ${table} where id = $1`, [

@@ -14,12 +14,16 @@ export interface OutboundSummary {
   confirmedAt: Date | null;
 }
 
-/** The transactions sent for one cause (a payout's transfer, a sweep), oldest first. */
+/**
+ * The transactions sent for one cause (a payout's transfer, a sweep), with the shared ones it was part of
+ * (`alsoIds`: a payout's batches), oldest first.
+ */
 export async function listOutboundOf(
   db: Db,
   mode: Mode,
   purpose: OutboundPurpose,
   causeId: string,
+  alsoIds: string[] = [],
 ): Promise<OutboundSummary[]> {
   const rows = await query<{
     id: string;
@@ -32,8 +36,8 @@ export async function listOutboundOf(
   }>(
     db,
     `select id, status, tx_hash, confirmations, fee_native::text, created_at, confirmed_at from outbound_transactions
-      where cause_id = $1 and purpose = $2 and mode = $3 order by created_at`,
-    [causeId, purpose, mode],
+      where ((cause_id = $1 and purpose = $2) or id = any($4)) and mode = $3 order by created_at`,
+    [causeId, purpose, mode, alsoIds],
   );
   return rows.map((r) => ({
     id: r.id,

@@ -1,6 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
-import type { DestinationScreening } from "@/lib/money-out/destinations/screen-destination";
 import type { OutboundTrigger } from "./outbound-lifecycle";
 import type { OutboundRow } from "./outbound-row";
 import type { OutboundPurpose } from "./outbound-types";
@@ -10,17 +9,17 @@ import type { OutboundPurpose } from "./outbound-types";
  * and knows nothing of why; the domain (payouts, refunds) registers its hooks when its process
  * starts (worker/outbound-hooks.ts). Sweeps and gas top-ups need none.
  */
-export interface OutboundHooks {
+export interface OutboundHooks<Screening = unknown> {
   /**
-   * A network read before the first signing transaction (the destination's sanctions and issuer freeze): null
-   * waits for the next round.
+   * A network read before the first signing transaction (the destinations' sanctions and issuer freeze): null
+   * waits for the next round. The engine only hands the answer to `refuseSigning`.
    */
-  screen?(config: ChainConfig, intent: OutboundRow): Promise<DestinationScreening | null>;
+  screen?(config: ChainConfig, intent: OutboundRow): Promise<Screening | null>;
   /**
    * In the transaction that would sign the first candidate, with `screen`'s answer: true refuses the signing
    * (the hook has given the intent up in that transaction).
    */
-  refuseSigning?(tx: Db, intent: OutboundRow, screened: DestinationScreening): Promise<boolean>;
+  refuseSigning?(tx: Db, intent: OutboundRow, screened: Screening): Promise<boolean>;
   /** In the transaction of every transition by a trigger (the lifecycle table's). */
   onTransition?(tx: Db, intent: OutboundRow, trigger: OutboundTrigger): Promise<void>;
   /** In the statement's transaction when only the confirmations changed. */
@@ -29,7 +28,7 @@ export interface OutboundHooks {
 
 // Transfers that must not move without their domain's hooks: one of these with none registered stops the pass
 // (fail closed) rather than sign a payout unchecked or confirm it with no payout to hear of it.
-const NEEDS_HOOKS: ReadonlySet<OutboundPurpose> = new Set(["payout", "refund"]);
+const NEEDS_HOOKS: ReadonlySet<OutboundPurpose> = new Set(["payout", "payout_batch", "refund"]);
 const registered = new Map<OutboundPurpose, OutboundHooks>();
 
 export function registerOutboundHooks(purpose: OutboundPurpose, hooks: OutboundHooks): void {

@@ -29,6 +29,16 @@ export interface OutboundOptions {
    */
   batch?: { contract: string; members: BatchMember[] };
   /**
+   * EVM `payout_batch`: payouts the treasury sends in one transaction. Two or more call `payMany` on itself,
+   * delegated (EIP-7702) to the PayoutBatcher `contract`; one alone is a plain transfer.
+   */
+  payoutBatch?: { contract: string; members: PayoutBatchMember[] };
+  /**
+   * Members may still be added (a `payout_batch` being filled): the leader clears it in a transaction of its
+   * own before it screens and signs the intent, so what it screens is what it signs.
+   */
+  appendable?: boolean;
+  /**
    * Sign only once this intent has ended, whatever its outcome (an energy reclaim after the transfer it lent energy
    * to: confirmed, reverted or given up). `after` by contrast needs its intent confirmed.
    */
@@ -38,6 +48,14 @@ export interface OutboundOptions {
 export interface BatchMember {
   address: string;
   index: number;
+  /** Token base units, a decimal string. */
+  raw: string;
+}
+
+export interface PayoutBatchMember {
+  payoutId: string;
+  /** The payout's destination. */
+  address: string;
   /** Token base units, a decimal string. */
   raw: string;
 }

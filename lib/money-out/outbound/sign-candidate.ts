@@ -7,7 +7,6 @@ import { crashPoint } from "./crash-points";
 import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { hooksOf } from "./outbound-hooks";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
-import { type DestinationScreening, UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 import { closeOpenCandidates, transitionOutbound } from "./transition-outbound";
 
 /**
@@ -30,7 +29,7 @@ export async function signCandidate(
   kind: SignKind,
   previous: CandidateRow | null,
   /** A first signing: its hooks' screening answer (a payout's destination sanctioned or frozen), read just before. */
-  screened: DestinationScreening = UNSCREENED,
+  screened?: unknown,
 ): Promise<CandidateRow | null> {
   if (!sameAddress(keys.signer.address, intent.fromAddress))
     throw new Error(`outbound ${intent.id}: the signing key is not ${intent.fromAddress}`);
@@ -53,7 +52,7 @@ export async function signCandidate(
       ? null
       : kind === "bump"
         ? current.nonce
-        : await allocateNonce(tx, current, chainCount!);
+        : await allocateNonce(tx, current, chainCount!, driver.noncesUsed?.(prepared) ?? 1);
     const signed = await driver.sign(current, keys, prepared, nonce);
     const [row] = await query(
       tx,

@@ -13,7 +13,6 @@ import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
 import { OUTBOUND_LIFECYCLE } from "./outbound-lifecycle";
 import type { OutboundStatus } from "./outbound-types";
-import { UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 
 /** What one (mode, chain) leader tracks with. */
 export interface OutboundEngine {
@@ -93,7 +92,8 @@ async function step(db: Db, engine: OutboundEngine, ctx: TickContext, intent: Ou
   }
 }
 
-async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, intent: OutboundRow): Promise<void> {
+async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, waiting: OutboundRow): Promise<void> {
+  let intent = waiting;
   if (intent.after) {
     const [dep] = await query<{ status: string }>(db, "select status from outbound_transactions where id = $1", [
       intent.after,
@@ -112,10 +112,22 @@ async function signFirst(db: Db, engine: OutboundEngine, ctx: TickContext, inten
     ]);
     if (!dep || !OUTBOUND_LIFECYCLE.isTerminal(dep.status as OutboundStatus)) return;
   }
+  // A batch still taking members is closed to them first, in a statement of its own: what is screened below
+  // is what is signed.
+  if (intent.options.appendable) {
+    const [closed] = await query(
+      db,
+      `update outbound_transactions set options = options - 'appendable', updated_at = now()
+        where id = $1 and status = 'intent' returning ${outboundRow.columns}`,
+      [intent.id],
+    );
+    if (!closed) return;
+    intent = outboundRow.map(closed);
+  }
   // The transfer's domain screens it just before signing (a payout's destination against the chain's
   // sanctions oracle); no answer yet, the transfer waits for the next round.
   const hooks = hooksOf(intent.purpose);
-  const screened = hooks.screen ? await hooks.screen(engine.config, intent) : UNSCREENED;
+  const screened = hooks.screen ? await hooks.screen(engine.config, intent) : undefined;
   if (screened === null) return;
   const keys = await engine.keysOf(intent);
   const signed = await signCandidate(db, engine.driver, keys, intent, "first", null, screened);

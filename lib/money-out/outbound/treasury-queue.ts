@@ -9,8 +9,9 @@ import type { OutboundRow } from "./outbound-row";
 import type { OutboundPurpose } from "./outbound-types";
 
 /** The transfers the treasury pays out of its USDT: they share its liquidity and its queue. */
-export const TREASURY_PURPOSES = ["payout", "refund"] as const satisfies readonly OutboundPurpose[];
-export type TreasuryPurpose = (typeof TREASURY_PURPOSES)[number];
+export const TREASURY_PURPOSES = ["payout", "payout_batch", "refund"] as const satisfies readonly OutboundPurpose[];
+/** The treasury's transfers with one destination each. */
+export type TreasuryPurpose = "payout" | "refund";
 
 /** What the treasury held at the chain's head, and its transfers still open just before that read. */
 export interface TreasuryLiquidity {
@@ -65,15 +66,8 @@ export async function queueTreasuryTransfer(
   liquidity: TreasuryLiquidity,
   transfer: { purpose: TreasuryPurpose; causeId: string; toAddress: string; amountUnits: bigint },
 ): Promise<OutboundRow | null> {
-  const [queued] = await query<{ raw: string }>(tx, OWED_BY_TREASURY, [
-    config.mode,
-    config.chain,
-    liquidity.mined,
-    liquidity.unmined,
-    TREASURY_PURPOSES,
-  ]);
   const raw = fromUsdtUnits(transfer.amountUnits, config.decimals);
-  if (liquidity.held - BigInt(queued!.raw) < raw) return null;
+  if (!(await treasuryCovers(tx, config, liquidity, raw))) return null;
   return createOutbound(tx, {
     mode: config.mode,
     chain: config.chain,
@@ -85,6 +79,23 @@ export async function queueTreasuryTransfer(
     rawAmount: raw,
     causeId: transfer.causeId,
   });
+}
+
+/** Under the queue's lock: whether the treasury, less its transfers still to leave, covers `raw` more. */
+export async function treasuryCovers(
+  tx: Db,
+  config: ChainConfig,
+  liquidity: TreasuryLiquidity,
+  raw: bigint,
+): Promise<boolean> {
+  const [queued] = await query<{ raw: string }>(tx, OWED_BY_TREASURY, [
+    config.mode,
+    config.chain,
+    liquidity.mined,
+    liquidity.unmined,
+    TREASURY_PURPOSES,
+  ]);
+  return liquidity.held - BigInt(queued!.raw) >= raw;
 }
 
 const OWED_BY_TREASURY = `

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/platform/db/client";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
 import { denialOf } from "@/lib/money-out/destinations/deny-list";
-import type { DestinationScreening } from "@/lib/money-out/destinations/screen-destination";
+import { type DestinationScreening, UNSCREENED } from "@/lib/money-out/destinations/screen-destination";
 import { PAYOUT_FAILURE_CODES } from "./payout-lifecycle";
 import { lockPayout, transitionPayout } from "./transition-payout";
 
@@ -16,7 +16,7 @@ import { lockPayout, transitionPayout } from "./transition-payout";
 export async function denyBeforeSigning(
   tx: Db,
   intent: OutboundRow,
-  screening: DestinationScreening,
+  screening: DestinationScreening = UNSCREENED,
 ): Promise<boolean> {
   if (intent.purpose !== "payout" || !intent.causeId) return false;
   const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);

@@ -1,4 +1,4 @@
-import { chainConfig } from "@/lib/chains/chain-config";
+import { type ChainConfig, chainConfig } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
 import { config as appConfig } from "@/lib/platform/config/env";
@@ -15,6 +15,8 @@ import { DenyListUnreadableError, denialOf } from "@/lib/money-out/destinations/
 import { reviewReason } from "./payout-policy";
 import { screenDestination } from "@/lib/money-out/destinations/screen-destination";
 import { lockPayout, transitionPayout } from "./transition-payout";
+import { ensurePayoutBatcher, lastBatchReverted, type PayoutBatcher, queuePayoutInBatch } from "./payout-batch";
+import { payoutStrategy } from "./payout-strategy";
 
 export type PayoutStep = "queued" | "waiting_for_liquidity" | "blocked" | "review_required" | "nothing_to_do";
 
@@ -27,7 +29,9 @@ const RETRY_MS = 10_000;
  * it, and the payout becomes `processing` then). If the treasury's USDT, less the payouts already queued, does not
  * cover it, it waits in `pending`, sweeps are asked for at once, and it tries again shortly; it never fails for
  * liquidity. Payouts of one (mode, chain) queue
- * one at a time with the treasury's other transfers (lib/money-out/outbound/treasury-queue.ts).
+ * one at a time with the treasury's other transfers (lib/money-out/outbound/treasury-queue.ts). With the
+ * `batch7702` strategy (EVM) it joins the chain's open payout batch instead (payout-batch.ts), unless its
+ * last batch reverted: then it goes alone.
  */
 export async function executePayout(db: Db, payoutId: string): Promise<PayoutStep> {
   const [peek] = await query<{
@@ -45,6 +49,7 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   const screening = await screenDestination(config, payoutId, peek.to_address);
   if (screening === null) return retryLater(db, payoutId, "its destination cannot be screened");
   const liquidity = await readTreasuryLiquidity(db, config);
+  const batcher = await batcherFor(db, config, payoutId);
   const step = await inTransaction(db, async (tx): Promise<PayoutStep> => {
     await lockTreasuryQueue(tx, config);
     const payout = await lockPayout(tx, payoutId);
@@ -58,17 +63,18 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
       await transitionPayout(tx, payout, "held_for_review");
       return "review_required";
     }
-    const transfer = await queueTreasuryTransfer(tx, config, liquidity, {
-      purpose: "payout",
-      causeId: payout.id,
-      toAddress: payout.toAddress,
-      amountUnits: payout.amountUnits,
-    });
-    if (!transfer) return "waiting_for_liquidity";
-    await execute(tx, "update payouts set outbound_id = $2, updated_at = now() where id = $1", [
-      payout.id,
-      transfer.id,
-    ]);
+    const transferId = batcher
+      ? await queuePayoutInBatch(tx, config, liquidity, payout, batcher)
+      : (
+          await queueTreasuryTransfer(tx, config, liquidity, {
+            purpose: "payout",
+            causeId: payout.id,
+            toAddress: payout.toAddress,
+            amountUnits: payout.amountUnits,
+          })
+        )?.id;
+    if (!transferId) return "waiting_for_liquidity";
+    await execute(tx, "update payouts set outbound_id = $2, updated_at = now() where id = $1", [payout.id, transferId]);
     return "queued";
   }).catch((err: unknown) => {
     // PAYOUT_DENYLIST_FILE set but unreadable: nothing is decided (the transaction rolled back); it waits.
@@ -79,6 +85,22 @@ export async function executePayout(db: Db, payoutId: string): Promise<PayoutSte
   if (step === "deny_list_unreadable") return retryLater(db, payoutId, "the deny-list file cannot be read");
   if (step === "waiting_for_liquidity") await waitForLiquidity(db, payoutId, config.mode, config.chain);
   return step;
+}
+
+/** The PayoutBatcher the payout joins a batch of, or null when it goes alone. Network reads, before the transaction. */
+async function batcherFor(db: Db, config: ChainConfig, payoutId: string): Promise<PayoutBatcher | null> {
+  if (payoutStrategy(config) !== "batch7702" || (await lastBatchReverted(db, payoutId))) return null;
+  try {
+    return await ensurePayoutBatcher(db, config);
+  } catch (err) {
+    // No batch contract can be had (no CREATE2 deployer; a deployment that holds no code): paid alone.
+    log.error("payouts cannot be batched: sent one by one", {
+      mode: config.mode,
+      chain: config.chain,
+      error: String(err),
+    });
+    return null;
+  }
 }
 
 async function waitForLiquidity(db: Db, payoutId: string, mode: Mode, chain: Chain): Promise<PayoutStep> {

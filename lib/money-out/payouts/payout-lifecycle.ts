@@ -20,7 +20,12 @@ export type PayoutTrigger =
   /** The transfer reached the chain's confirmation depth. */
   | "settled"
   /** The transfer provably failed (reverted and confirmed, or expired after the allowed re-signs). */
-  | "transfer_failed";
+  | "transfer_failed"
+  /**
+   * The batch it was sent in reverted at depth (all or nothing: nothing was paid): it is sent again, alone
+   * (docs/PAYOUTS.md, "Batched payouts").
+   */
+  | "batch_reverted";
 
 const REFUND = { from: "payouts_in_flight", to: "available", of: "the payout's amount" } as const;
 
@@ -43,6 +48,7 @@ export const PAYOUT_LIFECYCLE = defineLifecycle<PayoutStatus, PayoutTrigger, Eve
       ledger: { from: "payouts_in_flight", to: "chain_withdrawals", of: "the payout's amount" },
     },
     { from: "processing", trigger: "transfer_failed", to: "failed", event: "payout.failed", ledger: REFUND },
+    { from: "processing", trigger: "batch_reverted", to: "pending", event: null, ledger: null },
   ],
 });
 

@@ -1,5 +1,9 @@
 import { denialOf } from "@/lib/money-out/destinations/deny-list";
-import { type DestinationScreening, screenBeforeSigning } from "@/lib/money-out/destinations/screen-destination";
+import {
+  type DestinationScreening,
+  screenBeforeSigning,
+  UNSCREENED,
+} from "@/lib/money-out/destinations/screen-destination";
 import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
@@ -13,7 +17,11 @@ import { lockRefund, transitionRefund } from "./transition-refund";
  * queued), with the destination's screening (sanctioned, frozen by the issuer): a denied refund fails (`refund.failed`, the amount back in `available`)
  * and its transfer is given up, never signed.
  */
-async function refuseRefundSigning(tx: Db, intent: OutboundRow, screening: DestinationScreening): Promise<boolean> {
+async function refuseRefundSigning(
+  tx: Db,
+  intent: OutboundRow,
+  screening: DestinationScreening = UNSCREENED,
+): Promise<boolean> {
   if (intent.purpose !== "refund" || !intent.causeId) return false;
   const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);
   if (!failureCode) return false;

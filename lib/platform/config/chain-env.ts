@@ -5,6 +5,12 @@ import { absoluteUrl, oneOf, positiveInt, positiveNumber, text, usdtAmount } fro
 /** How EVM deposit addresses are swept (docs/CUSTODY.md, "Sweeps"): gas top-ups, or batched EIP-7702 sweeps. */
 export const SWEEP_STRATEGIES = ["topup", "batch7702"] as const;
 export type SweepStrategy = (typeof SWEEP_STRATEGIES)[number];
+/**
+ * How EVM payouts are sent (docs/PAYOUTS.md, "Batched payouts"): one transfer each, or the payouts waiting
+ * together in one EIP-7702 transaction of the treasury.
+ */
+export const PAYOUT_STRATEGIES = ["single", "batch7702"] as const;
+export type PayoutStrategy = (typeof PAYOUT_STRATEGIES)[number];
 /** The chains EIP-7702 can exist on (lib/chains/chains.ts has the families, but reads this configuration). */
 const EVM_CHAINS: readonly Chain[] = ["eth", "bnb", "polygon"];
 
@@ -21,6 +27,8 @@ export interface LiveChainEnv {
   maxFeeGwei: number | undefined;
   /** EVM, both modes: how deposit addresses are swept (the default is per chain, lib/money-out/sweeps/sweep-strategy.ts). */
   sweepStrategy: SweepStrategy | undefined;
+  /** EVM, both modes: how payouts are sent (the default is per mode, lib/money-out/payouts/payout-strategy.ts). */
+  payoutStrategy: PayoutStrategy | undefined;
   /** EVM, live: a sanctions oracle contract (`isSanctioned(address)`) consulted for every payout's destination. */
   sanctionsOracle: string | undefined;
 }
@@ -34,6 +42,7 @@ const PER_CHAIN = {
   MAX_FEE_GWEI: positiveNumber(undefined),
   SWEEP_THRESHOLD: usdtAmount(undefined),
   SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, undefined),
+  PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, undefined),
   SANCTIONS_ORACLE: text(undefined),
 };
 type Suffix = keyof typeof PER_CHAIN;
@@ -62,18 +71,23 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
         sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
+        payoutStrategy: read<PayoutStrategy>(chain, "PAYOUT_STRATEGY"),
         sanctionsOracle: read<string>(chain, "SANCTIONS_ORACLE"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;
   // EIP-7702 is an EVM feature: Tron's top-ups and Solana's fee payer are their only ways.
   for (const chain of CHAINS)
-    if (!EVM_CHAINS.includes(chain) && chains[chain].sweepStrategy === "batch7702")
-      ctx.addIssue({
-        code: "custom",
-        path: [chainVariable(chain, "SWEEP_STRATEGY")],
-        message: "must be topup (batch7702 needs an EVM chain)",
-      });
+    for (const [suffix, fallback] of [
+      ["SWEEP_STRATEGY", "topup"],
+      ["PAYOUT_STRATEGY", "single"],
+    ] as const)
+      if (!EVM_CHAINS.includes(chain) && read(chain, suffix) === "batch7702")
+        ctx.addIssue({
+          code: "custom",
+          path: [chainVariable(chain, suffix)],
+          message: `must be ${fallback} (batch7702 needs an EVM chain)`,
+        });
   for (const chain of CHAINS) {
     const oracle = chains[chain].sanctionsOracle;
     if (oracle !== undefined && (!EVM_CHAINS.includes(chain) || !/^0x[0-9a-fA-F]{40}$/.test(oracle)))

@@ -3,7 +3,15 @@ import path from "node:path";
 import { z } from "zod";
 import { CHAINS, type Chain } from "@/lib/kernel/chain-ids";
 import { OUTBOUND_PURPOSES, type OutboundPurpose } from "@/lib/kernel/outbound-purposes";
-import { CHAIN_VARIABLES, chainEnvSchema, type LiveChainEnv, SWEEP_STRATEGIES, type SweepStrategy } from "./chain-env";
+import {
+  CHAIN_VARIABLES,
+  chainEnvSchema,
+  type LiveChainEnv,
+  PAYOUT_STRATEGIES,
+  type PayoutStrategy,
+  SWEEP_STRATEGIES,
+  type SweepStrategy,
+} from "./chain-env";
 import {
   absoluteUrl,
   accountXpub,
@@ -68,6 +76,7 @@ const shape = {
   SANDBOX_CONFIRMATIONS: positiveInt(4),
   SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
   SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
+  SANDBOX_PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, "single"),
   SANDBOX_TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
   LATE_PAYMENT_WINDOW_DAYS: nonNegativeNumber(7, "a number of days"),
   WORKER_ROLES: listOf(WORKER_ROLES, [...WORKER_ROLES]),
@@ -144,6 +153,8 @@ export interface AppConfig {
   sandboxSweepThreshold: bigint;
   /** How sandbox EVM deposit addresses are swept where `<CHAIN>_SWEEP_STRATEGY` is unset. */
   sandboxSweepStrategy: SweepStrategy;
+  /** How sandbox EVM payouts are sent where `<CHAIN>_PAYOUT_STRATEGY` is unset. */
+  sandboxPayoutStrategy: PayoutStrategy;
   latePaymentWindowDays: number;
   workerRoles: (typeof WORKER_ROLES)[number][];
   workerConcurrency: number;
@@ -214,6 +225,7 @@ export const envSchema = z
       sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
       sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
       sandboxSweepStrategy: env.SANDBOX_SWEEP_STRATEGY,
+      sandboxPayoutStrategy: env.SANDBOX_PAYOUT_STRATEGY,
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
       workerRoles: env.WORKER_ROLES,
       workerConcurrency: env.WORKER_CONCURRENCY,

@@ -1,0 +1,102 @@
+import type { Address } from "viem";
+import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
+import type { ChainConfig } from "@/lib/chains/chain-config";
+import { payoutBatcherContract } from "@/lib/chains/evm/payout-batcher";
+import { roleAddress } from "@/lib/chains/wallets/role-address";
+import type { Db } from "@/lib/platform/db/client";
+import { execute, query } from "@/lib/platform/db/query";
+import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
+import { ensureContract } from "@/lib/money-out/outbound/ensure-contract";
+import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
+import { treasuryCovers, type TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
+
+/** Members per batch: at most ~5M gas (payoutBatchGas), inside every EVM chain's block. */
+export const PAYOUT_BATCH_MAX = 50;
+
+export type PayoutBatcher = { address: Address; after: string | null };
+
+/**
+ * The PayoutBatcher of a (mode, chain), deployed once through the outbound journal by the treasury (which pays
+ * the payouts' gas anyway). A network read: outside any transaction.
+ */
+export async function ensurePayoutBatcher(db: Db, config: ChainConfig): Promise<PayoutBatcher> {
+  const treasury = await roleAddress(db, config.mode, config.chain, "treasury");
+  return ensureContract(db, config, {
+    name: "PayoutBatcher",
+    ...payoutBatcherContract(),
+    deployer: { role: "treasury", address: treasury.address },
+    otherwise: `set ${config.chain.toUpperCase()}_PAYOUT_STRATEGY=single`,
+  });
+}
+
+/** The batches a payout was sent in (its detail page lists them with its own transfers). */
+export async function batchesOf(db: Db, payoutId: string): Promise<string[]> {
+  const rows = await query<{ outbound_id: string }>(
+    db,
+    "select outbound_id from payout_batch_members where payout_id = $1",
+    [payoutId],
+  );
+  return rows.map((r) => r.outbound_id);
+}
+
+/** Whether the payout's most recent batch reverted: it is then sent alone, so it cannot hold others back. */
+export async function lastBatchReverted(db: Db, payoutId: string): Promise<boolean> {
+  const [last] = await query<{ status: string }>(
+    db,
+    `select o.status from payout_batch_members m join outbound_transactions o on o.id = m.outbound_id
+      where m.payout_id = $1 order by m.created_at desc limit 1`,
+    [payoutId],
+  );
+  return last?.status === "reverted";
+}
+
+/**
+ * Under the treasury queue's lock: adds the payout to its (mode, chain)'s batch still taking members, or opens
+ * one (waiting for the PayoutBatcher's deployment if it has one). Returns the batch's id, or null when the
+ * treasury, less what it still owes, cannot cover the payout. The batch fills until the chain's outbound leader
+ * takes it (track-outbound.ts closes it to members before it screens and signs it).
+ */
+export async function queuePayoutInBatch(
+  tx: Db,
+  config: ChainConfig,
+  liquidity: TreasuryLiquidity,
+  payout: { id: string; toAddress: string; amountUnits: bigint },
+  batcher: PayoutBatcher,
+): Promise<string | null> {
+  const raw = fromUsdtUnits(payout.amountUnits, config.decimals);
+  if (!(await treasuryCovers(tx, config, liquidity, raw))) return null;
+  const member: PayoutBatchMember = { payoutId: payout.id, address: payout.toAddress, raw: raw.toString() };
+  // The row lock of `for update` re-reads the batch once it is free: one the leader closed meanwhile is skipped.
+  const [joined] = await query<{ id: string }>(
+    tx,
+    `update outbound_transactions
+        set options = jsonb_set(options, '{payoutBatch,members}', (options->'payoutBatch'->'members') || $1::jsonb),
+            raw_amount = raw_amount + $2::numeric, updated_at = now()
+      where id = (select id from outbound_transactions
+                   where mode = $3 and chain = $4 and purpose = 'payout_batch' and status = 'intent'
+                     and options->>'appendable' = 'true'
+                     and jsonb_array_length(options->'payoutBatch'->'members') < $5
+                   order by created_at limit 1 for update)
+      returning id`,
+    [JSON.stringify([member]), raw.toString(), config.mode, config.chain, PAYOUT_BATCH_MAX],
+  );
+  const batchId =
+    joined?.id ??
+    (
+      await createOutbound(tx, {
+        mode: config.mode,
+        chain: config.chain,
+        purpose: "payout_batch",
+        signer: { role: "treasury" },
+        fromAddress: liquidity.address,
+        // The USDT goes to the payees, through the contract: never back to the treasury (custody books, settling).
+        toAddress: batcher.address,
+        asset: "token",
+        rawAmount: raw,
+        after: batcher.after ?? undefined,
+        options: { payoutBatch: { contract: batcher.address, members: [member] }, appendable: true },
+      })
+    ).id;
+  await execute(tx, "insert into payout_batch_members (outbound_id, payout_id) values ($1, $2)", [batchId, payout.id]);
+  return batchId;
+}
