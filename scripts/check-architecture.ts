@@ -74,6 +74,17 @@ const found: Record<string, string[]> = {
     .filter((file) => APP_CODE.test(file) && !file.startsWith("lib/platform/config/"))
     .filter((file) => fs.readFileSync(path.join(root, file), "utf8").includes("process.env"))
     .sort(),
+  // Statements are prepared once per connection (lib/platform/db/query.ts): their result columns are fixed,
+  // so a column added by a migration while a release runs would break a `select *` of that table.
+  "SQL selecting * of a table (prepared statements need named columns)": modules
+    .map((m) => m.source)
+    .filter((file) => APP_CODE.test(file) && /\.tsx?$/.test(file))
+    .filter((file) =>
+      /\b(select\s+\*\s+from\s+(?!unnest\b)[a-z_]+\b(?!\s+as\s+\w+\s*\()|returning\s+\*)/i.test(
+        fs.readFileSync(path.join(root, file), "utf8"),
+      ),
+    )
+    .sort(),
 };
 
 let failed = false;

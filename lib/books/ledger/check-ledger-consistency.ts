@@ -34,7 +34,8 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
      select coalesce(b.merchant_id, d.merchant_id) as merchant_id, coalesce(b.mode, d.mode) as mode, coalesce(b.chain, d.chain) as chain,
             concat_ws('/', b.available_units, b.reserved_units, b.in_flight_units, b.refunds_in_flight_units) as stored,
             concat_ws('/', d.available_units, d.reserved_units, d.in_flight_units, d.refunds_in_flight_units) as derived
-     from (select * from balances where ($1::text is null or merchant_id = $1)) b
+     from (select merchant_id, mode, chain, available_units, reserved_units, in_flight_units, refunds_in_flight_units
+             from balances where ($1::text is null or merchant_id = $1)) b
      full join derived d using (merchant_id, mode, chain)
      where coalesce(b.available_units, 0) <> coalesce(d.available_units, 0)
         or coalesce(b.reserved_units, 0) <> coalesce(d.reserved_units, 0)

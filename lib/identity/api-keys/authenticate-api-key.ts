@@ -43,11 +43,12 @@ const unauthorized = (message: string) => new DomainError("unauthorized", messag
 
 // The key by its hash, not yet revoked at $2 (ms); last_used_at at one-minute resolution (one write per key
 // per minute, not one per request), in the same statement.
-const KEY_CTES = `k as (select id, merchant_id, mode, scopes, revoked_at, last_used_at from api_keys where secret_hash = $1),
+const KEY_COLUMNS = "id, merchant_id, mode, scopes, revoked_at, last_used_at";
+const KEY_CTES = `k as (select ${KEY_COLUMNS} from api_keys where secret_hash = $1),
   live as (select id from k where k.revoked_at is null or k.revoked_at > to_timestamp($2::bigint / 1000.0)),
   touched as (update api_keys set last_used_at = now() where id = (select id from live)
     and (last_used_at is null or last_used_at < now() - interval '60 seconds'))`;
-const KEY = `with ${KEY_CTES} select * from k`;
+const KEY = `with ${KEY_CTES} select ${KEY_COLUMNS} from k`;
 const KEY_AND_ADMISSION = `with ${KEY_CTES},
   admitted as (${admitSql("select $3::text || live.id || $4::text, array[$2::bigint], now() from live", {
     now: "$2",

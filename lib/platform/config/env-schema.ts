@@ -49,6 +49,7 @@ const shape = {
   DATABASE_POOL_SIZE: positiveInt(10),
   DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(15_000),
+  DATABASE_PREPARED_STATEMENTS: flag(true),
   // Internal: `npm start` sets it for its children when DATABASE_URL points at its embedded server.
   EMBEDDED_DATABASE: oneOf(["1"], undefined),
   REDIS_URL: text(undefined),
@@ -118,6 +119,8 @@ export interface AppConfig {
   databaseAcquireTimeoutMs: number;
   /** Postgres statement_timeout of the process pool's connections (not the watchers' or migrations'). */
   databaseStatementTimeoutMs: number;
+  /** Statements are prepared once per connection (off behind a pooler that cannot keep them). */
+  databasePreparedStatements: boolean;
   /** DATABASE_URL is the embedded server `npm start` runs (so MASTER_KEY may come from DATA_DIR). */
   embeddedDatabase: boolean;
   redisUrl: string | undefined;
@@ -199,6 +202,7 @@ export const envSchema = z
       databasePoolSize: env.DATABASE_POOL_SIZE,
       databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
       databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
       embeddedDatabase: env.EMBEDDED_DATABASE === "1",
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX,

@@ -2,6 +2,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { config } from "@/lib/platform/config/env";
 import { closeChangeFeed } from "./change-feed";
+import { prepared } from "./query";
 
 /**
  * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one
@@ -133,7 +134,8 @@ export async function inTransaction<T>(
 ): Promise<T> {
   if (!(db.$client instanceof pg.Pool)) {
     const result = await fn(db);
-    for (const statement of opts.last?.(result) ?? []) await db.$client.query(statement.text, statement.values);
+    for (const statement of opts.last?.(result) ?? [])
+      await db.$client.query(prepared(statement.text, statement.values));
     return result;
   }
   const client = await db.$client.connect();
@@ -145,7 +147,9 @@ export async function inTransaction<T>(
     if (!client.pipeline) await begin;
     const result = await fn(drizzle(client));
     await begin;
-    const sent = (opts.last?.(result) ?? []).map((statement) => client.query(statement.text, statement.values));
+    const sent = (opts.last?.(result) ?? []).map((statement) =>
+      client.query(prepared(statement.text, statement.values)),
+    );
     const commit = client.query("COMMIT");
     const settled = await Promise.allSettled([...sent, commit]);
     const failed = settled.find((s) => s.status === "rejected");

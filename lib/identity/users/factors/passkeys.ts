@@ -24,8 +24,13 @@ export interface PasskeyRow {
   last_used_at: Date | null;
 }
 
+// Named columns, never `*`: a prepared statement's result must not change when a column is added (db/query.ts).
+const PASSKEY_COLUMNS = "id, user_id, name, public_key, counter, transports, created_at, last_used_at";
+
 export async function listPasskeys(db: Db, userId: string): Promise<PasskeyRow[]> {
-  return query<PasskeyRow>(db, "select * from user_passkeys where user_id = $1 order by created_at", [userId]);
+  return query<PasskeyRow>(db, `select ${PASSKEY_COLUMNS} from user_passkeys where user_id = $1 order by created_at`, [
+    userId,
+  ]);
 }
 
 /** Options for adding a passkey: a discoverable credential (it can sign in without an email), user verified. */
@@ -115,9 +120,11 @@ export async function verifyPasskeyAssertion(
   if (typeof input.response?.id !== "string") return null;
   const challenge = await takeChallenge(db, { id: input.challengeId, purpose: input.purpose, userId: input.userId });
   if (!challenge) return null;
-  const [passkey] = await query<PasskeyRow>(db, "select * from user_passkeys where id = $1 for update", [
-    input.response.id,
-  ]);
+  const [passkey] = await query<PasskeyRow>(
+    db,
+    `select ${PASSKEY_COLUMNS} from user_passkeys where id = $1 for update`,
+    [input.response.id],
+  );
   if (!passkey || (input.userId && passkey.user_id !== input.userId)) return null;
   const rp = relyingParty();
   const result = await verifyAuthenticationResponse({
