@@ -33,8 +33,9 @@ async function screenMembers(config: ChainConfig, intent: OutboundRow): Promise<
  * is screened and signed on the next. A batch left empty is given up, never signed.
  */
 async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screenings): Promise<boolean> {
+  const members = membersOf(intent);
   const kept: PayoutBatchMember[] = [];
-  for (const member of membersOf(intent)) {
+  for (const member of members) {
     const screening = screened.get(addressKey(member.address));
     if (!screening) throw new Error(`${intent.id}: ${member.payoutId}'s destination was not screened`);
     const failureCode = await denialOf(tx, intent.chain, member.address, screening);
@@ -49,7 +50,7 @@ async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screeni
       member.payoutId,
     ]);
   }
-  if (kept.length === membersOf(intent).length) return false;
+  if (kept.length === members.length) return false;
   await execute(
     tx,
     `update outbound_transactions set options = jsonb_set(options, '{payoutBatch,members}', $2::jsonb),

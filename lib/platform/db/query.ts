@@ -33,8 +33,9 @@ const MAX_NAMED = 2_000;
  * table, so a migration that adds a column (a release rolling out) cannot break the running processes'.
  */
 export function prepared(text: string, values: unknown[]): QueryConfig {
+  if (!config().databasePreparedStatements) return { text, values };
   let name = names.get(text);
-  if (!name && names.size < MAX_NAMED && config().databasePreparedStatements) {
+  if (!name && names.size < MAX_NAMED) {
     name = `s_${createHash("sha1").update(text).digest("base64url")}`;
     names.set(text, name);
   }
