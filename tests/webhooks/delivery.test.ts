@@ -4,7 +4,8 @@ import { getDb, getPool } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { startWorker, type JobRunner } from "@/worker/start-jobs";
 import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
-import { MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/notify/webhooks/deliver-webhook";
+import { deliverWebhooks, MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/notify/webhooks/deliver-webhook";
+import { newId } from "@/lib/kernel/random";
 import { retryDelayMs } from "@/lib/notify/webhooks/retry-schedule";
 import { sendWebhook } from "@/lib/notify/webhooks/send-webhook";
 import { api, newMerchant } from "../helpers/api";
@@ -225,12 +226,29 @@ describe("a worker killed mid-delivery", () => {
 
 describe("the real retry schedule", () => {
   it("waits 5 s (±1 s) before the first retry", async () => {
+    // The process that records a failed attempt schedules its retry, on its own clock: another file's worker
+    // (×0.02) must not take the first attempt. So the payment is created before its endpoint (no delivery,
+    // no job), a pending delivery is added without a job, and this process makes and records attempt 1.
     process.env.WEBHOOK_RETRY_SCALE = "1";
     resetConfig();
     try {
-      const { m } = await merchantWithEndpoint("/real-spacing");
+      const m = await newMerchant();
+      const payment = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "5.000000" } })).json;
+      const { row } = await createWebhookEndpoint(
+        getDb(),
+        { merchantId: m.id, mode: "sandbox" },
+        { url: receiver.url("/real-spacing") },
+      );
       receiver.failFirst("/real-spacing", [500]);
-      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "5.000000" } });
+      const [event] = await query<{ id: string }>(getDb(), "select id from events where object_id = $1", [payment.id]);
+      await query(
+        getDb(),
+        `insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status)
+         values ($1, $2, $3, $4, 'sandbox', 'pending')`,
+        [newId("whd_"), event!.id, row.id, m.id],
+      );
+      const [first] = await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
+      expect(first).toMatchObject({ outcome: "retry_scheduled" });
       const hits = await waitFor(
         () => receiver.at("/real-spacing").length >= 2 && receiver.at("/real-spacing"),
         15_000,

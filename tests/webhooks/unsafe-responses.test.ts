@@ -44,9 +44,17 @@ afterAll(async () => {
 });
 
 const attempts = (eventId: string) =>
-  query<{ url: string; attempt: number; status_code: number; success: boolean; response_body: string; status: string }>(
+  query<{
+    delivery_id: string;
+    url: string;
+    attempt: number;
+    status_code: number;
+    success: boolean;
+    response_body: string;
+    status: string;
+  }>(
     getDb(),
-    `select w.url, a.attempt, a.status_code, a.success, a.response_body, d.status
+    `select d.id as delivery_id, w.url, a.attempt, a.status_code, a.success, a.response_body, d.status
      from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
      left join webhook_attempts a on a.delivery_id = d.id
      where d.event_id = $1 order by w.url, a.attempt`,
@@ -86,8 +94,10 @@ describe("receivers answering bytes a text column cannot hold (NUL, invalid UTF-
     expect(byPath("/nul-fail").status).not.toBe("succeeded");
     expect(byPath("/nul-fail").response_body).toBe("bad\uFFFD\uFFFDgateway");
 
-    // Nothing left to send for the event: the successes are settled, the failure waits for its retry.
-    expect(await deliverWebhooks(getDb(), { eventId: event!.id })).toEqual([]);
+    // Nothing of the successes is sent again: they are settled. The failure waits for its retry, which may be
+    // due already under the other file's fast retry clock, so only it may be claimed here.
+    const again = await deliverWebhooks(getDb(), { eventId: event!.id });
+    expect(again.filter((r) => r.id !== byPath("/nul-fail").delivery_id)).toEqual([]);
     const succeeded = ["/nul-ok", "/gzip-ok", "/plain-ok"];
     for (const path of succeeded) expect(hits.get(path), path).toBe(1);
 
