@@ -123,7 +123,12 @@ export const depositAddressPool = pgTable(
     primaryKey({ columns: [t.mode, t.family, t.derivationIndex] }),
     uniqueIndex("deposit_address_pool_address_key").on(t.mode, t.family, t.address),
     uniqueIndex("deposit_address_pool_payment_key").on(t.paymentId).where(sql`${t.paymentId} is not null`),
-    index("deposit_address_pool_free_idx").on(t.mode, t.family, t.derivationIndex).where(sql`${t.allocatedAt} is null`),
+    // The free addresses in claiming order. Keyed on `derivation_index + 0`, which the primary key cannot
+    // give: with the plain column the planner could take the key instead (a generic plan whose statistics
+    // saw the pool all free) and read past every address ever taken on each claim.
+    index("deposit_address_pool_free_order")
+      .on(t.mode, t.family, sql`(${t.derivationIndex} + 0)`)
+      .where(sql`${t.allocatedAt} is null`),
     check("deposit_address_pool_allocation", sql`(${t.paymentId} is null) = (${t.allocatedAt} is null)`),
   ],
 );

@@ -11,7 +11,13 @@ import { taskList } from "@/worker/task-list";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
 import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
 import { accountXpub, deriveAddress } from "@/lib/chains/wallets/derive-address";
-import { POOL_LOW_WATER, POOL_TARGET, REFILL_JOB, refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
+import {
+  LOWEST_FREE,
+  POOL_LOW_WATER,
+  POOL_TARGET,
+  REFILL_JOB,
+  refillJobKey,
+} from "@/lib/chains/wallets/deposit-address-pool";
 import { newMerchant } from "../helpers/api";
 
 // Live mode at the domain level, as the worker (which holds the seed) and the web run it; the live RPCs point
@@ -227,6 +233,37 @@ describe("a worker that cannot derive a pool", () => {
       process.env.LIVE_SEED_MNEMONIC = mnemonic;
       delete process.env.LIVE_EVM_XPUB;
       resetConfig();
+    }
+  });
+});
+
+describe("a claim reads free addresses only, however many were taken before", () => {
+  it("its plan takes the free addresses' index even when the statistics saw the pool all free", async () => {
+    // The planner's worst case: statistics taken while every address was free, then most taken, and a
+    // generic plan (prepared statements). A plan on the primary key would read past every taken address.
+    const client = await getPool().connect();
+    try {
+      await client.query("begin");
+      await client.query(
+        `insert into deposit_address_pool (mode, family, derivation_index, address)
+         select 'live', 'evm', 1000000000 + g, 'probe-' || g from generate_series(0, 2999) g`,
+      );
+      await client.query("analyze deposit_address_pool");
+      await client.query(
+        `update deposit_address_pool set payment_id = 'probe-' || derivation_index, allocated_at = now()
+         where mode = 'live' and family = 'evm' and derivation_index < 1000002500`,
+      );
+      await client.query("set local plan_cache_mode = force_generic_plan");
+      await client.query(`prepare lowest_free_probe(text, text) as ${LOWEST_FREE}`);
+      const [{ "QUERY PLAN": plan }] = (
+        await client.query("explain (format json) execute lowest_free_probe('live', 'evm')")
+      ).rows as [{ "QUERY PLAN": unknown }];
+      const indexes = JSON.stringify(plan).match(/"Index Name":"[^"]+"/g);
+      expect(indexes).toEqual(['"Index Name":"deposit_address_pool_free_order"']);
+    } finally {
+      await client.query("rollback");
+      await client.query("deallocate lowest_free_probe");
+      client.release();
     }
   });
 });

@@ -15,16 +15,25 @@ const ASK_EVERY = 50;
 export const REFILL_JOB = "refill_deposit_address_pool";
 export const refillJobKey = (mode: Mode, family: ChainFamily) => `${REFILL_JOB}:${mode}:${family}`;
 
-/** How many free addresses the (mode, family) pool holds, counted up to `limit` (the partial index's first rows). */
+/** How many free addresses the (mode, family) pool holds, counted up to `limit` (the free index's first rows). */
 export async function countFreeAddresses(db: Db, mode: Mode, family: ChainFamily, limit: number): Promise<number> {
   const [free] = await query<{ n: number }>(
     db,
     `select count(*)::int as n from (select 1 from deposit_address_pool
-       where mode = $1 and family = $2 and allocated_at is null limit $3) free`,
+       where mode = $1 and family = $2 and allocated_at is null order by derivation_index + 0 limit $3) free`,
     [mode, family, limit],
   );
   return free!.n;
 }
+
+/**
+ * The lowest free index of the ($1 mode, $2 family) pool, locked, skipping those other claims hold. Ordered by
+ * `derivation_index + 0`, the key of the free addresses' index (deposit_address_pool_free_order), an order the
+ * primary key cannot give: a plan on the key would read past every address ever taken.
+ */
+export const LOWEST_FREE = `select derivation_index from deposit_address_pool
+  where mode = $1 and family = $2 and allocated_at is null
+  order by derivation_index + 0 limit 1 for update skip locked`;
 
 export interface DepositAddress {
   address: string;
@@ -52,10 +61,7 @@ export async function allocateDepositAddress(
     // with the choice was planned as a scan of the pool's every row).
     `with taken as (
        update deposit_address_pool set payment_id = $3, allocated_at = now()
-       where mode = $1 and family = $2 and derivation_index = (
-         select derivation_index from deposit_address_pool
-         where mode = $1 and family = $2 and allocated_at is null
-         order by derivation_index limit 1 for update skip locked)
+       where mode = $1 and family = $2 and derivation_index = (${LOWEST_FREE})
        returning address, derivation_index
      ), left_after as (
        select c.next_index - 1 - t.derivation_index as n

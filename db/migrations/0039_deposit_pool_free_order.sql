@@ -1,0 +1,2 @@
+DROP INDEX "deposit_address_pool_free_idx";--> statement-breakpoint
+CREATE INDEX "deposit_address_pool_free_order" ON "deposit_address_pool" USING btree ("mode","family",("derivation_index" + 0)) WHERE "deposit_address_pool"."allocated_at" is null;
