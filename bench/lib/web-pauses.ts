@@ -5,6 +5,8 @@
  * either one of these or time outside the process (PostgreSQL, the scheduler of a 2-core machine).
  */
 export interface WebPauses {
+  /** The histogram's samples are timer intervals: its minimum is the sampling interval (10 ms), not a delay. */
+  loopDelayMinMs: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   gcMs: number;
@@ -34,6 +36,7 @@ export async function watchWebPauses(metricsUrl: string): Promise<() => Promise<
   return async () => {
     const after = await scrape(metricsUrl);
     return {
+      loopDelayMinMs: (after.get("nodejs_eventloop_lag_min_seconds") ?? 0) * 1000,
       loopDelayP99Ms: (after.get("nodejs_eventloop_lag_p99_seconds") ?? 0) * 1000,
       loopDelayMaxMs: (after.get("nodejs_eventloop_lag_max_seconds") ?? 0) * 1000,
       gcMs: (gcSum(after) - gcSum(before)) * 1000,
