@@ -141,16 +141,21 @@ describe("GET /v1/events/stream", () => {
       const meanwhile = await readStreamPage(getDb(), owner, start.cursor, null);
       expect(meanwhile.events).toEqual([]);
       await slow.query("commit");
-      // (Another test's transaction elsewhere in the cluster may hold both back a moment longer.)
-      const after = await until(
-        "the events readable",
+      // A reader moving on page by page: another test's transaction elsewhere in the cluster may hold the
+      // early one back a moment longer, and the reader that took the late one alone must still get it.
+      const read: string[] = [];
+      let cursor = start.cursor;
+      await until(
+        "both events read",
         async () => {
-          const page = await readStreamPage(getDb(), owner, start.cursor, null);
-          return page.events.length > 0 && page;
+          const page = await readStreamPage(getDb(), owner, cursor, null);
+          read.push(...page.events.map((e) => e.id));
+          cursor = page.cursor;
+          return read.length >= 2;
         },
         20_000,
       );
-      expect(after.events.map((e) => e.id)).toEqual([late!.id, early!.id]);
+      expect(read).toEqual([late!.id, early!.id]);
     } finally {
       slow.release();
     }
@@ -172,7 +177,19 @@ describe("GET /v1/events/stream", () => {
     const slow = await getPool().connect();
     try {
       await until("the first read", async () => counting.statements() > 0, 5_000);
-      const idle = counting.statements();
+      // Its first read also waits for the transactions in flight then (other tests' too) to end: once they
+      // have, it reads nothing more until an event is written.
+      let idle = counting.statements();
+      await until(
+        "the stream settled",
+        async () => {
+          await new Promise((r) => setTimeout(r, 1_000));
+          const settled = counting.statements() === idle;
+          idle = counting.statements();
+          return settled;
+        },
+        15_000,
+      );
       await new Promise((r) => setTimeout(r, 2_500));
       expect(counting.statements()).toBe(idle);
 
