@@ -7,17 +7,16 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type autocannon from "autocannon";
 import { resetConfig } from "@/lib/platform/config/env";
-import { closeDb, getDb, inTransaction } from "@/lib/platform/db/client";
+import { closeDb, getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
-import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
-import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer } from "@/scripts/lib/spawn-web";
 import { createTestDatabase } from "@/tests/setup/test-database";
 import { freePort } from "@/lib/platform/db/embedded";
 import { measure, printTable, type Figures } from "./lib/measure";
 import { fillAddressPool } from "./lib/address-pools";
+import { merchantWithKeys } from "./lib/merchant-with-keys";
 import { measurePaced, type PacedRequest } from "./lib/paced-load";
 import { watchWebPauses, type WebPauses } from "./lib/web-pauses";
 import { checkpointCounter } from "./lib/pg-checkpoints";
@@ -48,12 +47,7 @@ const server = await spawnWebServer(root, {
 const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
 
 try {
-  const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
-  const secrets: string[] = [];
-  await inTransaction(getDb(), async (tx) => {
-    for (let i = 0; i < KEYS; i++)
-      secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
-  });
+  const { merchantId, secrets } = await merchantWithKeys(KEYS);
   // 100k payments of this merchant, one a second back in time, so the list reads a page of a big table.
   await query(
     getDb(),
@@ -61,7 +55,7 @@ try {
      select 'pay_seed' || lpad(g::text, 16, '0'), $1, 'sandbox', 'awaiting_payment', 1000000 + g, '{}',
        now() - make_interval(secs => g), now() + interval '30 minutes'
      from generate_series(1, $2::int) g`,
-    [merchant.id, SEEDED_PAYMENTS],
+    [merchantId, SEEDED_PAYMENTS],
   );
   await query(getDb(), "analyze payments");
   // The deposit addresses a worker would have derived ahead (the web derives none): more than the run takes.

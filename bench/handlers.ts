@@ -5,13 +5,12 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { resetConfig } from "@/lib/platform/config/env";
-import { closeDb, getDb, inTransaction } from "@/lib/platform/db/client";
+import { closeDb } from "@/lib/platform/db/client";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
-import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
-import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { createTestDatabase } from "@/tests/setup/test-database";
 import { fillAddressPool } from "./lib/address-pools";
 import { machineTicks } from "./lib/measure";
+import { merchantWithKeys } from "./lib/merchant-with-keys";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -29,12 +28,7 @@ const ping = await import("@/app/api/ping/route");
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
 try {
-  const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
-  const secrets: string[] = [];
-  await inTransaction(getDb(), async (tx) => {
-    for (let i = 0; i < 1000; i++)
-      secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
-  });
+  const { secrets } = await merchantWithKeys(1000);
   await fillAddressPool("evm", REQUESTS * 2 + 1000);
   let n = 0;
   const post = (p: string, body: unknown) => () =>

@@ -9,11 +9,9 @@ import http from "node:http";
 import path from "node:path";
 import autocannon from "autocannon";
 import { resetConfig } from "@/lib/platform/config/env";
-import { closeDb, getDb, inTransaction } from "@/lib/platform/db/client";
+import { closeDb, getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { migrateDatabase } from "@/lib/platform/db/migrate";
-import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
-import { createMerchant } from "@/lib/identity/merchants/create-merchant";
 import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { ensureNextBuild } from "@/scripts/lib/ensure-build";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
@@ -21,6 +19,7 @@ import { spawnWorker, type SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { createTestDatabase } from "@/tests/setup/test-database";
 import { fillAddressPool } from "./lib/address-pools";
 import { machineTicks } from "./lib/measure";
+import { merchantWithKeys } from "./lib/merchant-with-keys";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -141,13 +140,8 @@ async function run(layout: string, n: number, secrets: string[], kill: boolean):
 }
 
 try {
-  const { merchant } = await createMerchant(getDb(), { name: "Bench", email: "bench@example.com" });
-  await createWebhookEndpoint(getDb(), { merchantId: merchant.id, mode: "sandbox" }, { url: hook });
-  const secrets: string[] = [];
-  await inTransaction(getDb(), async (tx) => {
-    for (let i = 0; i < KEYS; i++)
-      secrets.push((await createApiKey(tx, { merchantId: merchant.id, mode: "sandbox" })).secret);
-  });
+  const { merchantId, secrets } = await merchantWithKeys(KEYS);
+  await createWebhookEndpoint(getDb(), { merchantId, mode: "sandbox" }, { url: hook });
   // The addresses a worker would have derived ahead; the workers here top the pool up as it runs low.
   await fillAddressPool("evm", 30_000);
 

@@ -25,12 +25,20 @@ export function machineTicks(): number {
   return user! + nice! + system! + irq! + softirq! + steal!;
 }
 
-/** Runs one load case and returns throughput, latency and CPU per request. */
-export async function measure(name: string, webPid: number, opts: autocannon.Options): Promise<Figures> {
+/** Starts counting CPU time; the returned function gives the web process's and the machine's per request since. */
+export function cpuWindow(webPid: number): (requests: number) => Pick<Figures, "webCpuMs" | "allCpuMs"> {
   const web = processTicks(webPid);
   const machine = machineTicks();
+  return (requests) => ({
+    webCpuMs: ((processTicks(webPid) - web) * 10) / Math.max(1, requests),
+    allCpuMs: ((machineTicks() - machine) * 10) / Math.max(1, requests),
+  });
+}
+
+/** Runs one load case and returns throughput, latency and CPU per request. */
+export async function measure(name: string, webPid: number, opts: autocannon.Options): Promise<Figures> {
+  const cpu = cpuWindow(webPid);
   const result = await autocannon(opts);
-  const requests = Math.max(1, result.requests.total);
   return {
     name,
     rps: result.requests.average,
@@ -38,8 +46,7 @@ export async function measure(name: string, webPid: number, opts: autocannon.Opt
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    webCpuMs: ((processTicks(webPid) - web) * 10) / requests,
-    allCpuMs: ((machineTicks() - machine) * 10) / requests,
+    ...cpu(result.requests.total),
   };
 }
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { type Figures, machineTicks, processTicks } from "./measure";
+import { cpuWindow, type Figures } from "./measure";
 
 export interface PacedRequest {
   method: string;
@@ -27,8 +27,7 @@ export async function measurePaced(
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
-  const web = processTicks(webPid);
-  const machine = machineTicks();
+  const cpu = cpuWindow(webPid);
   const start = performance.now() + 20;
   const sends: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
@@ -63,7 +62,6 @@ export async function measurePaced(
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  const requests = Math.max(1, total);
   return {
     name,
     rps: latencies.length / elapsedS,
@@ -71,7 +69,6 @@ export async function measurePaced(
     p99: at(0.99),
     non2xx,
     errors,
-    webCpuMs: ((processTicks(webPid) - web) * 10) / requests,
-    allCpuMs: ((machineTicks() - machine) * 10) / requests,
+    ...cpu(total),
   };
 }
