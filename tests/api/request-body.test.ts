@@ -10,19 +10,21 @@ beforeAll(async () => {
 /** POSTs `first`, then keeps the request open without ending it; resolves with the response that comes anyway. */
 function postWithoutEnding(key: string, first: Buffer, headers: Record<string, string | number>) {
   const url = new URL("/v1/payment-links", webUrls()[0]);
-  return new Promise<{ status: number; body: string; req: http.ClientRequest }>((resolve, reject) => {
-    const req = http.request(url, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-    });
-    req.on("response", (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body, req }));
-    });
-    req.on("error", reject);
-    req.write(first);
-  });
+  return new Promise<{ status: number; body: string; req: http.ClientRequest; connection?: string }>(
+    (resolve, reject) => {
+      const req = http.request(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+      });
+      req.on("response", (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body, req, connection: res.headers.connection }));
+      });
+      req.on("error", reject);
+      req.write(first);
+    },
+  );
 }
 
 describe("request bodies are read up to 64 KiB and no further", () => {
@@ -31,12 +33,15 @@ describe("request bodies are read up to 64 KiB and no further", () => {
     reply.req.destroy();
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body).error.message).toMatch(/larger than 65536 bytes/);
+    // The rest is never read: the server closes the connection rather than leave it waiting on an unread body.
+    expect(reply.connection).toBe("close");
   });
 
   it("a declared Content-Length over the limit is refused before the body is sent", async () => {
     const reply = await postWithoutEnding(m.sandboxKey, Buffer.from("{"), { "content-length": 10_000_000 });
     reply.req.destroy();
     expect(reply.status).toBe(400);
+    expect(reply.connection).toBe("close");
   });
 
   it("the limit counts bytes, not characters", async () => {

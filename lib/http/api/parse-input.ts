@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { invalidRequest } from "@/lib/kernel/domain-error";
 import { ApiError } from "./errors";
 
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 const tooLarge = () => invalidRequest(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
 
 /**

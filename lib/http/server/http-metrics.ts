@@ -1,30 +1,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { routePatterns } from "./route-patterns";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
  * A path's route as Next's build names it (`/v1/payments/[id]`, `/checkout/[id]`), so a label holds one
  * value per route, never one per id; a path no route serves is `unmatched` (scanners cannot grow the series).
- * Static segments win over dynamic ones, as in Next's router.
  */
 export function routeMatcher(routes: string[]): (pathname: string) => string {
-  const compiled = routes
-    .filter((r) => !r.startsWith("/_"))
-    .map((route) => {
-      const segments = route.split("/").filter(Boolean);
-      const pattern = segments
-        .map((s) => (s.startsWith("[...") ? "(?:/.+)" : s.startsWith("[") ? "/[^/]+" : `/${escapeRegExp(s)}`))
-        .join("");
-      const dynamic = segments.filter((s) => s.startsWith("[")).length;
-      return { route, regex: new RegExp(`^${pattern || "/"}$`), dynamic, length: segments.length };
-    })
-    .sort((a, b) => a.dynamic - b.dynamic || b.length - a.length);
-  return (pathname) => compiled.find((c) => c.regex.test(pathname))?.route ?? "unmatched";
+  const match = routePatterns(routes.filter((r) => !r.startsWith("/_")).map((r) => [r, r] as [string, string]));
+  return (pathname) => match(pathname)?.route ?? "unmatched";
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The routes of the production build in `dir` (.next/app-path-routes-manifest.json). */
 export function buildRoutes(dir: string): string[] {

@@ -22,6 +22,8 @@ import { isMultipartPost, vetMultipartPagePost } from "./page-form-body";
 import { decideRequestPath, originForm } from "./request-path";
 import { admitStatusStream, isStatusStreamPath } from "./stream-slots";
 import { buildRoutes, httpMetrics } from "./http-metrics";
+import { loadApiRoutes } from "./api-routes";
+import { serveApiRoute } from "./serve-api-route";
 import type { Registry } from "prom-client";
 
 const CHARGED_HEADER = "x-public-budget-charged";
@@ -60,6 +62,9 @@ export async function startWebServer(opts: {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // /v1 is answered by its route handlers called here, not through Next's router (lib/http/server/api-routes.ts).
+  const apiRoutes = await loadApiRoutes(opts.dir);
+  if (!apiRoutes) log.warn("the build's /v1 route modules could not be loaded directly: Next serves /v1");
   const actionClass = loadActionClass(opts.dir);
   // Marks a request already charged to the public budget. Next forwards an action posted to another page's
   // path back through this server with the request's headers: the mark keeps that copy from paying twice,
@@ -101,6 +106,10 @@ export async function startWebServer(opts: {
           // OPTIONS too, since Next's automatic answer would list methods the route does not take.
           req.headers[ORIGINAL_METHOD_HEADER] = method;
           req.method = "GET";
+        }
+        if (api && apiRoutes) {
+          const route = apiRoutes.match(req.method ?? method, decision.forward.split("?")[0]!);
+          if (route?.handler) return await serveApiRoute(req, res, route.handler, route.params, decision.forward);
         }
         const publicPage = isPublicPagePath(pathname);
         // A public server action is charged wherever it is posted: Next runs an action by its id, on any path.
