@@ -1,6 +1,6 @@
 // `npm run bench:handlers`: the /v1 route handlers called in process, without Next or HTTP, on a fresh
 // database: CPU per request of this process (the pipeline, the domain, the driver) against bench:api's
-// web process (the same plus Next and the socket), so a create's cost splits into Next's and ours.
+// web process (the same plus HTTP and the socket), so a create's cost splits into HTTP's and ours.
 // Env: BENCH_REQUESTS (per case), BENCH_CONCURRENCY.
 import { randomBytes } from "node:crypto";
 import path from "node:path";

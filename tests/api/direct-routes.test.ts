@@ -81,4 +81,13 @@ describe("/v1 is answered by its route handlers, called by the web server itself
     expect(head.body.length).toBe(0);
     expect(head.headers["content-length"]).toBe(String(full.body.length));
   });
+
+  it("HEAD on the event stream answers its headers and ends, holding none of the key's 10 stream places", async () => {
+    for (let i = 0; i < 12; i++) {
+      const head = await rawGet("/v1/events/stream", { authorization: `Bearer ${m.sandboxKey}` }, "HEAD");
+      expect(head.status, `HEAD ${i + 1}`).toBe(200);
+      expect(head.headers["content-type"]).toMatch(/^text\/event-stream/);
+      expect(head.body.length).toBe(0);
+    }
+  });
 });

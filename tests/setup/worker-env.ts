@@ -1,3 +1,4 @@
+import { Agent, setGlobalDispatcher } from "undici";
 import { afterAll, inject } from "vitest";
 import { resetConfig } from "@/lib/platform/config/env";
 import { closeDb } from "@/lib/platform/db/client";
@@ -16,6 +17,12 @@ process.env.DATABASE_URL = inject("databaseUrl");
 process.env.REDIS_KEY_PREFIX = inject("redisKeyPrefix");
 process.env.MASTER_KEY = inject("masterKey");
 process.env.LOG_LEVEL ??= "warn";
+
+// The web server keeps an idle connection 65 s (longer than a load balancer's 60 s); fetch keeps one until that
+// hint less 2 s, on a timer that fires late under load. A file run a minute after the last request of another
+// could send on a connection the server was closing at that moment ("other side closed", seen once in CI):
+// here, as a well-behaved client does, the pool lets idle connections go long before the server does.
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 }));
 
 afterAll(async () => {
   await closeDb();

@@ -102,7 +102,8 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const headers = def.headers ? readDeclaredHeaders(def.headers, req.headers) : {};
       const signal = req.signal;
 
-      if (req.method === "GET") {
+      // HEAD is a GET whose body is not sent (the route file answers it with GET): a read, not a write.
+      if (req.method === "GET" || req.method === "HEAD") {
         const result = await def.handler!({
           db,
           auth,

@@ -89,6 +89,12 @@ export async function serveApiRoute(
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
   if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    // HEAD gets the stream's headers and no stream: it would never end.
+    if (method === "HEAD") {
+      gone.abort(); // the route stops its reads and gives its stream slot back, as when a client leaves
+      void response.body.cancel().catch(() => {}); // not awaited: it waits for the read in flight to stop
+      return void res.end();
+    }
     return streamBody(response.body, res);
   }
   let bytes = Buffer.from(await response.arrayBuffer());
