@@ -22,7 +22,9 @@ process.env.LOG_LEVEL ??= "warn";
 // hint less 2 s, on a timer that fires late under load. A file run a minute after the last request of another
 // could send on a connection the server was closing at that moment ("other side closed", seen once in CI):
 // here, as a well-behaved client does, the pool lets idle connections go long before the server does.
-setGlobalDispatcher(new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 }));
+const fetchPool = globalThis as { __fetchPool?: Agent };
+fetchPool.__fetchPool ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 });
+setGlobalDispatcher(fetchPool.__fetchPool); // once per worker: each file reuses its connections
 
 afterAll(async () => {
   await closeDb();

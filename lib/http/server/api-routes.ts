@@ -1,17 +1,12 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { RouteHandler } from "@/lib/http/api/route";
 import { routePatterns } from "./route-patterns";
-
-/** A route file's method export, as Next calls it. */
-export type RouteMethod = (
-  req: Request,
-  ctx: { params: Promise<Record<string, string | string[]>> },
-) => Promise<Response> | Response;
 
 export interface ApiRouteMatch {
   /** The export that answers the method, as Next picks it (HEAD is answered by GET), or null for none. */
-  handler: RouteMethod | null;
+  handler: RouteHandler | null;
   /** Decoded, as Next gives them. */
   params: Record<string, string | string[]>;
 }
@@ -42,14 +37,14 @@ export async function loadApiRoutes(dir: string, prefix = "/v1"): Promise<ApiRou
   const manifestFile = path.join(serverDir, "app-paths-manifest.json");
   const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Record<string, string>;
   const requireBuilt = createRequire(manifestFile);
-  const routes: [string, Record<string, RouteMethod | undefined>][] = [];
+  const routes: [string, Record<string, RouteHandler | undefined>][] = [];
   for (const [page, file] of Object.entries(manifest)) {
     if (!page.startsWith(`${prefix}/`) || !page.endsWith("/route")) continue;
     const routeModule = (requireBuilt(path.join(serverDir, file)) as { routeModule?: RouteModule }).routeModule;
     if (typeof routeModule?.ensureUserland !== "function") return null;
     await routeModule.ensureUserland();
-    const userland = routeModule.userland as Record<string, RouteMethod | undefined>;
-    const methods: Record<string, RouteMethod | undefined> = {};
+    const userland = routeModule.userland as Record<string, RouteHandler | undefined>;
+    const methods: Record<string, RouteHandler | undefined> = {};
     for (const m of ["GET", "POST", "PUT", "PATCH", "DELETE"])
       if (typeof userland[m] === "function") methods[m] = userland[m];
     methods.HEAD = userland.HEAD ?? methods.GET;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { MAX_BODY_BYTES } from "@/lib/http/api/parse-input";
-import type { RouteMethod } from "./api-routes";
+import type { RouteHandler } from "@/lib/http/api/route";
 
 const gzipAsync = promisify(gzip);
 // Below this a body is sent as it is: gzip would save next to nothing (the `compression` package's threshold).
@@ -40,14 +40,15 @@ function readBoundedBody(req: IncomingMessage, res: ServerResponse): Promise<Buf
   });
 }
 
-function webHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
+/** The headers as the web server left them, as pairs: the `Request` fills its own `Headers` from them once. */
+function headerPairs(req: IncomingMessage): [string, string][] {
+  const pairs: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+    if (Array.isArray(value)) for (const v of value) pairs.push([name, v]);
+    else pairs.push([name, value]);
   }
-  return headers;
+  return pairs;
 }
 
 const acceptsGzip = (req: IncomingMessage) =>
@@ -62,7 +63,7 @@ const acceptsGzip = (req: IncomingMessage) =>
 export async function serveApiRoute(
   req: IncomingMessage,
   res: ServerResponse,
-  handler: RouteMethod,
+  handler: RouteHandler,
   params: Record<string, string | string[]>,
   forward: string,
 ): Promise<void> {
@@ -74,7 +75,7 @@ export async function serveApiRoute(
   });
   const request = new Request(`http://localhost${forward}`, {
     method,
-    headers: webHeaders(req),
+    headers: headerPairs(req),
     // A Buffer is a Uint8Array, which undici takes as it is; TypeScript's DOM types do not list it.
     body: body?.length ? (body as unknown as BodyInit) : undefined,
     signal: gone.signal,
