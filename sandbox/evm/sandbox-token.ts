@@ -1,9 +1,8 @@
 import { createPublicClient, createWalletClient, http, type Abi, type Address, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import artifacts from "../contracts/artifacts.json" with { type: "json" };
+import { anvilAccount } from "./anvil-accounts";
 
-/** Anvil's well-known development mnemonic; account 0 deploys the tokens and owns their mint. */
-export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
+export { ANVIL_MNEMONIC } from "./anvil-accounts";
 
 export type TokenKind = "no_return" | "standard";
 
@@ -14,7 +13,7 @@ export const TOKEN_ABI: Record<TokenKind, Abi> = {
 
 /** Deploys the sandbox USDT (the no-return variant has 6 decimals fixed, like mainnet USDT). */
 export async function deploySandboxToken(rpcUrl: string, kind: TokenKind, decimals: number): Promise<Address> {
-  const account = mnemonicToAccount(ANVIL_MNEMONIC);
+  const account = anvilAccount();
   const wallet = createWalletClient({ account, transport: http(rpcUrl) });
   const client = createPublicClient({ transport: http(rpcUrl) });
   const chainId = await client.getChainId();

@@ -1,13 +1,12 @@
 import { TronWeb } from "tronweb";
-import { mnemonicToAccount } from "viem/accounts";
-import { ANVIL_MNEMONIC } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
 import { anvilRpc, toQuantity } from "./anvil-rpc";
 import { WEI_PER_SUN } from "./context";
 import type { TronSandboxInfo } from "./tron-sandbox";
 
 /** The token's owner is anvil's dev account 0 (it deployed the token and holds its mint); on Tron it is just another key. */
 export function tokenOwner() {
-  const account = mnemonicToAccount(ANVIL_MNEMONIC);
+  const account = anvilAccount();
   return { address: account.address, privateKey: Buffer.from(account.getHdKey().privateKey!).toString("hex") };
 }
 

@@ -10,8 +10,7 @@ import { anvilRpc } from "./anvil-rpc";
 import type { FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
 import { callAsTokenOwner, sendDistinct, tokenOwner, topUpFaucet, waitMined } from "./token-owner";
-import { mnemonicToAccount } from "viem/accounts";
-import { ANVIL_MNEMONIC } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
 import { TronAccounts } from "./accounts";
 import { MAINNET_PARAMETERS, SANDBOX_NETWORK_WEIGHTS, type TronChainParameters } from "./resources";
 import { TxIndex } from "./tx-index";
@@ -77,7 +76,7 @@ export async function startTronSandbox(opts: {
     const accountsFile = path.join(dir, "accounts.json");
     // A chain from before accounts were tracked keeps treating any address anvil knows as existing.
     const accounts = new TronAccounts(accountsFile, {
-      genesis: GENESIS,
+      genesis: genesisAccounts(),
       legacy: Boolean(registry.token) && code !== "0x" && !fs.existsSync(accountsFile),
       weights: SANDBOX_NETWORK_WEIGHTS,
     });
@@ -127,9 +126,7 @@ export async function startTronSandbox(opts: {
 }
 
 /** Anvil's ten funded dev accounts (the token owner is the first): the chain's genesis accounts. */
-const GENESIS = Array.from({ length: 10 }, (_, i) =>
-  toTronHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }).address),
-);
+const genesisAccounts = () => Array.from({ length: 10 }, (_, i) => toTronHex(anvilAccount(i).address));
 
 function readRegistry(file: string): Registry | null {
   try {

@@ -2,17 +2,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
 
-/** The process entry points (scripts/<name>.ts) the tests start over and over, through spawnWorker and spawnWeb. */
-const ENTRIES = ["start-worker", "start-web"];
+/**
+ * The process entry points (scripts/<name>.ts) the tests start over and over: through spawnWorker and spawnWeb,
+ * npm start's children (supervisor.ts), and the CLI through tests/helpers/run-cli.ts (a `reconcile` took 3.4 s
+ * of CPU through tsx, 1.7 s bundled).
+ */
+const ENTRIES = ["start-worker", "start-web", "start-db", "start-chains", "cli"];
 
 /**
  * Bundles the process entry points into `.build/<name>.mjs` with esbuild (about 0.2 s): the project's TypeScript
  * in one ES module each, packages left to Node's own resolution. A process started from its bundle skips tsx's
  * compile-on-load and its loader thread: a worker was ready in 2.0 s for 2.6 s of CPU, against 4.1 s and 6.2 s
  * through tsx (2026-11-28, idle), and the test phases start a few hundred processes on two cores. `npm test`
- * bundles after the web build and hands the folder to its runs in ENTRY_BUNDLES, which spawnWorker and spawnWeb
- * honour; `npm start` (its tests included) and vitest run by hand start everything from source through tsx, as an
- * operator's `npm start` does, and nothing stale is ever started.
+ * bundles after the web build and hands the folder to its runs in ENTRY_BUNDLES, which spawnWorker, spawnWeb,
+ * runCli and npm start's supervisor honour (npm start's own process stays on tsx; tests/start/one-command-start
+ * unsets ENTRY_BUNDLES, so one start test runs everything from source as an operator does). An operator's
+ * `npm start` and vitest run by hand never see ENTRY_BUNDLES: nothing stale is ever started.
  */
 export function bundleEntries(root: string): string {
   const outdir = path.join(root, ".build");

@@ -1,6 +1,7 @@
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import type { ProcessState } from "@/lib/platform/health/process-status";
 import { backoffDelay } from "@/lib/kernel/backoff";
+import { entryPoint } from "./entry-bundles";
 
 export interface ReadyMessage {
   type: "ready";
@@ -23,8 +24,8 @@ const MAX_BACKOFF_MS = 30_000;
 const STABLE_AFTER_MS = 30_000;
 
 /**
- * Runs a script as a child process (node --import tsx, with an IPC channel so the child notices if we
- * die) and restarts it with capped backoff if it exits unexpectedly: a process that was up is never given up
+ * Runs a script as a child process (node --import tsx, or its bundle under `npm test`: entry-bundles.ts; with an
+ * IPC channel so the child notices if we die) and restarts it with capped backoff if it exits unexpectedly: a process that was up is never given up
  * on (money must not stop silently; every restart is logged and its state reported through `onState`), one
  * that never came up fails `ready` after 5 tries. stop() ends it: SIGTERM, then SIGKILL.
  */
@@ -68,8 +69,9 @@ export class SupervisedProcess {
   }
 
   private spawn() {
-    const child = fork(this.script, [], {
-      execArgv: ["--import", "tsx"],
+    const entry = entryPoint(this.script);
+    const child = fork(entry.file, [], {
+      execArgv: entry.execArgv,
       env: this.env,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { entryPoint } from "@/scripts/lib/entry-bundles";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -9,14 +10,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI exactly as the README says: `npm run --silent cli -- …`. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/**
+ * Runs the CLI, scripts/cli.ts: from its bundle when `npm test` made one (scripts/lib/entry-bundles.ts), else as
+ * the README says, `npm run --silent cli -- …`. `viaNpm` always takes the README's way (tests/cli/help.test.ts
+ * proves it works).
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { viaNpm?: boolean } = {}): Promise<CliResult> {
+  const entry = entryPoint(path.join(root, "scripts/cli.ts"));
+  const [command, argv] =
+    entry.execArgv.length || opts.viaNpm
+      ? ["npm", ["run", "--silent", "cli", "--", ...args]]
+      : [process.execPath, [entry.file, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "cli", "--", ...args], {
-      cwd: root,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, argv, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -1,4 +1,4 @@
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,33 +6,13 @@ import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { environOf, npmStartChild } from "../helpers/npm-start-children";
 import { freePort } from "@/lib/platform/db/embedded";
 import { accountXpub, deriveAddress } from "@/lib/chains/wallets/derive-address";
 import { runCli } from "../helpers/run-cli";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const NOWHERE = "http://127.0.0.1:9"; // live RPCs: enabled, never reached (no watchers run here)
-
-/** The environment a process of ours was started with, as Linux shows it. */
-function environOf(pid: number): Record<string, string> {
-  const raw = fs.readFileSync(`/proc/${pid}/environ`, "utf8");
-  return Object.fromEntries(
-    raw
-      .split("\0")
-      .filter(Boolean)
-      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
-  );
-}
-
-function pidOf(pgid: number, script: string): number {
-  const lines = execSync("ps -eo pid,pgid,args").toString().split("\n");
-  const line = lines.find((l) => {
-    const [, group] = l.trim().split(/\s+/);
-    return Number(group) === pgid && l.includes(script);
-  });
-  if (!line) throw new Error(`no ${script} process in group ${pgid}`);
-  return Number(line.trim().split(/\s+/)[0]);
-}
 
 describe("key custody under npm start (web and worker on one machine)", () => {
   it("the web process never has the live seed, yet hands out the seed's live addresses", async () => {
@@ -67,8 +47,8 @@ describe("key custody under npm start (web and worker on one machine)", () => {
       }
       expect(out).toContain("Press Ctrl-C to stop.");
 
-      const web = environOf(pidOf(child.pid!, "scripts/start-web.ts"));
-      const worker = environOf(pidOf(child.pid!, "scripts/start-worker.ts"));
+      const web = environOf(npmStartChild(child.pid!, "start-web"));
+      const worker = environOf(npmStartChild(child.pid!, "start-worker"));
       expect(worker.LIVE_SEED_MNEMONIC).toBe(mnemonic); // so reading environments does show it where it is
       expect(Object.keys(web).filter((name) => name.startsWith("LIVE_SEED"))).toEqual([]);
       expect(Object.values(web).some((value) => value.includes(mnemonic.split(" ").slice(0, 3).join(" ")))).toBe(false);

@@ -1,4 +1,4 @@
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,6 +18,7 @@ import {
 } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { environOf, npmStartChild } from "../helpers/npm-start-children";
 import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
 import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
@@ -140,22 +141,6 @@ async function stop(child: ChildProcess | undefined) {
   }
 }
 
-/** The environment `npm start` gave one of its children (Linux). */
-function childEnviron(pgid: number, script: string): Record<string, string> {
-  const line = execSync("ps -eo pid,pgid,args")
-    .toString()
-    .split("\n")
-    .find((l) => Number(l.trim().split(/\s+/)[1]) === pgid && l.includes(script));
-  if (!line) throw new Error(`no ${script} process in group ${pgid}`);
-  const raw = fs.readFileSync(`/proc/${Number(line.trim().split(/\s+/)[0])}/environ`, "utf8");
-  return Object.fromEntries(
-    raw
-      .split("\0")
-      .filter(Boolean)
-      .map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]),
-  );
-}
-
 describe("live mode on the operator's own Ethereum node", () => {
   it("a live payment and a live payout both reach confirmed through the production path", async () => {
     const mnemonic = generateMnemonic(wordlist, 256);
@@ -199,10 +184,10 @@ describe("live mode on the operator's own Ethereum node", () => {
       const started = await npmStart(env);
       service = started.child;
       // As production runs it: the web holds the xpubs, never the seed; the worker holds the seed.
-      const web = childEnviron(service.pid!, "scripts/start-web.ts");
+      const web = environOf(npmStartChild(service.pid!, "start-web"));
       expect(Object.keys(web).filter((name) => name.startsWith("LIVE_SEED"))).toEqual([]);
       expect(web.LIVE_EVM_XPUB).toMatch(/^xpub/);
-      expect(childEnviron(service.pid!, "scripts/start-worker.ts").LIVE_SEED_MNEMONIC).toBe(mnemonic);
+      expect(environOf(npmStartChild(service.pid!, "start-worker")).LIVE_SEED_MNEMONIC).toBe(mnemonic);
 
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
       const databaseUrl = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`;

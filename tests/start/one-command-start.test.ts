@@ -25,6 +25,9 @@ async function npmStart(dataDir: string, port: number): Promise<Started> {
     SANDBOX_BLOCK_TIME: "0.5",
   };
   delete env.DATABASE_URL;
+  // Every process from source through tsx, as an operator's npm start runs them (the other start tests may start
+  // npm start's children from npm test's bundles: scripts/lib/entry-bundles.ts).
+  delete env.ENTRY_BUNDLES;
   const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));

@@ -1,9 +1,9 @@
-import { execSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { npmStartChild } from "../helpers/npm-start-children";
 import {
   expectEachOnce,
   expectLedgerConsistent,
@@ -18,16 +18,6 @@ import {
 // supervisor starts the web again; no answer is a 5xx, no retried request makes a second payment or event, and
 // the books stay consistent. Then the worker is killed: /api/health names it until it is up again.
 const CLIENTS = 3;
-
-/** The pid of `npm start`'s child running `script` (Linux ps). */
-function childPid(pgid: number, script: string): number {
-  const line = execSync("ps -eo pid,pgid,args")
-    .toString()
-    .split("\n")
-    .find((l) => Number(l.trim().split(/\s+/)[1]) === pgid && l.includes(script) && !l.includes(" sh -c "));
-  if (!line) throw new Error(`no ${script} process in group ${pgid}`);
-  return Number(line.trim().split(/\s+/)[0]);
-}
 
 /** The merchant's events (type and object), waiting out the key's rate limit the load may have used up. */
 async function eventsOf(service: Awaited<ReturnType<typeof startService>>) {
@@ -86,7 +76,7 @@ describe("a web process killed under load", () => {
       });
       for (const round of [1, 2]) {
         await sleep(2_000);
-        process.kill(childPid(service.pgid, "scripts/start-web.ts"), "SIGKILL");
+        process.kill(npmStartChild(service.pgid, "start-web"), "SIGKILL");
         await until(
           `round ${round}: the web restarted`,
           async () =>
@@ -116,7 +106,7 @@ describe("a web process killed under load", () => {
       await expectLedgerConsistent(dataDir);
 
       // The worker killed too: /api/health (served by the web) names it while the supervisor starts it again.
-      process.kill(childPid(service.pgid, "scripts/start-worker.ts"), "SIGKILL");
+      process.kill(npmStartChild(service.pgid, "start-worker"), "SIGKILL");
       const down = await healthShows(service, "the worker down", (b) => b.processes.worker?.state !== "up");
       expect(down.body).toMatchObject({ ok: false, database: "up", processes: { web: { state: "up" } } });
       await until("the worker up again", async () => (await service.health()).status === 200, 90_000);

@@ -1,5 +1,5 @@
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { type AppConfig, config } from "@/lib/platform/config/env";
+import { mnemonicSeed } from "./bip39-seed";
 import { accountXpub, type XpubFamily } from "./derive-address";
 import { liveMnemonic } from "./wallet-seed";
 
@@ -9,7 +9,7 @@ export type LiveXpubs = Record<XpubFamily, string>;
 export function liveXpubsOfSeed(cfg: AppConfig = config()): LiveXpubs | null {
   const mnemonic = liveMnemonic(cfg);
   if (!mnemonic) return null;
-  const seed = mnemonicToSeedSync(mnemonic);
+  const seed = mnemonicSeed(mnemonic);
   return { evm: accountXpub(seed, "evm"), tron: accountXpub(seed, "tron") };
 }
 

@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
+import { generateMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { type AppConfig, config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
+import { mnemonicSeed } from "./bip39-seed";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secrets/encryption";
 import { masterKey } from "@/lib/platform/secrets/master-key";
 
@@ -37,7 +38,7 @@ export async function walletSeed(db: Db, mode: Mode): Promise<Uint8Array> {
     if (known) return known;
     const live = liveMnemonic(cfg);
     if (!live) throw new Error("no live wallet seed configured (LIVE_SEED_MNEMONIC or LIVE_SEED_FILE)");
-    const seed = mnemonicToSeedSync(live);
+    const seed = mnemonicSeed(live);
     liveSeeds.set(cfg, seed);
     return seed;
   }
@@ -55,7 +56,7 @@ export async function walletSeed(db: Db, mode: Mode): Promise<Uint8Array> {
     "select encrypted_mnemonic from wallet_seeds where mode = 'sandbox'",
   );
   const mnemonic = decryptSecret(masterKey(), row!.encrypted_mnemonic, PURPOSE).toString("utf8");
-  const seed = mnemonicToSeedSync(mnemonic);
+  const seed = mnemonicSeed(mnemonic);
   cache.set(mode, seed);
   return seed;
 }
