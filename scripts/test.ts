@@ -57,7 +57,7 @@ function runVitest(config: string, args: string[]): Run {
  * its output goes to a file, printed once it ends, so the runs' lines do not interleave. A file, not a pipe: the
  * phases' spawnSync blocks this process, which could not drain a pipe meanwhile.
  */
-function runVitestBeside(config: string, args: string[], label: string): Promise<Run> {
+function runVitestBeside(config: string, args: string[], label: string): Promise<Run & { endedAt: number }> {
   const report = reportFile(label);
   const log = path.join(os.tmpdir(), `vitest-output-${process.pid}-${label}.log`);
   const out = fs.openSync(log, "w");
@@ -68,12 +68,16 @@ function runVitestBeside(config: string, args: string[], label: string): Promise
   });
   fs.closeSync(out);
   return new Promise((resolve) => {
-    child.once("error", () => resolve({ status: 1, totals: null, failures: [`${label}: vitest did not start`] }));
+    child.once("error", () =>
+      resolve({ status: 1, totals: null, failures: [`${label}: vitest did not start`], endedAt: Date.now() }),
+    );
     child.once("exit", (code) => {
+      // Its exit is seen only once the phases' spawnSync let go: its output's last write says when it ended.
+      const endedAt = fs.statSync(log).mtimeMs;
       console.log(`\n== ${label} (ran beside the phases after it)`);
       process.stdout.write(fs.readFileSync(log, "utf8"));
       fs.rmSync(log, { force: true });
-      resolve(readReport(report, code));
+      resolve({ ...readReport(report, code), endedAt });
     });
   });
 }
@@ -126,8 +130,8 @@ const phase = (name: string, config: string) => {
   for (const file of beside) {
     const label = `${name} ${path.basename(file, ".test.ts")}`;
     besides.push(
-      runVitestBeside(config, [file, ...flags], label).then((run) => {
-        durations.push(`${label} ${Math.round((Date.now() - started) / 1000)} s`);
+      runVitestBeside(config, [file, ...flags], label).then(({ endedAt, ...run }) => {
+        durations.push(`${label} ${Math.round((endedAt - started) / 1000)} s`);
         return run;
       }),
     );
