@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
+import { createRequire } from "node:module";
 
 /**
  * The process entry points (scripts/<name>.ts) the tests start over and over: through spawnWorker and spawnWeb,
@@ -20,6 +20,8 @@ const ENTRIES = ["start-worker", "start-web", "start-db", "start-chains", "cli"]
  * `npm start` and vitest run by hand never see ENTRY_BUNDLES: nothing stale is ever started.
  */
 export function bundleEntries(root: string): string {
+  // esbuild is a development dependency: loaded here only, so npm start's supervisor (entryPoint) runs without it.
+  const { buildSync } = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
   const outdir = path.join(root, ".build");
   buildSync({
     entryPoints: ENTRIES.map((name) => path.join(root, "scripts", `${name}.ts`)),
