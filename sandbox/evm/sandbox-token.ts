@@ -2,8 +2,6 @@ import { createPublicClient, createWalletClient, http, type Abi, type Address, t
 import artifacts from "../contracts/artifacts.json" with { type: "json" };
 import { anvilAccount } from "./anvil-accounts";
 
-export { ANVIL_MNEMONIC } from "./anvil-accounts";
-
 export type TokenKind = "no_return" | "standard";
 
 export const TOKEN_ABI: Record<TokenKind, Abi> = {

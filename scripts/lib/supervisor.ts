@@ -25,9 +25,10 @@ const STABLE_AFTER_MS = 30_000;
 
 /**
  * Runs a script as a child process (node --import tsx, or its bundle under `npm test`: entry-bundles.ts; with an
- * IPC channel so the child notices if we die) and restarts it with capped backoff if it exits unexpectedly: a process that was up is never given up
- * on (money must not stop silently; every restart is logged and its state reported through `onState`), one
- * that never came up fails `ready` after 5 tries. stop() ends it: SIGTERM, then SIGKILL.
+ * IPC channel so the child notices if we die) and restarts it with capped backoff if it exits unexpectedly: a
+ * process that was up is never given up on (money must not stop silently; every restart is logged and its state
+ * reported through `onState`), one that never came up fails `ready` after 5 tries. stop() ends it: SIGTERM, then
+ * SIGKILL.
  */
 export class SupervisedProcess {
   private child: ChildProcess | null = null;

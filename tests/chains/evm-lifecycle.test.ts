@@ -7,8 +7,8 @@ import type { Chain } from "@/lib/chains/chains";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant } from "../helpers/api";
 import { createWalletClient, http } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { CursorMovedError } from "@/lib/money-in/watch/chain-cursor";
 import { ChainMovedError, scanOnce } from "@/lib/money-in/watch/scan-chain";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
@@ -215,7 +215,7 @@ describe("transfers that are not this payment's USDT", () => {
       const eth = await fundedWallet(m.sandboxKey, "eth", "1.000000");
       const other = await deploySandboxToken(eth.config.rpcUrl, "standard", 6);
       const owner = createWalletClient({
-        account: mnemonicToAccount(ANVIL_MNEMONIC),
+        account: anvilAccount(),
         transport: http(eth.config.rpcUrl),
       });
       const otherTx = await owner.writeContract({

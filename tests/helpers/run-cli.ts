@@ -17,10 +17,11 @@ export interface CliResult {
  */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { viaNpm?: boolean } = {}): Promise<CliResult> {
   const entry = entryPoint(path.join(root, "scripts/cli.ts"));
+  const bundled = entry.execArgv.length === 0;
   const [command, argv] =
-    entry.execArgv.length || opts.viaNpm
-      ? ["npm", ["run", "--silent", "cli", "--", ...args]]
-      : [process.execPath, [entry.file, ...args]];
+    bundled && !opts.viaNpm
+      ? [process.execPath, [entry.file, ...args]]
+      : ["npm", ["run", "--silent", "cli", "--", ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

@@ -10,7 +10,7 @@ import {
   parseGwei,
   type PublicClient,
 } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
@@ -21,7 +21,8 @@ import type { CandidateRow, OutboundRow } from "@/lib/money-out/outbound/outboun
 import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
 import { payManyCall, payoutBatcherContract } from "@/lib/chains/evm/payout-batcher";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { walletOn } from "../helpers/chains";
 
 // contracts/PayoutBatcher.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose transfer
@@ -74,7 +75,7 @@ beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID, port: await freePort() });
   client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
   token = await deploySandboxToken(anvil.rpcUrl, "no_return", 6);
-  const funder = wallet(mnemonicToAccount(ANVIL_MNEMONIC));
+  const funder = wallet(anvilAccount());
   for (const a of [treasury.address, stranger.address])
     await receipt(await funder.sendTransaction({ to: a, value: parseEther("1") }));
   await receipt(

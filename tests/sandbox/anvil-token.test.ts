@@ -2,19 +2,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEventLogs, type Address } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 
 const running: RunningAnvil[] = [];
 afterAll(async () => {
   await Promise.all(running.map((a) => a.stop()));
 });
 
-const owner = mnemonicToAccount(ANVIL_MNEMONIC);
-const payer = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
+const owner = anvilAccount();
+const payer = anvilAccount(1);
 const chainOf = (id: number, rpcUrl: string) =>
   ({
     id,

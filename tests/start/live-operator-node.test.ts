@@ -16,12 +16,13 @@ import {
   parseEther,
   type PublicClient,
 } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { environOf, npmStartChild } from "../helpers/npm-start-children";
 import { freePort } from "@/lib/platform/db/embedded";
 import { startAnvil, type RunningAnvil } from "@/sandbox/evm/anvil";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { runCli } from "../helpers/run-cli";
 import { deploySanctionsOracle } from "../helpers/sanctions-oracle";
 
@@ -61,8 +62,8 @@ async function operatorChain(anvil: RunningAnvil) {
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
   const client = createPublicClient({ chain, transport: http(anvil.rpcUrl) }) as PublicClient;
-  const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
-  const payer = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
+  const owner = anvilAccount();
+  const payer = anvilAccount(1);
   const wallet = (account: typeof owner) => createWalletClient({ account, chain, transport: http(anvil.rpcUrl) });
   const mined = async (hash: Hex) => {
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });

@@ -11,14 +11,15 @@ import {
   parseEther,
   type PublicClient,
 } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import { batchAuthorizations, batchCall, delegationCode } from "@/lib/chains/evm/evm-batch";
 import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
 import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import { ANVIL_MNEMONIC, deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
+import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
+import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { walletOn } from "../helpers/chains";
 
 // contracts/DepositSweeper.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose
@@ -43,7 +44,7 @@ const balance = (address: string) =>
   });
 const mint = async (to: string, raw: bigint) =>
   mined(
-    await wallet(mnemonicToAccount(ANVIL_MNEMONIC)).writeContract({
+    await wallet(anvilAccount()).writeContract({
       address: token,
       abi: TOKEN_ABI.no_return,
       functionName: "mint",
@@ -80,7 +81,7 @@ beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID, port: await freePort() });
   client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
   token = await deploySandboxToken(anvil.rpcUrl, "no_return", 6);
-  const funder = wallet(mnemonicToAccount(ANVIL_MNEMONIC));
+  const funder = wallet(anvilAccount());
   for (const a of [sweeper.address, stranger.address])
     await mined(await funder.sendTransaction({ to: a, value: parseEther("1") }));
   expect(await mined(await wallet(sweeper).sendTransaction({ to: CREATE2_DEPLOYER, data: contract.deployData }))).toBe(
