@@ -48,8 +48,10 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
  * journal and the order of things; a driver only talks to the chain and signs:
  * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block; EVM batched sweeps: which
  *   members still need an authorization, signed here) before any database transaction; it returns null when
- *   no better replacement than `previous` can be made (fee cap reached). A driver with `maxNativeCost` gets
- *   `reservedNative`: what the signer's other candidates on their way may still take of its native coin;
+ *   no better replacement than `previous` can be made (fee cap reached), or when a first candidate must wait
+ *   (EVM: a payout batch with the treasury's own authorization while the treasury has transactions in flight).
+ *   A driver with `maxNativeCost` gets `reservedNative`: what the signer's other candidates on their way may
+ *   still take of its native coin;
  * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;
  * - `cannotLand` tells whether a candidate provably can no longer be included (its nonce taken at depth,
  *   its expiration or blockhash passed): only then is the intent signed anew.

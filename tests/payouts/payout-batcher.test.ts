@@ -47,6 +47,19 @@ const balance = async (address: string) =>
   })) as bigint;
 const fresh = (n: number) => Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()).address);
 
+/** This anvil as the sandbox eth chain, for the outbound driver. */
+const anvilConfig = () =>
+  ({
+    mode: "sandbox",
+    chain: "eth",
+    family: "evm",
+    rpcUrl: anvil.rpcUrl,
+    chainId: CHAIN_ID,
+    tokenAddress: token,
+    decimals: 6,
+    maxFeeWei: parseGwei("1000"),
+  }) as ChainConfig;
+
 /** The treasury's batch: to itself, type 4 with its own authorization while it is not yet delegated. */
 async function payMany(from: LocalAccount, payouts: { to: string; raw: bigint }[]) {
   const code = await client.getCode({ address: treasury.address });
@@ -161,16 +174,6 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
 
   it("a replacement of a batch signed with the treasury's own authorization keeps it after the treasury got delegated: both of its nonces are used, no gap", async () => {
     expect(await client.getCode({ address: treasury.address })).toBe(delegationCode(contract.address));
-    const config = {
-      mode: "sandbox",
-      chain: "eth",
-      family: "evm",
-      rpcUrl: anvil.rpcUrl,
-      chainId: CHAIN_ID,
-      tokenAddress: token,
-      decimals: 6,
-      maxFeeWei: parseGwei("1000"),
-    } as ChainConfig;
     const to = fresh(2);
     const intent = {
       fromAddress: treasury.address,
@@ -182,7 +185,7 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
         },
       },
     } as unknown as OutboundRow;
-    const driver = new EvmDriver(config);
+    const driver = new EvmDriver(anvilConfig());
     // Delegated now: a first candidate would be a plain call of one nonce.
     expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
     // Its predecessor was signed before an earlier batch delegated the treasury: the nonce after its own too.
@@ -196,7 +199,7 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
         nonce,
         gas: 400_000n,
         ...fees,
-        ...evmCall(config, intent),
+        ...evmCall(anvilConfig(), intent),
         authorizationList: [
           await treasury.signAuthorization({ chainId: CHAIN_ID, address: contract.address, nonce: nonce + 1 }),
         ],
@@ -211,5 +214,34 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
     expect((await receipt(signed.txHash as Hex)).status).toBe("success");
     for (const address of to) expect(await balance(address)).toBe(7n);
     expect(await client.getTransactionCount({ address: treasury.address })).toBe(nonce + 2);
+  });
+  it("a batch that would carry the treasury's own authorization waits while the treasury has a transaction in flight (as geth and reth require), then goes", async () => {
+    const key = generatePrivateKey();
+    const fresh = privateKeyToAccount(key);
+    await receipt(await wallet(anvilAccount()).sendTransaction({ to: fresh.address, value: parseEther("1") }));
+    const intent = {
+      fromAddress: fresh.address,
+      toAddress: fresh.address,
+      options: {
+        payoutBatch: {
+          contract: contract.address,
+          members: [0, 1].map((i) => ({ payoutId: `po_${i}`, address: fresh.address, raw: "0" })),
+        },
+      },
+    } as unknown as OutboundRow;
+    const driver = new EvmDriver(anvilConfig());
+    await client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    try {
+      // Something of the treasury's is in the node's pool, not yet mined: the batch is not signed.
+      await wallet(fresh).sendTransaction({ to: fresh.address, value: 0n });
+      expect(await driver.prepare(intent, null)).toBeNull();
+      await client.request({ method: "evm_mine" as never, params: [] as never });
+      // Mined: it is signed now, with the treasury's authorization (its transaction's nonce and the next).
+      const prepared = (await driver.prepare(intent, null))!;
+      expect(prepared).not.toBeNull();
+      expect(driver.noncesUsed(prepared)).toBe(2);
+    } finally {
+      await client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
   });
 });
