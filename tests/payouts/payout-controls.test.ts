@@ -11,7 +11,7 @@ import { query } from "@/lib/platform/db/query";
 import { ALL_SCOPES, type Scope } from "@/lib/identity/api-keys/scopes";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
-import { executePayout } from "@/lib/money-out/payouts/execute-payout";
+import { executePayout, executePayoutRound } from "@/lib/money-out/payouts/execute-payout";
 import { createPayoutBody } from "@/lib/money-out/payouts/schemas";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
@@ -230,5 +230,91 @@ describe("PAYOUT_DENYLIST_FILE", () => {
     await executePayout(getDb(), missing.id);
     const [row] = await query(getDb(), "select status, failure_code from payouts where id = $1", [missing.id]);
     expect(row).toEqual({ status: "blocked", failure_code: "denied_destination" });
+  });
+});
+
+// The execute_payout jobs of one chain that run together in a worker share a round (lib/money-out/payouts/
+// execute-payout.ts): one read of the treasury, one transaction under its lock. bnb, as above.
+describe("payouts taken a step together", () => {
+  let m: TestMerchant;
+
+  beforeAll(async () => {
+    m = await newMerchant("Payouts together");
+    await fund(m.id, "bnb", 100n);
+    const bnb = await sandboxChain("bnb");
+    const treasury = await roleAddress(getDb(), "sandbox", "bnb", "treasury");
+    const adapter = createChainAdapter(bnb);
+    const held = (await adapter.balances(treasury.address)).token;
+    await sandboxChainOps(bnb).fund(treasury.address, fromUsdtUnits(100_000_000n, bnb.decimals));
+    for (let i = 0; (await adapter.balances(treasury.address)).token === held; i++) {
+      if (i > 100) throw new Error("the bnb treasury was never funded");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 60_000);
+
+  /** Payouts created as the API creates them; their jobs taken out, so they are executed here and nowhere else. */
+  async function created(n: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++)
+      ids.push(
+        await inTransaction(getDb(), async (tx) => {
+          const row = await createPayout(
+            tx,
+            { merchantId: m.id, mode: "sandbox" },
+            createPayoutBody.parse({ chain: "bnb", to_address: fresh(), amount: "1.000000" }),
+            { keyId: m.sandboxKeyId },
+          );
+          await query(tx, "select graphile_worker.remove_job($1)", [`execute_payout:${row.id}`]);
+          return row.id;
+        }),
+      );
+    return ids;
+  }
+  const rowsOf = (ids: string[]) =>
+    query<{ id: string; status: string; outbound_id: string | null; updated_at: Date }>(
+      getDb(),
+      "select id, status, outbound_id, updated_at from payouts where id = any($1) order by id",
+      [ids],
+    );
+  const queued = { status: "fulfilled", value: "queued" };
+
+  it("are queued in one transaction: each its own transfer, all at one database instant", async () => {
+    const ids = await created(5);
+    const steps = await executePayoutRound(getDb(), "sandbox", "bnb", ids);
+    expect(ids.map((id) => steps.get(id))).toEqual(Array(5).fill(queued));
+    const rows = await rowsOf(ids);
+    expect(new Set(rows.map((r) => r.outbound_id)).size).toBe(5);
+    // now() is the transaction's start: one value for all five.
+    expect(new Set(rows.map((r) => r.updated_at.getTime())).size).toBe(1);
+  });
+
+  it("one payout whose step fails fails alone: the others are queued, and it goes through once the fault is gone", async () => {
+    const ids = await created(3);
+    const bad = ids[1]!;
+    const trigger = `"test_refuse_${bad}"`;
+    // A real fault in the database, for this payout only: its queueing update is refused.
+    await query(
+      getDb(),
+      `create or replace function test_refuse_payout_update() returns trigger language plpgsql as
+       $$ begin raise exception 'refused by the test'; end $$`,
+    );
+    await query(
+      getDb(),
+      `create trigger ${trigger} before update on payouts for each row
+       when (new.id = '${bad}' and new.outbound_id is not null) execute function test_refuse_payout_update()`,
+    );
+    try {
+      const steps = await executePayoutRound(getDb(), "sandbox", "bnb", ids);
+      expect(steps.get(ids[0]!)).toEqual(queued);
+      expect(steps.get(ids[2]!)).toEqual(queued);
+      expect(steps.get(bad)).toMatchObject({ status: "rejected", reason: { message: "refused by the test" } });
+      const rows = await rowsOf(ids);
+      expect(rows.find((r) => r.id === bad)).toMatchObject({ status: "pending", outbound_id: null });
+      expect(rows.filter((r) => r.outbound_id).length).toBe(2);
+    } finally {
+      await query(getDb(), `drop trigger if exists ${trigger} on payouts`);
+    }
+    // Its job's retry, once the fault is gone.
+    expect(await executePayout(getDb(), bad)).toBe("queued");
   });
 });

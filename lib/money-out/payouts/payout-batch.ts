@@ -39,15 +39,16 @@ export async function batchesOf(db: Db, payoutId: string): Promise<string[]> {
   return rows.map((r) => r.outbound_id);
 }
 
-/** Whether the payout's most recent batch reverted: it is then sent alone, so it cannot hold others back. */
-export async function lastBatchReverted(db: Db, payoutId: string): Promise<boolean> {
-  const [last] = await query<{ status: string }>(
+/** Of these payouts, those whose most recent batch reverted: each is then sent alone, so it cannot hold others back. */
+export async function lastBatchReverted(db: Db, payoutIds: string[]): Promise<Set<string>> {
+  const rows = await query<{ payout_id: string; status: string }>(
     db,
-    `select o.status from payout_batch_members m join outbound_transactions o on o.id = m.outbound_id
-      where m.payout_id = $1 order by m.created_at desc limit 1`,
-    [payoutId],
+    `select distinct on (m.payout_id) m.payout_id, o.status
+       from payout_batch_members m join outbound_transactions o on o.id = m.outbound_id
+      where m.payout_id = any($1::text[]) order by m.payout_id, m.created_at desc`,
+    [payoutIds],
   );
-  return last?.status === "reverted";
+  return new Set(rows.filter((r) => r.status === "reverted").map((r) => r.payout_id));
 }
 
 /**
