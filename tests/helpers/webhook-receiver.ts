@@ -14,7 +14,16 @@ export async function startReceiver() {
   const plans = new Map<string, number[]>(); // path → statuses to answer in order, then 200
   const redirects = new Map<string, string>();
   const hangs = new Map<string, number>(); // path → how many requests to leave unanswered
+  const drops = new Map<string, "reused" | "always">(); // path → connections closed on a request, unanswered
+  const served = new WeakSet<object>(); // connections that carried an answered request
+  let connections = 0;
   const server = http.createServer((req, res) => {
+    const drop = drops.get(req.url ?? "/");
+    if (drop === "always" || (drop === "reused" && served.has(req.socket))) {
+      req.socket.destroy(); // as a server closing a kept connection does: the request is never read
+      return;
+    }
+    res.on("finish", () => served.add(req.socket));
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -33,6 +42,7 @@ export async function startReceiver() {
       res.writeHead(status, { "Content-Type": "text/plain" }).end(status === 200 ? "ok" : "nope");
     });
   });
+  server.on("connection", () => connections++);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as { port: number }).port;
   return {
@@ -43,6 +53,10 @@ export async function startReceiver() {
     failFirst: (path: string, statuses: number[]) => plans.set(path, [...statuses]),
     redirect: (path: string, to: string) => redirects.set(path, to),
     hangFirst: (path: string, count: number) => hangs.set(path, count),
+    /** Closes the connection of every request to `path` ("always"), or of those on a connection used before. */
+    drop: (path: string, which: "reused" | "always") => drops.set(path, which),
+    /** TCP connections accepted so far. */
+    connections: () => connections,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

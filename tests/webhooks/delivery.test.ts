@@ -164,6 +164,44 @@ describe("SSRF at send time", () => {
     expect(receiver.at("/pinned")[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
   });
 
+  /** A receiver of the test's own (its connections counted from zero), closed after `body`. */
+  async function withOwnReceiver(body: (own: Awaited<ReturnType<typeof startReceiver>>) => Promise<void>) {
+    const own = await startReceiver();
+    try {
+      await body(own);
+    } finally {
+      await own.close();
+    }
+  }
+  const post = (url: string, n: number) =>
+    sendWebhook({ url, body: `{"n":${n}}`, secret: "whsec_x", allowPrivate: true });
+
+  it("keeps the connection to an endpoint open between deliveries: five in a row, one connection", () =>
+    withOwnReceiver(async (own) => {
+      for (let i = 0; i < 5; i++)
+        expect(await post(own.url("/kept"), i)).toMatchObject({ success: true, statusCode: 200 });
+      expect(own.at("/kept").map((r) => r.body)).toEqual([0, 1, 2, 3, 4].map((n) => `{"n":${n}}`));
+      expect(own.connections()).toBe(1);
+    }));
+
+  it("a kept connection the endpoint closes as the next delivery is written: that delivery goes on a new one, once", () =>
+    withOwnReceiver(async (own) => {
+      own.drop("/drop", "reused");
+      expect(await post(own.url("/drop"), 1)).toMatchObject({ success: true, statusCode: 200 });
+      expect(await post(own.url("/drop"), 2)).toMatchObject({ success: true, statusCode: 200 });
+      expect(own.at("/drop").map((r) => r.body)).toEqual(['{"n":1}', '{"n":2}']);
+      expect(own.connections()).toBe(2); // the kept one, then a new one for the second
+    }));
+
+  it("a new connection closed without an answer is a failed attempt, not sent again at once", () =>
+    withOwnReceiver(async (own) => {
+      own.drop("/gone", "always");
+      const sent = await post(own.url("/gone"), 1);
+      expect(sent).toMatchObject({ success: false, statusCode: null });
+      expect(sent.error).toMatch(/socket hang up|ECONNRESET/);
+      expect(own.connections()).toBe(1);
+    }));
+
   it("a name that resolves to a private address is refused before any connection", async () => {
     const result = await sendWebhook({
       url: `https://hooks.shop.test/x`,

@@ -8,6 +8,7 @@ import { type AppConfig, config } from "@/lib/platform/config/env";
 import { checkWebhookUrl, type Resolver } from "./check-webhook-url";
 import { responseExcerpt } from "./response-excerpt";
 import { signPayload } from "./sign-payload";
+import { keptAlive } from "./webhook-connections";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -71,25 +72,50 @@ export async function sendWebhook(input: {
   };
 
   const signature = signPayload(input.secret, input.body, Math.floor(Date.now() / 1000));
+  const timeoutMs = input.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const request = { url, lookup, body: input.body, signature, deadline: Date.now() + timeoutMs, timeoutMs };
+  let outcome = await post(request, keptAlive(url, pinned));
+  // The endpoint closed a kept connection as this was written (before any answer): once more, on a new one.
+  if (outcome === "reused_connection_reset") outcome = await post(request, false);
+  if (outcome === "reused_connection_reset") throw new Error("a new connection cannot be a reused one");
+  return done(outcome);
+}
+
+type Outcome = Omit<AttemptResult, "durationMs" | "startedAt">;
+
+interface PostRequest {
+  url: URL;
+  lookup: LookupFunction;
+  body: string;
+  signature: string;
+  /** When the whole send (a retry included) must have its answer. */
+  deadline: number;
+  timeoutMs: number;
+}
+
+function post(
+  { url, lookup, body, signature, deadline, timeoutMs }: PostRequest,
+  agent: http.Agent | false,
+): Promise<Outcome | "reused_connection_reset"> {
   const client = url.protocol === "https:" ? https : http;
-  return new Promise<AttemptResult>((resolve) => {
+  return new Promise((resolve) => {
     let settled = false;
-    const finish = (r: Omit<AttemptResult, "durationMs" | "startedAt">) => {
+    const finish = (r: Outcome | "reused_connection_reset") => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(done(r));
+      resolve(r);
     };
     const req = client.request(
       url,
       {
         method: "POST",
         lookup,
-        agent: false,
+        agent,
         ...(url.protocol === "https:" ? { ca: trustedCas() } : {}),
         headers: {
           "Content-Type": "application/json",
-          "Content-Length": Buffer.byteLength(input.body),
+          "Content-Length": Buffer.byteLength(body),
           "service-signature": signature,
           "User-Agent": "usdt-payments-webhooks/1",
         },
@@ -112,10 +138,17 @@ export async function sendWebhook(input: {
       },
     );
     const timer = setTimeout(
-      () => req.destroy(new Error(`no response within ${(input.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`)),
-      input.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      () => req.destroy(new Error(`no response within ${timeoutMs / 1000} s`)),
+      Math.max(deadline - Date.now(), 0),
     );
-    req.on("error", (err) => finish({ success: false, statusCode: null, error: err.message, responseBody: null }));
-    req.end(input.body);
+    let answered = false;
+    req.on("response", () => {
+      answered = true;
+    });
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && !answered && err.code === "ECONNRESET") finish("reused_connection_reset");
+      else finish({ success: false, statusCode: null, error: err.message, responseBody: null });
+    });
+    req.end(body);
   });
 }
