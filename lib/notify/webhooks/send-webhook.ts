@@ -74,11 +74,10 @@ export async function sendWebhook(input: {
   const signature = signPayload(input.secret, input.body, Math.floor(Date.now() / 1000));
   const timeoutMs = input.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const request = { url, lookup, body: input.body, signature, deadline: Date.now() + timeoutMs, timeoutMs };
-  let outcome = await post(request, keptAlive(url, pinned));
-  // The endpoint closed a kept connection as this was written (before any answer): once more, on a new one.
-  if (outcome === "reused_connection_reset") outcome = await post(request, false);
-  if (outcome === "reused_connection_reset") throw new Error("a new connection cannot be a reused one");
-  return done(outcome);
+  const outcome = await post(request, keptAlive(url, pinned));
+  // The endpoint closed a kept connection as this was written (before any answer): once more, on a new one
+  // (which, never reused, cannot end that way).
+  return done(outcome === "reused_connection_reset" ? ((await post(request, false)) as Outcome) : outcome);
 }
 
 type Outcome = Omit<AttemptResult, "durationMs" | "startedAt">;

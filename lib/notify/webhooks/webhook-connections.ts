@@ -17,11 +17,9 @@ export function keptAlive(url: URL, pinned: string): http.Agent {
   } else {
     const Agent = url.protocol === "https:" ? https.Agent : http.Agent;
     agent = new Agent({ keepAlive: true, timeout: 4_000, maxSockets: 50, maxFreeSockets: 10 });
-    if (agents.size >= MAX_AGENTS) {
-      const [oldest, old] = agents.entries().next().value as [string, http.Agent];
-      agents.delete(oldest);
-      old.destroy();
-    }
+    // The least recently used pool is let go, not destroyed: a send still on it finishes, and its idle
+    // connections close on their own timeout.
+    if (agents.size >= MAX_AGENTS) agents.delete(agents.keys().next().value as string);
   }
   agents.set(key, agent);
   return agent;
