@@ -184,7 +184,8 @@ describe("expiry and late payments", () => {
       "payment.awaiting_payment",
       "payment.expired",
     ]);
-  }, 60_000);
+    // Five waits on the chain and the worker in a row: 25-30 s on a quiet machine.
+  }, 120_000);
 
   it("a payment with no network chosen expires by its job at expires_at", async () => {
     const m = await newMerchant();

@@ -116,14 +116,22 @@ export async function startService(
   };
   const create = async (url: string, body: unknown) => {
     const idempotencyKey = randomUUID();
+    let last = "no answer yet";
     const res = await until(
       `POST ${url}`,
       async () => {
-        const r = await call("POST", url, body, idempotencyKey);
-        return r.status === 200 ? r : null;
+        const r = await call("POST", url, body, idempotencyKey).catch((err: Error) => {
+          last = `${err.name}: ${err.message}`;
+          throw err;
+        });
+        if (r.status === 200) return r;
+        last = `${r.status} ${(await r.text()).slice(0, 300)}`;
+        return null;
       },
       120_000,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message} (its last answer: ${last})\n${out.split("\n").slice(-40).join("\n")}`);
+    });
     return (await res.json()) as { id: string };
   };
   const createPayment = async (order: string) =>
