@@ -30,7 +30,7 @@
 //   for the payouts waiting together, docs/PAYOUTS.md) unless BENCH_PAYOUT_STRATEGY=single; a batch's fee and
 //   gas are shared by its payouts, and its create → broadcast is each member's.
 // BENCH_CHAINS=eth,polygon limits the chains; BENCH_DUMP=1 prints every payout's timestamps (stderr); BENCH_COLD=1 skips the
-// three payouts paid before the burst (on EVM they deploy the PayoutBatcher and delegate the treasury, once).
+// three payouts paid before the burst (on EVM they deploy the PayoutBatcher and approve it, once).
 import path from "node:path";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { percentile } from "./chains/stats";
@@ -44,7 +44,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const PAYOUTS = Number(process.env.BENCH_PAYOUTS || 50);
 const AMOUNT_UNITS = 1_000_000n; // 1 USDT
 const CONFIRMATIONS = 4;
-const STRATEGY = process.env.BENCH_PAYOUT_STRATEGY || "batch7702";
+const STRATEGY = process.env.BENCH_PAYOUT_STRATEGY || "batch";
 /** Payouts paid before the measured burst (BENCH_COLD=1: none). */
 const WARM_UP = process.env.BENCH_COLD === "1" ? 0 : 3;
 
@@ -62,8 +62,8 @@ const failed = (err: unknown) => String(err).slice(0, 120);
 
 /**
  * Funds the burst, then pays a few payouts first, as an installation has once it has paid any: on EVM the first
- * batch deploys the PayoutBatcher and delegates the treasury to it (once per installation, seconds of
- * confirmations), which is not what a burst costs after.
+ * batch waits for the PayoutBatcher's deployment and the treasury's approval of it (once per installation,
+ * seconds of confirmations), which is not what a burst costs after.
  */
 async function setUp(config: ChainConfig, owner: Owner, result: Result) {
   try {

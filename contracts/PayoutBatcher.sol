@@ -1,28 +1,27 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// @notice Batched payouts from the treasury (EIP-7702; docs/CUSTODY.md, "Batched payouts"). The treasury
-/// delegates to this contract once; the service then sends one transaction from the treasury to the treasury
-/// calling `payMany`, which runs as the treasury's own code and transfers each amount to each recipient, so
-/// every transfer's sender is the treasury and no allowance exists. Only the treasury itself may call it:
-/// a delegation gives no one else anything. All or nothing: one failing transfer reverts the whole batch.
-/// No storage, no owner, no upgrade.
+/// @notice Batched payouts (docs/CUSTODY.md, "Batched payouts"). The treasury approves this contract once; the
+/// service then sends one transaction from the treasury calling `payMany`, which moves each amount from the
+/// caller to each recipient out of the allowance the caller gave it. It only ever spends its caller's own
+/// allowance, so an allowance given to it gives no one else anything. The treasury stays a plain account (no
+/// EIP-7702 delegation: nodes keep a delegated account to one transaction in flight). All or nothing: one failing
+/// transfer reverts the whole batch. No storage, no owner, no upgrade.
 contract PayoutBatcher {
-    error NotAllowed();
+    error NoToken();
     error LengthMismatch();
     error TransferFailed(uint256 index);
 
-    /// Transfers `amounts[i]` of `token` to `recipients[i]`, each in turn. Works with tokens whose
-    /// `transfer` returns nothing (mainnet USDT).
+    /// Transfers `amounts[i]` of `token` from the caller to `recipients[i]`, each in turn. Works with tokens whose
+    /// `transferFrom` returns nothing (mainnet USDT).
     function payMany(address token, address[] calldata recipients, uint256[] calldata amounts) external {
-        if (msg.sender != address(this)) revert NotAllowed();
+        // A call to an address without code succeeds and does nothing: never a silent batch.
+        if (token.code.length == 0) revert NoToken();
         if (recipients.length != amounts.length) revert LengthMismatch();
         for (uint256 i; i < recipients.length; ++i) {
-            (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(0xa9059cbb, recipients[i], amounts[i]));
+            (bool ok, bytes memory ret) =
+                token.call(abi.encodeWithSelector(0x23b872dd, msg.sender, recipients[i], amounts[i]));
             if (!ok || (ret.length != 0 && !abi.decode(ret, (bool)))) revert TransferFailed(i);
         }
     }
-
-    /// The delegated treasury still takes native coin (gas funding) as a plain address does.
-    receive() external payable {}
 }

@@ -125,6 +125,10 @@ export const outboundTransactions = pgTable(
     uniqueIndex("outbound_one_deploy")
       .on(t.mode, t.chain, t.causeId)
       .where(sql`${t.purpose} = 'deploy' and ${t.status} not in ('reverted','expired')`),
+    // One open setup call of each kind per subject (the treasury's approval of a contract, its undelegation).
+    uniqueIndex("outbound_one_open_setup")
+      .on(t.mode, t.chain, t.purpose, t.causeId)
+      .where(sql`${t.purpose} in ('approve','undelegate') and ${t.status} not in ('confirmed','reverted','expired')`),
     check("outbound_amount_nonnegative", sql`${t.rawAmount} >= 0`),
     check(
       "outbound_status_check",
@@ -132,7 +136,7 @@ export const outboundTransactions = pgTable(
     ),
     check(
       "outbound_purpose_check",
-      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close','deploy','energy_delegate','energy_reclaim')`,
+      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close','deploy','approve','undelegate','energy_delegate','energy_reclaim')`,
     ),
   ],
 );

@@ -9,6 +9,8 @@ export const OUTBOUND_PURPOSES = [
   "cancel",
   "account_close",
   "deploy",
+  "approve",
+  "undelegate",
   "energy_delegate",
   "energy_reclaim",
 ] as const;

@@ -20,7 +20,7 @@ export interface Leader {
 }
 
 /** `count` payouts of `amount` to fresh addresses, created at once (the API allows 10 a minute per key). */
-async function createPayouts(s: PayoutSetting, chain: EvmChain, count: number, amount: string) {
+export async function createPayouts(s: PayoutSetting, chain: EvmChain, count: number, amount: string) {
   const keys = await Promise.all(Array.from({ length: Math.ceil(count / 10) }, () => newKey(s.merchant.id, "sandbox")));
   const to = Array.from({ length: count }, () => chain.freshAddress());
   const created = await Promise.all(
@@ -36,7 +36,7 @@ async function createPayouts(s: PayoutSetting, chain: EvmChain, count: number, a
 }
 
 /** The one batch every payout joined (the leader is stopped: nothing closes it). */
-function oneBatchOf(ids: string[]): Promise<string> {
+export function oneBatchOf(ids: string[]): Promise<string> {
   return waitFor(
     "the payouts to join one batch",
     async () => {
@@ -56,8 +56,8 @@ const gasUsed = (row: { feeUsage: Record<string, string> | null }) => BigInt(row
 
 /**
  * 21 payouts gather while the leader is stopped, in one batch; one destination is deny-listed after it joined.
- * Started again, the leader pays the other 20 in one transaction of the treasury (delegated to the PayoutBatcher,
- * deployed once through the journal): each payout confirmed with its own payout.confirmed and the shared
+ * Started again, the leader pays the other 20 in one transaction of the treasury (through the PayoutBatcher,
+ * deployed and approved once through the journal): each payout confirmed with its own payout.confirmed and the shared
  * tx_hash, each recipient paid exactly once, the gas per payout at most 60 % of a single transfer's, the fee
  * split between them exactly; the listed one is blocked before signing (denied_destination), refunded, unpaid.
  */
@@ -94,17 +94,20 @@ export async function expectBatchedPayouts(s: PayoutSetting, chain: EvmChain, le
   for (const id of paid.slice(0, 3))
     expect((await s.webhook("payout.confirmed", id)).data.object).toMatchObject({ id, tx_hash: batch.txHash });
 
-  // Delegated to the PayoutBatcher, deployed once through the journal, by the treasury.
+  // Through the PayoutBatcher, deployed and approved once through the journal by the treasury, which stays a
+  // plain account (no EIP-7702 code: nodes would keep it to one transaction in flight).
   const batcher = payoutBatcherContract().address;
-  expect((await chain.client.getCode({ address: chain.treasury.address as Address }))?.toLowerCase()).toBe(
-    `0xef0100${batcher.slice(2)}`.toLowerCase(),
-  );
-  const [deployment] = await query<{ status: string }>(
+  expect(await chain.client.getCode({ address: chain.treasury.address as Address })).toBeUndefined();
+  const setup = await query<{ purpose: string; status: string }>(
     getDb(),
-    "select status from outbound_transactions where chain = $1 and mode = 'sandbox' and purpose = 'deploy' and cause_id = $2",
+    `select purpose, status from outbound_transactions where chain = $1 and mode = 'sandbox'
+        and purpose in ('deploy', 'approve', 'undelegate') and cause_id = $2 order by purpose`,
     [name, batcher],
   );
-  expect(deployment).toEqual({ status: "confirmed" });
+  expect(setup).toEqual([
+    { purpose: "approve", status: "confirmed" },
+    { purpose: "deploy", status: "confirmed" },
+  ]);
 
   const perPayout = gasUsed(batch) / 20n;
   const alone = gasUsed(await outbound(single!.id));

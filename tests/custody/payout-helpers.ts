@@ -36,7 +36,7 @@ export function startJobsWorker(): Promise<SpawnedWorker> {
     WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
     WORKER_CONCURRENCY: "5", // two files' workers, watchers and web servers share the database's connections
     // eth's payouts go out in batches (reconcile.test.ts owns eth and tests them); the other chains' one by one.
-    ETH_PAYOUT_STRATEGY: "batch7702",
+    ETH_PAYOUT_STRATEGY: "batch",
   });
 }
 

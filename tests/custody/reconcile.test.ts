@@ -24,6 +24,7 @@ import {
   expectRevertedBatchRetriesAlone,
   type Leader,
 } from "./payout-batch-helpers";
+import { expectDelegatedTreasuryMovesOn } from "./payout-batcher-upgrade";
 
 // eth: this file owns its watcher and outbound leader (tests/custody/README.md).
 const CHAIN = "eth" as const;
@@ -349,6 +350,11 @@ describe("payouts on eth, end to end", () => {
     },
     180_000,
   );
+
+  it("a treasury delegated by the first design: its open batch is paid through the delegation first, then the " +
+    "delegation is cleared through the journal, and payouts go through the allowance", async () => {
+    await expectDelegatedTreasuryMovesOn(s, chain, leader);
+  }, 300_000);
 });
 
 describe("a deposit address Tether froze", () => {

@@ -8,25 +8,33 @@ import {
   type LocalAccount,
   parseEther,
   parseGwei,
+  parseTransaction,
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
-import { evmCall } from "@/lib/chains/evm/evm-call";
 import { EvmDriver } from "@/lib/chains/evm/evm-driver";
 import type { IntentKeys } from "@/lib/chains/outbound-driver";
 import type { CandidateRow, OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
-import { payManyCall, payoutBatcherContract } from "@/lib/chains/evm/payout-batcher";
+import {
+  ALLOWANCE_ABI,
+  approveBatcherData,
+  DELEGATED_PAYOUT_BATCHER,
+  payManyCall,
+  payoutBatcherContract,
+} from "@/lib/chains/evm/payout-batcher";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
 import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { walletOn } from "../helpers/chains";
 
 // contracts/PayoutBatcher.sol on an anvil of its own (Prague), with the mainnet-USDT-like token whose transfer
-// returns nothing: the treasury delegates to it and pays many recipients in one transaction of its own.
+// returns nothing: the treasury approves it once and pays many recipients in one transaction through it; and the
+// EVM driver's side of it: a batch waits for the approval, several are in flight at once, a treasury delegated by
+// the first design clears its delegation.
 const CHAIN_ID = 900_778;
 let anvil: RunningAnvil;
 let client: PublicClient;
@@ -60,29 +68,61 @@ const anvilConfig = () =>
     maxFeeWei: parseGwei("1000"),
   }) as ChainConfig;
 
-/** The treasury's batch: to itself, type 4 with its own authorization while it is not yet delegated. */
+/** The treasury's batch: a call of the PayoutBatcher, which spends the treasury's allowance. */
 async function payMany(from: LocalAccount, payouts: { to: string; raw: bigint }[]) {
-  const code = await client.getCode({ address: treasury.address });
-  const delegated = code?.toLowerCase() === delegationCode(contract.address);
-  const authorizationList =
-    delegated || from !== treasury
-      ? []
-      : [
-          await treasury.signAuthorization({
-            chainId: CHAIN_ID,
-            address: contract.address,
-            // Sender and authority are one account: the authorization takes the nonce after the transaction's.
-            nonce: (await client.getTransactionCount({ address: treasury.address })) + 1,
-          }),
-        ];
   const hash = await wallet(from).sendTransaction({
-    ...payManyCall(treasury.address, token, payouts),
+    ...payManyCall(contract.address, token, payouts),
     gas: 3_000_000n,
-    ...(authorizationList.length ? { authorizationList } : {}),
-  } as never);
+  });
   const r = await receipt(hash);
-  return { status: r.status, gasUsed: r.gasUsed, authorizations: authorizationList.length };
+  return { status: r.status, gasUsed: r.gasUsed };
 }
+
+const allowance = (owner: string) =>
+  client.readContract({
+    address: token,
+    abi: ALLOWANCE_ABI,
+    functionName: "allowance",
+    args: [owner as Address, contract.address],
+  });
+const approve = async (owner: LocalAccount) =>
+  (await receipt(await wallet(owner).sendTransaction({ to: token, data: approveBatcherData(contract.address) })))
+    .status;
+const keysOf = (key: Hex) => ({ signer: { privateKey: hexToBytes(key) }, feePayer: null }) as unknown as IntentKeys;
+const automine = (on: boolean) => client.request({ method: "evm_setAutomine" as never, params: [on] as never });
+const mine = () => client.request({ method: "evm_mine" as never, params: [] as never });
+
+/** A funded account of its own, for a driver test (its nonces and pool entries are its own). */
+async function freshTreasury(usdt = 0n) {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  const funder = wallet(anvilAccount());
+  await receipt(await funder.sendTransaction({ to: account.address, value: parseEther("1") }));
+  if (usdt)
+    await receipt(
+      await funder.writeContract({
+        address: token,
+        abi: TOKEN_ABI.no_return,
+        functionName: "mint",
+        args: [account.address, usdt],
+      }),
+    );
+  return { key, account };
+}
+
+const batchIntent = (from: string, batcher: string, members: { address: string; raw: bigint }[]) =>
+  ({
+    purpose: "payout_batch",
+    fromAddress: from,
+    toAddress: batcher,
+    rawAmount: members.reduce((sum, m) => sum + m.raw, 0n),
+    options: {
+      payoutBatch: {
+        contract: batcher,
+        members: members.map((m, i) => ({ payoutId: `po_${i}`, address: m.address, raw: m.raw.toString() })),
+      },
+    },
+  }) as unknown as OutboundRow;
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID, port: await freePort() });
@@ -108,9 +148,9 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
+describe("PayoutBatcher (the treasury's allowance)", () => {
   it("pays 20 recipients exactly in one transaction, at under 60 % of a single transfer's gas per payout", async () => {
-    // A single payout as the treasury sends one today: a plain transfer to a fresh recipient.
+    // A single payout as the treasury sends one alone: a plain transfer to a fresh recipient.
     const [alone] = fresh(1);
     const single = await receipt(
       await wallet(treasury).writeContract({
@@ -121,29 +161,21 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
       }),
     );
     expect(single.status).toBe("success");
+    // Without the approval nothing can be paid through it.
+    expect((await payMany(treasury, [{ to: fresh(1)[0]!, raw: 1n }])).status).toBe("reverted");
+    expect(await approve(treasury)).toBe("success");
 
     const first = fresh(20).map((to, i) => ({ to, raw: 1_000_000n + BigInt(i) }));
-    const delegating = await payMany(treasury, first);
-    expect(delegating).toMatchObject({ status: "success", authorizations: 1 });
+    const batch = await payMany(treasury, first);
+    expect(batch.status).toBe("success");
     for (const p of first) expect(await balance(p.to)).toBe(p.raw);
-    expect(await client.getCode({ address: treasury.address })).toBe(delegationCode(contract.address));
-
-    const next = fresh(20).map((to) => ({ to, raw: 2_000_000n }));
-    const delegated = await payMany(treasury, next);
-    expect(delegated).toMatchObject({ status: "success", authorizations: 0 });
-    for (const p of next) expect(await balance(p.to)).toBe(2_000_000n);
-
-    const perPayout = (gas: bigint) => Number(gas) / 20 / Number(single.gasUsed);
+    const perPayout = Number(batch.gasUsed) / 20 / Number(single.gasUsed);
     console.log(
-      `gas: single transfer ${single.gasUsed}; batch of 20 with the delegation ${delegating.gasUsed} ` +
-        `(${(perPayout(delegating.gasUsed) * 100).toFixed(1)} % per payout), delegated ${delegated.gasUsed} ` +
-        `(${(perPayout(delegated.gasUsed) * 100).toFixed(1)} %)`,
+      `gas: single transfer ${single.gasUsed}; batch of 20 ${batch.gasUsed} (${(perPayout * 100).toFixed(1)} % per payout)`,
     );
-    expect(perPayout(delegating.gasUsed)).toBeLessThanOrEqual(0.6);
-    expect(perPayout(delegated.gasUsed)).toBeLessThanOrEqual(0.6);
-    // The delegated treasury still takes native coin as a plain address does (gas funding).
-    const funded = await wallet(stranger).sendTransaction({ to: treasury.address, value: 1n, gas: 100_000n });
-    expect((await receipt(funded)).status).toBe("success");
+    expect(perPayout).toBeLessThanOrEqual(0.6);
+    // The treasury stays a plain account.
+    expect(await client.getCode({ address: treasury.address })).toBeUndefined();
   });
 
   it("is all or nothing: one transfer that fails reverts the batch, and nobody is paid", async () => {
@@ -155,93 +187,130 @@ describe("PayoutBatcher (EIP-7702 delegate of the treasury)", () => {
     expect(await balance(treasury.address)).toBe(held);
   });
 
-  it("lets nobody but the treasury itself call it, on the treasury or on the contract", async () => {
+  it("spends only its caller's allowance: a stranger's call cannot move the treasury's USDT", async () => {
+    expect(await allowance(treasury.address)).toBeGreaterThan(10n ** 70n);
     const held = await balance(treasury.address);
     const [thief] = fresh(1);
-    const onTreasury = await wallet(stranger).sendTransaction({
-      ...payManyCall(treasury.address, token, [{ to: thief!, raw: 1n }]),
-      gas: 300_000n,
-    });
-    expect((await receipt(onTreasury)).status).toBe("reverted");
-    const onContract = await wallet(stranger).sendTransaction({
-      ...payManyCall(contract.address, token, [{ to: thief!, raw: 1n }]),
-      gas: 300_000n,
-    });
-    expect((await receipt(onContract)).status).toBe("reverted");
+    expect((await payMany(stranger, [{ to: thief!, raw: 1n }])).status).toBe("reverted");
     expect(await balance(thief!)).toBe(0n);
     expect(await balance(treasury.address)).toBe(held);
   });
+});
 
-  it("a replacement of a batch signed with the treasury's own authorization keeps it after the treasury got delegated: both of its nonces are used, no gap", async () => {
-    expect(await client.getCode({ address: treasury.address })).toBe(delegationCode(contract.address));
-    const to = fresh(2);
-    const intent = {
-      fromAddress: treasury.address,
-      toAddress: treasury.address,
-      options: {
-        payoutBatch: {
-          contract: contract.address,
-          members: to.map((address, i) => ({ payoutId: `po_${i}`, address, raw: "7" })),
-        },
-      },
-    } as unknown as OutboundRow;
+describe("the EVM driver's payout batches", () => {
+  it("a batch waits for the treasury's approval to be mined, and never goes through an address without code; then batches go as plain calls, several in flight at once", async () => {
+    const { key, account } = await freshTreasury(1_000n);
     const driver = new EvmDriver(anvilConfig());
-    // Delegated now: a first candidate would be a plain call of one nonce.
-    expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
-    // Its predecessor was signed before an earlier batch delegated the treasury: the nonce after its own too.
-    const nonce = await client.getTransactionCount({ address: treasury.address });
-    const fees = { maxFeePerGas: parseGwei("2"), maxPriorityFeePerGas: parseGwei("1") };
-    const previous = {
-      ...fees,
-      signedTx: await treasury.signTransaction({
-        type: "eip7702",
-        chainId: CHAIN_ID,
-        nonce,
-        gas: 400_000n,
-        ...fees,
-        ...evmCall(anvilConfig(), intent),
-        authorizationList: [
-          await treasury.signAuthorization({ chainId: CHAIN_ID, address: contract.address, nonce: nonce + 1 }),
-        ],
-      }),
-    } as CandidateRow;
-    const replacement = (await driver.prepare(intent, previous))!;
-    expect(replacement).toMatchObject({ gas: 400_000n });
-    expect(driver.noncesUsed(replacement)).toBe(2);
-    const keys = { signer: { privateKey: hexToBytes(treasuryKey) }, feePayer: null } as unknown as IntentKeys;
-    const signed = await driver.sign(intent, keys, replacement, BigInt(nonce));
-    await client.request({ method: "eth_sendRawTransaction", params: [signed.signedTx as Hex] });
-    expect((await receipt(signed.txHash as Hex)).status).toBe("success");
-    for (const address of to) expect(await balance(address)).toBe(7n);
-    expect(await client.getTransactionCount({ address: treasury.address })).toBe(nonce + 2);
-  });
-  it("a batch that would carry the treasury's own authorization waits while the treasury has a transaction in flight (as geth and reth require), then goes", async () => {
-    const key = generatePrivateKey();
-    const fresh = privateKeyToAccount(key);
-    await receipt(await wallet(anvilAccount()).sendTransaction({ to: fresh.address, value: parseEther("1") }));
-    const intent = {
-      fromAddress: fresh.address,
-      toAddress: fresh.address,
-      options: {
-        payoutBatch: {
-          contract: contract.address,
-          members: [0, 1].map((i) => ({ payoutId: `po_${i}`, address: fresh.address, raw: "0" })),
-        },
-      },
-    } as unknown as OutboundRow;
-    const driver = new EvmDriver(anvilConfig());
-    await client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    const to = fresh(4);
+    const batches = [to.slice(0, 2), to.slice(2)].map((pair) =>
+      batchIntent(
+        account.address,
+        contract.address,
+        pair.map((address) => ({ address, raw: 100n })),
+      ),
+    );
+    expect(await driver.prepare(batches[0]!, null)).toBeNull(); // no allowance yet
+    // An address without code, approved: never signed (a call to it would succeed and pay no one).
+    const [codeless] = fresh(1);
+    expect(
+      (await receipt(await wallet(account).sendTransaction({ to: token, data: approveBatcherData(codeless!) }))).status,
+    ).toBe("success");
+    const throughCodeless = batchIntent(account.address, codeless!, [
+      { address: to[0]!, raw: 1n },
+      { address: to[1]!, raw: 1n },
+    ]);
+    expect(await driver.prepare(throughCodeless, null)).toBeNull();
+    await automine(false);
     try {
-      // Something of the treasury's is in the node's pool, not yet mined: the batch is not signed.
-      await wallet(fresh).sendTransaction({ to: fresh.address, value: 0n });
-      expect(await driver.prepare(intent, null)).toBeNull();
-      await client.request({ method: "evm_mine" as never, params: [] as never });
-      // Mined: it is signed now, with the treasury's authorization (its transaction's nonce and the next).
-      const prepared = (await driver.prepare(intent, null))!;
-      expect(prepared).not.toBeNull();
-      expect(driver.noncesUsed(prepared)).toBe(2);
+      const approval = await wallet(account).sendTransaction({ to: token, data: approveBatcherData(contract.address) });
+      expect(await driver.prepare(batches[0]!, null)).toBeNull(); // approved in the pool, not mined
+      await mine();
+      expect((await receipt(approval)).status).toBe("success");
+      // Two batches signed with consecutive nonces, both in the node's pool before either is mined.
+      let nonce = await client.getTransactionCount({ address: account.address });
+      const sent: Hex[] = [];
+      for (const intent of batches) {
+        const prepared = (await driver.prepare(intent, null))!;
+        expect(prepared).not.toBeNull();
+        expect(driver.noncesUsed(prepared)).toBe(1);
+        const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(nonce++));
+        expect(parseTransaction(signed.signedTx as Hex)).toMatchObject({
+          type: "eip1559",
+          to: contract.address.toLowerCase(),
+        });
+        expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
+        sent.push(signed.txHash as Hex);
+      }
+      expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(nonce);
+      await mine();
+      for (const hash of sent) expect((await receipt(hash)).status).toBe("success");
+      for (const address of to) expect(await balance(address)).toBe(100n);
     } finally {
-      await client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+      await automine(true);
     }
+  });
+
+  it("a treasury delegated by the first design clears its delegation (authorization to address 0) once nothing of its is in flight", async () => {
+    const { key, account } = await freshTreasury();
+    // Delegated as the first design left it: its own authorization, in a transaction of its own.
+    const nonce = await client.getTransactionCount({ address: account.address });
+    const delegation = await wallet(account).sendTransaction({
+      to: account.address,
+      authorizationList: [
+        await account.signAuthorization({ chainId: CHAIN_ID, address: DELEGATED_PAYOUT_BATCHER, nonce: nonce + 1 }),
+      ],
+    } as never);
+    await receipt(delegation);
+    expect(await client.getCode({ address: account.address })).toBe(delegationCode(DELEGATED_PAYOUT_BATCHER));
+    const intent = {
+      purpose: "undelegate",
+      fromAddress: account.address,
+      toAddress: account.address,
+      asset: "native",
+      rawAmount: 0n,
+      options: {},
+    } as unknown as OutboundRow;
+    const driver = new EvmDriver(anvilConfig());
+    await automine(false);
+    try {
+      await wallet(account).sendTransaction({ to: account.address, value: 0n });
+      expect(await driver.prepare(intent, null)).toBeNull(); // something of its in flight
+      await mine();
+      const prepared = (await driver.prepare(intent, null))!;
+      expect(driver.noncesUsed(prepared)).toBe(2);
+      const next = await client.getTransactionCount({ address: account.address });
+      const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(next));
+      expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
+      await mine();
+      expect((await receipt(signed.txHash as Hex)).status).toBe("success");
+    } finally {
+      await automine(true);
+    }
+    expect(await client.getCode({ address: account.address })).toBeUndefined();
+    const after = await client.getTransactionCount({ address: account.address });
+    expect(after).toBe(nonce + 5); // its delegation (two), a plain call, the undelegation (two)
+    // Nothing to clear any more: the same intent would be a plain call.
+    expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
+  });
+
+  it("a batch of the first design still goes as it was made: on the treasury itself, and a replacement keeps the treasury's authorization", async () => {
+    const { key, account } = await freshTreasury();
+    const intent = batchIntent(account.address, DELEGATED_PAYOUT_BATCHER, [
+      { address: fresh(1)[0]!, raw: 7n },
+      { address: fresh(1)[0]!, raw: 7n },
+    ]);
+    const driver = new EvmDriver(anvilConfig());
+    const prepared = (await driver.prepare(intent, null))!;
+    expect(driver.noncesUsed(prepared)).toBe(2); // not yet delegated: its own authorization rides along
+    const nonce = BigInt(await client.getTransactionCount({ address: account.address }));
+    const signed = await driver.sign(intent, keysOf(key), prepared, nonce);
+    const tx = parseTransaction(signed.signedTx as Hex);
+    expect(tx).toMatchObject({ type: "eip7702", to: account.address.toLowerCase() });
+    expect(tx.authorizationList?.map((a) => [a.address.toLowerCase(), a.nonce])).toEqual([
+      [DELEGATED_PAYOUT_BATCHER.toLowerCase(), Number(nonce) + 1],
+    ]);
+    const replacement = (await driver.prepare(intent, { ...signed, signedTx: signed.signedTx } as CandidateRow))!;
+    expect(replacement.gas).toBe(tx.gas);
+    expect(driver.noncesUsed(replacement)).toBe(2);
   });
 });

@@ -293,13 +293,14 @@ describe("live mode on the operator's own Ethereum node", () => {
       // On chain: the deposit was swept into the treasury, which paid the payout from it.
       expect(await node.balanceOf(payment.json.deposit_address)).toBe(0n);
       expect(await node.balanceOf(treasury.address)).toBe(15n * USDT);
-      // Through the live defaults (batched EIP-7702 sweeps and payouts): the sweeper contract's and the
-      // PayoutBatcher's deployments, one sweep batch and the payout's batch (of one: a plain transfer), and no
-      // gas top-up; no sandbox chain was ever registered.
+      // Through the live defaults (batched EIP-7702 sweeps and batched payouts): the sweeper contract's and the
+      // PayoutBatcher's deployments, the treasury's approval of the latter, one sweep batch and the payout's batch
+      // (of one: a plain transfer), and no gas top-up; no sandbox chain was ever registered.
       const sent = await db.query<{ purpose: string; status: string }>(
         "select purpose, status from outbound_transactions where mode = 'live' and chain = 'eth' order by purpose",
       );
       expect(sent.rows.map((r) => `${r.purpose} ${r.status}`)).toEqual([
+        "approve confirmed",
         "deploy confirmed",
         "deploy confirmed",
         "payout_batch confirmed",

@@ -9,13 +9,14 @@ import {
   type PublicClient,
   type SignedAuthorization,
   parseTransaction,
+  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { batchAuthorizations, delegationCode } from "./evm-batch";
-import { payoutBatchGas } from "./payout-batcher";
+import { ALLOWANCE_ABI, isDelegatedBatcher, payoutBatchGas } from "./payout-batcher";
 import { evmCall, fallbackGas } from "./evm-call";
 import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm/evm-fees";
 
@@ -25,8 +26,9 @@ interface EvmPrepared extends Fees {
   /** A batched sweep's EIP-7702 authorizations (members not yet delegated): a type-4 transaction. */
   authorizationList?: SignedAuthorization[];
   /**
-   * A payout batch from a treasury not yet delegated: the treasury authorizes the PayoutBatcher itself, at
-   * the nonce after the transaction's (known only when signing), in the same type-4 transaction.
+   * The signer's own EIP-7702 authorization of this address, at the nonce after the transaction's (known only
+   * when signing), in the same type-4 transaction: address 0 to clear the treasury's delegation (`undelegate`),
+   * or the first PayoutBatcher for a batch of that design from a treasury not yet delegated.
    */
   selfAuthorize?: Address;
 }
@@ -38,7 +40,7 @@ const ALREADY_SENT =
 /**
  * Ethereum, BNB Smart Chain, Polygon: EIP-1559 transactions, nonces from the database; a batched sweep is a
  * call of the sweeper contract, type 4 (EIP-7702) when members still need their authorization; a payout batch
- * is the treasury's call to itself, type 4 with its own authorization until it is delegated.
+ * is the treasury's call of the PayoutBatcher, which spends its allowance.
  */
 export class EvmDriver implements OutboundDriver<EvmPrepared> {
   readonly usesNonces = true;
@@ -72,24 +74,33 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     const fees = previous ? bumpedFees(previous, market, cap) : capped(market, cap);
     if (!fees) return null;
     if (planned) return { chainId, gas: BigInt(planned.limit), ...fees };
+    if (intent.purpose === "undelegate") {
+      // The treasury's authorization to address 0 clears its delegation: a call to itself carrying it.
+      const self = await this.selfAuthorization(intent, previous, zeroAddress);
+      return (
+        self && { chainId, gas: previous ? parseTransaction(previous.signedTx as Hex).gas! : 60_000n, ...fees, ...self }
+      );
+    }
     const payouts = intent.options.payoutBatch;
     if (payouts && payouts.members.length > 1) {
-      const contract = payouts.contract as Address;
-      if (previous) {
-        // A replacement holds its predecessor's two nonces: it keeps the authorization, even if the treasury
-        // got delegated meanwhile (by an earlier batch), or the second nonce would stay a gap nothing fills.
-        const { gas, authorizationList } = parseTransaction(previous.signedTx as Hex);
-        return { chainId, gas: gas!, ...fees, ...(authorizationList?.length ? { selfAuthorize: contract } : {}) };
+      const members = payouts.members.length;
+      if (previous || isDelegatedBatcher(payouts.contract)) {
+        // A replacement keeps its predecessor's gas and authorization; a batch of the delegated design carries the
+        // treasury's own until the treasury is delegated.
+        const self = await this.selfAuthorization(intent, previous, payouts.contract as Address);
+        const gas = previous
+          ? parseTransaction(previous.signedTx as Hex).gas!
+          : payoutBatchGas(members, self?.selfAuthorize ? 1 : 0);
+        return self && { chainId, gas, ...fees, ...self };
       }
-      const code = await this.client.getCode({ address: intent.fromAddress as Address, blockTag: "latest" });
-      const selfAuthorize = code?.toLowerCase() === delegationCode(contract) ? undefined : contract;
-      // The treasury's own authorization goes while it has nothing in flight, then the rest follow as plain calls:
-      // geth and reth refuse an authorization from an account with transactions pending, and a node's pool
-      // expects the next nonce after a pending one, not the authorization's, so a second batch signed with its
-      // own would wait a block for each one before it (seen on anvil: six batches over seven blocks).
-      if (selfAuthorize && (await this.inFlight(intent.fromAddress))) return null;
-      const gas = payoutBatchGas(payouts.members.length, selfAuthorize ? 1 : 0);
-      return { chainId, gas, ...fees, ...(selfAuthorize ? { selfAuthorize } : {}) };
+      // The PayoutBatcher spends the treasury's allowance: a batch waits for its code and the approval to be mined
+      // (a call to an address without code would succeed and pay no one).
+      const [code, allowance] = await Promise.all([
+        this.client.getCode({ address: payouts.contract as Address, blockTag: "latest" }),
+        this.allowance(intent.fromAddress, payouts.contract),
+      ]);
+      if (!code || allowance < intent.rawAmount) return null;
+      return { chainId, gas: payoutBatchGas(members, 0), ...fees };
     }
     const batch = intent.options.batch;
     const authorizationList = batch ? await batchAuthorizations(this.client, chainId, batch, keys?.members) : undefined;
@@ -119,6 +130,36 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
       /* the fallback */
     }
     return { chainId, gas, ...fees, ...(authorizationList?.length ? { authorizationList } : {}) };
+  }
+
+  /**
+   * The treasury's own EIP-7702 authorization of `target` (address 0: none) when its code is not that yet; null
+   * while it has transactions in flight: geth and reth refuse an authorization from an account with transactions
+   * pending, and a node's pool expects the next nonce after a pending one, not the authorization's.
+   */
+  private async selfAuthorization(
+    intent: OutboundRow,
+    previous: CandidateRow | null,
+    target: Address,
+  ): Promise<{ selfAuthorize?: Address } | null> {
+    if (previous) {
+      // A replacement holds its predecessor's two nonces: it keeps the authorization, whatever the code is now.
+      const { authorizationList } = parseTransaction(previous.signedTx as Hex);
+      return authorizationList?.length ? { selfAuthorize: target } : {};
+    }
+    const code = (await this.client.getCode({ address: intent.fromAddress as Address, blockTag: "latest" })) ?? "0x";
+    const wanted = target === zeroAddress ? "0x" : delegationCode(target);
+    if (code.toLowerCase() === wanted) return {};
+    return (await this.inFlight(intent.fromAddress)) ? null : { selfAuthorize: target };
+  }
+
+  private allowance(owner: string, spender: string): Promise<bigint> {
+    return this.client.readContract({
+      address: this.config.tokenAddress as Address,
+      abi: ALLOWANCE_ABI,
+      functionName: "allowance",
+      args: [owner as Address, spender as Address],
+    });
   }
 
   /** Whether the node holds transactions of `address` not yet mined. */

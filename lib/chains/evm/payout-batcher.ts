@@ -1,4 +1,4 @@
-import { type Abi, type Address, encodeFunctionData, type Hex } from "viem";
+import { type Abi, type Address, encodeFunctionData, type Hex, maxUint256, parseAbi } from "viem";
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import { create2Deployment } from "@/lib/chains/evm/create2";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
@@ -7,21 +7,31 @@ import type { OutboundOptions } from "../../money-out/outbound/outbound-types";
 export const PAYOUT_BATCHER_ABI = artifacts.PayoutBatcher.abi as Abi;
 
 /**
- * `contracts/PayoutBatcher.sol`, the EIP-7702 delegate of the treasury: no constructor arguments (it trusts only
- * the account it runs as), so one CREATE2 address on every EVM chain, known before it is deployed.
+ * The first PayoutBatcher, an EIP-7702 delegate of the treasury (`payMany` ran as the treasury's own code, called
+ * on the treasury). Batches recorded for it before the allowance design go as they were signed: a call of the
+ * treasury to itself, which its delegation turns into the transfers. None is recorded any more.
+ */
+export const DELEGATED_PAYOUT_BATCHER = "0xe208179893595D3bcc4Cc078167a45be6d460b17" as Address;
+
+export const isDelegatedBatcher = (contract: string) =>
+  contract.toLowerCase() === DELEGATED_PAYOUT_BATCHER.toLowerCase();
+
+/**
+ * `contracts/PayoutBatcher.sol`: no constructor arguments (it only spends its caller's allowance), so one CREATE2
+ * address on every EVM chain, known before it is deployed.
  */
 export function payoutBatcherContract(): { address: Address; deployData: Hex } {
   return create2Deployment(artifacts.PayoutBatcher.bytecode as Hex);
 }
 
-/** The treasury's call to itself: `payMany(token, recipients, amounts)`, one transfer per payout. */
+/** `payMany(token, recipients, amounts)` called on `target`: the PayoutBatcher (or a delegated treasury). */
 export function payManyCall(
-  treasury: string,
+  target: string,
   token: string,
   payouts: { to: string; raw: bigint }[],
 ): { to: Address; data: Hex; value: bigint } {
   return {
-    to: treasury as Address,
+    to: target as Address,
     data: encodeFunctionData({
       abi: PAYOUT_BATCHER_ABI,
       functionName: "payMany",
@@ -35,23 +45,42 @@ type PayoutBatch = NonNullable<OutboundOptions["payoutBatch"]>;
 
 /**
  * What a payout batch's transaction calls: with one member, a plain transfer to it (the contract would only
- * add gas); with more, the treasury's `payMany` on itself.
+ * add gas); with more, the PayoutBatcher's `payMany` (a batch of the delegated design: the treasury's own).
  */
 export function payoutBatchCall(batch: PayoutBatch, treasury: string, token: string) {
   const [first, ...rest] = batch.members;
   if (first && !rest.length)
     return { to: token as Address, data: tokenTransferData(first.address, BigInt(first.raw)), value: 0n };
+  const target = isDelegatedBatcher(batch.contract) ? treasury : batch.contract;
   return payManyCall(
-    treasury,
+    target,
     token,
     batch.members.map((m) => ({ to: m.address, raw: BigInt(m.raw) })),
   );
 }
 
 /**
- * The gas limit of a batch of two or more, not estimated: its members are only fixed when it is signed, and
- * the treasury's own authorization (signed with the transaction's nonce) cannot be simulated before. Generous
- * (a mainnet USDT transfer to a fresh holder costs ~45,000 inside a call); only the gas used is paid.
+ * The gas limit of a batch of two or more, not estimated: its members are only fixed when it is signed (and a
+ * delegated design's batch could carry the treasury's own authorization, which cannot be simulated before).
+ * Generous (a mainnet USDT `transferFrom` to a fresh holder costs ~50,000 inside a call); only the gas used is paid.
  */
 export const payoutBatchGas = (members: number, authorizations: number) =>
   60_000n + 100_000n * BigInt(members) + 25_000n * BigInt(authorizations);
+
+const ALLOWANCE_ABI = parseAbi([
+  "function approve(address spender, uint256 value)",
+  "function allowance(address owner, address spender) view returns (uint256)",
+]);
+export { ALLOWANCE_ABI };
+
+/**
+ * The treasury's one approval of the PayoutBatcher: the largest allowance, which mainnet USDT on Ethereum never
+ * decrements (BNB Smart Chain's and Polygon's do, by what is paid: 2^256 − 1 base units are never spent).
+ * `approve` declared without outputs, as mainnet USDT returns none.
+ */
+export function approveBatcherData(batcher: string): Hex {
+  return encodeFunctionData({ abi: ALLOWANCE_ABI, functionName: "approve", args: [batcher as Address, maxUint256] });
+}
+
+/** Below this allowance the treasury approves again (it never gets there: see approveBatcherData). */
+export const ALLOWANCE_LOW_WATER = maxUint256 / 2n;

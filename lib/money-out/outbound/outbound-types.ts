@@ -29,8 +29,9 @@ export interface OutboundOptions {
    */
   batch?: { contract: string; members: BatchMember[] };
   /**
-   * EVM `payout_batch`: payouts the treasury sends in one transaction. Two or more call `payMany` on itself,
-   * delegated (EIP-7702) to the PayoutBatcher `contract`; one alone is a plain transfer.
+   * EVM `payout_batch`: payouts the treasury sends in one transaction. Two or more call the PayoutBatcher
+   * `contract`'s `payMany`, which spends the treasury's allowance (a batch of the first, delegated design calls it
+   * on the treasury itself); one alone is a plain transfer.
    */
   payoutBatch?: { contract: string; members: PayoutBatchMember[] };
   /**

@@ -22,7 +22,7 @@ const RETRY_MS = 10_000;
  * it, and the payout becomes `processing` then). If the treasury's USDT, less the payouts already queued, does not
  * cover it, it waits in `pending`, sweeps are asked for at once, and it tries again shortly; it never fails for
  * liquidity. Payouts of one (mode, chain) queue one at a time with the treasury's other transfers
- * (lib/money-out/outbound/treasury-queue.ts). With the `batch7702` strategy (EVM) it joins the chain's open
+ * (lib/money-out/outbound/treasury-queue.ts). With the `batch` strategy (EVM) it joins the chain's open
  * payout batch instead (payout-batch.ts), unless its last batch reverted: then it goes alone.
  *
  * The jobs of one (mode, chain) that run together in this process share a round: one read of the treasury,

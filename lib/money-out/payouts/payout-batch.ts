@@ -1,33 +1,17 @@
 import type { Address } from "viem";
 import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { payoutBatcherContract } from "@/lib/chains/evm/payout-batcher";
-import { roleAddress } from "@/lib/chains/wallets/role-address";
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
-import { ensureContract } from "@/lib/money-out/outbound/ensure-contract";
 import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { treasuryCovers, type TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
 
 /** Members per batch: at most ~5M gas (payoutBatchGas), inside every EVM chain's block. */
 export const PAYOUT_BATCH_MAX = 50;
 
+/** The contract a round's batches pay through, and the setup they wait for (null when done). */
 export type PayoutBatcher = { address: Address; after: string | null };
-
-/**
- * The PayoutBatcher of a (mode, chain), deployed once through the outbound journal by the treasury (which pays
- * the payouts' gas anyway). A network read: outside any transaction.
- */
-export async function ensurePayoutBatcher(db: Db, config: ChainConfig): Promise<PayoutBatcher> {
-  const treasury = await roleAddress(db, config.mode, config.chain, "treasury");
-  return ensureContract(db, config, {
-    name: "PayoutBatcher",
-    ...payoutBatcherContract(),
-    deployer: { role: "treasury", address: treasury.address },
-    otherwise: `set ${config.chain.toUpperCase()}_PAYOUT_STRATEGY=single`,
-  });
-}
 
 /** The batches a payout was sent in (its detail page lists them with its own transfers). */
 export async function batchesOf(db: Db, payoutId: string): Promise<string[]> {
@@ -52,10 +36,10 @@ export async function lastBatchReverted(db: Db, payoutIds: string[]): Promise<Se
 }
 
 /**
- * Under the treasury queue's lock: adds the payout to its (mode, chain)'s batch still taking members, or opens
- * one (waiting for the PayoutBatcher's deployment if it has one). Returns the batch's id, or null when the
- * treasury, less what it still owes, cannot cover the payout. The batch fills until the chain's outbound leader
- * takes it (track-outbound.ts closes it to members before it screens and signs it).
+ * Under the treasury queue's lock: adds the payout to its (mode, chain)'s batch through the same contract still
+ * taking members, or opens one (waiting for the PayoutBatcher's setup if it has one). Returns the batch's id, or
+ * null when the treasury, less what it still owes, cannot cover the payout. The batch fills until the chain's
+ * outbound leader takes it (track-outbound.ts closes it to members before it screens and signs it).
  */
 export async function queuePayoutInBatch(
   tx: Db,
@@ -75,11 +59,11 @@ export async function queuePayoutInBatch(
             raw_amount = raw_amount + $2::numeric, updated_at = now()
       where id = (select id from outbound_transactions
                    where mode = $3 and chain = $4 and purpose = 'payout_batch' and status = 'intent'
-                     and options->>'appendable' = 'true'
+                     and options->>'appendable' = 'true' and options->'payoutBatch'->>'contract' = $6
                      and jsonb_array_length(options->'payoutBatch'->'members') < $5
                    order by created_at limit 1 for update)
       returning id`,
-    [JSON.stringify([member]), raw.toString(), config.mode, config.chain, PAYOUT_BATCH_MAX],
+    [JSON.stringify([member]), raw.toString(), config.mode, config.chain, PAYOUT_BATCH_MAX, batcher.address],
   );
   const batchId =
     joined?.id ??

@@ -7,7 +7,8 @@ import { denialOf } from "@/lib/money-out/destinations/deny-list";
 import type { DestinationScreening } from "@/lib/money-out/destinations/screen-destination";
 import { reviewReason } from "./payout-policy";
 import { lockPayout, transitionPayout } from "./transition-payout";
-import { ensurePayoutBatcher, type PayoutBatcher, queuePayoutInBatch } from "./payout-batch";
+import { ensurePayoutBatcher } from "./ensure-payout-batcher";
+import { type PayoutBatcher, queuePayoutInBatch } from "./payout-batch";
 import { payoutStrategy } from "./payout-strategy";
 
 /** What one execution did with a payout (execute-payout.ts). */
@@ -50,7 +51,7 @@ export async function takePayoutStep(
 
 /** The PayoutBatcher the round's payouts join batches of, or null when they go alone. Network reads. */
 export async function payoutBatcherFor(db: Db, config: ChainConfig): Promise<PayoutBatcher | null> {
-  if (payoutStrategy(config) !== "batch7702") return null;
+  if (payoutStrategy(config) !== "batch") return null;
   try {
     return await ensurePayoutBatcher(db, config);
   } catch (err) {

@@ -7,10 +7,15 @@ export const SWEEP_STRATEGIES = ["topup", "batch7702"] as const;
 export type SweepStrategy = (typeof SWEEP_STRATEGIES)[number];
 /**
  * How EVM payouts are sent (docs/PAYOUTS.md, "Batched payouts"): one transfer each, or the payouts waiting
- * together in one EIP-7702 transaction of the treasury.
+ * together in one transaction of the treasury through the PayoutBatcher. `batch7702`, the name of the first
+ * (delegated) design, is still read as `batch`.
  */
-export const PAYOUT_STRATEGIES = ["single", "batch7702"] as const;
-export type PayoutStrategy = (typeof PAYOUT_STRATEGIES)[number];
+export const PAYOUT_STRATEGIES = ["single", "batch", "batch7702"] as const;
+export type PayoutStrategy = Exclude<(typeof PAYOUT_STRATEGIES)[number], "batch7702">;
+export const payoutStrategyOf = (value: (typeof PAYOUT_STRATEGIES)[number]): PayoutStrategy =>
+  value === "batch7702" ? "batch" : value;
+const STRATEGIES = [...SWEEP_STRATEGIES, ...PAYOUT_STRATEGIES];
+const mapDefined = <T, U>(value: T | undefined, fn: (v: T) => U) => (value === undefined ? undefined : fn(value));
 /** The chains EIP-7702 can exist on (lib/chains/chains.ts has the families, but reads this configuration). */
 const EVM_CHAINS: readonly Chain[] = ["eth", "bnb", "polygon"];
 
@@ -71,23 +76,29 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
         sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
-        payoutStrategy: read<PayoutStrategy>(chain, "PAYOUT_STRATEGY"),
+        payoutStrategy: mapDefined(
+          read<(typeof PAYOUT_STRATEGIES)[number]>(chain, "PAYOUT_STRATEGY"),
+          payoutStrategyOf,
+        ),
         sanctionsOracle: read<string>(chain, "SANCTIONS_ORACLE"),
       },
     ]),
   ) as Record<Chain, LiveChainEnv>;
-  // EIP-7702 is an EVM feature: Tron's top-ups and Solana's fee payer are their only ways.
+  // Batches are EVM contracts: Tron's top-ups and Solana's fee payer are their only ways.
   for (const chain of CHAINS)
     for (const [suffix, fallback] of [
       ["SWEEP_STRATEGY", "topup"],
       ["PAYOUT_STRATEGY", "single"],
-    ] as const)
-      if (!EVM_CHAINS.includes(chain) && read(chain, suffix) === "batch7702")
+    ] as const) {
+      const chosen = read<string>(chain, suffix);
+      const known = (STRATEGIES as readonly (string | undefined)[]).includes(chosen);
+      if (!EVM_CHAINS.includes(chain) && known && chosen !== fallback)
         ctx.addIssue({
           code: "custom",
           path: [chainVariable(chain, suffix)],
-          message: `must be ${fallback} (batch7702 needs an EVM chain)`,
+          message: `must be ${fallback} (${chosen} needs an EVM chain)`,
         });
+    }
   for (const chain of CHAINS) {
     const oracle = chains[chain].sanctionsOracle;
     if (oracle !== undefined && (!EVM_CHAINS.includes(chain) || !/^0x[0-9a-fA-F]{40}$/.test(oracle)))

@@ -1,0 +1,3 @@
+ALTER TABLE "outbound_transactions" DROP CONSTRAINT "outbound_purpose_check";--> statement-breakpoint
+CREATE UNIQUE INDEX "outbound_one_open_setup" ON "outbound_transactions" USING btree ("mode","chain","purpose","cause_id") WHERE "outbound_transactions"."purpose" in ('approve','undelegate') and "outbound_transactions"."status" not in ('confirmed','reverted','expired');--> statement-breakpoint
+ALTER TABLE "outbound_transactions" ADD CONSTRAINT "outbound_purpose_check" CHECK ("outbound_transactions"."purpose" in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close','deploy','approve','undelegate','energy_delegate','energy_reclaim'));
