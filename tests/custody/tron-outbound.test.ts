@@ -495,8 +495,10 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
 
 // Last: it leaves the treasury short of what the books hold.
 describe("reconciliation on Tron", () => {
+  // Three reconcile runs (a CLI process each, every Tron account read) and two transfers in 3 s blocks: about
+  // 35 s on a quiet machine, 58 s when CI's phases beside it saturate both cores.
   it("USDT taken off the treasury (and a deposit address) outside the service: " +
     "unmatched -1.000000 and a shortfall, exit 3, the job logs both", async () => {
     await expectTreasuryGapAlerts(chain.config, chain.treasury, chain.freshAddress);
-  }, 150_000); // about 35 s on a quiet machine, 58 s when CI's phases beside it saturate both cores. // Three reconcile runs (a CLI process each, every Tron account read) and two transfers in 3 s blocks:
+  }, 150_000);
 });
