@@ -6,7 +6,7 @@ import { closeDb, getDb, getPool, sizePoolForJobs } from "@/lib/platform/db/clie
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
 import { MODES } from "@/lib/kernel/mode";
-import { refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
+import { countFreeAddresses, refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
 import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
 import { startWorker } from "@/worker/start-jobs";
 import { startOutboundLeaders } from "@/lib/money-out/outbound/start-outbound";
@@ -33,6 +33,18 @@ if (custodyProblems.length) {
 }
 registerOutboundHooksOfDomains();
 
+async function sandboxPoolsFilled(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const family of CHAIN_FAMILIES)
+    while ((await countFreeAddresses(getDb(), "sandbox", family, 1)) === 0) {
+      if (Date.now() > deadline) {
+        console.error(`[worker] the sandbox ${family} address pool is still empty; payments on it wait for addresses`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+}
+
 function workerMetrics() {
   const registry = metricsRegistry();
   registerServiceMetrics(registry);
@@ -53,6 +65,10 @@ if (runner)
         { mode, family },
         { jobKey: refillJobKey(mode, family) },
       );
+// Ready once the sandbox pools hold addresses (their seed is always here): otherwise a payment created in the
+// first second after `npm start` says so would wait in `intent_created` for its address. Live pools fill the
+// same way; a live payment in that second waits, as it would with the pool ever empty (docs/API.md).
+if (runner) await sandboxPoolsFilled(30_000);
 const watchers = roles.includes("watchers") ? startChainWatchers(database.url) : null;
 const outbound = roles.includes("outbound") ? startOutboundLeaders(database.url) : null;
 // A metrics port that cannot be bound must not stop money moving: said loudly, and the scrape target shows down.

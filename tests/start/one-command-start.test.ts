@@ -186,6 +186,12 @@ describe("one-command start (npm start, embedded database)", () => {
       const paid: Record<string, string> = {};
       for (const chain of ["polygon", "tron", "solana"]) {
         const payment = await call("POST", "/v1/payments", { amount: "1.500000", chain });
+        // Payable at once, right after npm start said it runs: the worker was ready only with addresses in its pools.
+        expect(payment, chain).toMatchObject({
+          status: "awaiting_payment",
+          chain,
+          deposit_address: expect.any(String),
+        });
         paid[chain] = (await call("POST", `/v1/sandbox/payments/${payment.id}/simulate`, {})).tx_hash;
         expect(paid[chain], chain).toBeTruthy();
         let status = "";

@@ -10,6 +10,7 @@ import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { taskList } from "@/worker/task-list";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
 import { selectPaymentChain } from "@/lib/money-in/payments/select-payment-chain";
+import { prepareSimulatedPayment } from "@/lib/money-in/payments/simulate-payment";
 import { accountXpub, deriveAddress } from "@/lib/chains/wallets/derive-address";
 import {
   LOWEST_FREE,
@@ -169,6 +170,14 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
         [id],
       );
     expect(await eventsOf(waiting.id)).toEqual([]);
+    // Asked to pay it meanwhile, the sandbox's simulate says why it cannot yet (the check is the same in sandbox).
+    await expect(
+      prepareSimulatedPayment(getDb(), { merchantId: m.id, mode: "live" }, waiting.id),
+    ).rejects.toMatchObject({
+      type: "invalid_request_error",
+      param: "id",
+      message: expect.stringContaining("deposit address is not ready yet"),
+    });
 
     // The payer's choice of this network on a chain-agnostic payment cannot wait the same way: a clear error,
     // nothing changed.

@@ -21,6 +21,12 @@ export async function simulatePayment(db: Db, owner: Owner, paymentId: string, a
 /** The simulation's checks and lookups; the returned call makes the transfer (see ChainCall). */
 export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: string, amount?: bigint) {
   const payment = await getPayment(db, owner, paymentId);
+  if (payment.chain && !payment.depositAddress)
+    throw new DomainError(
+      "invalid_request_error",
+      "This payment's deposit address is not ready yet (intent_created: its address pool is being refilled). Simulate once it is awaiting_payment, within about a minute.",
+      { param: "id" },
+    );
   if (!payment.chain || !payment.depositAddress) {
     throw new DomainError(
       "invalid_request_error",
