@@ -49,7 +49,8 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
  * - `prepare` reads what a new candidate needs (fees, a recent blockhash or block; EVM batched sweeps: which
  *   members still need an authorization, signed here) before any database transaction; it returns null when
  *   no better replacement than `previous` can be made (fee cap reached), or when a first candidate must wait
- *   (EVM: a payout batch with the treasury's own authorization while the treasury has transactions in flight).
+ *   (EVM: a transaction carrying the treasury's own authorization while the treasury has transactions in
+ *   flight; a payout batch before its contract's code and the treasury's allowance are on chain).
  *   A driver with `maxNativeCost` gets `reservedNative`: what the signer's other candidates on their way may
  *   still take of its native coin;
  * - `sign` is local and fast, run inside the transaction that allocates the nonce and stores the bytes;

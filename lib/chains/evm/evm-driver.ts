@@ -16,7 +16,7 @@ import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { batchAuthorizations, delegationCode } from "./evm-batch";
-import { ALLOWANCE_ABI, isDelegatedBatcher, payoutBatchGas } from "./payout-batcher";
+import { isDelegatedBatcher, payoutBatchGas, readAllowance } from "./payout-batcher";
 import { evmCall, fallbackGas } from "./evm-call";
 import { bumpedFees, capped, type Fees, marketFees } from "@/lib/chains/evm/evm-fees";
 
@@ -97,7 +97,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
       // (a call to an address without code would succeed and pay no one).
       const [code, allowance] = await Promise.all([
         this.client.getCode({ address: payouts.contract as Address, blockTag: "latest" }),
-        this.allowance(intent.fromAddress, payouts.contract),
+        readAllowance(this.client, this.config.tokenAddress, intent.fromAddress, payouts.contract),
       ]);
       if (!code || allowance < intent.rawAmount) return null;
       return { chainId, gas: payoutBatchGas(members, 0), ...fees };
@@ -151,15 +151,6 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     const wanted = target === zeroAddress ? "0x" : delegationCode(target);
     if (code.toLowerCase() === wanted) return {};
     return (await this.inFlight(intent.fromAddress)) ? null : { selfAuthorize: target };
-  }
-
-  private allowance(owner: string, spender: string): Promise<bigint> {
-    return this.client.readContract({
-      address: this.config.tokenAddress as Address,
-      abi: ALLOWANCE_ABI,
-      functionName: "allowance",
-      args: [owner as Address, spender as Address],
-    });
   }
 
   /** Whether the node holds transactions of `address` not yet mined. */

@@ -1,4 +1,4 @@
-import { type Abi, type Address, encodeFunctionData, type Hex, maxUint256, parseAbi } from "viem";
+import { type Abi, type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, type PublicClient } from "viem";
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import { create2Deployment } from "@/lib/chains/evm/create2";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
@@ -67,11 +67,20 @@ export function payoutBatchCall(batch: PayoutBatch, treasury: string, token: str
 export const payoutBatchGas = (members: number, authorizations: number) =>
   60_000n + 100_000n * BigInt(members) + 25_000n * BigInt(authorizations);
 
-const ALLOWANCE_ABI = parseAbi([
+export const ALLOWANCE_ABI = parseAbi([
   "function approve(address spender, uint256 value)",
   "function allowance(address owner, address spender) view returns (uint256)",
 ]);
-export { ALLOWANCE_ABI };
+
+/** What `owner` allows `spender` of the token: the setup's check and the signing driver's guard read it alike. */
+export function readAllowance(client: PublicClient, token: string, owner: string, spender: string): Promise<bigint> {
+  return client.readContract({
+    address: token as Address,
+    abi: ALLOWANCE_ABI,
+    functionName: "allowance",
+    args: [owner as Address, spender as Address],
+  });
+}
 
 /**
  * The treasury's one approval of the PayoutBatcher: the largest allowance, which mainnet USDT on Ethereum never

@@ -1,11 +1,11 @@
 import { type Address, createPublicClient, http } from "viem";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import {
-  ALLOWANCE_ABI,
   ALLOWANCE_LOW_WATER,
   approveBatcherData,
   DELEGATED_PAYOUT_BATCHER,
   payoutBatcherContract,
+  readAllowance,
 } from "@/lib/chains/evm/payout-batcher";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import type { Db } from "@/lib/platform/db/client";
@@ -41,12 +41,7 @@ export async function ensurePayoutBatcher(db: Db, config: ChainConfig): Promise<
   });
   const [code, allowance] = await Promise.all([
     client.getCode({ address: treasury.address as Address }),
-    client.readContract({
-      address: config.tokenAddress as Address,
-      abi: ALLOWANCE_ABI,
-      functionName: "allowance",
-      args: [treasury.address as Address, address],
-    }),
+    readAllowance(client, config.tokenAddress, treasury.address, address),
   ]);
   // Neither waits for the other nor for the deployment (an allowance can be given to an address before its code
   // is there), so all three can land in one block; the driver signs no batch before the contract's code and
