@@ -35,8 +35,9 @@ export async function postJournal(tx: Db, journal: Journal): Promise<string> {
 /**
  * Appends balanced journals and applies them to the balances rows, in the caller's transaction, with a
  * fixed number of statements however many journals there are (a chain scan may post hundreds). The
- * balances rows are locked in key order first, so concurrent writers serialize there without deadlocks;
- * a CHECK constraint refuses any balance below zero, which makes overdrafts impossible rather than unlikely.
+ * balances rows are locked last, in key order, so concurrent writers serialize there briefly and without
+ * deadlocks; a CHECK constraint refuses any balance below zero, which makes overdrafts impossible rather
+ * than unlikely. Callers that hold a balance until COMMIT post their journal last (create-payout.ts).
  */
 export async function postJournals(tx: Db, journals: Journal[]): Promise<string[]> {
   if (journals.length === 0) return [];
@@ -85,19 +86,31 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
   const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => String(r[k]));
 
   // The rows exist first so the CHECK is judged on the updated balance (a proposed INSERT row with a
-  // negative delta would fail the CHECK before ON CONFLICT is even considered).
+  // negative delta would fail the CHECK before ON CONFLICT is even considered). Neither this nor the entries
+  // lock a balance: the rows are locked last, so concurrent writers of one balance (a burst of payouts)
+  // wait on it only for the update and the caller's COMMIT.
   await query(
     tx,
     `insert into balances (merchant_id, mode, chain) select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing`,
     [col("merchantId"), col("mode"), col("chain")],
   );
+  const column = (i: number) => entryRows.map((r) => r[i]);
   await query(
     tx,
-    `select 1 from balances b
-       join unnest($1::text[], $2::text[], $3::text[]) as d(merchant_id, mode, chain) using (merchant_id, mode, chain)
-     order by b.merchant_id, b.mode, b.chain for update of b`,
-    [col("merchantId"), col("mode"), col("chain")],
+    `insert into ledger_entries (journal_id, merchant_id, mode, chain, account, amount_units, cause_type, cause_id)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`,
+    [0, 1, 2, 3, 4, 5, 6, 7].map(column),
   );
+  // Several rows are locked in key order first, so writers of overlapping sets never deadlock (an UPDATE's
+  // own order is the plan's); one row is locked by its update.
+  if (rows.length > 1)
+    await query(
+      tx,
+      `select 1 from balances b
+         join unnest($1::text[], $2::text[], $3::text[]) as d(merchant_id, mode, chain) using (merchant_id, mode, chain)
+       order by b.merchant_id, b.mode, b.chain for update of b`,
+      [col("merchantId"), col("mode"), col("chain")],
+    );
   try {
     await query(
       tx,
@@ -121,12 +134,5 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
     if ((err as { code?: string }).code === "23514") throw new InsufficientFundsError("balance would go negative");
     throw err;
   }
-  const column = (i: number) => entryRows.map((r) => r[i]);
-  await query(
-    tx,
-    `insert into ledger_entries (journal_id, merchant_id, mode, chain, account, amount_units, cause_type, cause_id)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`,
-    [0, 1, 2, 3, 4, 5, 6, 7].map(column),
-  );
   return ids;
 }

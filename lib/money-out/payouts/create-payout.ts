@@ -15,8 +15,8 @@ export type PayoutCreator = { userId: string } | { keyId: string };
 
 /**
  * Creates a `pending` payout and debits `available` into `payouts_in_flight` in the caller's transaction.
- * Not enough available balance → 422 insufficient_balance, nothing written. Concurrent payouts serialize
- * on the balances row, so they can never overdraw it.
+ * Not enough available balance → 422 insufficient_balance, nothing written (the caller's transaction is
+ * rolled back). Concurrent payouts serialize on the balances row, so they can never overdraw it.
  * Its execution (job `execute_payout`: deny-list, review policy, liquidity, then the transfer) is enqueued in
  * this same transaction, so a payout that exists is always taken forward.
  */
@@ -28,25 +28,6 @@ export async function createPayout(
 ): Promise<PayoutRow> {
   requireEnabledChain(owner.mode, input.chain);
   const id = newId("pay_out_");
-  try {
-    await postJournal(db, {
-      merchantId: owner.merchantId,
-      mode: owner.mode,
-      chain: input.chain,
-      cause: { type: "payout", id },
-      entries: [
-        { account: "available", amount: -input.amount },
-        { account: "payouts_in_flight", amount: input.amount },
-      ],
-    });
-  } catch (err) {
-    if (!(err instanceof InsufficientFundsError)) throw err;
-    throw new DomainError(
-      "insufficient_balance",
-      `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`,
-      { param: "amount" },
-    );
-  }
   const [row] = await query(
     db,
     `insert into payouts (id, merchant_id, mode, status, chain, to_address, amount_units, description, metadata,
@@ -66,5 +47,25 @@ export async function createPayout(
     ],
   );
   await enqueueJob(db, "execute_payout", { payout_id: id }, { jobKey: `execute_payout:${id}` });
+  // Last: the balance stays locked from here to COMMIT, and a burst of payouts waits on it one by one.
+  try {
+    await postJournal(db, {
+      merchantId: owner.merchantId,
+      mode: owner.mode,
+      chain: input.chain,
+      cause: { type: "payout", id },
+      entries: [
+        { account: "available", amount: -input.amount },
+        { account: "payouts_in_flight", amount: input.amount },
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof InsufficientFundsError)) throw err;
+    throw new DomainError(
+      "insufficient_balance",
+      `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`,
+      { param: "amount" },
+    );
+  }
   return toPayoutRow(row!);
 }
