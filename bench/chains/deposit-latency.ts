@@ -7,6 +7,8 @@ import { query } from "@/lib/platform/db/query";
 import { createPayment } from "@/lib/money-in/payments/create-payment";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { percentile } from "./stats";
+import { fillAddressPool } from "../lib/address-pools";
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
 
 export interface LatencyFigures {
   chain: string;
@@ -27,6 +29,8 @@ export async function measureDepositLatency(
   n: number,
   spacingMs: number,
 ): Promise<LatencyFigures> {
+  // Addresses from the pool, as the API's payments take them: filled here rather than raced with the refill job.
+  await fillAddressPool(CHAIN_FAMILY[config.chain], n);
   const payments = await inTransaction(getDb(), async (tx) => {
     const rows = [];
     for (let i = 0; i < n; i++)

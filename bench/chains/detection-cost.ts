@@ -12,6 +12,8 @@ import { CursorMovedError } from "@/lib/money-in/watch/chain-cursor";
 import { scanOnce } from "@/lib/money-in/watch/scan-chain";
 import { scanTarget } from "@/lib/money-in/watch/start-watchers";
 import { percentile } from "./stats";
+import { fillAddressPool } from "../lib/address-pools";
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
 
 export interface DetectionFigures {
   chain: string;
@@ -50,6 +52,8 @@ export async function measureDetectionCost(
     [owner.merchantId, config.chain, addresses, addresses.map((a) => watchKey(config.chain, a))],
   );
   await query(getDb(), "analyze payments");
+  // The paid payments take their addresses from the pool, as the API's do (no worker refills it here).
+  await fillAddressPool(CHAIN_FAMILY[config.chain], paid);
   const payments = await inTransaction(getDb(), async (tx) => {
     const rows = [];
     for (let i = 0; i < paid; i++)
