@@ -74,6 +74,12 @@ export function CreateRefundForm({
         ))}
       </fieldset>
       {errorFor("destination")}
+      {destination === "claim" && (
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input type="checkbox" name="require_claim_code" defaultChecked={state.values?.require_claim_code === "on"} />
+          Also require a one-time code that I send the payer separately (email, SMS)
+        </label>
+      )}
       {destination === "address" && (
         <label className="block text-sm text-slate-800">
           Refund address
@@ -108,6 +114,14 @@ export function CreateRefundForm({
           {state.claimUrl && (
             <p className="break-all">
               Send the payer this link: <span className="font-mono">{state.claimUrl}</span>
+            </p>
+          )}
+          {state.claimCode && (
+            <p>
+              And, by another channel, this code (shown only now):{" "}
+              <span className="font-mono" data-testid="claim-code">
+                {state.claimCode}
+              </span>
             </p>
           )}
         </div>

@@ -23,12 +23,14 @@ export function ClaimForm({
   amount,
   network,
   family,
+  codeRequired,
 }: {
   review: Action;
   confirm: Action;
   amount: string;
   network: string;
   family: ChainFamily;
+  codeRequired: boolean;
 }) {
   const [reviewed, reviewAction, reviewing] = useActionState(review, START);
   const [confirmed, confirmAction, sending] = useActionState(confirm, START);
@@ -46,6 +48,7 @@ export function ClaimForm({
           {state.address}
         </p>
         <input type="hidden" name="address" value={state.address} />
+        {codeRequired && <input type="hidden" name="code" value={state.code ?? ""} />}
         <button
           type="submit"
           disabled={sending}
@@ -70,6 +73,23 @@ export function ClaimForm({
       }}
       className="px-5 py-5"
     >
+      {codeRequired && (
+        <>
+          <label htmlFor="code" className="block text-base font-semibold text-slate-900">
+            The code the merchant sent you
+          </label>
+          <input
+            id="code"
+            name="code"
+            defaultValue={state.code}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            maxLength={12}
+            className="mb-4 mt-1 w-full rounded-lg border border-slate-300 px-3 py-3 font-mono text-base tracking-widest"
+          />
+        </>
+      )}
       <label htmlFor="address" className="text-base font-semibold text-slate-900">
         Your wallet address on {network}
       </label>

@@ -27,7 +27,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
  * until it fails or is canceled. `destination`: `address` (given by the merchant), `sender` (the address the
  * payment came from), `claim` (the payer gives it on the claim page: `to_address` is null until then). The claim
  * token is stored as its SHA-256 (`claim_token_hash`, to find the refund) and encrypted (`claim_token_sealed`,
- * so the merchant can read `claim_url` again); both are erased once the claim is used or the refund ends.
+ * so a refunder can read `claim_url` again); both are erased once the claim is used or the refund ends. Only
+ * principals that may create refunds ever see the link: event bodies carry `claim_pending` instead.
  */
 export const refunds = pgTable(
   "refunds",
@@ -49,6 +50,12 @@ export const refunds = pgTable(
     metadata: jsonb("metadata").$type<Metadata>().notNull().default({}),
     claimTokenHash: text("claim_token_hash"),
     claimTokenSealed: text("claim_token_sealed"),
+    /** The payer must also type a one-time code the merchant sent by another channel (docs/REFUNDS.md). */
+    claimCodeRequired: boolean("claim_code_required").notNull().default(false),
+    /** The code's HMAC under the master key, bound to the refund; erased with the token. */
+    claimCodeHash: text("claim_code_hash"),
+    /** Wrong codes typed for the current link; at 5 the link is locked until it is regenerated. */
+    claimCodeFailures: integer("claim_code_failures").notNull().default(0),
     /** The outbound transaction that pays it, once queued. */
     outboundId: text("outbound_id"),
     txHash: text("tx_hash"),

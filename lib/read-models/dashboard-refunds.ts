@@ -12,15 +12,18 @@ import { getRefund, listRefunds } from "@/lib/money-out/refunds/list-refunds";
 import { prepareRefundDestination } from "@/lib/money-out/refunds/prepare-refund";
 import type { RefundStatus } from "@/lib/money-out/refunds/schemas";
 import { createRefundBody } from "@/lib/money-out/refunds/schemas";
-import { serializeRefund } from "@/lib/money-out/refunds/serialize-refund";
+import { serializeRefund, serializeRefundForRefunder } from "@/lib/money-out/refunds/serialize-refund";
 import { config } from "@/lib/platform/config/env";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 
 type Owner = { merchantId: string; mode: Mode };
 
-/** A refund as the dashboard shows it: the API's object, with its transaction's explorer link in live mode. */
+/**
+ * A refund as the dashboard shows it: the API's object without claim secrets (a refunder reveals the link with an
+ * audited action, lib/read-models/dashboard-refund-claims.ts), with its transaction's explorer link in live mode.
+ */
 const view = (row: Awaited<ReturnType<typeof getRefund>>) => {
-  const refund = serializeRefund(row, config().publicBaseUrl);
+  const refund = serializeRefund(row);
   return { ...refund, explorer_url: row.mode === "live" && row.txHash ? explorerTxUrl(row.chain, row.txHash) : null };
 };
 export type RefundView = ReturnType<typeof view>;
@@ -56,9 +59,14 @@ export interface RefundFormFields {
   destination: string;
   to_address: string;
   reason: string;
+  /** "on" when the claim page must also ask for a one-time code. */
+  require_claim_code?: string;
 }
 
-export type RefundOutcome = { ok: true; refund: RefundView } | { ok: false; error: string; field: string | null };
+/** A refund just made, with its claim link and code: shown once, to the refunder who made it. */
+export type RefundOutcome =
+  | { ok: true; refund: RefundView; claimUrl: string | null; claimCode: string | null }
+  | { ok: false; error: string; field: string | null };
 
 /**
  * Refunds from the dashboard, validated and checked exactly as `POST /v1/refunds` (a second factor within
@@ -77,25 +85,28 @@ export async function createDashboardRefund(
   if (fields.amount.trim()) body.amount = fields.amount.trim();
   if (fields.reason) body.reason = fields.reason;
   if (body.destination === "address") body.to_address = fields.to_address.trim();
+  if (fields.require_claim_code) body.require_claim_code = true;
   try {
     const input = validate(createRefundBody, body);
     const prepared = await prepareRefundDestination(db, owner, input);
     await prepared.check();
-    const row = await inTransaction(db, async (tx) => {
+    const { row, claimCode } = await inTransaction(db, async (tx) => {
       const created = await createRefund(tx, owner, input, prepared.toAddress, { userId: actor.userId });
       await recordAudit(tx, actor, {
         action: "refund.created",
-        target: created.id,
+        target: created.row.id,
         details: {
           mode,
-          payment: created.paymentId,
-          amount: formatAmount(created.amountUnits),
-          to: created.destination,
+          payment: created.row.paymentId,
+          amount: formatAmount(created.row.amountUnits),
+          to: created.row.destination,
+          claim_code: created.claimCode !== null,
         },
       });
       return created;
     });
-    return { ok: true, refund: view(row) };
+    const claimUrl = serializeRefundForRefunder(row, config().publicBaseUrl).claim_url;
+    return { ok: true, refund: view(row), claimUrl, claimCode };
   } catch (err) {
     if (err instanceof DomainError) return { ok: false, error: err.message, field: err.param?.split(".")[0] ?? null };
     throw err;

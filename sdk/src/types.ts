@@ -46,6 +46,7 @@ export type Refund = Schemas["Refund"];
 export type RefundList = Schemas["RefundList"];
 export type RefundCreateParams = RequestBody<"createRefund">;
 export type RefundListParams = ListParams<"listRefunds">;
+export type RefundRegenerateClaimUrlParams = RequestBody<"regenerateRefundClaimUrl">;
 
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];

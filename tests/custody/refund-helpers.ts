@@ -5,7 +5,6 @@ import { formatAmount } from "@/lib/kernel/amount";
 import { addDenied } from "@/lib/money-out/destinations/deny-list";
 import { REFUND_COLUMNS, toRefundRow } from "@/lib/money-out/refunds/refund-row";
 import { serializeRefund } from "@/lib/money-out/refunds/serialize-refund";
-import { config } from "@/lib/platform/config/env";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { api, newKey, type TestMerchant } from "../helpers/api";
@@ -15,11 +14,11 @@ import { type PayoutSetting, type Recipients, units } from "./payout-helpers";
 
 const FINAL = ["succeeded", "failed", "canceled"];
 
-/** A refund as GET /v1/refunds/:id serializes it, read from the database (tests poll it every 50 ms). */
+/** A refund as GET /v1/refunds/:id serializes it for a reader, read from the database (tests poll it every 50 ms). */
 export async function refundNow(id: string): Promise<Record<string, any>> {
   const [row] = await query(getDb(), `select ${REFUND_COLUMNS} from refunds where id = $1`, [id]);
   if (!row) throw new Error(`no refund ${id}`);
-  return serializeRefund(toRefundRow(row), config().publicBaseUrl) as Record<string, any>;
+  return serializeRefund(toRefundRow(row)) as Record<string, any>;
 }
 
 /** Waits for `status`, failing at once if the refund ends in another final state. Records the states seen. */

@@ -70,7 +70,9 @@ describe("postgres bucket pruning", () => {
       "update rate_limit_buckets set updated_at = now() - interval '10 minutes' where bucket = $1",
       [idle],
     );
-    await pruneRateLimitBuckets(getPool(), 120_000);
+    // Until none is left, as the prune job does: the suite's other idle buckets share the table, and one batch of
+    // them (1,000, in no order) need not hold this one.
+    while ((await pruneRateLimitBuckets(getPool(), 120_000)) > 0);
     const left = await getPool().query("select bucket from rate_limit_buckets where bucket = any($1)", [[idle, busy]]);
     expect(left.rows.map((r) => r.bucket)).toEqual([busy]);
   });

@@ -261,7 +261,7 @@ describe("the refund policy", () => {
       destination: "claim",
       status: "requires_action",
     });
-    expect(opened.claim_url).toMatch(/\/refund\//);
+    expect(opened).toMatchObject({ claim_url: null, claim_pending: true }); // a list never carries the link
     expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
     await api("POST", `/v1/refunds/${opened.id}/cancel`, { key: m.sandboxKey, body: {} });
     expect(await applyRefundPolicy(getDb(), large)).toEqual([]);

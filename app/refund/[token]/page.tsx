@@ -14,7 +14,8 @@ export const metadata: Metadata = { title: "Your refund", robots: { index: false
 
 /**
  * A refund's claim page (docs/REFUNDS.md): the payer gives the address to receive it on the payment's network,
- * then confirms. Unknown, used, canceled and expired links are all the same 404.
+ * (and the one-time code the merchant sent separately, when required), then confirms. Unknown, used, canceled
+ * and expired links are all the same 404; a link locked by wrong codes says so.
  */
 export default async function RefundClaimPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
@@ -35,13 +36,21 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
         amount={amount}
         description={`Refunded on ${network} · claim by ${refund.expiresAt!.toUTCString()}`}
       />
-      <ClaimForm
-        review={reviewClaimAddress.bind(null, token)}
-        confirm={confirmClaim.bind(null, token)}
-        amount={amount}
-        network={network}
-        family={CHAIN_SPECS[refund.chain].family}
-      />
+      {claim.locked ? (
+        <p role="alert" className="px-5 py-5 text-sm text-red-800">
+          This link is locked: the code was entered wrong too many times. Ask {claim.merchantName} for a new link and
+          code.
+        </p>
+      ) : (
+        <ClaimForm
+          review={reviewClaimAddress.bind(null, token)}
+          confirm={confirmClaim.bind(null, token)}
+          amount={amount}
+          network={network}
+          family={CHAIN_SPECS[refund.chain].family}
+          codeRequired={refund.claimCodeRequired}
+        />
+      )}
     </CheckoutShell>
   );
 }

@@ -4,11 +4,10 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import { newId } from "@/lib/kernel/random";
 import { recordEvents } from "@/lib/notify/events/record-event";
-import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
-import { newClaimToken } from "./claim-token";
+import { newClaimCode, newClaimToken } from "./claim-token";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
 import type { CreateRefundInput } from "./schemas";
 import { serializeRefund } from "./serialize-refund";
@@ -19,6 +18,12 @@ export const CLAIM_WINDOW_MS = 7 * 24 * 3600_000;
 /** Who asks for a refund: a dashboard user, an API key, or the merchant's refund policy. */
 export type RefundCreator = { userId: string } | { keyId: string } | { policy: true };
 
+/** A refund just made, with its claim code in clear when it has one: shown once to its creator, never stored. */
+export interface CreatedRefund {
+  row: RefundRow;
+  claimCode: string | null;
+}
+
 const refuse = (param: string, message: string) => new DomainError("invalid_request_error", message, { param });
 
 /**
@@ -27,7 +32,7 @@ const refuse = (param: string, message: string) => new DomainError("invalid_requ
  * `refunds_in_flight` (422 insufficient_balance when `available` on the chain is short, nothing written). A
  * `claim` refund waits in `requires_action` for the payer's address; the others are `pending` and their
  * execution (job `execute_refund`) is enqueued in this same transaction. `toAddress` was checked before
- * (lib/money-out/refunds/refund-destination.ts); null for a claim.
+ * (lib/money-out/refunds/refund-destination.ts); null for a claim. Its events carry no claim secret.
  */
 export async function createRefund(
   db: Db,
@@ -35,7 +40,7 @@ export async function createRefund(
   input: CreateRefundInput,
   toAddress: string | null,
   createdBy: RefundCreator,
-): Promise<RefundRow> {
+): Promise<CreatedRefund> {
   const [payment] = await query<{ chain: string | null; refunded: string; credited: string }>(
     db,
     `select p.chain, p.amount_refunded_units::text as refunded,
@@ -81,12 +86,13 @@ export async function createRefund(
     amount.toString(),
   ]);
   const claim = input.destination === "claim" ? newClaimToken(id) : null;
+  const code = claim && input.require_claim_code ? newClaimCode(id) : null;
   const [raw] = await query(
     db,
     `insert into refunds (id, merchant_id, mode, payment_id, chain, status, destination, to_address, amount_units,
        reason, metadata, claim_token_hash, claim_token_sealed, created_by_user_id, created_by_key_id, created_by_policy,
-       created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, now(),
+       claim_code_required, claim_code_hash, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, $18, $19, now(),
        now() + make_interval(secs => $16::double precision / 1000)) returning ${REFUND_COLUMNS}`,
     [
       id,
@@ -107,10 +113,12 @@ export async function createRefund(
       // The database's clock, as the expiry job's: a web host's clock never decides the window.
       claim ? CLAIM_WINDOW_MS : null,
       "policy" in createdBy,
+      code !== null,
+      code?.hash ?? null,
     ],
   );
   const row = toRefundRow(raw!);
-  const object = serializeRefund(row, config().publicBaseUrl);
+  const object = serializeRefund(row);
   const event = (type: "refund.created" | "refund.requires_action") => ({
     merchantId: owner.merchantId,
     mode: owner.mode,
@@ -129,5 +137,5 @@ export async function createRefund(
       { jobKey: `expire_refund_claim:${id}`, runAt: row.expiresAt! },
     );
   else await enqueueJob(db, "execute_refund", { refund_id: id }, { jobKey: `execute_refund:${id}` });
-  return row;
+  return { row, claimCode: code?.code ?? null };
 }

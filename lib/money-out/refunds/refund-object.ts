@@ -18,9 +18,30 @@ export const refundObject = z
     status: z.enum(REFUND_STATUSES),
     destination: z.enum(REFUND_DESTINATIONS),
     to_address: z.string().nullable().meta({ description: "Null until the payer gives it on the claim page." }),
-    claim_url: z.url().nullable().meta({
-      description: "Where the payer gives the address (`claim` while it waits for one); null otherwise.",
+    claim_url: z
+      .url()
+      .nullable()
+      .meta({
+        description:
+          "Where the payer gives the address, a secret that moves the money: only in the response that creates the " +
+          "refund or regenerates its link, and from `GET /v1/refunds/{id}` to keys with `refunds:write`, while it waits " +
+          "for the address. Null elsewhere (lists, events, webhooks, the event stream, read-only keys).",
+      }),
+    claim_pending: z.boolean().meta({
+      description: "True while a `claim` refund waits for the payer's address (`requires_action`).",
     }),
+    claim_code_required: z.boolean().meta({
+      description: "The claim page also asks for a one-time code the merchant sends the payer by another channel.",
+    }),
+    claim_code: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The 8-digit code, only in the response that creates the refund or regenerates its link (stored hashed: it " +
+          "cannot be read again). Null otherwise.",
+        examples: ["40718236"],
+      }),
     tx_hash: z.string().nullable(),
     confirmations: z.int().min(0).nullable(),
     reason: z.enum(REFUND_REASONS).nullable(),

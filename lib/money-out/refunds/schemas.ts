@@ -21,6 +21,19 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 
 const oneOf = (name: string, values: readonly string[]) => ({ error: `${name} must be one of ${values.join(", ")}` });
 
+const requireClaimCode = z
+  .boolean({ error: "require_claim_code must be true or false" })
+  .optional()
+  .meta({
+    description:
+      "The claim page also asks for an 8-digit code, returned once as `claim_code`, that you send the payer by " +
+      "another channel than the link (docs: Refunds, claim codes).",
+  });
+
+/** Regenerating a claim link: the old link (and code) die at once; the code requirement may be turned on or off. */
+export const regenerateClaimBody = z.strictObject({ require_claim_code: requireClaimCode });
+export type RegenerateClaimInput = z.output<typeof regenerateClaimBody>;
+
 export const createRefundBody = z
   .strictObject({
     payment: z
@@ -38,8 +51,15 @@ export const createRefundBody = z
       .optional(),
     reason: z.enum(REFUND_REASONS, oneOf("reason", REFUND_REASONS)).optional(),
     metadata: metadataField.optional(),
+    require_claim_code: requireClaimCode,
   })
   .superRefine((body, ctx) => {
+    if (body.require_claim_code && body.destination !== "claim")
+      ctx.addIssue({
+        code: "custom",
+        message: `require_claim_code is only given with destination "claim" (not "${body.destination}")`,
+        path: ["require_claim_code"],
+      });
     if (body.destination === "address" && body.to_address === undefined)
       ctx.addIssue({
         code: "custom",

@@ -4,8 +4,11 @@ import type { RefundFailureCode } from "./refund-lifecycle";
 import type { RefundObject } from "./refund-object";
 import type { RefundRow } from "./refund-row";
 
-/** The refund object (docs/API.md#the-refund-object), for the API, events and the dashboard alike. */
-export function serializeRefund(row: RefundRow, baseUrl: string): RefundObject {
+/**
+ * The refund object (docs/API.md#the-refund-object) without its claim secrets: what events, webhooks, the
+ * stream, lists, read-only keys and the dashboard's pages carry. `claim_pending` says a link is open.
+ */
+export function serializeRefund(row: RefundRow): RefundObject {
   return {
     id: row.id,
     object: "refund" as const,
@@ -16,7 +19,10 @@ export function serializeRefund(row: RefundRow, baseUrl: string): RefundObject {
     status: row.status,
     destination: row.destination,
     to_address: row.toAddress,
-    claim_url: row.claimTokenSealed ? claimUrl(baseUrl, unsealClaimToken(row.id, row.claimTokenSealed)) : null,
+    claim_url: null,
+    claim_pending: row.status === "requires_action",
+    claim_code_required: row.claimCodeRequired,
+    claim_code: null,
     tx_hash: row.txHash,
     confirmations: row.confirmations,
     reason: row.reason,
@@ -27,4 +33,15 @@ export function serializeRefund(row: RefundRow, baseUrl: string): RefundObject {
     expires_at: row.expiresAt?.toISOString() ?? null,
     succeeded_at: row.succeededAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The refund object for a principal that may create refunds (`refunds:write`): with `claim_url` while the link
+ * is open, and the claim code when it was just made (it is stored hashed, so it is never read back).
+ */
+export function serializeRefundForRefunder(row: RefundRow, baseUrl: string, claimCode: string | null = null) {
+  const object = serializeRefund(row);
+  if (row.claimTokenSealed) object.claim_url = claimUrl(baseUrl, unsealClaimToken(row.id, row.claimTokenSealed));
+  object.claim_code = claimCode;
+  return object;
 }

@@ -1,6 +1,5 @@
 import { postJournal } from "@/lib/books/ledger/post-journal";
 import { recordEvents } from "@/lib/notify/events/record-event";
-import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { REFUND_FAILURE_CODES, REFUND_LIFECYCLE, type RefundFailureCode, type RefundTrigger } from "./refund-lifecycle";
@@ -24,7 +23,7 @@ export async function lockRefund(tx: Db, id: string): Promise<RefundRow | null> 
 /**
  * Moves a locked refund by the lifecycle table (an illegal trigger throws), in the caller's transaction: the
  * row, the ledger movement the transition implies, the payment's `amount_refunded` when the amount goes back to
- * `available`, and its event. The claim token dies as soon as the refund leaves `requires_action`.
+ * `available`, and its event. The claim token (and code) die as soon as the refund leaves `requires_action`.
  */
 export async function transitionRefund(
   tx: Db,
@@ -43,7 +42,8 @@ export async function transitionRefund(
        succeeded_at = coalesce($8::timestamptz, succeeded_at),
        failure_code = coalesce($9, failure_code), failure_message = coalesce($10, failure_message),
        claim_token_hash = case when $2 = 'requires_action' then claim_token_hash end,
-       claim_token_sealed = case when $2 = 'requires_action' then claim_token_sealed end
+       claim_token_sealed = case when $2 = 'requires_action' then claim_token_sealed end,
+       claim_code_hash = case when $2 = 'requires_action' then claim_code_hash end
      where id = $1 and status = $11 returning ${REFUND_COLUMNS}`,
     [
       refund.id,
@@ -85,7 +85,7 @@ export async function transitionRefund(
         merchantId: row.merchantId,
         mode: row.mode,
         type: step.event,
-        object: serializeRefund(row, config().publicBaseUrl),
+        object: serializeRefund(row),
       },
     ]);
   return row;

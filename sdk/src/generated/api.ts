@@ -241,7 +241,7 @@ export interface paths {
     };
     /**
      * List refunds
-     * @description Newest first; `payment` and `status` narrow the list.
+     * @description Newest first; `payment` and `status` narrow the list. Items never carry `claim_url`.
      *
      *     Requires the key scope `refunds:read`.
      *
@@ -251,7 +251,7 @@ export interface paths {
     put?: never;
     /**
      * Refund a payment
-     * @description Debits `available` on the payment's chain at once, up to what the payment received (credited) less earlier refunds. `destination`: `claim` (the default) gives a `claim_url` where the payer enters the address; `sender` sends back to the address the payment came from (never an exchange's deposit address: it may not be the payer's); `address` sends to `to_address`. The transfer is signed and sent by the worker.
+     * @description Debits `available` on the payment's chain at once, up to what the payment received (credited) less earlier refunds. `destination`: `claim` (the default) gives a `claim_url` where the payer enters the address; `sender` sends back to the address the payment came from (never an exchange's deposit address: it may not be the payer's); `address` sends to `to_address`. The transfer is signed and sent by the worker. `claim_url` (and `claim_code` with `require_claim_code`) are secrets: this response is the only place the code is ever shown.
      *
      *     Requires the key scope `refunds:write`.
      *
@@ -273,7 +273,9 @@ export interface paths {
     };
     /**
      * Retrieve a refund
-     * @description Requires the key scope `refunds:read`.
+     * @description `claim_url` is given only to keys with `refunds:write`; `claim_code` never.
+     *
+     *     Requires the key scope `refunds:read`.
      *
      *     Rate limit: 60 requests per 60 s per key.
      */
@@ -304,6 +306,30 @@ export interface paths {
      *     Rate limit: 60 requests per 60 s per key.
      */
     post: operations["cancelRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/refunds/{id}/regenerate_claim_url": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Regenerate a refund's claim link
+     * @description Only while the refund waits for the payer's address (`requires_action`): a new `claim_url` (and a new `claim_code` when one is required), the old link and code refused from now on, the claim window unchanged. `require_claim_code` turns the code on or off; by default it stays as it was.
+     *
+     *     Requires the key scope `refunds:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["regenerateRefundClaimUrl"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1314,8 +1340,17 @@ export interface components {
       destination: "claim" | "sender" | "address";
       /** @description Null until the payer gives it on the claim page. */
       to_address: string | null;
-      /** @description Where the payer gives the address (`claim` while it waits for one); null otherwise. */
+      /** @description Where the payer gives the address, a secret that moves the money: only in the response that creates the refund or regenerates its link, and from `GET /v1/refunds/{id}` to keys with `refunds:write`, while it waits for the address. Null elsewhere (lists, events, webhooks, the event stream, read-only keys). */
       claim_url: string | null;
+      /** @description True while a `claim` refund waits for the payer's address (`requires_action`). */
+      claim_pending: boolean;
+      /** @description The claim page also asks for a one-time code the merchant sends the payer by another channel. */
+      claim_code_required: boolean;
+      /**
+       * @description The 8-digit code, only in the response that creates the refund or regenerates its link (stored hashed: it cannot be read again). Null otherwise.
+       * @example 40718236
+       */
+      claim_code: string | null;
       tx_hash: string | null;
       confirmations: number | null;
       reason: ("requested_by_customer" | "duplicate" | "overpayment" | "late_payment" | "fraudulent") | null;
@@ -2225,6 +2260,8 @@ export interface operations {
           metadata?: {
             [key: string]: string | number | boolean;
           };
+          /** @description The claim page also asks for an 8-digit code, returned once as `claim_code`, that you send the payer by another channel than the link (docs: Refunds, claim codes). */
+          require_claim_code?: boolean;
         };
       };
     };
@@ -2301,6 +2338,51 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Refund"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  regenerateRefundClaimUrl: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The claim page also asks for an 8-digit code, returned once as `claim_code`, that you send the payer by another channel than the link (docs: Refunds, claim codes). */
+          require_claim_code?: boolean;
+        };
       };
     };
     responses: {

@@ -7,6 +7,11 @@ import { dashboardMode } from "@/lib/identity/auth/mode";
 import { getDb } from "@/lib/platform/db/client";
 import { setDashboardRefundPolicy } from "@/lib/read-models/dashboard-refund-policy";
 import { cancelDashboardRefund, createDashboardRefund } from "@/lib/read-models/dashboard-refunds";
+import {
+  type ClaimSecrets,
+  regenerateDashboardRefundClaim,
+  revealDashboardRefundClaim,
+} from "@/lib/read-models/dashboard-refund-claims";
 import type { ActionOutcome } from "@/lib/read-models/payment-actions";
 
 export type RefundActionState = {
@@ -16,6 +21,7 @@ export type RefundActionState = {
   done?: string;
   id?: string;
   claimUrl?: string | null;
+  claimCode?: string | null;
   values?: Record<string, string>;
 };
 
@@ -29,6 +35,7 @@ export async function createRefundAction(_prev: RefundActionState, form: FormDat
     destination: text(form, "destination"),
     to_address: text(form, "to_address"),
     reason: text(form, "reason"),
+    require_claim_code: text(form, "require_claim_code"),
   };
   try {
     const user = await requireActionUser("refunds:write");
@@ -36,7 +43,12 @@ export async function createRefundAction(_prev: RefundActionState, form: FormDat
     if (!outcome.ok) return { error: outcome.error, field: outcome.field, values };
     revalidatePath(`/dashboard/payments/${values.payment}`);
     const r = outcome.refund;
-    return { done: `Refund ${r.id} created: ${r.status}.`, id: r.id, claimUrl: r.claim_url };
+    return {
+      done: `Refund ${r.id} created: ${r.status}.`,
+      id: r.id,
+      claimUrl: outcome.claimUrl,
+      claimCode: outcome.claimCode,
+    };
   } catch (err) {
     return { ...refusalOf(err), values };
   }
@@ -66,6 +78,31 @@ export async function setRefundPolicyAction(_prev: RefundActionState, form: Form
     if (!outcome.ok) return { error: outcome.error, field: outcome.field };
     revalidatePath("/dashboard/refunds");
     return { done: "Refund policy saved." };
+  } catch (err) {
+    return refusalOf(err);
+  }
+}
+
+export type ClaimLinkState = Partial<ClaimSecrets> & { error?: string; stepUp?: boolean };
+
+/** Shows an open refund's claim link to a refunder (refunds:write; step-up in live mode), audited. */
+export async function showClaimLinkAction(_prev: ClaimLinkState, form: FormData): Promise<ClaimLinkState> {
+  try {
+    const user = await requireActionUser("refunds:write");
+    const who = { actor: await actorOf(user), user, mode: await dashboardMode() };
+    return await revealDashboardRefundClaim(getDb(), who, text(form, "refund"));
+  } catch (err) {
+    return refusalOf(err);
+  }
+}
+
+/** A new claim link (and code) for an open refund; the old ones stop working at once. Audited. */
+export async function regenerateClaimLinkAction(_prev: ClaimLinkState, form: FormData): Promise<ClaimLinkState> {
+  try {
+    const user = await requireActionUser("refunds:write");
+    const who = { actor: await actorOf(user), user, mode: await dashboardMode() };
+    const requireCode = form.get("require_claim_code") === "on";
+    return await regenerateDashboardRefundClaim(getDb(), who, text(form, "refund"), requireCode);
   } catch (err) {
     return refusalOf(err);
   }

@@ -8,7 +8,8 @@ import { can } from "@/lib/identity/users/roles";
 import { NETWORK } from "@/lib/money-in/checkout/networks";
 import { getDb } from "@/lib/platform/db/client";
 import { loadRefundDetail } from "@/lib/read-models/dashboard-refunds";
-import { cancelRefundAction } from "../actions";
+import { RefundClaimLink } from "@/components/dashboard/refund-claim-link";
+import { cancelRefundAction, regenerateClaimLinkAction, showClaimLinkAction } from "../actions";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,8 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
   const [user, mode, { id }] = await Promise.all([requirePageUser("refunds:read"), dashboardMode(), params]);
   const r = await loadRefundDetail(getDb(), { merchantId: user.merchantId, mode }, id);
   if (!r) notFound();
-  const cancelable = (r.status === "requires_action" || r.status === "pending") && can(user.role, "refunds:write");
+  const refunder = can(user.role, "refunds:write");
+  const cancelable = (r.status === "requires_action" || r.status === "pending") && refunder;
   const row = (label: string, value: React.ReactNode) => (
     <>
       <dt className="text-slate-600">{label}</dt>
@@ -48,12 +50,11 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
         {row("Network", NETWORK[r.chain].name)}
         {row("Destination", r.destination)}
         {row("To", <span className="font-mono text-xs">{r.to_address ?? "waiting for the payer"}</span>)}
-        {r.claim_url &&
+        {r.claim_pending &&
           row(
-            "Claim link",
-            <span className="font-mono text-xs" data-testid="claim-url">
-              {r.claim_url}
-            </span>,
+            "Claim",
+            `waiting for the payer${r.claim_code_required ? " (link and one-time code)" : ""}` +
+              (refunder ? "" : ": only a refunder may see the link"),
           )}
         {r.expires_at && r.status === "requires_action" && row("Claim by", <UtcTime iso={r.expires_at} />)}
         {row("Reason", r.reason?.replaceAll("_", " ") ?? "—")}
@@ -80,6 +81,14 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
         {row("Created", <UtcTime iso={r.created_at} />)}
         {r.succeeded_at && row("Succeeded", <UtcTime iso={r.succeeded_at} />)}
       </dl>
+      {r.claim_pending && refunder && (
+        <RefundClaimLink
+          refund={r.id}
+          codeRequired={r.claim_code_required}
+          show={showClaimLinkAction}
+          regenerate={regenerateClaimLinkAction}
+        />
+      )}
       {cancelable && <ActionForm action={cancelRefundAction} label="Cancel refund" hidden={{ refund: r.id }} />}
     </div>
   );

@@ -1,4 +1,3 @@
-import { config } from "@/lib/platform/config/env";
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { REFUNDS } from "@/lib/http/api/operations/refunds";
@@ -9,7 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({
     ...REFUNDS.cancel,
     handler: async ({ db, auth, params }) => ({
-      body: serializeRefund(await cancelRefund(db, auth, params.id!), config().publicBaseUrl),
+      body: serializeRefund(await cancelRefund(db, auth, params.id!)),
     }),
   }),
 });
