@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
-import { newMerchant, type TestMerchant } from "@/tests/helpers/api";
+import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
+import { api, newMerchant, type TestMerchant } from "@/tests/helpers/api";
 import { launchBrowser, site, snapshot, snapshotWide, waitUntil } from "./helpers/browser";
 import { newUserWithApp, newVisitor, signIn, signInWithCode } from "./helpers/dashboard";
 import { startSmtpReceiver } from "./helpers/smtp-receiver";
@@ -161,11 +162,28 @@ describe("dashboard team", () => {
       .waitFor({ timeout: 15_000 });
     await snapshot(o.page, "dashboard-team-last-owner");
 
-    // Removed: the member's session ends on its next request.
+    // A key they made is listed under them.
+    const [made] = await query<{ id: string }>(getDb(), "select id from users where email = $1", [email]);
+    const theirs = await createApiKey(getDb(), {
+      merchantId: m.id,
+      mode: "sandbox",
+      scopes: ["payments:read"],
+      createdByUserId: made!.id,
+    });
+    await o.page.reload();
+    const listed = await memberRow(o.page, email).locator("[data-member-keys]").innerText();
+    expect(listed).toMatch(/^API keys they created \(revoked if they leave\): mnt_test_sk_\S*…\w{4} \(sandbox\)$/);
+    expect((await api("GET", "/v1/payments?limit=1", { key: theirs.secret })).status).toBe(200);
+
+    // Removed: the member's session ends on its next request, and their key with it.
     await o.page.getByRole("button", { name: `Remove ${email}` }).click();
     await waitUntil("the member's row to go", async () => (await memberRow(o.page, email).count()) === 0);
     await n.page.reload();
     await n.page.waitForURL(/\/dashboard\/sign-in$/, { timeout: 15_000 });
+    await waitUntil(
+      "their key refused",
+      async () => (await api("GET", "/v1/payments?limit=1", { key: theirs.secret })).status === 401,
+    );
 
     // A pending invitation revoked: its link stops working.
     const other = `olga.${Date.now()}@shop.test`;

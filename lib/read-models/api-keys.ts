@@ -5,7 +5,7 @@ import { listApiKeys } from "@/lib/identity/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
 import { KeyNotFoundError, rotateApiKey } from "@/lib/identity/api-keys/rotate-api-key";
 import { ALL_SCOPES, isScope, type Scope } from "@/lib/identity/api-keys/scopes";
-import { grantableScopes, requireGrantable } from "./grantable-scopes";
+import { grantableScopes, requireGrantable } from "@/lib/identity/users/grantable-scopes";
 import type { Mode } from "@/lib/kernel/mode";
 import { type Actor, recordAudit } from "@/lib/identity/users/audit";
 import type { SessionUser } from "@/lib/identity/users/sessions";

@@ -6,7 +6,7 @@ import {
   rollDashboardKey,
   scopesFromForm,
 } from "@/lib/read-models/api-keys";
-import { grantableScopes, KeyScopeError, SCOPE_PERMISSION } from "@/lib/read-models/grantable-scopes";
+import { grantableScopes, KeyScopeError, SCOPE_PERMISSION } from "@/lib/identity/users/grantable-scopes";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";

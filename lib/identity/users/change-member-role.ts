@@ -1,6 +1,7 @@
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { type Actor, recordAudit } from "./audit";
+import { revokeMemberKeys } from "./revoke-member-keys";
 import type { Role } from "./roles";
 import { TeamNotFoundError, TeamRuleError } from "./team-errors";
 
@@ -22,23 +23,26 @@ export async function lockTeamMember(tx: Db, merchantId: string, userId: string)
 }
 
 /**
- * Gives a member of the actor's merchant another role, at once (roles are read on every request); the last
- * owner keeps ownership. Audited as `user.role_changed` in the same transaction.
+ * Gives a member of the actor's merchant another role, at once (roles are read on every request); the keys they
+ * created with a scope the new role may not give are revoked with it. The last owner keeps ownership. Audited as
+ * `user.role_changed` (with the keys revoked) in the same transaction. Returns the revoked keys' ids.
  */
 export async function changeMemberRole(
   db: Db,
   actor: Actor & { userId: string },
   input: { userId: string; role: Role },
-): Promise<void> {
-  await inTransaction(db, async (tx) => {
+): Promise<string[]> {
+  return inTransaction(db, async (tx) => {
     const { member, owners } = await lockTeamMember(tx, actor.merchantId, input.userId);
-    if (member.role === input.role) return;
+    if (member.role === input.role) return [];
     if (member.role === "owner" && owners <= 1) throw new TeamRuleError(LAST_OWNER_MESSAGE);
     await query(tx, "update users set role = $2 where id = $1", [member.id, input.role]);
+    const revokedKeys = await revokeMemberKeys(tx, actor.merchantId, member.id, input.role);
     await recordAudit(tx, actor, {
       action: "user.role_changed",
       target: member.id,
-      details: { email: member.email, from: member.role, to: input.role },
+      details: { email: member.email, from: member.role, to: input.role, revoked_keys: revokedKeys },
     });
+    return revokedKeys;
   });
 }

@@ -9,14 +9,35 @@ export interface Member {
   joinedAt: string;
   /** The latest successful sign-in (from sign_in_attempts, kept 30 days); null if none is known. */
   lastSignInAt: string | null;
+  /** The working API keys they created or rolled into (a member who leaves takes them along: revoked). */
+  keys: MemberKey[];
+}
+
+export interface MemberKey {
+  id: string;
+  mode: "sandbox" | "live";
+  /** How the keys page shows it: its prefix and last four characters. */
+  label: string;
 }
 
 /** A merchant's team, owners first, then by when they joined. */
 export async function listMembers(db: Db, merchantId: string): Promise<Member[]> {
-  const rows = await query<{ id: string; email: string; role: Role; created_at: Date; last_sign_in: Date | null }>(
+  const rows = await query<{
+    id: string;
+    email: string;
+    role: Role;
+    created_at: Date;
+    last_sign_in: Date | null;
+    keys: MemberKey[];
+  }>(
     db,
     `select u.id, u.email, u.role, u.created_at,
-            (select max(a.created_at) from sign_in_attempts a where a.email = lower(u.email) and a.succeeded) as last_sign_in
+            (select max(a.created_at) from sign_in_attempts a where a.email = lower(u.email) and a.succeeded) as last_sign_in,
+            coalesce((select json_agg(json_build_object('id', k.id, 'mode', k.mode,
+                                        'label', k.display_prefix || '…' || k.last4) order by k.created_at, k.id)
+                        from api_keys k
+                       where k.merchant_id = u.merchant_id and k.created_by_user_id = u.id
+                         and (k.revoked_at is null or k.revoked_at > now())), '[]') as keys
        from users u where u.merchant_id = $1
       order by (u.role = 'owner') desc, u.created_at, u.id`,
     [merchantId],
@@ -27,6 +48,7 @@ export async function listMembers(db: Db, merchantId: string): Promise<Member[]>
     role: r.role,
     joinedAt: r.created_at.toISOString(),
     lastSignInAt: r.last_sign_in?.toISOString() ?? null,
+    keys: r.keys,
   }));
 }
 

@@ -11,7 +11,7 @@ import {
   rollDashboardKey,
   scopesFromForm,
 } from "@/lib/read-models/api-keys";
-import { KeyScopeError } from "@/lib/read-models/grantable-scopes";
+import { KeyScopeError } from "@/lib/identity/users/grantable-scopes";
 import { getDb } from "@/lib/platform/db/client";
 import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";
 import type { Permission } from "@/lib/identity/users/roles";

@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
 import { listModeKeys } from "@/lib/read-models/api-keys";
 import { getDb } from "@/lib/platform/db/client";
-import { grantableScopes } from "@/lib/read-models/grantable-scopes";
+import { grantableScopes } from "@/lib/identity/users/grantable-scopes";
 import { DEFAULT_SCOPES } from "@/lib/identity/api-keys/scopes";
 import { can } from "@/lib/identity/users/roles";
 import { createKey, revokeKey, rollKey } from "./actions";

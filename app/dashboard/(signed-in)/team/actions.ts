@@ -82,20 +82,22 @@ export async function revokeInvite(_prev: MemberState, form: FormData): Promise<
   });
 }
 
+const keysRevoked = (ids: string[]) => (ids.length === 0 ? "" : ` API keys of theirs revoked: ${ids.join(", ")}.`);
+
 export async function changeRole(_prev: MemberState, form: FormData): Promise<MemberState> {
   const role = String(form.get("role") ?? "");
   if (!isRole(role)) return { error: "Choose a role." };
   return asOwner(async (actor) => {
-    await changeMemberRole(getDb(), actor, { userId: String(form.get("member") ?? ""), role });
+    const revoked = await changeMemberRole(getDb(), actor, { userId: String(form.get("member") ?? ""), role });
     revalidatePath("/dashboard/team");
-    return { done: `Role changed to ${role}.` };
+    return { done: `Role changed to ${role}.${keysRevoked(revoked)}` };
   });
 }
 
 export async function removeTeamMember(_prev: MemberState, form: FormData): Promise<MemberState> {
   return asOwner(async (actor) => {
-    await removeMember(getDb(), actor, String(form.get("member") ?? ""));
+    const revoked = await removeMember(getDb(), actor, String(form.get("member") ?? ""));
     revalidatePath("/dashboard/team");
-    return { done: "Member removed." };
+    return { done: `Member removed.${keysRevoked(revoked)}` };
   });
 }

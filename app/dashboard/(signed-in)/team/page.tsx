@@ -41,6 +41,11 @@ export default async function TeamPage() {
               <p className="text-xs text-slate-600">
                 Joined {day(m.joinedAt)} · last sign-in {m.lastSignInAt ? day(m.lastSignInAt) : "not known"}
               </p>
+              <p data-member-keys className="break-all text-xs text-slate-600">
+                {m.keys.length === 0
+                  ? "No API keys of theirs"
+                  : `API keys they created (revoked if they leave): ${m.keys.map((k) => `${k.label} (${k.mode})`).join(", ")}`}
+              </p>
               {owner && (
                 <div className="flex flex-wrap gap-3">
                   <TeamActionForm action={changeRole} hidden={{ member: m.id }} label={`Role of ${m.email}`}>

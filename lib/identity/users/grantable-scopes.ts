@@ -1,5 +1,5 @@
 import { ALL_SCOPES, type Scope } from "@/lib/identity/api-keys/scopes";
-import { can, type Permission, type Role } from "@/lib/identity/users/roles";
+import { can, type Permission, type Role } from "./roles";
 
 /**
  * THE table of what each API key scope lets a key do, as the dashboard permission a user needs to give it
