@@ -1,10 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
 import { readEventStream, type ReceivedEvent } from "@/lib/cli/read-event-stream";
 import { recordEvents } from "@/lib/notify/events/record-event";
 import { currentStreamCursor, EVENT_CREATED, readStreamPage, streamEvents } from "@/lib/notify/events/stream-events";
 import { changeFeed } from "@/lib/platform/db/change-feed";
 import { type Db, getDb, getPool } from "@/lib/platform/db/client";
 import { drizzle } from "drizzle-orm/node-postgres";
+import { execute } from "@/lib/platform/db/query";
 import { api, expectError, newKey, newMerchant, webUrls } from "../helpers/api";
 import { countingDb } from "../helpers/counting-db";
 import { until } from "../helpers/started-service";
@@ -249,4 +251,37 @@ describe("GET /v1/events/stream", () => {
       await reading;
     }
   });
+
+  it("ends when its key is revoked or loses events:read: nothing more is sent on it", async () => {
+    const m = await newMerchant();
+    const changes = {
+      revoked: (id: string) => revokeApiKey(getDb(), id),
+      "re-scoped": (id: string) =>
+        execute(getDb(), "update api_keys set scopes = $2 where id = $1", [id, ["payments:read"]]),
+    };
+    for (const [what, change] of Object.entries(changes)) {
+      const key = await newKey(m.id, "sandbox", ["events:read"]);
+      const stream = await openStream(key.secret);
+      await createPayment(m.sandboxKey);
+      expect((await stream.next()).event).toBe("payment.awaiting_payment");
+      const at = performance.now();
+      await change(key.id);
+      // Without the watch it stays open for 15 minutes: "no event came" after 5 s, not "the stream ended".
+      await expect(stream.next(5_000), `the stream of a key ${what}`).rejects.toThrow("the stream ended");
+      ended.push(performance.now() - at);
+      await createPayment(m.sandboxKey);
+      expectError(
+        await api("GET", "/v1/events", { key: key.secret }),
+        what === "revoked" ? "unauthorized" : "forbidden",
+        what === "revoked" ? 401 : 403,
+      );
+    }
+  });
+});
+
+/** How long each revoked or re-scoped stream took to end (ms), printed for the record. */
+const ended: number[] = [];
+afterAll(() => {
+  if (ended.length)
+    console.log(`streams ended ${ended.map((ms) => ms.toFixed(0)).join(", ")} ms after the key changed`);
 });

@@ -94,8 +94,8 @@ const NOT_YET_READABLE_MS = [50, 100, 250, 500, 1_000];
 /**
  * Every event after `cursor` as it becomes readable: the backlog page by page, then a read each time the
  * database says one of the owner's transactions wrote events (lib/platform/db/change-feed.ts), until
- * `signal` aborts or `maxMs` passes (the client then resumes with Last-Event-ID: no connection is held for
- * hours). A notified event stays unreadable while an older transaction runs; the stream looks again
+ * `signal` aborts, `maxMs` passes (the client then resumes with Last-Event-ID: no connection is held for
+ * hours) or `allowed` says no. A notified event stays unreadable while an older transaction runs; the stream looks again
  * shortly, then each second, until it is. On its first read, and after the feed's connection was lost, it
  * does not know what was notified, so it waits in the same way for every transaction committed by then.
  */
@@ -107,6 +107,8 @@ export async function* streamEvents(
     types: EventType[] | null;
     signal: AbortSignal;
     maxMs?: number;
+    /** Asked before each page is read: false ends the stream (the key that opened it no longer may read). */
+    allowed?: () => Promise<boolean>;
   },
 ): AsyncGenerator<StreamedEvent> {
   const deadline = Date.now() + (opts.maxMs ?? 15 * 60_000);
@@ -117,6 +119,7 @@ export async function* streamEvents(
     let unknown = true; // what committed before this read may not have been notified to this stream
     let retries = 0;
     while (!opts.signal.aborted && Date.now() < deadline) {
+      if (opts.allowed && !(await opts.allowed())) return;
       const page = await readStreamPage(db, owner, cursor, opts.types);
       if (unknown && page.committedBelow - 1n > awaited) awaited = page.committedBelow - 1n;
       unknown = false;

@@ -3,6 +3,7 @@ import { apiRoute } from "@/lib/http/api/route";
 import { EVENTS } from "@/lib/http/api/operations/events";
 import { sseStream } from "@/lib/http/sse/event-stream";
 import { takeStreamSlot } from "@/lib/http/sse/key-stream-slots";
+import { watchApiKey } from "@/lib/identity/api-keys/watch-api-key";
 import { currentStreamCursor, streamCursorAfter, streamEvents } from "@/lib/notify/events/stream-events";
 
 export const dynamic = "force-dynamic";
@@ -22,8 +23,19 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
       const lastEventId = headers["Last-Event-ID"];
       const cursor = lastEventId ? await streamCursorAfter(db, auth, lastEventId) : await currentStreamCursor(db);
       const release = takeStreamSlot(auth.keyId, MAX_STREAMS_PER_KEY);
-      const events = streamEvents(db, auth, { cursor, types: query.types ?? null, signal });
-      return { body: null, stream: sseStream(frames(events), { retryMs: 2_000, onClose: release }) };
+      // A revoke or re-scope of the key ends the stream as it refuses the key's next request.
+      const key = watchApiKey(db, auth, "events:read", signal);
+      const events = streamEvents(db, auth, {
+        cursor,
+        types: query.types ?? null,
+        signal: key.signal,
+        allowed: key.stillAllowed,
+      });
+      const onClose = () => {
+        release();
+        key.close();
+      };
+      return { body: null, stream: sseStream(frames(events), { retryMs: 2_000, onClose }) };
     },
   }),
 });
