@@ -107,6 +107,12 @@ describe("API reference", () => {
       const sent = requests.find((r) => r.method() === "GET" && new URL(r.url()).pathname === "/v1/payments");
       expect(sent?.headers().authorization).toBe(`Bearer ${m.sandboxKey}`);
       expect(new URL(sent!.url()).origin).toBe(new URL(site("/")).origin);
+      // The key lives in the page's memory only: nothing of it in the origin's storage, and a reload forgets it.
+      const stored = await page.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+      );
+      expect(stored).not.toContain(m.sandboxKey);
+      expect(stored).not.toContain("authorized");
 
       await shot("api-reference-try-it-out");
 

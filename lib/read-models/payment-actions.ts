@@ -1,10 +1,11 @@
-import { DomainError } from "@/lib/kernel/domain-error";
+import { DomainError, invalidRequest } from "@/lib/kernel/domain-error";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
 import { getPayment } from "@/lib/money-in/payments/get-payment";
 import { prepareMine, prepareReorg } from "@/lib/chains/sandbox/control-sandbox-chain";
 import { mineBody, reorgBody } from "@/lib/http/api/sandbox-schemas";
 import { prepareSimulatedPayment } from "@/lib/money-in/payments/simulate-payment";
+import { hasSandboxChainGrant } from "@/lib/identity/api-keys/sandbox-chain-grant";
 import { type Actor, recordAudit } from "@/lib/identity/users/audit";
 import { resendDelivery } from "@/lib/notify/webhooks/resend-delivery";
 
@@ -12,6 +13,8 @@ import { resendDelivery } from "@/lib/notify/webhooks/resend-delivery";
 export type ActionOutcome = { message?: string; error?: string };
 
 export const SANDBOX_ONLY = "Only sandbox payments can be paid, mined or reorganized from here.";
+export const NO_CHAIN_GRANT =
+  "Reorganizing a sandbox chain changes it for every merchant on it: the operator allows it per merchant (the sandbox:chains scope, given with the CLI).";
 
 const owner = (actor: Actor, mode: Mode) => ({ merchantId: actor.merchantId, mode });
 
@@ -69,7 +72,10 @@ export function mineForPayment(
   });
 }
 
-/** "Reorg": replaces the newest blocks of the payment's sandbox chain (as POST /v1/sandbox/chains/:chain/reorg). */
+/**
+ * "Reorg": replaces the newest blocks of the payment's sandbox chain (as POST /v1/sandbox/chains/:chain/reorg),
+ * only for a merchant the operator gave the chains' controls (as the API asks `sandbox:chains`).
+ */
 export function reorgForPayment(
   db: Db,
   actor: Actor,
@@ -81,6 +87,7 @@ export function reorgForPayment(
   const body = reorgBody.safeParse({ depth });
   if (!body.success) return Promise.resolve({ error: firstIssue(body.error) });
   return outcome(async () => {
+    if (!(await hasSandboxChainGrant(db, actor.merchantId))) throw invalidRequest(NO_CHAIN_GRANT);
     const chain = await sandboxChainOf(db, actor, mode, paymentId);
     const done = await (await prepareReorg(db, chain, body.data.depth))();
     await recordAudit(db, actor, { action: "sandbox.chain_reorganized", target: paymentId, details: { chain, depth } });

@@ -6,6 +6,7 @@ import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
 import {
   mineForPayment,
   payInSandbox,
+  NO_CHAIN_GRANT,
   reorgForPayment,
   resendFromDashboard,
   SANDBOX_ONLY,
@@ -18,7 +19,9 @@ import type { Mode } from "@/lib/kernel/mode";
 import { listPayments } from "@/lib/money-in/payments/list-payments";
 import type { Actor } from "@/lib/identity/users/audit";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
+import { until } from "../helpers/started-service";
 import { startReceiver } from "../helpers/webhook-receiver";
+import { deliverWebhooks } from "@/lib/notify/webhooks/deliver-webhook";
 
 // The dashboard's payments and events pages read through the lib the /v1 lists use; these check what they
 // narrow to, how they page, and that nothing of another merchant or mode is ever reachable.
@@ -188,8 +191,19 @@ describe("a payment's detail and its events", () => {
   it("Resend sends the frozen event body again as the next attempt, audited; never another merchant's", async () => {
     await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: receiver.url("/resend"), events: [] } });
     const p = await create({ amount: "5.000000", chain: "bnb" });
-    const detail = (await loadPaymentDetail(db(), owner(), p.id, ""))!;
-    const delivery = detail.deliveries.find((d) => d.url === receiver.url("/resend"))!;
+    const deliveryOf = async () =>
+      (await loadPaymentDetail(db(), owner(), p.id, ""))!.deliveries.find((d) => d.url === receiver.url("/resend"))!;
+    // Its first attempt made and settled first: a worker of another file running beside this one may take the
+    // pending delivery at any moment, and the resend must be compared with what came before it, not race it.
+    await deliverWebhooks(db(), { eventId: (await deliveryOf()).event_id }, { waitMs: 5_000 });
+    const delivery = await until(
+      "the first attempt recorded",
+      async () => {
+        const d = await deliveryOf();
+        return d.status === "succeeded" && d;
+      },
+      10_000,
+    );
     const before = receiver.at("/resend").length;
 
     const out = await resendFromDashboard(db(), actor(), "sandbox", delivery.id);
@@ -238,6 +252,22 @@ describe("sandbox controls", () => {
     expect(await reorgForPayment(db(), actor(), "sandbox", p.id, 65)).toEqual({ error: "depth must be at most 64" });
     const audited = await query(db(), "select 1 from audit_log where target = $1", [p.id]);
     expect(audited).toEqual([]);
+  });
+
+  it("Reorg needs the operator's sandbox:chains grant, as the API does: refused without it, nothing changed or audited", async () => {
+    const shop = await newMerchant("No chain controls", { sandboxChains: false });
+    const created = await api("POST", "/v1/payments", {
+      key: shop.sandboxKey,
+      body: { amount: "1.000000", chain: "polygon" },
+    });
+    expect(created.status, created.text).toBe(200);
+    // As the API refuses it: the same merchant's key gets 403 on the reorg endpoint.
+    const viaApi = await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: shop.sandboxKey, body: { depth: 1 } });
+    expect(viaApi.status).toBe(403);
+    expect(await reorgForPayment(db(), actor(shop.id), "sandbox", created.json.id, 1)).toEqual({
+      error: NO_CHAIN_GRANT,
+    });
+    expect(await query(db(), "select 1 from audit_log where target = $1", [created.json.id])).toEqual([]);
   });
 
   it("Pay it sends what is owed on the sandbox chain and is audited; Mine blocks mines", async () => {

@@ -109,6 +109,19 @@ describe("undelivered events, recovered", () => {
       400,
       "since",
     );
+    // Far beyond what a timestamp holds: the envelope, not the database's "timestamp out of range" as a 500.
+    for (const since of [Number.MAX_SAFE_INTEGER, 253_402_300_800])
+      expectError(
+        await api("POST", `/v1/webhooks/${endpointId}/resend_failed`, { key: m.sandboxKey, body: { since } }),
+        "invalid_request_error",
+        400,
+        "since",
+      );
+    const last = await api("POST", `/v1/webhooks/${endpointId}/resend_failed`, {
+      key: m.sandboxKey,
+      body: { since: 253_402_300_799 },
+    });
+    expect(last.json.queued).toBe(0);
 
     const reader = await newKey(m.id, "sandbox", ["webhooks:read"]);
     const forbidden = await api("POST", `/v1/webhooks/${endpointId}/resend_failed`, { key: reader.secret });

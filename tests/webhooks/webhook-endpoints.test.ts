@@ -42,6 +42,14 @@ describe("POST /v1/webhooks: SSRF-safe URLs", () => {
     ["https://[::ffff:127.0.0.1]/hook", /not a public address/],
     ["https://[::ffff:8.8.8.8]/hook", /not a public address/],
     ["https://[ff02::1]/hook", /not a public address/],
+    // Every IPv6 form that embeds an IPv4 address (security review 2026-12, finding 6).
+    ["https://[::7f00:1]/hook", /not a public address/], // IPv4-compatible ::/96
+    ["https://[::ffff:0:7f00:1]/hook", /not a public address/], // SIIT ::ffff:0:0:0/96
+    ["https://[64:ff9b::a00:1]/hook", /not a public address/], // NAT64
+    ["https://[2002:7f00:1::1]/hook", /not a public address/], // 6to4
+    ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook", /not a public address/], // Teredo
+    ["https://[5f00::1]/hook", /not a public address/], // SRv6 SIDs
+    ["https://[3fff::1]/hook", /not a public address/], // documentation (RFC 9637)
     ["https://hooks.example.invalid/hook", /does not resolve/],
   ])("refuses %s (live key)", async (url, message) => {
     const m = await newMerchant();
@@ -158,6 +166,14 @@ describe("host names are judged by every address they resolve to", () => {
       ok: false,
       message: "url host 'rebind.shop.test' resolves to 10.0.0.7, which is not a public address",
     });
+    // The same check at each delivery: a name that later resolves to an IPv4-embedding IPv6 form is refused.
+    for (const address of ["::7f00:1", "::ffff:0:7f00:1", "::a9fe:a9fe", "::ffff:0:a00:1"]) {
+      const later = await checkWebhookUrl("https://moved.shop.test/x", {
+        allowPrivate: false,
+        resolve: resolver({ "moved.shop.test": [address] }),
+      });
+      expect(later, address).toMatchObject({ ok: false, message: expect.stringMatching(/not a public address/) });
+    }
   });
 
   it("WEBHOOKS_ALLOW_PRIVATE_URLS=true lets sandbox endpoints use http and loopback; live endpoints never", async () => {

@@ -8,13 +8,15 @@ export const isDocsPagePath = (pathname: string) => pathname === DOCS_PATH;
 
 // swagger-ui's options (all JSON), in its base layout (no top bar to load other documents from). validatorUrl:
 // null, so no layout ever shows the online validator's badge, an image from validator.swagger.io; no
-// queryConfigEnabled, so `?url=` cannot make the page load another document.
+// queryConfigEnabled, so `?url=` cannot make the page load another document. No persistAuthorization: a key
+// pasted into Authorize stays in the page's memory only, never in this origin's localStorage (which the
+// dashboard and the public pages share), and is gone when the tab closes or reloads.
 const OPTIONS = {
   url: OPENAPI_URL,
   dom_id: "#swagger-ui",
   validatorUrl: null,
   deepLinking: true,
-  persistAuthorization: true,
+  persistAuthorization: false,
   displayRequestDuration: true,
 };
 

@@ -33,6 +33,8 @@ export const resendFailedBody = z.strictObject({
     .number({ error: "since must be a unix timestamp in seconds" })
     .int({ error: "since must be a whole number of seconds" })
     .min(0, { error: "since must be a unix timestamp in seconds" })
+    // PostgreSQL's timestamps end in the year 294276; 253402300799 is the last second of 9999, far enough.
+    .max(253_402_300_799, { error: "since must be a unix timestamp in seconds, at most 253402300799 (year 9999)" })
     .optional()
     .meta({ description: "Unix seconds: events created at or after it. Default: 7 days ago." }),
 });

@@ -14,6 +14,7 @@ import { config } from "@/lib/platform/config/env";
 import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
+import { hasSandboxChainGrant } from "@/lib/identity/api-keys/sandbox-chain-grant";
 import { createRefundAction } from "../../refunds/actions";
 import { mineBlocks, payIt, reorgChain, resendWebhook } from "../actions";
 
@@ -29,6 +30,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   const p = detail.payment;
   const ctx = { payment: p.id };
   const sandboxControls = mode === "sandbox" && can(user.role, "payments:write");
+  // A reorg changes the shared chain for every merchant on it: only where the operator granted sandbox:chains.
+  const chainControls = sandboxControls && (await hasSandboxChainGrant(getDb(), user.merchantId));
   return (
     <div className="space-y-8">
       <div className="space-y-1">
@@ -100,7 +103,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                 number={{ name: "blocks", label: "Blocks", value: 40, min: 1, max: 1000 }}
               />
               {/* Only the anvil (EVM) chains have forks; the emulated Tron and Solana chains refuse a reorg. */}
-              {p.chain && CHAIN_FAMILY[p.chain] === "evm" && (
+              {chainControls && p.chain && CHAIN_FAMILY[p.chain] === "evm" && (
                 <ActionForm
                   action={reorgChain}
                   label="Reorg"
