@@ -35,6 +35,11 @@ export interface ChainSpec {
     maxFeeGwei: number | null;
     /** Below this (USDT) a sweep's fee is not worth paying; `<CHAIN>_SWEEP_THRESHOLD` overrides. */
     sweepThresholdUsdt: bigint;
+    /**
+     * The smallest refund (USDT base units): above a transfer's usual fee to a fresh address, so no refund costs
+     * the treasury more than it returns; `<CHAIN>_REFUND_MINIMUM` overrides.
+     */
+    refundMinimumUnits: bigint;
   };
 }
 
@@ -43,7 +48,9 @@ export interface ChainSpec {
  * bnb 15 (fast finality needs ⅔ of validators within ~2 epochs; 15 blocks is past every observed reorg),
  * polygon 128 (Heimdall checkpoints; PoS reorgs of dozens of blocks happened before v1), tron 19 (solidified:
  * ⅔+1 of the 27 SRs), solana 32 slots (finalized, rooted by supermajority). Fee caps sit far above normal
- * fees. Sweep thresholds: eth gas is dear, polygon's cheap, Tron burns TRX for energy.
+ * fees. Sweep thresholds: eth gas is dear, polygon's cheap, Tron burns TRX for energy. Refund minimums sit above a
+ * USDT transfer's fee to a fresh address: eth ~65k gas (≈1-5 USDT at 5-25 gwei), bnb and polygon cents, Tron 130k
+ * energy burnt (≈3 USDT), Solana the payer's token account rent (≈0.4 USDT).
  */
 export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
   eth: {
@@ -62,6 +69,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       network: { id: "1", name: "chain id 1" },
       maxFeeGwei: 200,
       sweepThresholdUsdt: 100n,
+      refundMinimumUnits: 5_000_000n,
     },
   },
   bnb: {
@@ -80,6 +88,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       network: { id: "56", name: "chain id 56" },
       maxFeeGwei: 20,
       sweepThresholdUsdt: 10n,
+      refundMinimumUnits: 500_000n,
     },
   },
   polygon: {
@@ -98,6 +107,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       network: { id: "137", name: "chain id 137" },
       maxFeeGwei: 2000,
       sweepThresholdUsdt: 5n,
+      refundMinimumUnits: 100_000n,
     },
   },
   tron: {
@@ -117,6 +127,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       network: { id: "728126428", name: "chain id 728126428 (0x2b6653dc)" },
       maxFeeGwei: null,
       sweepThresholdUsdt: 20n,
+      refundMinimumUnits: 3_000_000n,
     },
   },
   solana: {
@@ -138,6 +149,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       },
       maxFeeGwei: null,
       sweepThresholdUsdt: 5n,
+      refundMinimumUnits: 500_000n,
     },
   },
 };

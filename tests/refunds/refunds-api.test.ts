@@ -4,6 +4,10 @@ import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consiste
 import { applyRefundPolicy } from "@/lib/money-out/refunds/apply-refund-policy";
 import { expireRefundClaim } from "@/lib/money-out/refunds/expire-refund-claim";
 import { setRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
+import { CHAINS } from "@/lib/kernel/chain-ids";
+import { formatAmount } from "@/lib/kernel/amount";
+import { refundMinimum } from "@/lib/money-out/refunds/refund-minimum";
+import { loadConfig } from "@/lib/platform/config/env";
 import { getDb } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { api, expectError, newKey, newMerchant, type TestMerchant } from "../helpers/api";
@@ -189,6 +193,34 @@ describe("POST /v1/refunds refuses, writing nothing", () => {
     expect(await refundsOf(twoPayers)).toEqual([]);
   });
 
+  it("below the chain's minimum refund (dust): 400 on amount, nothing written; live minimums sit above the fee", async () => {
+    const m = await newMerchant();
+    const paymentId = await creditedPayment(m, ["1.000000"]);
+    const before = await ethBalance(m);
+    const err = expectError(
+      await refund(m, { payment: paymentId, amount: "0.009999" }),
+      "invalid_request_error",
+      400,
+      "amount",
+    );
+    expect(err.message).toBe(
+      "A refund on eth is at least 0.010000 USDT: below that, its network fee would cost more than it returns.",
+    );
+    expect(await refundsOf(paymentId)).toEqual([]);
+    expect(await ethBalance(m)).toEqual(before);
+    expect((await refund(m, { payment: paymentId, amount: "0.010000", destination: "sender" })).status).toBe(200);
+    // Live: the registry's per-chain floor, which <CHAIN>_REFUND_MINIMUM overrides.
+    const live = loadConfig({ ...process.env, TRON_REFUND_MINIMUM: "7.500000" });
+    expect(CHAINS.map((c) => formatAmount(refundMinimum(c, "live", live)))).toEqual([
+      "5.000000",
+      "0.500000",
+      "0.100000",
+      "7.500000",
+      "0.500000",
+    ]);
+    expect(refundMinimum("tron", "sandbox", live)).toBe(10_000n);
+  });
+
   it("422 insufficient_balance when available on the chain no longer covers it (paid out meanwhile)", async () => {
     const m = await newMerchant();
     const paymentId = await creditedPayment(m, ["6.000000"]);
@@ -267,5 +299,20 @@ describe("the refund policy", () => {
     expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
     expect(await refundsOf(large)).toHaveLength(1);
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+  });
+
+  it("never opens a refund below the chain's minimum, even with a threshold of 0 (dust anyone can send)", async () => {
+    const m = await newMerchant();
+    await setRefundPolicy(getDb(), {
+      merchant: m.id,
+      mode: "sandbox",
+      overpaidAboveUnits: 0n,
+      refundLatePayments: true,
+    });
+    const dust = await creditedPayment(m, ["10.000000", "0.000001"], [PAYER, OTHER_PAYER]);
+    const justEnough = await creditedPayment(m, ["10.000000", "0.010000"]);
+    expect(await applyRefundPolicy(getDb(), dust)).toEqual([]);
+    expect(await refundsOf(dust)).toEqual([]);
+    expect(await applyRefundPolicy(getDb(), justEnough)).toEqual(["overpayment"]);
   });
 });

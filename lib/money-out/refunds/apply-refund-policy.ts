@@ -1,9 +1,11 @@
 import { DomainError } from "@/lib/kernel/domain-error";
+import type { Chain } from "@/lib/kernel/chain-ids";
 import type { Mode } from "@/lib/kernel/mode";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { createRefund } from "./create-refund";
+import { refundMinimum } from "./refund-minimum";
 import { getRefundPolicy } from "./refund-policy";
 import type { RefundReason } from "./schemas";
 
@@ -11,14 +13,15 @@ import type { RefundReason } from "./schemas";
  * Job `apply_refund_policy`, enqueued when money beyond a finished payment is credited: the claim refunds the
  * merchant's policy asks for, each amount opened once. Overpaid (a confirmed payment): the excess over the
  * amount, when above the threshold. Late (an expired or failed payment): what arrived at or after its expiry.
+ * Neither is opened below the chain's minimum refund (refund-minimum.ts).
  * What the policy already refunded for that reason (whatever became of it: a canceled or expired claim is not
  * offered again) is subtracted, so running it again opens nothing twice. A refund the balance or the payment
  * no longer allows (paid out or refunded by hand meanwhile) is skipped and logged.
  */
 export async function applyRefundPolicy(db: Db, paymentId: string): Promise<RefundReason[]> {
-  const [payment] = await query<{ merchant_id: string; mode: Mode; status: string }>(
+  const [payment] = await query<{ merchant_id: string; mode: Mode; status: string; chain: Chain | null }>(
     db,
-    "select merchant_id, mode, status from payments where id = $1",
+    "select merchant_id, mode, status, chain from payments where id = $1",
     [paymentId],
   );
   if (!payment) return [];
@@ -34,6 +37,11 @@ export async function applyRefundPolicy(db: Db, paymentId: string): Promise<Refu
         const [due] = await query<{ due: string }>(tx, reason === "overpayment" ? OVERPAID : LATE, [paymentId, reason]);
         const amount = BigInt(due!.due);
         if (amount <= 0n || (reason === "overpayment" && amount <= policy.overpaidAboveUnits!)) return false;
+        // Dust anyone can send to a deposit address never costs the treasury a transfer's fee.
+        if (payment.chain && amount < refundMinimum(payment.chain, payment.mode)) {
+          log.info("the refund policy left an amount below the chain's minimum refund", { payment: paymentId, reason });
+          return false;
+        }
         await createRefund(
           tx,
           { merchantId: payment.merchant_id, mode: payment.mode },

@@ -8,6 +8,7 @@ import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { newClaimCode, newClaimToken } from "./claim-token";
+import { refundMinimum } from "./refund-minimum";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
 import type { CreateRefundInput } from "./schemas";
 import { serializeRefund } from "./serialize-refund";
@@ -61,6 +62,12 @@ export async function createRefund(
       `amount is above what the payment can still refund (${formatAmount(refundable)} USDT of ${formatAmount(BigInt(payment.credited))} received)`,
     );
   const chain = payment.chain as RefundRow["chain"];
+  const minimum = refundMinimum(chain, owner.mode);
+  if (amount < minimum)
+    throw refuse(
+      "amount",
+      `A refund on ${chain} is at least ${formatAmount(minimum)} USDT: below that, its network fee would cost more than it returns.`,
+    );
   const id = newId("re_");
   try {
     await postJournal(db, {

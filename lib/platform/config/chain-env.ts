@@ -28,6 +28,8 @@ export interface LiveChainEnv {
   usdtDecimals: number | undefined;
   /** Live: the USDT a deposit address must hold before it is swept (base units). */
   sweepThreshold: bigint | undefined;
+  /** Live: the smallest refund (USDT base units) on the chain. */
+  refundMinimum: bigint | undefined;
   /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
   maxFeeGwei: number | undefined;
   /** EVM, both modes: how deposit addresses are swept (the default is per chain, lib/money-out/sweeps/sweep-strategy.ts). */
@@ -46,6 +48,7 @@ const PER_CHAIN = {
   USDT_DECIMALS: positiveInt(undefined),
   MAX_FEE_GWEI: positiveNumber(undefined),
   SWEEP_THRESHOLD: usdtAmount(undefined),
+  REFUND_MINIMUM: usdtAmount(undefined),
   SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, undefined),
   PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, undefined),
   SANCTIONS_ORACLE: text(undefined),
@@ -75,6 +78,7 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         usdtDecimals: read<number>(chain, "USDT_DECIMALS"),
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
+        refundMinimum: read<bigint>(chain, "REFUND_MINIMUM"),
         sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
         payoutStrategy: mapDefined(
           read<(typeof PAYOUT_STRATEGIES)[number]>(chain, "PAYOUT_STRATEGY"),

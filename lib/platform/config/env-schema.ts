@@ -77,6 +77,7 @@ const shape = {
   SANDBOX_BLOCK_TIME: positiveNumber(1),
   SANDBOX_CONFIRMATIONS: positiveInt(4),
   SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
+  SANDBOX_REFUND_MINIMUM: usdtAmount(10_000n),
   SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
   SANDBOX_PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, "single"),
   SANDBOX_TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
@@ -155,6 +156,8 @@ export interface AppConfig {
   sandboxConfirmations: number;
   /** USDT base units a sandbox deposit address must hold before it is swept. */
   sandboxSweepThreshold: bigint;
+  /** The smallest sandbox refund (USDT base units) on every chain: sandbox fees are not real, only dust is stopped. */
+  sandboxRefundMinimum: bigint;
   /** How sandbox EVM deposit addresses are swept where `<CHAIN>_SWEEP_STRATEGY` is unset. */
   sandboxSweepStrategy: SweepStrategy;
   /** How sandbox EVM payouts are sent where `<CHAIN>_PAYOUT_STRATEGY` is unset. */
@@ -229,6 +232,7 @@ export const envSchema = z
       sandboxBlockTimeS: env.SANDBOX_BLOCK_TIME,
       sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
       sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
+      sandboxRefundMinimum: env.SANDBOX_REFUND_MINIMUM,
       sandboxSweepStrategy: env.SANDBOX_SWEEP_STRATEGY,
       sandboxPayoutStrategy: payoutStrategyOf(env.SANDBOX_PAYOUT_STRATEGY),
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
