@@ -134,6 +134,9 @@ describe("claiming a refund", () => {
     const wrong = refund.claim_code === "12345678" ? "87654321" : "12345678";
     await page.goto(refund.claim_url.replace(/^https?:\/\/[^/]+/, site("")));
     const tryCode = async (code: string) => {
+      // The last try's answer fully applied first: React resets the form when an action's transition ends, and
+      // a reset after the fill below would empty the required fields (the browser then posts nothing).
+      await page.getByRole("button", { name: "Continue" }).waitFor();
       await page.getByLabel("The code the merchant sent you").fill(code);
       await page.getByLabel("Your wallet address on BNB Smart Chain").fill(to);
       const answered = page.waitForResponse((r) => r.request().method() === "POST");

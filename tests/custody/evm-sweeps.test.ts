@@ -13,7 +13,7 @@ import { approvePayout, rejectPayout } from "@/lib/money-out/payouts/review-payo
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { formatAmount } from "@/lib/kernel/amount";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
-import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
+import { sweeperContract } from "@/lib/chains/evm/deposit-sweeper";
 import { roleKey } from "@/lib/chains/wallets/role-keys";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";

@@ -252,6 +252,21 @@ describe("GET /v1/events/stream", () => {
     }
   });
 
+  it("a merchant's keys together hold at most 20 streams in a mode per process; other merchants are not affected", async () => {
+    const m = await newMerchant();
+    const keys = await Promise.all([1, 2, 3].map(() => newKey(m.id, "sandbox", ["events:read"])));
+    const open = [];
+    for (const key of keys.slice(0, 2)) for (let i = 0; i < 10; i++) open.push(await openStream(key.secret));
+    expect(open.map((s) => s.res.status)).toEqual(Array(20).fill(200));
+    const refused = await api("GET", "/v1/events/stream", { key: keys[2]!.secret });
+    expect(expectError(refused, "rate_limit_exceeded", 429).message).toMatch(/already has 20 open event streams/);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    const live = await openStream(m.liveKey); // the other mode has its own 20
+    const other = await openStream((await newMerchant()).sandboxKey);
+    expect([live.res.status, other.res.status]).toEqual([200, 200]);
+    for (const s of [...open, live, other]) s.close();
+  });
+
   it("ends when its key is revoked or loses events:read: nothing more is sent on it", async () => {
     const m = await newMerchant();
     const changes = {

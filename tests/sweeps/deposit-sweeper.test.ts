@@ -15,7 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "@/lib/platform/db/embedded";
 import { batchAuthorizations, batchCall, delegationCode } from "@/lib/chains/evm/evm-batch";
 import { CREATE2_DEPLOYER } from "@/lib/chains/evm/create2";
-import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
+import { sweeperContract } from "@/lib/chains/evm/deposit-sweeper";
 import { type RunningAnvil, startAnvil } from "@/sandbox/evm/anvil";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
 import { anvilAccount } from "@/sandbox/evm/anvil-accounts";

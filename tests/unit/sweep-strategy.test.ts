@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chainOn, configProblems } from "../helpers/config-problems";
 import { loadConfig } from "@/lib/platform/config/env";
 import { sweepStrategy } from "@/lib/money-out/sweeps/sweep-strategy";
-import { sweeperContract } from "@/lib/money-out/sweeps/sweeper-contract";
+import { sweeperContract } from "@/lib/chains/evm/deposit-sweeper";
 
 const on = chainOn;
 

@@ -1,5 +1,4 @@
 import {
-  type Abi,
   type Address,
   bytesToHex,
   concatHex,
@@ -9,12 +8,11 @@ import {
   type SignedAuthorization,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
 import type { OutboundOptions } from "../../money-out/outbound/outbound-types";
+import { SWEEPER_ABI } from "./deposit-sweeper";
 
 type Batch = NonNullable<OutboundOptions["batch"]>;
-const SWEEPER_ABI = artifacts.DepositSweeper.abi as Abi;
 
 /** `sweepMany(token, members, amounts)` on the sweeper contract: one call empties every member of the batch. */
 export function batchCall(batch: Batch, token: string): { to: Address; data: Hex; value: bigint } {

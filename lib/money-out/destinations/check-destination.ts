@@ -2,14 +2,15 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
-import { ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
-import type { Chain } from "@/lib/chains/chains";
+import { evmContractProblem, ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
+import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
 
 const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
 
 /**
  * Creating a payout or a refund, first phase (in the request's short transaction): the destination guards the database can
- * answer. Returns the network check still to run outside any transaction (Solana: is it a token account?).
+ * answer. Returns the network check still to run outside any transaction (Solana: is it a token account? EVM:
+ * is it a contract?).
  */
 export async function prepareDestinationCheck(
   db: Db,
@@ -18,11 +19,13 @@ export async function prepareDestinationCheck(
 ): Promise<() => Promise<void>> {
   const problem = await ownDestinationProblem(db, owner.mode, input.chain, input.to_address);
   if (problem) throw refuse(problem);
-  if (input.chain !== "solana") return async () => {};
+  const family = CHAIN_FAMILY[input.chain];
+  if (family === "tron") return async () => {};
   const config = await chainConfig(db, owner.mode, input.chain);
   if (!config) return async () => {};
+  const read = family === "solana" ? solanaTokenAccountProblem : evmContractProblem;
   return async () => {
-    const onChain = await solanaTokenAccountProblem(config.rpcUrl, input.to_address);
+    const onChain = await read(config.rpcUrl, input.to_address);
     if (onChain) throw refuse(onChain);
   };
 }

@@ -57,8 +57,12 @@ export async function checkRefundDestination(
   }
 }
 
+// Worded by field: the claim page's `address` is what the payer typed; `destination` ("sender") is the address
+// the payment came from.
+const SUBJECT: Record<string, string> = { address: "This address", destination: "The payment's sender" };
+
 const renamed = (param: string) => (err: unknown) => {
   if (err instanceof DomainError && err.param === "to_address" && param !== "to_address")
-    throw refuse(param, err.message.replace(/^to_address/, "The payment's sender"));
+    throw refuse(param, err.message.replace(/^to_address/, SUBJECT[param] ?? param));
   throw err;
 };

@@ -8,8 +8,6 @@ import { currentStreamCursor, streamCursorAfter, streamEvents } from "@/lib/noti
 
 export const dynamic = "force-dynamic";
 
-const MAX_STREAMS_PER_KEY = 10;
-
 async function* frames(events: ReturnType<typeof streamEvents>) {
   for await (const event of events) yield { id: event.id, event: event.type, data: event.body };
 }
@@ -22,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     handler: async ({ db, auth, query, headers, signal }) => {
       const lastEventId = headers["Last-Event-ID"];
       const cursor = lastEventId ? await streamCursorAfter(db, auth, lastEventId) : await currentStreamCursor(db);
-      const release = takeStreamSlot(auth.keyId, MAX_STREAMS_PER_KEY);
+      const release = takeStreamSlot(auth);
       // A revoke or re-scope of the key ends the stream as it refuses the key's next request.
       const key = watchApiKey(db, auth, "events:read", signal);
       const events = streamEvents(db, auth, {
