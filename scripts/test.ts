@@ -9,7 +9,16 @@ import os from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "./lib/ensure-build";
 import { bundleEntries } from "./lib/entry-bundles";
-import { failuresOf, isNarrowedByName, type Totals, totalsOf, type VitestReport, verdict } from "./lib/test-verdict";
+import {
+  failuresOf,
+  fileDurationsOf,
+  isNarrowedByName,
+  slowestFiles,
+  type Totals,
+  totalsOf,
+  type VitestReport,
+  verdict,
+} from "./lib/test-verdict";
 
 const root = process.cwd();
 // Without Next's TypeScript pass: `npm run typecheck` checks the whole project (CI runs it before the tests).
@@ -17,7 +26,7 @@ ensureNextBuild(root, console.log, { typeCheck: false });
 // The processes the tests start (workers, web servers, npm start's children) run from bundles of this tree.
 process.env.ENTRY_BUNDLES = bundleEntries(root);
 
-type Run = { status: number; totals: Totals | null; failures: string[] };
+type Run = { status: number; totals: Totals | null; failures: string[]; files: { file: string; ms: number }[] };
 
 const vitestArgs = (config: string, report: string, args: string[]) => [
   "run",
@@ -35,15 +44,17 @@ const vitestEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 function readReport(report: string, status: number | null): Run {
   let totals: Totals | null = null;
   let failures: string[] = [];
+  let files: Run["files"] = [];
   try {
     const parsed = JSON.parse(fs.readFileSync(report, "utf8")) as VitestReport;
     totals = totalsOf(parsed);
     failures = failuresOf(parsed, root);
+    files = fileDurationsOf(parsed, root);
     fs.rmSync(report, { force: true });
   } catch {
     /* vitest failed before writing a report; its exit code says so */
   }
-  return { status: status ?? 1, totals, failures };
+  return { status: status ?? 1, totals, failures, files };
 }
 
 function runVitest(config: string, args: string[]): Run {
@@ -69,7 +80,13 @@ function runVitestBeside(config: string, args: string[], label: string): Promise
   fs.closeSync(out);
   return new Promise((resolve) => {
     child.once("error", () =>
-      resolve({ status: 1, totals: null, failures: [`${label}: vitest did not start`], endedAt: Date.now() }),
+      resolve({
+        status: 1,
+        totals: null,
+        failures: [`${label}: vitest did not start`],
+        files: [],
+        endedAt: Date.now(),
+      }),
     );
     child.once("exit", (code) => {
       // Its exit is seen only once the phases' spawnSync let go: its output's last write says when it ended.
@@ -145,6 +162,8 @@ phase("custody", "vitest.custody.config.ts");
 phase("e2e", "vitest.e2e.config.ts");
 phase("crash", "vitest.crash.config.ts");
 runs.push(...(await Promise.all(besides)));
+const timed = runs.flatMap((r) => r.files);
+if (timed.length > 1) console.log(`slowest files:\n${slowestFiles(timed).join("\n")}`);
 console.log(`phases: ${durations.join(", ")}`);
 
 const sum = runs.reduce(

@@ -11,6 +11,8 @@ export interface VitestReport {
     name: string;
     status: string;
     message?: string;
+    startTime?: number;
+    endTime?: number;
     assertionResults: { status: string; fullName?: string; duration?: number; failureMessages?: string[] }[];
   }[];
 }
@@ -53,6 +55,24 @@ export function failuresOf(report: VitestReport, root: string): string[] {
     if (failed.length) return failed.map((a) => `FAILED ${where} > ${a.fullName}: ${why(a)}`);
     return file.status === "failed" ? [`FAILED ${where}: ${firstLine(file.message)}`] : [];
   });
+}
+
+/** Each file's wall time (ms) as the report gives it: what a slow file costs its phase. */
+export function fileDurationsOf(report: VitestReport, root: string): { file: string; ms: number }[] {
+  return report.testResults
+    .filter((f) => f.startTime !== undefined && f.endTime !== undefined)
+    .map((f) => ({
+      file: f.name.startsWith(root) ? f.name.slice(root.length + 1) : f.name,
+      ms: f.endTime! - f.startTime!,
+    }));
+}
+
+/** The `count` slowest files, one line each, slowest first. */
+export function slowestFiles(files: { file: string; ms: number }[], count = 20): string[] {
+  return [...files]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
 }
 
 export const NAME_FILTERS = ["-t", "--testNamePattern"];

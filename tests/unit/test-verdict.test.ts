@@ -3,7 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { failuresOf, isNarrowedByName, totalsOf, verdict } from "../../scripts/lib/test-verdict";
+import {
+  failuresOf,
+  fileDurationsOf,
+  isNarrowedByName,
+  slowestFiles,
+  totalsOf,
+  verdict,
+} from "../../scripts/lib/test-verdict";
 import crashConfig from "../../vitest.crash.config";
 import custodyConfig from "../../vitest.custody.config";
 import suiteConfig from "../../vitest.config";
@@ -117,5 +124,23 @@ describe("lint", () => {
     }
     const clean = lint("tests/api/probe.test.ts", 'import { it } from "vitest";\n\nit("a", () => {});\n');
     expect(clean.status, clean.stdout + clean.stderr).toBe(0);
+  });
+});
+
+describe("the slowest files", () => {
+  it("are each file's wall time from the report, relative to the tree, slowest first, at most 20", () => {
+    const files = Array.from({ length: 25 }, (_, i) => ({
+      name: `/repo/tests/f${i}.test.ts`,
+      status: "passed",
+      assertionResults: [],
+      startTime: 1_000,
+      endTime: 1_000 + (i + 1) * 1_500,
+    }));
+    const durations = fileDurationsOf({ ...report(1, 0, 0), testResults: files }, "/repo");
+    expect(durations[0]).toEqual({ file: "tests/f0.test.ts", ms: 1_500 });
+    const lines = slowestFiles(durations);
+    expect(lines).toHaveLength(20);
+    expect(lines[0]).toBe("     37.5 s  tests/f24.test.ts");
+    expect(lines[19]).toBe("      9.0 s  tests/f5.test.ts");
   });
 });
