@@ -216,6 +216,48 @@ describe("GET /v1/events/stream", () => {
     }
   });
 
+  it("an owner's streams share their reads: an event costs about one read, not one per open stream", async () => {
+    const m = await newMerchant();
+    const owner = { merchantId: m.id, mode: "sandbox" as const };
+    const warm = changeFeed().subscribe(EVENT_CREATED, "warm-up", () => {});
+    await changeFeed().whenListening(EVENT_CREATED);
+    const counting = countingDb();
+    const abort = new AbortController();
+    const cursor = await currentStreamCursor(getDb());
+    const got = Array.from({ length: 10 }, () => [] as string[]);
+    const readers = got.map(async (list) => {
+      for await (const event of streamEvents(counting.db, owner, { cursor, types: null, signal: abort.signal }))
+        list.push(event.id);
+    });
+    try {
+      // Each stream's first read is its own, and waits for the transactions in flight then: let them settle.
+      await until("the first reads", async () => counting.statements() >= 10, 5_000);
+      let idle = counting.statements();
+      await until(
+        "the streams settled",
+        async () => {
+          await new Promise((r) => setTimeout(r, 1_000));
+          const settled = counting.statements() === idle;
+          idle = counting.statements();
+          return settled;
+        },
+        15_000,
+      );
+      const [event] = await recordEvents(getDb(), [
+        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_shared" } },
+      ]);
+      await until("the event on every stream", async () => got.every((list) => list.length === 1), 10_000);
+      expect(got.flat()).toEqual(Array(10).fill(event!.id));
+      // Unshared, each of the ten streams would read at least once.
+      expect(counting.statements() - idle).toBeLessThan(10);
+    } finally {
+      abort.abort();
+      await Promise.all(readers);
+      warm();
+      await counting.close();
+    }
+  });
+
   it("sends an event committed before it started listening that an older transaction still held back", async () => {
     const m = await newMerchant();
     const owner = { merchantId: m.id, mode: "sandbox" as const };

@@ -86,6 +86,24 @@ export async function readStreamPage(db: Db, owner: Owner, cursor: StreamCursor,
   };
 }
 
+/**
+ * One read per (owner, position, types) in flight at a time in this process, shared by every stream that asks
+ * for it meanwhile: an owner's streams are woken by the same notification, caught up at the same place, so an
+ * event costs about one read however many streams its owner holds open. A page read a little before a stream
+ * asked is as good as its own: the stream judges it by the page's snapshot (readableBelow) and reads again if a
+ * notified event was not yet readable then. A stream's first read is its own (see streamEvents).
+ */
+const pagesInFlight = new Map<string, ReturnType<typeof readStreamPage>>();
+function sharedStreamPage(db: Db, owner: Owner, cursor: StreamCursor, types: EventType[] | null) {
+  const key = `${owner.merchantId}:${owner.mode}:${cursor.xid}:${cursor.seq}:${types ? [...types].sort().join(",") : "*"}`;
+  let page = pagesInFlight.get(key);
+  if (!page) {
+    page = readStreamPage(db, owner, cursor, types).finally(() => pagesInFlight.delete(key));
+    pagesInFlight.set(key, page);
+  }
+  return page;
+}
+
 /** Sent by the database when a transaction that wrote events commits: `<merchant>:<mode> <its xid>`. */
 export const EVENT_CREATED = "event_created";
 /** How soon to look again for a notified event whose transaction is not yet below every running one. */
@@ -120,7 +138,11 @@ export async function* streamEvents(
     let retries = 0;
     while (!opts.signal.aborted && Date.now() < deadline) {
       if (opts.allowed && !(await opts.allowed())) return;
-      const page = await readStreamPage(db, owner, cursor, opts.types);
+      // The first read is this stream's own: one started before it subscribed could miss a commit it was never
+      // notified of. Later reads may be shared: every commit since the subscription is notified to it.
+      const page = unknown
+        ? await readStreamPage(db, owner, cursor, opts.types)
+        : await sharedStreamPage(db, owner, cursor, opts.types);
       if (unknown && page.committedBelow - 1n > awaited) awaited = page.committedBelow - 1n;
       unknown = false;
       cursor = page.cursor;
