@@ -1,12 +1,7 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { resetConfig } from "@/lib/platform/config/env";
-import { migrateDatabase } from "@/lib/platform/db/migrate";
-import { createTestDatabase } from "./test-database";
-import { startTestChains } from "./sandbox-chains";
-import { startAddressPoolKeeper } from "./address-pool-keeper";
-import { spawnWebServer, type SpawnedWebServer } from "@/scripts/lib/spawn-web";
+import type { SpawnedWebServer } from "@/scripts/lib/spawn-web";
+import { type StackContext, startTestStack, startWebServers } from "./test-stack";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,54 +17,31 @@ export default function setup(project: TestProject) {
   return setupRun(project, {});
 }
 
-/**
- * The run's stack. `trustProxy`: the web instances read the client IP from X-Forwarded-For, so browser
- * tests can each act as their own client against the 30/min per-IP page limit.
- */
+/** The run's stack (tests/setup/test-stack.ts) and its two web instances, for the whole run. */
 export async function setupRun(project: TestProject, opts: { trustProxy?: boolean }) {
   const root = path.resolve(import.meta.dirname, "../..");
-  const database = await createTestDatabase(root);
-  await migrateDatabase(database.url);
-  const redisKeyPrefix = `test-${randomBytes(4).toString("hex")}:`;
-  const masterKey = randomBytes(32).toString("base64");
-  // WEBHOOKS_ALLOW_PRIVATE_URLS: sandbox endpoints may point at the tests' loopback receivers (live never).
-  const env = {
-    DATABASE_URL: database.url,
-    MASTER_KEY: masterKey,
-    WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-    REDIS_KEY_PREFIX: redisKeyPrefix,
-    DATA_DIR: path.join(root, ".data", "test"),
-    LOG_LEVEL: "warn",
-    TRUST_PROXY: opts.trustProxy ? "true" : "false",
-  };
-  const servers: SpawnedWebServer[] = [];
-  let chains: Awaited<ReturnType<typeof startTestChains>> | undefined;
-  let stopPoolKeeper: (() => Promise<void>) | undefined;
+  const stack = await startTestStack(root);
+  let servers: SpawnedWebServer[];
   try {
-    process.env.MASTER_KEY = masterKey; // the solana mint authority is registered encrypted under it
-    resetConfig();
-    chains = await startTestChains(database.url);
-    stopPoolKeeper = await startAddressPoolKeeper(database.url);
-    servers.push(...(await Promise.all([spawnWebServer(root, env), spawnWebServer(root, env)])));
+    servers = await startWebServers(root, stack.context, opts);
   } catch (err) {
-    await Promise.all(servers.map((s) => s.stop()));
-    await stopPoolKeeper?.();
-    await chains?.stop();
-    await database.drop();
+    await stack.stop();
     throw err;
   }
-  project.provide("databaseUrl", database.url);
+  provideStack(project, stack.context, servers);
+  return async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await stack.stop();
+  };
+}
+
+/** What each test worker injects (tests/setup/worker-env.ts). */
+export function provideStack(project: TestProject, context: StackContext, servers: SpawnedWebServer[]) {
+  project.provide("databaseUrl", context.databaseUrl);
   project.provide(
     "webUrls",
     servers.map((s) => s.url),
   );
-  project.provide("redisKeyPrefix", redisKeyPrefix);
-  project.provide("masterKey", masterKey);
-
-  return async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await stopPoolKeeper?.();
-    await chains?.stop();
-    await database.drop();
-  };
+  project.provide("redisKeyPrefix", context.redisKeyPrefix);
+  project.provide("masterKey", context.masterKey);
 }
