@@ -32,6 +32,22 @@ async function openStream(key: string, opts: { lastEventId?: string; types?: str
   };
 }
 
+/** The statements a counting handle has sent, once a second passes without one more. */
+async function settledCount(counting: ReturnType<typeof countingDb>, what: string): Promise<number> {
+  let idle = counting.statements();
+  await until(
+    what,
+    async () => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      const settled = counting.statements() === idle;
+      idle = counting.statements();
+      return settled;
+    },
+    15_000,
+  );
+  return idle;
+}
+
 const createPayment = async (key: string, amount = "1.000000") =>
   (await api("POST", "/v1/payments", { key, body: { amount, chain: "polygon" } })).json as { id: string };
 
@@ -181,17 +197,7 @@ describe("GET /v1/events/stream", () => {
       await until("the first read", async () => counting.statements() > 0, 5_000);
       // Its first read also waits for the transactions in flight then (other tests' too) to end: once they
       // have, it reads nothing more until an event is written.
-      let idle = counting.statements();
-      await until(
-        "the stream settled",
-        async () => {
-          await new Promise((r) => setTimeout(r, 1_000));
-          const settled = counting.statements() === idle;
-          idle = counting.statements();
-          return settled;
-        },
-        15_000,
-      );
+      const idle = await settledCount(counting, "the stream settled");
       await new Promise((r) => setTimeout(r, 2_500));
       expect(counting.statements()).toBe(idle);
 
@@ -232,17 +238,7 @@ describe("GET /v1/events/stream", () => {
     try {
       // Each stream's first read is its own, and waits for the transactions in flight then: let them settle.
       await until("the first reads", async () => counting.statements() >= 10, 5_000);
-      let idle = counting.statements();
-      await until(
-        "the streams settled",
-        async () => {
-          await new Promise((r) => setTimeout(r, 1_000));
-          const settled = counting.statements() === idle;
-          idle = counting.statements();
-          return settled;
-        },
-        15_000,
-      );
+      const idle = await settledCount(counting, "the streams settled");
       const [event] = await recordEvents(getDb(), [
         { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_shared" } },
       ]);
