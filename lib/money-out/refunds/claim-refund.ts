@@ -72,7 +72,12 @@ export async function checkClaimCode(db: Db, claim: RefundClaim, code: string): 
       },
     );
   }
-  await query(db, "update refunds set claim_code_failures = claim_code_failures - 1 where id = $1", [refund.id]);
+  // Given back to this link only (a regenerated one started again from 0).
+  await query(
+    db,
+    "update refunds set claim_code_failures = greatest(claim_code_failures - 1, 0) where id = $1 and claim_token_hash = $2",
+    [refund.id, refund.claimTokenHash],
+  );
 }
 
 /**
