@@ -14,7 +14,8 @@ export type ActionOutcome = { message?: string; error?: string };
 
 export const SANDBOX_ONLY = "Only sandbox payments can be paid, mined or reorganized from here.";
 export const NO_CHAIN_GRANT =
-  "Reorganizing a sandbox chain changes it for every merchant on it: the operator allows it per merchant (the sandbox:chains scope, given with the CLI).";
+  "Reorganizing a sandbox chain changes it for every merchant on it: " +
+  "the operator allows it per merchant (the sandbox:chains scope, given with the CLI).";
 
 const owner = (actor: Actor, mode: Mode) => ({ merchantId: actor.merchantId, mode });
 
