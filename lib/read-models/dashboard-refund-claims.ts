@@ -5,7 +5,7 @@ import type { SessionUser } from "@/lib/identity/users/sessions";
 import { requireStepUp } from "@/lib/identity/users/step-up";
 import { getRefund } from "@/lib/money-out/refunds/list-refunds";
 import { regenerateRefundClaim } from "@/lib/money-out/refunds/regenerate-refund-claim";
-import { serializeRefundForRefunder } from "@/lib/money-out/refunds/serialize-refund";
+import { claimUrlOf } from "@/lib/money-out/refunds/serialize-refund";
 import { config } from "@/lib/platform/config/env";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 
@@ -25,7 +25,7 @@ export async function revealDashboardRefundClaim(db: Db, who: Refunder, id: stri
   if (who.mode === "live") requireStepUp(who.user);
   return inTransaction(db, async (tx) => {
     const row = await getRefund(tx, { merchantId: who.actor.merchantId, mode: who.mode }, id);
-    const claimUrl = serializeRefundForRefunder(row, config().publicBaseUrl).claim_url;
+    const claimUrl = claimUrlOf(row, config().publicBaseUrl);
     if (!claimUrl) throw invalidRequest(`The refund is ${row.status}: it has no open claim link.`);
     await recordAudit(tx, who.actor, { action: "refund.claim_link_shown", target: id, details: { mode: who.mode } });
     return { claimUrl, claimCode: null };
@@ -48,6 +48,6 @@ export async function regenerateDashboardRefundClaim(
       target: id,
       details: { mode: who.mode, claim_code: claimCode !== null },
     });
-    return { claimUrl: serializeRefundForRefunder(row, config().publicBaseUrl).claim_url!, claimCode };
+    return { claimUrl: claimUrlOf(row, config().publicBaseUrl)!, claimCode };
   });
 }

@@ -12,7 +12,7 @@ import { getRefund, listRefunds } from "@/lib/money-out/refunds/list-refunds";
 import { prepareRefundDestination } from "@/lib/money-out/refunds/prepare-refund";
 import type { RefundStatus } from "@/lib/money-out/refunds/schemas";
 import { createRefundBody } from "@/lib/money-out/refunds/schemas";
-import { serializeRefund, serializeRefundForRefunder } from "@/lib/money-out/refunds/serialize-refund";
+import { claimUrlOf, serializeRefund } from "@/lib/money-out/refunds/serialize-refund";
 import { config } from "@/lib/platform/config/env";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 
@@ -105,7 +105,7 @@ export async function createDashboardRefund(
       });
       return created;
     });
-    const claimUrl = serializeRefundForRefunder(row, config().publicBaseUrl).claim_url;
+    const claimUrl = claimUrlOf(row, config().publicBaseUrl);
     return { ok: true, refund: view(row), claimUrl, claimCode };
   } catch (err) {
     if (err instanceof DomainError) return { ok: false, error: err.message, field: err.param?.split(".")[0] ?? null };

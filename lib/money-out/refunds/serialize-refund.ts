@@ -40,8 +40,9 @@ export function serializeRefund(row: RefundRow): RefundObject {
  * is open, and the claim code when it was just made (it is stored hashed, so it is never read back).
  */
 export function serializeRefundForRefunder(row: RefundRow, baseUrl: string, claimCode: string | null = null) {
-  const object = serializeRefund(row);
-  if (row.claimTokenSealed) object.claim_url = claimUrl(baseUrl, unsealClaimToken(row.id, row.claimTokenSealed));
-  object.claim_code = claimCode;
-  return object;
+  return { ...serializeRefund(row), claim_url: claimUrlOf(row, baseUrl), claim_code: claimCode };
 }
+
+/** The open claim's link, unsealed (null once the refund no longer waits for the payer): for refunders only. */
+export const claimUrlOf = (row: RefundRow, baseUrl: string): string | null =>
+  row.claimTokenSealed ? claimUrl(baseUrl, unsealClaimToken(row.id, row.claimTokenSealed)) : null;
