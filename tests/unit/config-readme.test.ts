@@ -12,6 +12,7 @@ const PROCESS_ENV_PLUMBING = [
   "scripts/lib/spawn-web.ts",
   "scripts/lib/entry-bundles.ts",
   "scripts/test.ts",
+  "scripts/test-quick.ts",
   "next.config.mjs",
 ];
 

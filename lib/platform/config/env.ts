@@ -15,6 +15,7 @@ export { CONFIG_VARIABLES } from "./env-schema";
  * - scripts that start child processes pass process.env on to them (spawn-web, spawn-worker,
  *   ensure-build, test), adding NEXT_TELEMETRY_DISABLED;
  * - `exportNextAuthUrl` (lib/identity/auth/auth-options.ts) writes NEXTAUTH_URL unless set: next-auth reads it there;
+ * - scripts/test.ts and scripts/test-quick.ts set ENTRY_BUNDLES (scripts/lib/entry-bundles.ts reads it) for their runs;
  * - scripts/lib/spawn-web.ts reads WEB_EXEC_ARGV, a harness knob for profiling the spawned web server;
  * - next.config.mjs reads USDT_BUILD_SKIPS_TYPECHECK, which the test command's build (ensure-build) sets: Next's
  *   own TypeScript pass is skipped there because `npm run typecheck` covers the whole project;
