@@ -32,7 +32,7 @@ export function tronRegistration(info: TronSandboxInfo): SandboxChainRegistratio
     decimals: info.decimals,
     blockTimeMs: info.blockTimeMs,
     emulated: true,
-    extra: { jsonRpcUrl: info.jsonRpcUrl, anvilRpcUrl: info.anvilRpcUrl },
+    extra: { jsonRpcUrl: info.jsonRpcUrl, anvilRpcUrl: info.anvilRpcUrl, finalityDepth: String(info.solidLag) },
   };
 }
 
@@ -48,6 +48,7 @@ export function solanaRegistration(info: SolanaSandboxInfo, mintAuthoritySecret:
     emulated: true,
     extra: {
       mintAuthority: encryptSecret(masterKey(), Buffer.from(mintAuthoritySecret), SOLANA_MINT_AUTHORITY_PURPOSE),
+      finalityDepth: String(info.finalityDepth),
     },
   };
 }

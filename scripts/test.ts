@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "./lib/ensure-build";
+import { measureCpuBusy } from "./lib/cpu-busy";
 import { bundleEntries } from "./lib/entry-bundles";
 import {
   failuresOf,
@@ -153,8 +154,9 @@ const phase = (name: string, config: string) => {
       }),
     );
   }
+  const busy = measureCpuBusy();
   runs.push(runVitest(config, [...only(name), ...beside.flatMap((file) => ["--exclude", file])]));
-  durations.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
+  durations.push(`${name} ${Math.round((Date.now() - started) / 1000)} s (CPU ${busy()} % busy)`);
 };
 phase("suite", "vitest.config.ts");
 phase("start", "vitest.start.config.ts");

@@ -109,34 +109,41 @@ async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
 
 /**
  * Sandbox confirmations. EVM: small, so a payment confirms in seconds (`SANDBOX_CONFIRMATIONS`, default
- * 4). The emulated chains keep their own finality, which is what their facades report: tron 19 blocks
- * (solidified, /walletsolidity), solana 32 slots (finalized).
+ * 4). The emulated chains keep their own finality, which is what their facades report and their registration
+ * records (`finalityDepth`): tron 19 blocks (solidified, /walletsolidity), solana 32 slots (finalized), unless
+ * the sandbox was started with a shallower depth (the test stack's, so its tests wait for events, not blocks).
  */
-export function sandboxConfirmations(chain: Chain, cfg: AppConfig = config()) {
-  if (CHAIN_FAMILY[chain] !== "evm") return confirmations(CHAIN_SPECS[chain].live.required);
-  return confirmations(cfg.sandboxConfirmations);
+export function sandboxConfirmations(chain: Chain, cfg: AppConfig = config(), extra: Record<string, string> = {}) {
+  if (CHAIN_FAMILY[chain] === "evm") return confirmations(cfg.sandboxConfirmations);
+  const registered = Number(extra.finalityDepth);
+  return confirmations(Number.isInteger(registered) && registered > 0 ? registered : CHAIN_SPECS[chain].live.required);
 }
 
 export async function sandboxChainConfigs(db: Db, opts: { fresh?: boolean } = {}): Promise<ChainConfig[]> {
-  return (await sandboxRows(db, opts.fresh)).map((row) => ({
+  return (await sandboxRows(db, opts.fresh)).map((row) => sandboxChainConfig(row));
+}
+
+function sandboxChainConfig(row: SandboxRow): ChainConfig {
+  const extra = JSON.parse(row.extra) as Record<string, string>;
+  return {
     mode: "sandbox",
     chain: row.chain,
     family: CHAIN_FAMILY[row.chain],
     rpcUrl: row.rpc_url,
-    extra: JSON.parse(row.extra) as Record<string, string>,
+    extra,
     chainId: row.chain_id === null ? null : Number(row.chain_id),
     tokenAddress: row.token_address,
     decimals: row.decimals,
     blockTimeMs: row.block_time_ms,
     emulated: row.emulated,
-    confirmations: sandboxConfirmations(row.chain),
+    confirmations: sandboxConfirmations(row.chain, config(), extra),
     maxFeeWei: maxFeeWei(row.chain, "sandbox", config()),
     maxFeeLimitSun: CHAIN_FAMILY[row.chain] === "tron" ? config().tronMaxFeeSun : null,
     maxComputeUnitPrice: CHAIN_FAMILY[row.chain] === "solana" ? config().solanaMaxComputeUnitPrice : null,
     solanaDetection: CHAIN_FAMILY[row.chain] === "solana" ? config().solanaDetection : null,
     tronEnergyStrategy: CHAIN_FAMILY[row.chain] === "tron" ? config().tronEnergyStrategy.sandbox : null,
     sanctionsOracle: null,
-  }));
+  };
 }
 
 /** One chain's configuration in a mode, or null when it is not enabled / not running. */

@@ -11,8 +11,11 @@ import { fromBase58, toBase58 } from "./wire";
 
 /** A blockhash is usable for 150 slots, as on a real cluster (MAX_PROCESSING_AGE). */
 export const MAX_PROCESSING_AGE = 150;
-/** `finalized` trails the tip by 32 slots (the depth at which a real cluster roots a block). */
-export const FINALITY_DEPTH = 32;
+/**
+ * `finalized` trails the tip by 32 slots (the depth at which a real cluster roots a block); a test stack passes a
+ * shallower depth (`startSolanaSandbox({ finalityDepth })`) to wait for what happens rather than for slots.
+ */
+export const DEFAULT_FINALITY_DEPTH = 32;
 /** Without `searchTransactionHistory`, getSignatureStatuses only sees the status cache (300 slots). */
 export const STATUS_CACHE_SLOTS = 300;
 /** Recent slots whose hash and time are kept (and persisted) even when they hold no transaction. */
@@ -64,7 +67,11 @@ export class Ledger {
   readonly order: TxRecord[] = [];
   private readonly byAddress = new Map<string, string[]>();
 
-  constructor(snapshot: LedgerSnapshot, records: TxRecord[]) {
+  constructor(
+    snapshot: LedgerSnapshot,
+    records: TxRecord[],
+    readonly finalityDepth = DEFAULT_FINALITY_DEPTH,
+  ) {
     this.slot = snapshot.slot;
     for (const [slot, hash, time] of snapshot.slots) this.addSlot(slot, hash, time);
     for (const [slot, blockhash, previousBlockhash, blockTime] of snapshot.blocks)
@@ -104,11 +111,11 @@ export class Ledger {
   /**
    * The bank slot a commitment reads from: processed sees the tip, the slot still taking transactions; confirmed
    * the last complete one (a real cluster votes on a block once its leader has produced it, so a confirmed block
-   * never gains a transaction); finalized 32 behind confirmed.
+   * never gains a transaction); finalized `finalityDepth` (32) behind confirmed.
    */
   commitmentSlot(commitment: Commitment): number {
     if (commitment === "processed") return this.slot;
-    return Math.max(0, this.slot - 1 - (commitment === "finalized" ? FINALITY_DEPTH : 0));
+    return Math.max(0, this.slot - 1 - (commitment === "finalized" ? this.finalityDepth : 0));
   }
 
   slotInfo(slot: number): { hash: string; time: number } | undefined {

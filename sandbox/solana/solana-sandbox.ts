@@ -30,6 +30,8 @@ export interface SolanaSandboxInfo {
   decimals: 6;
   mintAuthority: string;
   slotMs: number;
+  /** Slots from the confirmed tip to the finalized one: the chain's finality depth. */
+  finalityDepth: number;
 }
 
 export interface RunningSolanaSandbox {
@@ -69,6 +71,8 @@ export async function startSolanaSandbox(opts: {
   dataDir: string;
   slotMs?: number;
   port?: number;
+  /** Slots to finalize (a real cluster's 32 unless a test stack wants finality sooner). */
+  finalityDepth?: number;
 }): Promise<RunningSolanaSandbox> {
   const dir = solanaDir(opts.dataDir);
   fs.mkdirSync(dir, { recursive: true });
@@ -79,7 +83,7 @@ export async function startSolanaSandbox(opts: {
   const svm = createSvm();
   const store = new AccountStore(svm);
   for (const [address, state] of loaded?.accounts ?? []) store.set(address, state);
-  const ledger = new Ledger(loaded?.ledger ?? Ledger.genesis(nowSeconds()), loaded?.records ?? []);
+  const ledger = new Ledger(loaded?.ledger ?? Ledger.genesis(nowSeconds()), loaded?.records ?? [], opts.finalityDepth);
   const syncClock = () => {
     svm.warpToSlot(BigInt(ledger.slot));
     const clock = svm.getClock();
@@ -159,6 +163,7 @@ export async function startSolanaSandbox(opts: {
       decimals: USDT_DECIMALS,
       mintAuthority: authority.address as Address as string,
       slotMs,
+      finalityDepth: ledger.finalityDepth,
     },
     advanceSlots: (count) => ctx.advanceSlots(count),
     stop() {

@@ -1,7 +1,10 @@
 import { toQuantity, type Rpc } from "./anvil-rpc";
 
-/** Blocks become "solidified" (visible on /walletsolidity) 19 blocks behind the head, as with 27 SRs. */
-export const SOLID_LAG = 19;
+/**
+ * Blocks become "solidified" (visible on /walletsolidity) 19 blocks behind the head, as with 27 SRs. A test stack
+ * passes a smaller lag (`startTronSandbox({ solidLag })`) to wait for what happens rather than for blocks.
+ */
+export const DEFAULT_SOLID_LAG = 19;
 /** java-tron's default expiration window for transactions it builds. */
 export const EXPIRATION_MS = 60_000;
 

@@ -20,12 +20,14 @@ export interface FacadeContext {
   accounts: TronAccounts;
   /** The committee parameters it charges by (mainnet's unless a test overrides some). */
   parameters: TronChainParameters;
+  /** Blocks between the head and the newest solidified block (19 on mainnet, DEFAULT_SOLID_LAG). */
+  solidLag: number;
 }
 
 /** Reads on /walletsolidity see the chain only up to `maxBlock`; full-node reads see everything. */
 export interface View {
   visible: boolean;
-  /** The newest block this view shows: the head, or head − 19 on /walletsolidity. */
+  /** The newest block this view shows: the head, or head − solidLag on /walletsolidity. */
   top: number;
   /** Number.MAX_SAFE_INTEGER on the full node (a block mined mid-request is fine), `top` when solidified. */
   maxBlock: number;

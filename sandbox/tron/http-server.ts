@@ -1,5 +1,5 @@
 import http from "node:http";
-import { headNumber, SOLID_LAG } from "./blocks";
+import { headNumber } from "./blocks";
 import type { FacadeContext, View } from "./context";
 import { handleJsonRpc } from "./jsonrpc";
 import { READS, WRITES } from "./wallet-api";
@@ -64,7 +64,7 @@ async function handle(ctx: FacadeContext, req: http.IncomingMessage): Promise<[n
   Object.assign(params, typeof body === "object" && body !== null ? body : {});
   const run = async () => {
     const head = await headNumber(ctx.rpc);
-    const top = solid ? Math.max(0, head - SOLID_LAG) : head;
+    const top = solid ? Math.max(0, head - ctx.solidLag) : head;
     const view: View = {
       visible: params.visible === true,
       top,

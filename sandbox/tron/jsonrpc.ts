@@ -1,15 +1,6 @@
 import { RpcError, toQuantity } from "./anvil-rpc";
 import { toEvm } from "./address";
-import {
-  blockIdOf,
-  ethBlock,
-  ethBlockById,
-  headNumber,
-  SOLID_LAG,
-  type EthBlock,
-  type EthLog,
-  type EthTx,
-} from "./blocks";
+import { blockIdOf, ethBlock, ethBlockById, headNumber, type EthBlock, type EthLog, type EthTx } from "./blocks";
 import { weiToSun, type FacadeContext } from "./context";
 
 /**
@@ -52,7 +43,7 @@ function mapBlock(ctx: FacadeContext, b: EthBlock | null) {
 async function blockTag(ctx: FacadeContext, tag: unknown): Promise<number> {
   if (tag === undefined || tag === null || tag === "latest") return headNumber(ctx.rpc);
   if (tag === "earliest") return 0;
-  if (tag === "finalized") return Math.max(0, (await headNumber(ctx.rpc)) - SOLID_LAG);
+  if (tag === "finalized") return Math.max(0, (await headNumber(ctx.rpc)) - ctx.solidLag);
   if (tag === "pending") throw invalid("TAG pending not supported");
   if (typeof tag === "string" && /^0x[0-9a-f]+$/i.test(tag)) return Number(tag);
   throw invalid(`invalid block number: ${String(tag)}`);

@@ -7,6 +7,7 @@ import { startAnvil } from "@/sandbox/evm/anvil";
 import { deploySandboxToken, TOKEN_ABI } from "@/sandbox/evm/sandbox-token";
 import { toBase58, toTronHex } from "./address";
 import { anvilRpc } from "./anvil-rpc";
+import { DEFAULT_SOLID_LAG } from "./blocks";
 import type { FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
 import { callAsTokenOwner, sendDistinct, tokenOwner, topUpFaucet, waitMined } from "./token-owner";
@@ -28,6 +29,8 @@ export interface TronSandboxInfo {
   tokenHex: string;
   decimals: 6;
   blockTimeMs: number;
+  /** Blocks from the head to the newest solidified one (/walletsolidity): the chain's finality depth. */
+  solidLag: number;
 }
 
 interface Registry {
@@ -47,6 +50,8 @@ export async function startTronSandbox(opts: {
   port?: number;
   /** Committee parameters to charge by instead of mainnet's (a test's cheaper energy, say). */
   parameters?: Partial<TronChainParameters>;
+  /** Blocks to solidify (mainnet's 19 unless a test stack wants finality sooner). */
+  solidLag?: number;
 }): Promise<{ info: TronSandboxInfo; stop(): Promise<void> }> {
   const dir = path.join(opts.dataDir, "sandbox", "tron");
   fs.mkdirSync(dir, { recursive: true });
@@ -57,6 +62,7 @@ export async function startTronSandbox(opts: {
   };
   if (opts.port) registry.port = opts.port;
   const blockTime = opts.blockTime ?? 1;
+  const solidLag = opts.solidLag ?? DEFAULT_SOLID_LAG;
   const anvil = await startAnvil({
     chainId: TRON_SANDBOX_CHAIN_ID,
     port: registry.anvilPort,
@@ -96,6 +102,7 @@ export async function startTronSandbox(opts: {
       token: { hex: toTronHex(registry.token!), abi: TOKEN_ABI.standard },
       accounts,
       parameters: { ...MAINNET_PARAMETERS, ...opts.parameters },
+      solidLag,
     };
     server = await startHttpServer(ctx, registry.port);
   } catch (e) {
@@ -111,6 +118,7 @@ export async function startTronSandbox(opts: {
     tokenHex: registry.token!,
     decimals: 6,
     blockTimeMs: blockTime * 1000,
+    solidLag,
   };
   const httpServer = server;
   return {

@@ -1,6 +1,6 @@
 import { toQuantity } from "./anvil-rpc";
 import { formatAddress, toEvm } from "./address";
-import { ethBlockById, numberOfBlockId, SOLID_LAG } from "./blocks";
+import { ethBlockById, numberOfBlockId } from "./blocks";
 import { broadcastHex, broadcastTransaction } from "./broadcast";
 import {
   createTransaction,
@@ -142,7 +142,7 @@ export const WRITES: Record<string, Handler> = {
     return {
       beginSyncNum: 0,
       block: `Num:${view.top},ID:${block.blockID ?? ""}`,
-      solidityBlock: `Num:${Math.max(0, view.top - SOLID_LAG)}`,
+      solidityBlock: `Num:${Math.max(0, view.top - ctx.solidLag)}`,
       currentConnectCount: 0,
       activeConnectCount: 0,
       passiveConnectCount: 0,

@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
+import { TEST_SOLANA_FINALITY_DEPTH, TEST_TRON_SOLID_LAG } from "../setup/sandbox-chains";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { api, newMerchant, type TestMerchant } from "../helpers/api";
 import { balanceOf, paymentEvents, startWatcherProcess, waitForBalance, watchPayment } from "../helpers/chains";
 import { solanaPayer, tronPayer } from "../helpers/emulated-wallets";
 
-// The two emulated chains, end to end: tron (anvil behind a Tron API facade, 0.5 s blocks, 19
-// confirmations = solidified) and solana (LiteSVM behind a JSON-RPC facade, 200 ms slots, 32 = finalized),
-// each paid with the chain's own client library, watched by a real worker process.
+// The two emulated chains, end to end: tron (anvil behind a Tron API facade, 0.5 s blocks, confirmed once
+// solidified) and solana (LiteSVM behind a JSON-RPC facade, 200 ms slots, confirmed once finalized), each paid
+// with the chain's own client library, watched by a real worker process. The test stack's depths are shallower
+// than mainnet's (tests/setup/sandbox-chains.ts); the service reads them from the chains' registrations.
 let worker: SpawnedWorker;
 beforeAll(async () => {
   worker = await startWatcherProcess(["tron", "solana"]);
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 const payers = { tron: tronPayer, solana: solanaPayer };
-const REQUIRED = { tron: 19, solana: 32 };
+const REQUIRED = { tron: TEST_TRON_SOLID_LAG, solana: TEST_SOLANA_FINALITY_DEPTH };
 
 async function createPayment(m: TestMerchant, body: Record<string, unknown>) {
   const reply = await api("POST", "/v1/payments", { key: m.sandboxKey, body });
@@ -35,13 +37,18 @@ describe.each(["tron", "solana"] as const)("a payment on %s (emulated), paid wit
     const txHash = await payer.send(payment.deposit_address, 7_500_000n);
 
     const seen = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 40_000);
-    // A 200 ms solana slot can pass between two polls, so the order is checked on the events; the polls
-    // must still have seen the payment confirming with its count rising.
-    expect(seen.statuses).toContain("confirming");
+    // The order is checked on the events (how many polls fall inside the confirming window, 2 s on the test stack's
+    // chains, depends on the machine's speed); the count, between the threshold and the depth while confirming,
+    // on the confirming event, and on every read: current each time, so only ever rising.
     expect(seen.last).toMatchObject({ tx_hash: txHash, amount_received: "7.500000" });
     expect(seen.last.confirmations).toBeGreaterThanOrEqual(REQUIRED[chain]);
-    expect(seen.confirmations.filter((c) => c > 2 && c < REQUIRED[chain]).length).toBeGreaterThanOrEqual(2); // rising while confirming
-    expect((await paymentEvents(m.sandboxKey, payment.id)).map((e) => e.type)).toEqual([
+    const counts = seen.confirmations.filter((c) => c !== null) as number[];
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    const events = await paymentEvents(m.sandboxKey, payment.id);
+    const confirming = events.find((e) => e.type === "payment.confirming")!.data.object.confirmations;
+    expect(confirming).toBeGreaterThanOrEqual(2);
+    expect(confirming).toBeLessThan(REQUIRED[chain]);
+    expect(events.map((e) => e.type)).toEqual([
       "payment.awaiting_payment",
       "payment.pending",
       "payment.confirming",

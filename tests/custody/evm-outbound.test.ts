@@ -32,6 +32,7 @@ import {
   waitFor,
   waitForStatus,
   crashWorkerAt,
+  RESTART_TEST_MS,
 } from "./outbound-helpers";
 
 // bnb: its sandbox USDT has 18 decimals, so amounts are checked exactly in the token's own units.
@@ -158,33 +159,41 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     expect(Number(sweeper.native)).toBeGreaterThan(0);
   });
 
-  it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, USDT));
-    const [signed] = await candidates(intent.id);
-    expect(signed!.status).toBe("signed");
-    expect((await outbound(intent.id)).status).toBe("signed");
-    expect(await chain.pending(signed!.txHash)).toBe(false); // never broadcast
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect(await chain.balanceOf(to)).toBe(USDT);
-  });
+  it(
+    "SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, USDT));
+      const [signed] = await candidates(intent.id);
+      expect(signed!.status).toBe("signed");
+      expect((await outbound(intent.id)).status).toBe("signed");
+      expect(await chain.pending(signed!.txHash)).toBe(false); // never broadcast
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect(await chain.balanceOf(to)).toBe(USDT);
+    },
+    RESTART_TEST_MS,
+  );
 
-  it("SIGKILL between broadcast and recording it: sending again counts as sent, exactly one transfer", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_broadcast", () =>
-      sendFromTreasury(CHAIN, chain.treasury.address, to, 2n * USDT),
-    );
-    const [candidate] = await candidates(intent.id);
-    expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(done.txHash).toBe(candidate!.txHash);
-    expect(await candidates(intent.id)).toHaveLength(1);
-    expect(await chain.transfersTo(to)).toBe(1);
-  });
+  it(
+    "SIGKILL between broadcast and recording it: sending again counts as sent, exactly one transfer",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_broadcast", () =>
+        sendFromTreasury(CHAIN, chain.treasury.address, to, 2n * USDT),
+      );
+      const [candidate] = await candidates(intent.id);
+      expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(done.txHash).toBe(candidate!.txHash);
+      expect(await candidates(intent.id)).toHaveLength(1);
+      expect(await chain.transfersTo(to)).toBe(1);
+    },
+    RESTART_TEST_MS,
+  );
 
   it("a transaction stuck below the base fee is replaced with both fees raised ≥ 10 %, and only one lands", async () => {
     const to = chain.freshAddress();

@@ -122,6 +122,13 @@ export function sendFromTreasury(chain: Chain, treasuryAddress: string, to: stri
 }
 
 /**
+ * The budget of a test that crashes a worker and restarts it: two worker starts (seconds of CPU each, tens when
+ * the machine is saturated) and a confirmation. 60 s ran out on tron when the custody phase shared both cores
+ * with another run (tests/FLAKES.md); the tests still wait on their conditions, this only bounds a failure.
+ */
+export const RESTART_TEST_MS = 120_000;
+
+/**
  * Stops the chain's running outbound worker, starts one that SIGKILLs itself at `point`, has `send` record an
  * intent, and waits for that crash. The caller starts the next worker.
  */

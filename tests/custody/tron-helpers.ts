@@ -7,7 +7,6 @@ import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
 import { TronNode, type TronBlock } from "@/lib/chains/tron/tron-node";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleKey } from "@/lib/chains/wallets/role-keys";
-import { SOLID_LAG } from "@/sandbox/tron/blocks";
 import { sandboxChain } from "../helpers/chains";
 
 const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -64,12 +63,12 @@ export async function tronChain() {
     },
     /**
      * Moves the chain's clock past `ms` (epoch milliseconds) and mines enough blocks that the solidified block
-     * (head − 19) is past it too: anvil's time offset (evm_increaseTime) applies to every later block.
+     * (head − the chain's solidification lag) is past it too: anvil's time offset (evm_increaseTime) applies to every later block.
      */
     passTime: async (ms: bigint) => {
       const behind = Number(ms) - (await blockTime(false));
       if (behind >= 0) await anvil("evm_increaseTime", [Math.ceil(behind / 1000) + 2]);
-      await anvil("anvil_mine", [`0x${(SOLID_LAG + 2).toString(16)}`]);
+      await anvil("anvil_mine", [`0x${(config.confirmations.required + 2).toString(16)}`]);
     },
   };
 }

@@ -12,6 +12,7 @@ import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { loadCostsPage } from "@/lib/read-models/dashboard-costs";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
+import { TEST_TRON_SOLID_LAG } from "../setup/sandbox-chains";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import {
   candidates,
@@ -21,6 +22,7 @@ import {
   waitFor,
   waitForStatus,
   crashWorkerAt,
+  RESTART_TEST_MS,
 } from "./outbound-helpers";
 import { bookNative, expectBooked } from "./native-helpers";
 import { expectTreasuryGapAlerts, paidPayment, paymentCosts, reconcileChain, reconcileRun } from "./payment-helpers";
@@ -35,7 +37,7 @@ import { expectDeniedRefundFails, expectRefundToAddress, expectRefundToSender, p
 
 const CHAIN = "tron" as const;
 const USDT = 1_000_000n; // 6 decimals
-/** Solidified: 19 blocks of 0.5 s on the test chain, plus the worker's start. */
+/** Solidified: TEST_TRON_SOLID_LAG blocks of 0.5 s on the test chain, plus the worker's start. */
 const CONFIRM_MS = 40_000;
 let chain: Awaited<ReturnType<typeof tronChain>>;
 let worker: SpawnedWorker | undefined;
@@ -194,7 +196,7 @@ describe("outbound Tron transactions", () => {
     const intent = await payout(to, 12_345_678n);
     const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
     expect((await chain.balances(to)).token).toBe(12_345_678n);
-    expect(done.confirmations).toBeGreaterThanOrEqual(19);
+    expect(done.confirmations).toBeGreaterThanOrEqual(TEST_TRON_SOLID_LAG);
     // The fee recorded is what the chain burnt: 130,285 energy to a never-funded address at 100 sun, plus the
     // bandwidth once the treasury's free daily allowance is spent.
     const charged = await chain.node.wallet<{ fee?: number }>("gettransactioninfobyid", { value: done.txHash });
@@ -228,37 +230,45 @@ describe("outbound Tron transactions", () => {
     expect(signed.raw_data.contract[0]!.type).toBe("TransferContract");
   });
 
-  it("SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_sign", () => payout(to, USDT));
-    const [signed] = await candidates(intent.id);
-    expect(signed!.status).toBe("signed");
-    expect((await outbound(intent.id)).status).toBe("signed");
-    const known = await chain.node.wallet<{ txID?: string }>("gettransactionbyid", { value: signed!.txHash });
-    expect(known.txID).toBeUndefined(); // never broadcast
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
-    expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
-    expect(await candidates(intent.id)).toHaveLength(1);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect((await chain.balances(to)).token).toBe(USDT);
-  });
+  it(
+    "SIGKILL between signing and broadcast: the stored bytes are sent after restart, exactly one transfer",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_sign", () => payout(to, USDT));
+      const [signed] = await candidates(intent.id);
+      expect(signed!.status).toBe("signed");
+      expect((await outbound(intent.id)).status).toBe("signed");
+      const known = await chain.node.wallet<{ txID?: string }>("gettransactionbyid", { value: signed!.txHash });
+      expect(known.txID).toBeUndefined(); // never broadcast
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+      expect(done.txHash).toBe(signed!.txHash); // the same bytes, not a new signature
+      expect(await candidates(intent.id)).toHaveLength(1);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect((await chain.balances(to)).token).toBe(USDT);
+    },
+    RESTART_TEST_MS,
+  );
 
-  it("SIGKILL between broadcast and recording it: the same transaction is found or sent again, one transfer", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_broadcast", () => payout(to, 2n * USDT));
-    const [candidate] = await candidates(intent.id);
-    expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
-    // Sending it again is safe: the node already has it.
-    const again = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(candidate!.signedTx));
-    expect(again.code).toBe("DUP_TRANSACTION_ERROR");
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
-    expect(done.txHash).toBe(candidate!.txHash);
-    expect(await candidates(intent.id)).toHaveLength(1);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect((await chain.balances(to)).token).toBe(2n * USDT);
-  });
+  it(
+    "SIGKILL between broadcast and recording it: the same transaction is found or sent again, one transfer",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_broadcast", () => payout(to, 2n * USDT));
+      const [candidate] = await candidates(intent.id);
+      expect(candidate!.status).toBe("signed"); // the broadcast happened but was never recorded
+      // Sending it again is safe: the node already has it.
+      const again = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(candidate!.signedTx));
+      expect(again.code).toBe("DUP_TRANSACTION_ERROR");
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+      expect(done.txHash).toBe(candidate!.txHash);
+      expect(await candidates(intent.id)).toHaveLength(1);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect((await chain.balances(to)).token).toBe(2n * USDT);
+    },
+    RESTART_TEST_MS,
+  );
 
   it("expired before broadcast: once a solidified block is past the expiration it is re-signed once, one transfer", async () => {
     const to = chain.freshAddress();

@@ -13,6 +13,14 @@ import { startTronSandbox } from "@/sandbox/tron/tron-sandbox";
 export const TEST_BLOCK_TIME = 0.5;
 /** Milliseconds per slot on the test run's solana. */
 export const TEST_SLOT_MS = 200;
+/**
+ * Finality on the run's emulated chains: tron solidifies 6 blocks behind the head (mainnet: 19), solana finalizes
+ * 12 slots behind (a cluster: 32), and the service, reading the depth from the registration, confirms at it. The
+ * tests wait for what happens (a payment confirmed, a payout settled), not for 10 s of blocks each time; the real
+ * depths are the sandboxes' defaults, which `npm start` runs and tests/sandbox/ and tests/start/ check.
+ */
+export const TEST_TRON_SOLID_LAG = 6;
+export const TEST_SOLANA_FINALITY_DEPTH = 12;
 
 /**
  * The run's sandbox chains, started by the same code as `npm start` (one anvil per EVM chain with its
@@ -31,12 +39,16 @@ export async function startTestChains(databaseUrl: string): Promise<{ stop(): Pr
       await registerSandboxChain(db, evmRegistration(info, TEST_BLOCK_TIME * 1000));
     });
     const tron = (async () => {
-      const sandbox = await startTronSandbox({ dataDir, blockTime: TEST_BLOCK_TIME });
+      const sandbox = await startTronSandbox({ dataDir, blockTime: TEST_BLOCK_TIME, solidLag: TEST_TRON_SOLID_LAG });
       stops.push(sandbox.stop);
       await registerSandboxChain(db, tronRegistration(sandbox.info));
     })();
     const solana = (async () => {
-      const sandbox = await startSolanaSandbox({ dataDir, slotMs: TEST_SLOT_MS });
+      const sandbox = await startSolanaSandbox({
+        dataDir,
+        slotMs: TEST_SLOT_MS,
+        finalityDepth: TEST_SOLANA_FINALITY_DEPTH,
+      });
       stops.push(sandbox.stop);
       await registerSandboxChain(db, solanaRegistration(sandbox.info, readSolanaSandboxSecret(dataDir)));
     })();

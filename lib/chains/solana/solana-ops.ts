@@ -24,6 +24,7 @@ export class SolanaOps implements SandboxChainOps {
       decimals: 6 as const,
       mintAuthority: "",
       slotMs: this.config.blockTimeMs,
+      finalityDepth: this.config.confirmations.required,
     };
   }
 

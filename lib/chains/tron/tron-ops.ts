@@ -23,6 +23,7 @@ export function tronSandboxInfo(config: ChainConfig): TronSandboxInfo {
     tokenHex: tronToEvmHex(config.tokenAddress),
     decimals: 6,
     blockTimeMs: config.blockTimeMs,
+    solidLag: config.confirmations.required,
   };
 }
 
