@@ -2,6 +2,7 @@ import { createPublicClient, erc20Abi, http, type Address } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, expectError, newMerchant, type TestMerchant } from "../helpers/api";
 import { sandboxChain } from "../helpers/chains";
+import { TEST_SOLANA_FINALITY_DEPTH, TEST_TRON_SOLID_LAG } from "../setup/sandbox-chains";
 
 let m: TestMerchant;
 beforeAll(async () => {
@@ -31,14 +32,14 @@ describe("sandbox test helpers", () => {
       emulated: true,
       decimals: 6,
       token_address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
-      confirmations_required: 19,
+      confirmations_required: TEST_TRON_SOLID_LAG,
     });
     expect(byChain.solana).toMatchObject({
       emulated: true,
       decimals: 6,
       block_time_ms: 200,
       token_address: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
-      confirmations_required: 32,
+      confirmations_required: TEST_SOLANA_FINALITY_DEPTH,
     });
     expect(byChain.solana).not.toHaveProperty("chain_id");
     for (const c of Object.values(byChain)) expect(c.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -18,9 +18,9 @@ export default function setup(project: TestProject) {
 }
 
 /** The run's stack (tests/setup/test-stack.ts) and its two web instances, for the whole run. */
-export async function setupRun(project: TestProject, opts: { trustProxy?: boolean }) {
+export async function setupRun(project: TestProject, opts: { trustProxy?: boolean; mainnetFinality?: boolean }) {
   const root = path.resolve(import.meta.dirname, "../..");
-  const stack = await startTestStack(root);
+  const stack = await startTestStack(root, { mainnetFinality: opts.mainnetFinality });
   let servers: SpawnedWebServer[];
   try {
     servers = await startWebServers(root, stack.context, opts);

@@ -17,7 +17,9 @@ export const TEST_SLOT_MS = 200;
  * Finality on the run's emulated chains: tron solidifies 6 blocks behind the head (mainnet: 19), solana finalizes
  * 12 slots behind (a cluster: 32), and the service, reading the depth from the registration, confirms at it. The
  * tests wait for what happens (a payment confirmed, a payout settled), not for 10 s of blocks each time; the real
- * depths are the sandboxes' defaults, which `npm start` runs and tests/sandbox/ and tests/start/ check.
+ * depths are the sandboxes' defaults, which `npm start` runs and tests/sandbox/ and tests/start/ check. The
+ * browser tests' stack keeps them (`mainnetFinality`): their pages show the payer "n of 19 network confirmations"
+ * and mine to finish, and a 2 s confirming window is one a page on a busy machine can pass unseen.
  */
 export const TEST_TRON_SOLID_LAG = 6;
 export const TEST_SOLANA_FINALITY_DEPTH = 12;
@@ -27,7 +29,12 @@ export const TEST_SOLANA_FINALITY_DEPTH = 12;
  * token, the emulated tron and solana) and registered in the run's database, where web and worker
  * processes look them up. Needs MASTER_KEY set (the solana mint authority is stored encrypted).
  */
-export async function startTestChains(databaseUrl: string): Promise<{ stop(): Promise<void> }> {
+export async function startTestChains(
+  databaseUrl: string,
+  opts: { mainnetFinality?: boolean } = {},
+): Promise<{ stop(): Promise<void> }> {
+  const solidLag = opts.mainnetFinality ? undefined : TEST_TRON_SOLID_LAG;
+  const finalityDepth = opts.mainnetFinality ? undefined : TEST_SOLANA_FINALITY_DEPTH;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-test-chains-"));
   const stops: (() => Promise<void>)[] = [];
   const pool = createPool(databaseUrl, 2);
@@ -39,7 +46,7 @@ export async function startTestChains(databaseUrl: string): Promise<{ stop(): Pr
       await registerSandboxChain(db, evmRegistration(info, TEST_BLOCK_TIME * 1000));
     });
     const tron = (async () => {
-      const sandbox = await startTronSandbox({ dataDir, blockTime: TEST_BLOCK_TIME, solidLag: TEST_TRON_SOLID_LAG });
+      const sandbox = await startTronSandbox({ dataDir, blockTime: TEST_BLOCK_TIME, solidLag });
       stops.push(sandbox.stop);
       await registerSandboxChain(db, tronRegistration(sandbox.info));
     })();
@@ -47,7 +54,7 @@ export async function startTestChains(databaseUrl: string): Promise<{ stop(): Pr
       const sandbox = await startSolanaSandbox({
         dataDir,
         slotMs: TEST_SLOT_MS,
-        finalityDepth: TEST_SOLANA_FINALITY_DEPTH,
+        finalityDepth,
       });
       stops.push(sandbox.stop);
       await registerSandboxChain(db, solanaRegistration(sandbox.info, readSolanaSandboxSecret(dataDir)));

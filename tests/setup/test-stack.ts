@@ -18,7 +18,10 @@ export interface StackContext {
  * A fresh database (migrated), the sandbox chains registered in it and the deposit-address pool keeper: what
  * a run's tests share. `stop` takes it all down again, the database dropped.
  */
-export async function startTestStack(root: string): Promise<{ context: StackContext; stop: () => Promise<void> }> {
+export async function startTestStack(
+  root: string,
+  opts: { mainnetFinality?: boolean } = {},
+): Promise<{ context: StackContext; stop: () => Promise<void> }> {
   const database = await createTestDatabase(root);
   const context = {
     databaseUrl: database.url,
@@ -36,7 +39,7 @@ export async function startTestStack(root: string): Promise<{ context: StackCont
     await migrateDatabase(database.url);
     process.env.MASTER_KEY = context.masterKey; // the solana mint authority is registered encrypted under it
     resetConfig();
-    chains = await startTestChains(database.url);
+    chains = await startTestChains(database.url, opts);
     stopPoolKeeper = await startAddressPoolKeeper(database.url);
   } catch (err) {
     await stop();
