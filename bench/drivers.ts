@@ -127,7 +127,8 @@ try {
     `bench:drivers: an idempotent write's transaction, ${CONCURRENCY} concurrent callers, ${SECONDS} s per case`,
   );
   console.log(
-    `${"driver".padEnd(32)} ${"tx/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"cpu ms/tx".padStart(10)} ${"trips".padStart(6)}`,
+    `${"driver".padEnd(32)} ${"tx/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ` +
+      `${"cpu ms/tx".padStart(10)} ${"trips".padStart(6)}`,
   );
   for (const make of [
     () => nodePostgres(database.url, false),

@@ -87,7 +87,8 @@ try {
     const systemMs = used.system / 1000 / REQUESTS;
     const allMs = ((machineTicks() - machine) * 10) / REQUESTS;
     console.log(
-      `${c.name.padEnd(52)} ${(REQUESTS / seconds).toFixed(0).padStart(8)} ${cpuMs.toFixed(2).padStart(8)} ${systemMs.toFixed(2).padStart(10)} ${allMs.toFixed(2).padStart(11)}`,
+      `${c.name.padEnd(52)} ${(REQUESTS / seconds).toFixed(0).padStart(8)} ${cpuMs.toFixed(2).padStart(8)} ` +
+        `${systemMs.toFixed(2).padStart(10)} ${allMs.toFixed(2).padStart(11)}`,
     );
   }
   console.log(

@@ -154,10 +154,12 @@ try {
     console.log(`  database transactions/s (the bench's own excluded)  ${(tx / window).toFixed(1)}`);
     console.log(`  per status change                                   ${(tx / changes).toFixed(2)}`);
     console.log(
-      `  web CPU                                             ${(cpuMs / window).toFixed(1)} ms/s (${(cpuMs / window / 10).toFixed(1)} % of a core)`,
+      `  web CPU                                             ${(cpuMs / window).toFixed(1)} ms/s ` +
+        `(${(cpuMs / window / 10).toFixed(1)} % of a core)`,
     );
     console.log(
-      `  change → page, ms                                   p50 ${percentile(sorted, 50).toFixed(0)}, p99 ${percentile(sorted, 99).toFixed(0)} (${sorted.length} of ${changes} seen, ${missed + changedAt.size} not)`,
+      `  change → page, ms                                   p50 ${percentile(sorted, 50).toFixed(0)}, ` +
+        `p99 ${percentile(sorted, 99).toFixed(0)} (${sorted.length} of ${changes} seen, ${missed + changedAt.size} not)`,
     );
   } finally {
     for (const req of requests) req.destroy();

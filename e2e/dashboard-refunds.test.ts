@@ -80,64 +80,70 @@ describe("dashboard refunds", () => {
     expect(errors).toEqual([]);
   });
 
-  it("the claim link: shown to a refunder on asking (audited), regenerated with a code; a viewer never sees it, even replaying", async () => {
-    const paymentId = await creditedPayment(m, ["2.000000"]);
-    const created = await api("POST", "/v1/refunds", {
-      key: m.sandboxKey,
-      body: { payment: paymentId, amount: "1.000000" },
-    });
-    const { id, claim_url: firstUrl } = created.json as { id: string; claim_url: string };
-    const owner = await newUserWithApp(m.id, "owner");
-    const o = await visitor();
-    await signInWithCode(o.page, owner);
-    await o.page.goto(site(`/dashboard/refunds/${id}`));
-    expect(await o.page.content()).not.toContain(firstUrl);
-    const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
-    await o.page.getByRole("button", { name: "Show claim link" }).click();
-    const request = await posted;
-    expect(await o.page.getByTestId("claim-url").innerText()).toBe(firstUrl);
-    const audit = await query<{ action: string; user_id: string }>(
-      getDb(),
-      "select action, user_id from audit_log where target = $1 order by created_at",
-      [id],
-    );
-    expect(audit).toEqual([{ action: "refund.claim_link_shown", user_id: owner.id }]);
+  it(
+    "the claim link: shown to a refunder on asking (audited), regenerated with a code; a viewer never sees it, even " +
+      "replaying",
+    async () => {
+      const paymentId = await creditedPayment(m, ["2.000000"]);
+      const created = await api("POST", "/v1/refunds", {
+        key: m.sandboxKey,
+        body: { payment: paymentId, amount: "1.000000" },
+      });
+      const { id, claim_url: firstUrl } = created.json as { id: string; claim_url: string };
+      const owner = await newUserWithApp(m.id, "owner");
+      const o = await visitor();
+      await signInWithCode(o.page, owner);
+      await o.page.goto(site(`/dashboard/refunds/${id}`));
+      expect(await o.page.content()).not.toContain(firstUrl);
+      const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
+      await o.page.getByRole("button", { name: "Show claim link" }).click();
+      const request = await posted;
+      expect(await o.page.getByTestId("claim-url").innerText()).toBe(firstUrl);
+      const audit = await query<{ action: string; user_id: string }>(
+        getDb(),
+        "select action, user_id from audit_log where target = $1 order by created_at",
+        [id],
+      );
+      expect(audit).toEqual([{ action: "refund.claim_link_shown", user_id: owner.id }]);
 
-    const viewer = await newUser(m.id, "viewer");
-    const { page, context, errors } = await visitor();
-    await signIn(page, viewer);
-    await page.goto(site(`/dashboard/refunds/${id}`));
-    await page.getByTestId("refund-status").waitFor();
-    expect(await page.getByRole("button", { name: "Show claim link" }).count()).toBe(0);
-    expect(await page.content()).not.toContain(new URL(firstUrl).pathname);
-    const headers = Object.fromEntries(
-      Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
-    );
-    const replay = await (
-      await context.request.post(request.url(), { headers, data: request.postDataBuffer()! })
-    ).text();
-    expect(replay).toContain("Your role (viewer) does not allow this.");
-    expect(replay).not.toContain(new URL(firstUrl).pathname);
+      const viewer = await newUser(m.id, "viewer");
+      const { page, context, errors } = await visitor();
+      await signIn(page, viewer);
+      await page.goto(site(`/dashboard/refunds/${id}`));
+      await page.getByTestId("refund-status").waitFor();
+      expect(await page.getByRole("button", { name: "Show claim link" }).count()).toBe(0);
+      expect(await page.content()).not.toContain(new URL(firstUrl).pathname);
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+      );
+      const replay = await (
+        await context.request.post(request.url(), { headers, data: request.postDataBuffer()! })
+      ).text();
+      expect(replay).toContain("Your role (viewer) does not allow this.");
+      expect(replay).not.toContain(new URL(firstUrl).pathname);
 
-    await o.page.getByLabel("Require a one-time code").check();
-    await o.page.getByRole("button", { name: "Regenerate link" }).click();
-    await o.page.getByTestId("claim-code").waitFor();
-    const newUrl = await o.page.getByTestId("claim-url").innerText();
-    expect(newUrl).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
-    expect(newUrl).not.toBe(firstUrl);
-    expect(await o.page.getByTestId("claim-code").innerText()).toMatch(/^\d{8}$/);
-    expect((await o.page.goto(firstUrl.replace(/^https?:\/\/[^/]+/, site(""))))?.status()).toBe(404);
-    expect((await o.page.goto(newUrl.replace(/^https?:\/\/[^/]+/, site(""))))?.status()).toBe(200);
-    await o.page.getByLabel("The code the merchant sent you").waitFor();
-    expect(
-      (
-        await query(getDb(), "select 1 from audit_log where target = $1 and action = 'refund.claim_link_regenerated'", [
-          id,
-        ])
-      ).length,
-    ).toBe(1);
-    expect([...o.errors, ...errors]).toEqual([]);
-  });
+      await o.page.getByLabel("Require a one-time code").check();
+      await o.page.getByRole("button", { name: "Regenerate link" }).click();
+      await o.page.getByTestId("claim-code").waitFor();
+      const newUrl = await o.page.getByTestId("claim-url").innerText();
+      expect(newUrl).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
+      expect(newUrl).not.toBe(firstUrl);
+      expect(await o.page.getByTestId("claim-code").innerText()).toMatch(/^\d{8}$/);
+      expect((await o.page.goto(firstUrl.replace(/^https?:\/\/[^/]+/, site(""))))?.status()).toBe(404);
+      expect((await o.page.goto(newUrl.replace(/^https?:\/\/[^/]+/, site(""))))?.status()).toBe(200);
+      await o.page.getByLabel("The code the merchant sent you").waitFor();
+      expect(
+        (
+          await query(
+            getDb(),
+            "select 1 from audit_log where target = $1 and action = 'refund.claim_link_regenerated'",
+            [id],
+          )
+        ).length,
+      ).toBe(1);
+      expect([...o.errors, ...errors]).toEqual([]);
+    },
+  );
 
   it("a viewer sees refunds but cannot refund: no form, and a posted refund is refused with nothing written", async () => {
     const paymentId = await creditedPayment(m, ["2.000000"]);

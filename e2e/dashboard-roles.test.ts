@@ -107,40 +107,44 @@ describe("dashboard roles", () => {
     expect(audit).toEqual([{ action: "api_key.created", user_id: owner.id }]);
   });
 
-  it("a viewer may read the home page; the audit log is the owner's alone (403 for admin and viewer); costs are the owner's and admin's", async () => {
-    const viewer = await newUser(m.id, "viewer");
-    const v = await visitor();
-    await signIn(v.page, viewer);
-    expect(await v.page.locator("li[data-chain]").count()).toBe(5);
-    expect(await v.page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
-    for (const [role, page] of [["viewer", v.page] as const, ["admin", (await visitor()).page] as const]) {
-      if (role === "admin") await signIn(page, await newUser(m.id, "admin"));
-      const res = await page.goto(site("/dashboard/audit"));
-      expect(res?.status(), role).toBe(403);
-      await page.getByRole("heading", { name: "You do not have access to this page" }).waitFor();
-    }
-    await snapshot(v.page, "dashboard-audit-forbidden");
-    // The network fees are the owners' and admins' (costs:read): a viewer has no link and gets the 403 page.
-    expect(await v.page.getByRole("link", { name: "Costs" }).count()).toBe(0);
-    expect((await v.page.goto(site("/dashboard/costs")))?.status()).toBe(403);
-    const a = await visitor();
-    await signIn(a.page, await newUser(m.id, "admin"));
-    await a.page.getByRole("link", { name: "Costs" }).click();
-    await a.page.getByRole("heading", { name: "Costs" }).waitFor();
-    await a.page.getByText(/^No network fees since \d{4}-\d{2}-\d{2}\.$/).waitFor();
+  it(
+    "a viewer may read the home page; the audit log is the owner's alone (403 for admin and viewer); costs are the " +
+      "owner's and admin's",
+    async () => {
+      const viewer = await newUser(m.id, "viewer");
+      const v = await visitor();
+      await signIn(v.page, viewer);
+      expect(await v.page.locator("li[data-chain]").count()).toBe(5);
+      expect(await v.page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+      for (const [role, page] of [["viewer", v.page] as const, ["admin", (await visitor()).page] as const]) {
+        if (role === "admin") await signIn(page, await newUser(m.id, "admin"));
+        const res = await page.goto(site("/dashboard/audit"));
+        expect(res?.status(), role).toBe(403);
+        await page.getByRole("heading", { name: "You do not have access to this page" }).waitFor();
+      }
+      await snapshot(v.page, "dashboard-audit-forbidden");
+      // The network fees are the owners' and admins' (costs:read): a viewer has no link and gets the 403 page.
+      expect(await v.page.getByRole("link", { name: "Costs" }).count()).toBe(0);
+      expect((await v.page.goto(site("/dashboard/costs")))?.status()).toBe(403);
+      const a = await visitor();
+      await signIn(a.page, await newUser(m.id, "admin"));
+      await a.page.getByRole("link", { name: "Costs" }).click();
+      await a.page.getByRole("heading", { name: "Costs" }).waitFor();
+      await a.page.getByText(/^No network fees since \d{4}-\d{2}-\d{2}\.$/).waitFor();
 
-    const owner = await newUser(m.id, "owner");
-    const o = await visitor();
-    await signIn(o.page, owner);
-    await o.page.getByRole("link", { name: "Audit log" }).click();
-    await o.page.getByRole("heading", { name: "Audit log" }).waitFor();
-    const latest = o.page.locator("li[data-audit]").first();
-    expect(await latest.getAttribute("data-audit")).toBe("user.signed_in");
-    const text = await latest.innerText();
-    expect(text).toContain(owner.email);
-    expect(text).toMatch(/ · 10\.\d+\.\d+\.\d+ · Mozilla\//);
-    expect(await o.page.locator('li[data-audit="api_key.created"]').count()).toBe(1);
-    await snapshot(o.page, "dashboard-audit");
-    await snapshotWide(o.page, "dashboard-audit");
-  });
+      const owner = await newUser(m.id, "owner");
+      const o = await visitor();
+      await signIn(o.page, owner);
+      await o.page.getByRole("link", { name: "Audit log" }).click();
+      await o.page.getByRole("heading", { name: "Audit log" }).waitFor();
+      const latest = o.page.locator("li[data-audit]").first();
+      expect(await latest.getAttribute("data-audit")).toBe("user.signed_in");
+      const text = await latest.innerText();
+      expect(text).toContain(owner.email);
+      expect(text).toMatch(/ · 10\.\d+\.\d+\.\d+ · Mozilla\//);
+      expect(await o.page.locator('li[data-audit="api_key.created"]').count()).toBe(1);
+      await snapshot(o.page, "dashboard-audit");
+      await snapshotWide(o.page, "dashboard-audit");
+    },
+  );
 });

@@ -163,7 +163,9 @@ export function registerServiceMetrics(registry: Registry): void {
   });
   const burntInstead = new Counter({
     name: "usdt_tron_energy_burnt_instead_total",
-    help: "Tron transfers that burnt TRX for energy because the treasury's stake could not cover them (TRON_ENERGY_STRATEGY=stake), by purpose.",
+    help:
+      "Tron transfers that burnt TRX for energy because the treasury's stake could not cover them " +
+      "(TRON_ENERGY_STRATEGY=stake), by purpose.",
     labelNames: ["purpose"] as const,
     registers: [registry],
   });
@@ -175,7 +177,9 @@ export function registerServiceMetrics(registry: Registry): void {
   });
   const feeCapped = new Counter({
     name: "usdt_solana_priority_fee_capped_total",
-    help: "Solana transactions signed at SOLANA_MAX_COMPUTE_UNIT_PRICE because recent blocks asked more (they may wait for the congestion to pass), by purpose.",
+    help:
+      "Solana transactions signed at SOLANA_MAX_COMPUTE_UNIT_PRICE because recent blocks asked more (they may wait " +
+      "for the congestion to pass), by purpose.",
     labelNames: ["purpose"] as const,
     registers: [registry],
   });

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { cn } from "@/components/class-names";
 import type { ChainFamily } from "@/lib/chains/chain-registry";
 import type { AddressWallet } from "./wallet-address";
 
@@ -40,7 +41,10 @@ export function WalletFill({ family, onAddress }: { family: ChainFamily; onAddre
           key={w.name}
           type="button"
           onClick={() => void use(w)}
-          className="min-h-11 w-full rounded-xl border border-slate-300 px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+          className={cn(
+            "min-h-11 w-full rounded-xl border border-slate-300 px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50",
+            "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+          )}
         >
           Use my address from {w.name}
         </button>

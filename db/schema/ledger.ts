@@ -30,7 +30,11 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_journal_idx").on(t.journalId),
     check(
       "ledger_entries_account_check",
-      sql`${t.account} in ('available','reserved','payouts_in_flight','refunds_in_flight','chain_deposits','chain_withdrawals','adjustments','reorg_receivables')`,
+      // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
+      sql.join([
+        sql`${t.account} in ('available','reserved','payouts_in_flight','refunds_in_flight',`,
+        sql`'chain_deposits','chain_withdrawals','adjustments','reorg_receivables')`,
+      ]),
     ),
     check("ledger_entries_nonzero", sql`${t.amountUnits} <> 0`),
   ],

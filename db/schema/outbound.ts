@@ -103,7 +103,8 @@ export const outboundTransactions = pgTable(
     /**
      * What the landed candidate used, as its chain reports it (decimal strings): EVM `gas_used`, `gas_price`; Tron
      * `energy_total`, `energy_staked`, `energy_burnt_sun`, `bandwidth_staked`, `bandwidth_burnt_sun`; Solana
-     * `compute_units`, `compute_unit_limit`, `compute_unit_price` (micro-lamports). Set when it confirms or reverts, with the fee the books take.
+     * `compute_units`, `compute_unit_limit`, `compute_unit_price` (micro-lamports). Set when it confirms or reverts,
+     * with the fee the books take.
      */
     feeUsage: jsonb("fee_usage").$type<Record<string, string>>(),
     failure: text("failure"),
@@ -136,7 +137,11 @@ export const outboundTransactions = pgTable(
     ),
     check(
       "outbound_purpose_check",
-      sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close','deploy','approve','undelegate','energy_delegate','energy_reclaim')`,
+      // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
+      sql.join([
+        sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close',`,
+        sql`'deploy','approve','undelegate','energy_delegate','energy_reclaim')`,
+      ]),
     ),
   ],
 );

@@ -87,7 +87,11 @@ export const payments = pgTable(
     // and it keeps no address when it expires that way.
     check(
       "payments_address_with_chain",
-      sql`(${t.chain} is null) = (${t.depositAddress} is null) or (${t.status} in ('intent_created','expired') and ${t.depositAddress} is null)`,
+      // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
+      sql.join([
+        sql`(${t.chain} is null) = (${t.depositAddress} is null) or `,
+        sql`(${t.status} in ('intent_created','expired') and ${t.depositAddress} is null)`,
+      ]),
     ),
     index("payments_waiting_for_address_idx")
       .on(t.mode, t.chain, t.createdAt)

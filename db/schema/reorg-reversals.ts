@@ -39,7 +39,11 @@ export const reorgReversals = pgTable(
     index("reorg_reversals_merchant_idx").on(t.merchantId, t.detectedAt),
     check(
       "reorg_reversals_amounts",
-      sql`${t.takenFromAvailableUnits} >= 0 and ${t.receivableUnits} >= 0 and ${t.takenFromAvailableUnits} + ${t.receivableUnits} = ${t.amountUnits}`,
+      // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
+      sql.join([
+        sql`${t.takenFromAvailableUnits} >= 0 and ${t.receivableUnits} >= 0 and `,
+        sql`${t.takenFromAvailableUnits} + ${t.receivableUnits} = ${t.amountUnits}`,
+      ]),
     ),
   ],
 );

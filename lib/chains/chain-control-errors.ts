@@ -14,7 +14,8 @@ export function congestWith(field: "base_fee_gwei" | "compute_unit_price" | null
   if (field === null)
     return new DomainError(
       "invalid_request_error",
-      `congest works on the EVM sandbox chains (base_fee_gwei) and solana (compute_unit_price), not on ${chain}: its fees are resources, not a market.`,
+      "congest works on the EVM sandbox chains (base_fee_gwei) and solana (compute_unit_price), " +
+        `not on ${chain}: its fees are resources, not a market.`,
       { param: "chain" },
     );
   return new DomainError("invalid_request_error", `${field} is required to congest ${chain}.`, { param: field });

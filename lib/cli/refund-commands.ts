@@ -17,7 +17,8 @@ const modeOf = (flags: Flags) => {
 };
 
 const described = (p: ReturnType<typeof serializeRefundPolicy>) =>
-  `${p.merchant} (${p.mode}): overpayments above ${p.overpaid_above ?? "never"} refunded, late payments ${p.refund_late_payments ? "refunded" : "kept"}`;
+  `${p.merchant} (${p.mode}): overpayments above ${p.overpaid_above ?? "never"} refunded, ` +
+  `late payments ${p.refund_late_payments ? "refunded" : "kept"}`;
 
 /** The merchant's refund policy (docs/REFUNDS.md#policy): automatic claim refunds of overpaid and late money. */
 export const REFUND_COMMANDS: Record<string, Command> = {

@@ -119,7 +119,8 @@ export async function frozenAddress(run: TriggerRun, event: string, ends: "faile
     if (err instanceof ServiceError && err.status === 403)
       throw new ServiceError(
         `${event} freezes the destination, which needs a key with the sandbox:chains scope; create one with ` +
-          "npm run cli -- keys create --merchant mer_… --mode sandbox --scopes payments:write,payouts:write,refunds:write,events:read,sandbox:chains",
+          "npm run cli -- keys create --merchant mer_… --mode sandbox --scopes " +
+          "payments:write,payouts:write,refunds:write,events:read,sandbox:chains",
       );
     throw err;
   }

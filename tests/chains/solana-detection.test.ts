@@ -62,7 +62,8 @@ async function creditsTo(adapter: SolanaAdapter, owner: string, from: number, wa
 }
 
 describe("Solana deposit detection", () => {
-  it("blocks: a credit into the owner's associated token account is taken; one into another token account of the owner's is read but not taken", async () => {
+  it("blocks: a credit into the owner's associated token account is taken; one into another token account of the " +
+    "owner's is read but not taken", async () => {
     const config = await sandboxChain("solana");
     const adapter = new SolanaAdapter("solana", { ...config, solanaDetection: "blocks" });
     expect(adapter.scansAddresses).toBe(false);

@@ -73,7 +73,8 @@ async function creationEvent(key: string, paymentId: string) {
 }
 
 describe("npm run cli -- listen", () => {
-  it("forwards each event signed with the printed secret (SDK and stripe-node verify it); a SIGKILLed listen resumes with nothing missed or repeated", async () => {
+  it("forwards each event signed with the printed secret (SDK and stripe-node verify it); a SIGKILLed listen resumes " +
+    "with nothing missed or repeated", async () => {
     const m = await newMerchant();
     const args = ["--forward-to", receiver.url("/hooks"), "--api-key", m.sandboxKey, "--base-url", webUrls()[0]!];
     const first = startListen(args);

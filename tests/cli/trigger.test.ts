@@ -77,7 +77,8 @@ describe("npm run cli -- trigger", () => {
     );
   }, 60_000);
 
-  it("refund.created, refund.requires_action, refund.canceled: a refund of a confirmed payment, its event listed; the canceled amount back", async () => {
+  it("refund.created, refund.requires_action, refund.canceled: a refund of a confirmed payment, its event listed; " +
+    "the canceled amount back", async () => {
     const events = ["refund.created", "refund.requires_action", "refund.canceled"];
     const merchants = await Promise.all(events.map(() => newMerchant()));
     const url = webUrls()[0]!;

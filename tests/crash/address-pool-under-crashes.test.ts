@@ -112,7 +112,8 @@ describe("the deposit address pool under SIGKILL", () => {
     expect(payments.length).toBeGreaterThan(100);
     const pool = await query<{ derivation_index: string; address: string; payment_id: string | null }>(
       getDb(),
-      "select derivation_index::text as derivation_index, address, payment_id from deposit_address_pool p where mode = 'live' and family = 'tron' order by p.derivation_index",
+      "select derivation_index::text as derivation_index, address, payment_id from deposit_address_pool p where " +
+        "mode = 'live' and family = 'tron' order by p.derivation_index",
     );
     const [counter] = await query<{ next_index: string }>(
       getDb(),

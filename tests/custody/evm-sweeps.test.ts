@@ -199,7 +199,8 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
     // over by rounding go one each to the largest remainders); the deployment is the installation's.
     const [batch] = await query<{ id: string; fee: string }>(
       getDb(),
-      "select o.id, o.fee_native::text as fee from outbound_transactions o join sweep_batch_members b on b.outbound_id = o.id where b.address = $1",
+      "select o.id, o.fee_native::text as fee from outbound_transactions o join sweep_batch_members b on " +
+        "b.outbound_id = o.id where b.address = $1",
       [addresses[0]],
     );
     const shares = await Promise.all(addresses.map(async (a) => (await paymentCosts(a))[0]!.fee));
@@ -211,7 +212,8 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
     }
     const deployCost = await query(
       getDb(),
-      "select c.subject_type from outbound_costs c join outbound_transactions o on o.id = c.outbound_id where o.purpose = 'deploy' and o.chain = $1 and o.cause_id = $2",
+      "select c.subject_type from outbound_costs c join outbound_transactions o on o.id = c.outbound_id where " +
+        "o.purpose = 'deploy' and o.chain = $1 and o.cause_id = $2",
       [CHAIN, contract],
     );
     expect(deployCost).toEqual([{ subject_type: "installation" }]);

@@ -184,7 +184,8 @@ describe("the installation's own books, reconciled with the chain", () => {
       });
   });
 
-  it("tokens taken off the treasury outside the service: a shortfall, an unmatched gap and the gas its key spent, exit 3, the job logs an error; the operator books the gas", async () => {
+  it("tokens taken off the treasury outside the service: a shortfall, an unmatched gap and the gas its key spent, " +
+    "exit 3, the job logs an error; the operator books the gas", async () => {
     const adapter = createChainAdapter(chain.config);
     const hash = await adapter.sendToken(chain.treasury.privateKey, chain.freshAddress(), 1_000_000n);
     const receipt = await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
@@ -330,7 +331,8 @@ describe("payouts on eth, end to end", () => {
   };
 
   it("payouts waiting together go out in one transaction of the treasury: each confirmed with its own event and the " +
-    "shared tx_hash, paid exactly once, ≤ 60 % of a single transfer's gas each; one deny-listed meanwhile is blocked unsigned", async () => {
+    "shared tx_hash, paid exactly once, ≤ 60 % of a single transfer's gas each; one deny-listed meanwhile is " +
+    "blocked unsigned", async () => {
     const { perPayout, alone } = await expectBatchedPayouts(s, chain, leader);
     console.log(`eth: a payout in a batch of 20 used ${perPayout} gas, one alone ${alone}`);
   }, 240_000);

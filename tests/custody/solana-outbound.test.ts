@@ -301,7 +301,8 @@ describe("payouts on Solana, end to end", () => {
     );
   }, 240_000);
 
-  it("a payout to an owner whose token account is frozen is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+  it("a payout to an owner whose token account is frozen is blocked before signing (destination_frozen): no fee, " +
+    "refunded, payout.blocked", async () => {
     await expectFrozenPayoutBlocked(s, "solana", recipients());
   }, 150_000);
 

@@ -342,7 +342,8 @@ describe("Tron energy staked by the operator", () => {
     // The 24-hour cost is the journal's fees (this file's payouts, sweeps and top-ups), to the sun.
     const [booked] = await query<{ fee: string }>(
       getDb(),
-      "select coalesce(sum(fee_native), 0)::text as fee from outbound_transactions where mode = 'sandbox' and chain = 'tron' and fee_native is not null",
+      "select coalesce(sum(fee_native), 0)::text as fee from outbound_transactions where mode = 'sandbox' and " +
+        "chain = 'tron' and fee_native is not null",
     );
     expect(report.burnt_last_24h.trx).toBe(formatUnits(BigInt(booked!.fee), 6));
   }, 240_000);

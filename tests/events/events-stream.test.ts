@@ -179,48 +179,52 @@ describe("GET /v1/events/stream", () => {
     }
   });
 
-  it("is pushed: reads nothing while no event is written, and finds an event held back by an older transaction once that ends", async () => {
-    const m = await newMerchant();
-    const owner = { merchantId: m.id, mode: "sandbox" as const };
-    const warm = changeFeed().subscribe(EVENT_CREATED, "warm-up", () => {});
-    await changeFeed().whenListening(EVENT_CREATED);
-    const counting = countingDb();
-    const abort = new AbortController();
-    const got: string[] = [];
-    const cursor = await currentStreamCursor(getDb());
-    const reading = (async () => {
-      for await (const event of streamEvents(counting.db, owner, { cursor, types: null, signal: abort.signal }))
-        got.push(event.id);
-    })();
-    const slow = await getPool().connect();
-    try {
-      await until("the first read", async () => counting.statements() > 0, 5_000);
-      // Its first read also waits for the transactions in flight then (other tests' too) to end: once they
-      // have, it reads nothing more until an event is written.
-      const idle = await settledCount(counting, "the stream settled");
-      await new Promise((r) => setTimeout(r, 2_500));
-      expect(counting.statements()).toBe(idle);
+  it(
+    "is pushed: reads nothing while no event is written, and finds an event held back by an older transaction once " +
+      "that ends",
+    async () => {
+      const m = await newMerchant();
+      const owner = { merchantId: m.id, mode: "sandbox" as const };
+      const warm = changeFeed().subscribe(EVENT_CREATED, "warm-up", () => {});
+      await changeFeed().whenListening(EVENT_CREATED);
+      const counting = countingDb();
+      const abort = new AbortController();
+      const got: string[] = [];
+      const cursor = await currentStreamCursor(getDb());
+      const reading = (async () => {
+        for await (const event of streamEvents(counting.db, owner, { cursor, types: null, signal: abort.signal }))
+          got.push(event.id);
+      })();
+      const slow = await getPool().connect();
+      try {
+        await until("the first read", async () => counting.statements() > 0, 5_000);
+        // Its first read also waits for the transactions in flight then (other tests' too) to end: once they
+        // have, it reads nothing more until an event is written.
+        const idle = await settledCount(counting, "the stream settled");
+        await new Promise((r) => setTimeout(r, 2_500));
+        expect(counting.statements()).toBe(idle);
 
-      // An older transaction that writes no event holds the new one back; its end notifies nobody, so the
-      // stream must look again by itself until the event is readable.
-      await slow.query("begin");
-      await slow.query("select pg_current_xact_id()");
-      const [event] = await recordEvents(getDb(), [
-        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_held" } },
-      ]);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(got).toEqual([]);
-      await slow.query("commit");
-      await until("the held-back event", async () => got.length > 0, 10_000);
-      expect(got).toEqual([event!.id]);
-    } finally {
-      slow.release();
-      abort.abort();
-      await reading;
-      warm();
-      await counting.close();
-    }
-  });
+        // An older transaction that writes no event holds the new one back; its end notifies nobody, so the
+        // stream must look again by itself until the event is readable.
+        await slow.query("begin");
+        await slow.query("select pg_current_xact_id()");
+        const [event] = await recordEvents(getDb(), [
+          { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_held" } },
+        ]);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(got).toEqual([]);
+        await slow.query("commit");
+        await until("the held-back event", async () => got.length > 0, 10_000);
+        expect(got).toEqual([event!.id]);
+      } finally {
+        slow.release();
+        abort.abort();
+        await reading;
+        warm();
+        await counting.close();
+      }
+    },
+  );
 
   it("an owner's streams share their reads: an event costs about one read, not one per open stream", async () => {
     const m = await newMerchant();

@@ -198,119 +198,135 @@ describe("PayoutBatcher (the treasury's allowance)", () => {
 });
 
 describe("the EVM driver's payout batches", () => {
-  it("a batch waits for the treasury's approval to be mined, and never goes through an address without code; then batches go as plain calls, several in flight at once", async () => {
-    const { key, account } = await freshTreasury(1_000n);
-    const driver = new EvmDriver(anvilConfig());
-    const to = fresh(4);
-    const batches = [to.slice(0, 2), to.slice(2)].map((pair) =>
-      batchIntent(
-        account.address,
-        contract.address,
-        pair.map((address) => ({ address, raw: 100n })),
-      ),
-    );
-    expect(await driver.prepare(batches[0]!, null)).toBeNull(); // no allowance yet
-    // An address without code, approved: never signed (a call to it would succeed and pay no one).
-    const [codeless] = fresh(1);
-    expect(
-      (await receipt(await wallet(account).sendTransaction({ to: token, data: approveBatcherData(codeless!) }))).status,
-    ).toBe("success");
-    const throughCodeless = batchIntent(account.address, codeless!, [
-      { address: to[0]!, raw: 1n },
-      { address: to[1]!, raw: 1n },
-    ]);
-    expect(await driver.prepare(throughCodeless, null)).toBeNull();
-    await automine(false);
-    try {
-      const approval = await wallet(account).sendTransaction({ to: token, data: approveBatcherData(contract.address) });
-      expect(await driver.prepare(batches[0]!, null)).toBeNull(); // approved in the pool, not mined
-      await mine();
-      expect((await receipt(approval)).status).toBe("success");
-      // Two batches signed with consecutive nonces, both in the node's pool before either is mined.
-      let nonce = await client.getTransactionCount({ address: account.address });
-      const sent: Hex[] = [];
-      for (const intent of batches) {
-        const prepared = (await driver.prepare(intent, null))!;
-        expect(prepared).not.toBeNull();
-        expect(driver.noncesUsed(prepared)).toBe(1);
-        const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(nonce++));
-        expect(parseTransaction(signed.signedTx as Hex)).toMatchObject({
-          type: "eip1559",
-          to: contract.address.toLowerCase(),
+  it(
+    "a batch waits for the treasury's approval to be mined, and never goes through an address without code; then " +
+      "batches go as plain calls, several in flight at once",
+    async () => {
+      const { key, account } = await freshTreasury(1_000n);
+      const driver = new EvmDriver(anvilConfig());
+      const to = fresh(4);
+      const batches = [to.slice(0, 2), to.slice(2)].map((pair) =>
+        batchIntent(
+          account.address,
+          contract.address,
+          pair.map((address) => ({ address, raw: 100n })),
+        ),
+      );
+      expect(await driver.prepare(batches[0]!, null)).toBeNull(); // no allowance yet
+      // An address without code, approved: never signed (a call to it would succeed and pay no one).
+      const [codeless] = fresh(1);
+      expect(
+        (await receipt(await wallet(account).sendTransaction({ to: token, data: approveBatcherData(codeless!) })))
+          .status,
+      ).toBe("success");
+      const throughCodeless = batchIntent(account.address, codeless!, [
+        { address: to[0]!, raw: 1n },
+        { address: to[1]!, raw: 1n },
+      ]);
+      expect(await driver.prepare(throughCodeless, null)).toBeNull();
+      await automine(false);
+      try {
+        const approval = await wallet(account).sendTransaction({
+          to: token,
+          data: approveBatcherData(contract.address),
         });
-        expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
-        sent.push(signed.txHash as Hex);
+        expect(await driver.prepare(batches[0]!, null)).toBeNull(); // approved in the pool, not mined
+        await mine();
+        expect((await receipt(approval)).status).toBe("success");
+        // Two batches signed with consecutive nonces, both in the node's pool before either is mined.
+        let nonce = await client.getTransactionCount({ address: account.address });
+        const sent: Hex[] = [];
+        for (const intent of batches) {
+          const prepared = (await driver.prepare(intent, null))!;
+          expect(prepared).not.toBeNull();
+          expect(driver.noncesUsed(prepared)).toBe(1);
+          const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(nonce++));
+          expect(parseTransaction(signed.signedTx as Hex)).toMatchObject({
+            type: "eip1559",
+            to: contract.address.toLowerCase(),
+          });
+          expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
+          sent.push(signed.txHash as Hex);
+        }
+        expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(nonce);
+        await mine();
+        for (const hash of sent) expect((await receipt(hash)).status).toBe("success");
+        for (const address of to) expect(await balance(address)).toBe(100n);
+      } finally {
+        await automine(true);
       }
-      expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(nonce);
-      await mine();
-      for (const hash of sent) expect((await receipt(hash)).status).toBe("success");
-      for (const address of to) expect(await balance(address)).toBe(100n);
-    } finally {
-      await automine(true);
-    }
-  });
+    },
+  );
 
-  it("a treasury delegated by the first design clears its delegation (authorization to address 0) once nothing of its is in flight", async () => {
-    const { key, account } = await freshTreasury();
-    // Delegated as the first design left it: its own authorization, in a transaction of its own.
-    const nonce = await client.getTransactionCount({ address: account.address });
-    const delegation = await wallet(account).sendTransaction({
-      to: account.address,
-      authorizationList: [
-        await account.signAuthorization({ chainId: CHAIN_ID, address: DELEGATED_PAYOUT_BATCHER, nonce: nonce + 1 }),
-      ],
-    } as never);
-    await receipt(delegation);
-    expect(await client.getCode({ address: account.address })).toBe(delegationCode(DELEGATED_PAYOUT_BATCHER));
-    const intent = {
-      purpose: "undelegate",
-      fromAddress: account.address,
-      toAddress: account.address,
-      asset: "native",
-      rawAmount: 0n,
-      options: {},
-    } as unknown as OutboundRow;
-    const driver = new EvmDriver(anvilConfig());
-    await automine(false);
-    try {
-      await wallet(account).sendTransaction({ to: account.address, value: 0n });
-      expect(await driver.prepare(intent, null)).toBeNull(); // something of its in flight
-      await mine();
+  it(
+    "a treasury delegated by the first design clears its delegation (authorization to address 0) once nothing of " +
+      "its is in flight",
+    async () => {
+      const { key, account } = await freshTreasury();
+      // Delegated as the first design left it: its own authorization, in a transaction of its own.
+      const nonce = await client.getTransactionCount({ address: account.address });
+      const delegation = await wallet(account).sendTransaction({
+        to: account.address,
+        authorizationList: [
+          await account.signAuthorization({ chainId: CHAIN_ID, address: DELEGATED_PAYOUT_BATCHER, nonce: nonce + 1 }),
+        ],
+      } as never);
+      await receipt(delegation);
+      expect(await client.getCode({ address: account.address })).toBe(delegationCode(DELEGATED_PAYOUT_BATCHER));
+      const intent = {
+        purpose: "undelegate",
+        fromAddress: account.address,
+        toAddress: account.address,
+        asset: "native",
+        rawAmount: 0n,
+        options: {},
+      } as unknown as OutboundRow;
+      const driver = new EvmDriver(anvilConfig());
+      await automine(false);
+      try {
+        await wallet(account).sendTransaction({ to: account.address, value: 0n });
+        expect(await driver.prepare(intent, null)).toBeNull(); // something of its in flight
+        await mine();
+        const prepared = (await driver.prepare(intent, null))!;
+        expect(driver.noncesUsed(prepared)).toBe(2);
+        const next = await client.getTransactionCount({ address: account.address });
+        const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(next));
+        expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
+        await mine();
+        expect((await receipt(signed.txHash as Hex)).status).toBe("success");
+      } finally {
+        await automine(true);
+      }
+      expect(await client.getCode({ address: account.address })).toBeUndefined();
+      const after = await client.getTransactionCount({ address: account.address });
+      expect(after).toBe(nonce + 5); // its delegation (two), a plain call, the undelegation (two)
+      // Nothing to clear any more: the same intent would be a plain call.
+      expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
+    },
+  );
+
+  it(
+    "a batch of the first design still goes as it was made: on the treasury itself, and a replacement keeps the " +
+      "treasury's authorization",
+    async () => {
+      const { key, account } = await freshTreasury();
+      const intent = batchIntent(account.address, DELEGATED_PAYOUT_BATCHER, [
+        { address: fresh(1)[0]!, raw: 7n },
+        { address: fresh(1)[0]!, raw: 7n },
+      ]);
+      const driver = new EvmDriver(anvilConfig());
       const prepared = (await driver.prepare(intent, null))!;
-      expect(driver.noncesUsed(prepared)).toBe(2);
-      const next = await client.getTransactionCount({ address: account.address });
-      const signed = await driver.sign(intent, keysOf(key), prepared, BigInt(next));
-      expect(await driver.broadcast({ signedTx: signed.signedTx } as CandidateRow)).toEqual({ sent: true });
-      await mine();
-      expect((await receipt(signed.txHash as Hex)).status).toBe("success");
-    } finally {
-      await automine(true);
-    }
-    expect(await client.getCode({ address: account.address })).toBeUndefined();
-    const after = await client.getTransactionCount({ address: account.address });
-    expect(after).toBe(nonce + 5); // its delegation (two), a plain call, the undelegation (two)
-    // Nothing to clear any more: the same intent would be a plain call.
-    expect(driver.noncesUsed((await driver.prepare(intent, null))!)).toBe(1);
-  });
-
-  it("a batch of the first design still goes as it was made: on the treasury itself, and a replacement keeps the treasury's authorization", async () => {
-    const { key, account } = await freshTreasury();
-    const intent = batchIntent(account.address, DELEGATED_PAYOUT_BATCHER, [
-      { address: fresh(1)[0]!, raw: 7n },
-      { address: fresh(1)[0]!, raw: 7n },
-    ]);
-    const driver = new EvmDriver(anvilConfig());
-    const prepared = (await driver.prepare(intent, null))!;
-    expect(driver.noncesUsed(prepared)).toBe(2); // not yet delegated: its own authorization rides along
-    const nonce = BigInt(await client.getTransactionCount({ address: account.address }));
-    const signed = await driver.sign(intent, keysOf(key), prepared, nonce);
-    const tx = parseTransaction(signed.signedTx as Hex);
-    expect(tx).toMatchObject({ type: "eip7702", to: account.address.toLowerCase() });
-    expect(tx.authorizationList?.map((a) => [a.address.toLowerCase(), a.nonce])).toEqual([
-      [DELEGATED_PAYOUT_BATCHER.toLowerCase(), Number(nonce) + 1],
-    ]);
-    const replacement = (await driver.prepare(intent, { ...signed, signedTx: signed.signedTx } as CandidateRow))!;
-    expect(replacement.gas).toBe(tx.gas);
-    expect(driver.noncesUsed(replacement)).toBe(2);
-  });
+      expect(driver.noncesUsed(prepared)).toBe(2); // not yet delegated: its own authorization rides along
+      const nonce = BigInt(await client.getTransactionCount({ address: account.address }));
+      const signed = await driver.sign(intent, keysOf(key), prepared, nonce);
+      const tx = parseTransaction(signed.signedTx as Hex);
+      expect(tx).toMatchObject({ type: "eip7702", to: account.address.toLowerCase() });
+      expect(tx.authorizationList?.map((a) => [a.address.toLowerCase(), a.nonce])).toEqual([
+        [DELEGATED_PAYOUT_BATCHER.toLowerCase(), Number(nonce) + 1],
+      ]);
+      const replacement = (await driver.prepare(intent, { ...signed, signedTx: signed.signedTx } as CandidateRow))!;
+      expect(replacement.gas).toBe(tx.gas);
+      expect(driver.noncesUsed(replacement)).toBe(2);
+    },
+  );
 });

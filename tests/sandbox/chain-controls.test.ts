@@ -21,10 +21,10 @@ import { fundedWallet, sandboxChain } from "../helpers/chains";
 import { tronPayer } from "../helpers/emulated-wallets";
 import { signedTransaction, waitForSignatureStatus } from "../helpers/solana-rpc";
 
-// The sandbox chain controls an outbound-transaction engine is tested with: freeze (the token refuses
-// transfers to an address, like USDT's blacklist), congest (the next block's base fee; on solana, the price the
-// others' traffic pays) and drop (a pending transaction leaves anvil's pool). All on the run's shared chains: every case uses fresh addresses, and
-// the congestion is undone before its test ends.
+// The sandbox chain controls an outbound-transaction engine is tested with: freeze (the token refuses transfers to an
+// address, like USDT's blacklist), congest (the next block's base fee; on solana, the price the others' traffic pays)
+// and drop (a pending transaction leaves anvil's pool). All on the run's shared chains: every case uses fresh
+// addresses, and the congestion is undone before its test ends.
 
 let m: TestMerchant;
 beforeAll(async () => {

@@ -78,7 +78,8 @@ const scrape = async (url: string, token: string | null = TOKEN) => {
 };
 
 describe("npm start with its sandbox chains, as an operator and a developer meet it", () => {
-  it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains, the gauges and its checkouts", async () => {
+  it("web and worker serve /metrics on their own ports behind the token; a stopped chain shows in /v1/chains, the " +
+    "gauges and its checkouts", async () => {
     let stopped: number | null = null;
     try {
       // Not on the public port, and not without the token.
@@ -189,7 +190,8 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
     }
   }, 360_000);
 
-  it("the README's quickstart: listen forwards what trigger makes happen (every event it knows), verified by the SDK with the printed secret", async () => {
+  it("the README's quickstart: listen forwards what trigger makes happen (every event it knows), verified by the SDK " +
+    "with the printed secret", async () => {
     const received: { body: string; signature: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let body = "";

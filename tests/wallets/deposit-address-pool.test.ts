@@ -74,7 +74,8 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
     await runRefillJob(family);
     const rows = await query<{ derivation_index: string; address: string }>(
       getDb(),
-      "select derivation_index::text as derivation_index, address from deposit_address_pool p where mode = 'live' and family = $1 order by p.derivation_index",
+      "select derivation_index::text as derivation_index, address from deposit_address_pool p where mode = 'live' " +
+        "and family = $1 order by p.derivation_index",
       [family],
     );
     expect(rows).toHaveLength(POOL_TARGET);

@@ -8,12 +8,14 @@ import { formatAmount } from "@/lib/kernel/amount";
 /**
  * One entry per chain enabled in the key's mode, zeros included. `available` is withdrawable now;
  * `reserved` is funds detected for in-flight payments that are not yet confirmed;
- * `in_flight` is debited for payouts and refunds not yet finished (confirmed, failed or canceled). The API and the dashboard both list these.
+ * `in_flight` is debited for payouts and refunds not yet finished (confirmed, failed or canceled).
+ * The API and the dashboard both list these.
  */
 export async function listBalances(db: Db, owner: { merchantId: string; mode: Mode }): Promise<BalanceObject[]> {
   const rows = await query<{ chain: string; available_units: string; reserved_units: string; in_flight_units: string }>(
     db,
-    "select chain, available_units::text, reserved_units::text, (in_flight_units + refunds_in_flight_units)::text as in_flight_units from balances where merchant_id = $1 and mode = $2",
+    "select chain, available_units::text, reserved_units::text, (in_flight_units + refunds_in_flight_units)::text " +
+      "as in_flight_units from balances where merchant_id = $1 and mode = $2",
     [owner.merchantId, owner.mode],
   );
   const byChain = new Map(rows.map((r) => [r.chain, r]));

@@ -81,7 +81,8 @@ export async function quoteTokenTransfer(
   const cap = capSun < MAX_FEE_LIMIT_SUN ? capSun : MAX_FEE_LIMIT_SUN;
   if (feeLimitSun > cap)
     throw new Error(
-      `a transfer now needs a fee_limit of ${feeLimitSun} sun (${energy} energy at ${energyPriceSun} sun), above the cap of ${cap} sun (TRON_MAX_FEE_TRX)`,
+      `a transfer now needs a fee_limit of ${feeLimitSun} sun (${energy} energy at ${energyPriceSun} sun), ` +
+        `above the cap of ${cap} sun (TRON_MAX_FEE_TRX)`,
     );
   return {
     energy: BigInt(energy),

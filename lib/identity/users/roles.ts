@@ -30,9 +30,10 @@ export type Permission = (typeof PERMISSIONS)[number];
 const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(":read") && p !== "audit:read" && p !== "costs:read");
 
 /**
- * THE table of what each role may do (docs/DASHBOARD.md#roles). Owner: everything, including the team and
- * the audit log. Admin: everything but the team and the audit log. Both read the network fees (costs). Developer: keys, webhooks and events, and reads payments,
- * links, payouts and balances. Viewer: reads only. Every page and every server action asks `can()`.
+ * THE table of what each role may do (docs/DASHBOARD.md#roles). Owner: everything, including the team and the audit
+ * log. Admin: everything but the team and the audit log. Both read the network fees (costs). Developer: keys, webhooks
+ * and events, and reads payments, links, payouts and balances. Viewer: reads only. Every page and every server action
+ * asks `can()`.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,

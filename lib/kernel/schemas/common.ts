@@ -15,7 +15,9 @@ export function amountField(mode: "exact" | "up_to_6") {
       // What the OpenAPI document shows: the parser above is the rule.
       type: "string",
       pattern: (mode === "exact" ? EXACT : UP_TO_SIX).source,
-      description: `USDT, a decimal string ${mode === "exact" ? "with exactly 6 decimals" : "with up to 6 decimals"}, above 0 and at most ${formatAmount(MAX_AMOUNT_UNITS)}.`,
+      description:
+        `USDT, a decimal string ${mode === "exact" ? "with exactly 6 decimals" : "with up to 6 decimals"}, ` +
+        `above 0 and at most ${formatAmount(MAX_AMOUNT_UNITS)}.`,
       examples: [mode === "exact" ? "25.000000" : "25.5"],
     });
 }

@@ -24,7 +24,8 @@ export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: s
   if (payment.chain && !payment.depositAddress)
     throw new DomainError(
       "invalid_request_error",
-      "This payment's deposit address is not ready yet (intent_created: its address pool is being refilled). Simulate once it is awaiting_payment, within about a minute.",
+      "This payment's deposit address is not ready yet (intent_created: its address pool is being refilled). " +
+        "Simulate once it is awaiting_payment, within about a minute.",
       { param: "id" },
     );
   if (!payment.chain || !payment.depositAddress) {

@@ -86,9 +86,11 @@ export class PaymentBatch {
     if (rows.length) {
       await query(
         tx,
-        `update payments p set status = d.status, amount_received_units = d.received, tx_hash = d.tx_hash, payer_address = d.payer, tx_block_number = d.tx_block,
+        `update payments p set status = d.status, amount_received_units = d.received, tx_hash = d.tx_hash,
+           payer_address = d.payer, tx_block_number = d.tx_block,
            confirmations = d.confirmations, confirmed_at = d.confirmed_at, closed_at = d.closed_at, updated_at = now()
-         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::int[], $7::timestamptz[], $8::timestamptz[], $9::text[])
+         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
+                     $6::int[], $7::timestamptz[], $8::timestamptz[], $9::text[])
            as d(id, status, received, tx_hash, tx_block, confirmations, confirmed_at, closed_at, payer)
          where p.id = d.id`,
         [

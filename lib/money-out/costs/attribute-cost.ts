@@ -17,10 +17,11 @@ const INSTALLATION: Share[] = [{ subjectType: "installation", subjectId: null, m
 const FOR_AN_ADDRESS = new Set(["sweep", "gas_topup", "energy_delegate", "energy_reclaim", "account_close"]);
 
 /**
- * Attributes a confirmed or reverted intent's fee (and Solana rent it paid), in the transaction that ends it (transitionOutbound): a payout
- * or refund bears its own; a payout batch's members share it equally (each is one transfer in it); a sweep, or what prepared it, is shared by the payments whose credited deposits sit on
- * the address, by amount; a batched sweep first by its members' amounts; anything else (a contract deployment) is
- * the installation's. The shares sum to the fee exactly.
+ * Attributes a confirmed or reverted intent's fee (and Solana rent it paid), in the transaction that ends it
+ * (transitionOutbound): a payout or refund bears its own; a payout batch's members share it equally (each is one
+ * transfer in it); a sweep, or what prepared it, is shared by the payments whose credited deposits sit on the address,
+ * by amount; a batched sweep first by its members' amounts; anything else (a contract deployment) is the
+ * installation's. The shares sum to the fee exactly.
  */
 export async function attributeOutboundCost(tx: Db, row: OutboundRow): Promise<void> {
   // Solana: the rent of a token account it created for someone else (a payout's recipient) is gone for good too.

@@ -46,7 +46,8 @@ export async function readTreasuryLiquidity(db: Db, config: ChainConfig): Promis
 }
 
 /**
- * Takes the (mode, chain)'s treasury queue for the caller's transaction: its transfers queue one at a time, so two never count the same liquidity.
+ * Takes the (mode, chain)'s treasury queue for the caller's transaction: its transfers queue one at a time,
+ * so two never count the same liquidity.
  */
 export async function lockTreasuryQueue(tx: Db, config: ChainConfig): Promise<void> {
   // The key predates refunds; kept so that a worker of the previous release and this one exclude each other.

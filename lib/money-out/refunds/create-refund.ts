@@ -59,7 +59,8 @@ export async function createRefund(
   if (amount > refundable)
     throw refuse(
       "amount",
-      `amount is above what the payment can still refund (${formatAmount(refundable)} USDT of ${formatAmount(BigInt(payment.credited))} received)`,
+      "amount is above what the payment can still refund " +
+        `(${formatAmount(refundable)} USDT of ${formatAmount(BigInt(payment.credited))} received)`,
     );
   const chain = payment.chain as RefundRow["chain"];
   const minimum = refundMinimum(chain, owner.mode);

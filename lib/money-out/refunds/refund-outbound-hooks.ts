@@ -14,8 +14,8 @@ import { lockRefund, transitionRefund } from "./transition-refund";
 
 /**
  * The deny-list again, in the transaction that would sign (an address may have been listed since the refund was
- * queued), with the destination's screening (sanctioned, frozen by the issuer): a denied refund fails (`refund.failed`, the amount back in `available`)
- * and its transfer is given up, never signed.
+ * queued), with the destination's screening (sanctioned, frozen by the issuer): a denied refund fails (`refund.failed`,
+ * the amount back in `available`) and its transfer is given up, never signed.
  */
 async function refuseRefundSigning(
   tx: Db,

@@ -63,7 +63,8 @@ export async function readStreamPage(db: Db, owner: Owner, cursor: StreamCursor,
   }>(
     db,
     `with snapshot as (select pg_snapshot_xmin(s) as xmin, pg_snapshot_xmax(s) as xmax from pg_current_snapshot() s)
-     select snapshot.xmin::text as xmin, snapshot.xmax::text as xmax, e.id, e.type, e.body, e.stream_xid::text as xid, e.stream_seq::text as seq
+     select snapshot.xmin::text as xmin, snapshot.xmax::text as xmax, e.id, e.type, e.body,
+            e.stream_xid::text as xid, e.stream_seq::text as seq
        from snapshot left join lateral (
          select e.id, e.type, e.body, e.stream_xid, e.stream_seq from events e
           where e.merchant_id = $1 and e.mode = $2

@@ -31,7 +31,8 @@ export const PAYMENTS = {
     tag,
     summary: "Create a payment",
     description:
-      "Without `chain`, the payer picks the network at checkout. The deposit address is single-use; send the payer to `checkout_url` or show the address yourself.",
+      "Without `chain`, the payer picks the network at checkout. The deposit address is single-use; send the " +
+      "payer to `checkout_url` or show the address yourself.",
     scope: "payments:write",
     body: createPaymentBody,
     response: paymentObject,

@@ -26,7 +26,8 @@ export const PAYOUTS = {
     tag,
     summary: "Create a payout",
     description:
-      "Debits `available` on the chain at once; the transfer is signed and sent by the worker. Refused destinations (the deny-list, the service's own addresses) are a 400 naming `to_address`.",
+      "Debits `available` on the chain at once; the transfer is signed and sent by the worker. Refused " +
+      "destinations (the deny-list, the service's own addresses) are a 400 naming `to_address`.",
     scope: "payouts:write",
     rateLimit: "payouts",
     body: createPayoutBody,

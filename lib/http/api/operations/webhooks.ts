@@ -80,7 +80,8 @@ export const WEBHOOKS = {
     tag,
     summary: "Queue the endpoint's failed deliveries again",
     description:
-      "Every delivery to this endpoint that gave up, of events created at or after `since`, gets one more attempt now, oldest first, at most 500 per call (`has_more`: call again). Recorded in the audit log.",
+      "Every delivery to this endpoint that gave up, of events created at or after `since`, gets one more attempt " +
+      "now, oldest first, at most 500 per call (`has_more`: call again). Recorded in the audit log.",
     scope: "webhooks:write",
     body: resendFailedBody,
     response: webhookResendObject,

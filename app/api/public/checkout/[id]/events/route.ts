@@ -14,7 +14,10 @@ const HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
-/** Each status as it changes, then "end" only when there is nothing more to say; otherwise the stream just closes and the browser reconnects. */
+/**
+ * Each status as it changes, then "end" only when there is nothing more to say; otherwise the stream just closes
+ * and the browser reconnects.
+ */
 async function* statusFrames(db: Db, id: string, signal: AbortSignal): AsyncGenerator<SseFrame> {
   let final = false;
   for await (const status of streamCheckoutStatus(db, id, { signal })) {
