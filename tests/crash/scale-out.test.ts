@@ -243,17 +243,17 @@ describe("two web instances and two workers on one database", () => {
     // No job lost: none left failed for good (out of attempts with an error recorded), none still held by the
     // dead worker. A cron job has one attempt (`?max=1`): out of it without an error, it is running, or it was
     // killed with its worker and its next tick resets it (graphile's add_job on the job key), so it is not lost.
-    const failedForGood = "attempts >= max_attempts and last_error is not null";
-    const [jobs] = await query<{ failed: number; held: number }>(
-      getDb(),
-      `select count(*) filter (where ${failedForGood})::int as failed,
-              count(*) filter (where locked_by is not null and locked_at < now() - interval '60 seconds')::int as held
-         from graphile_worker.jobs`,
-    );
     const failedJobs = await query<{ task: string; error: string | null }>(
       getDb(),
-      `select task_identifier as task, left(last_error, 300) as error from graphile_worker.jobs where ${failedForGood}`,
+      `select task_identifier as task, left(last_error, 300) as error from graphile_worker.jobs
+        where attempts >= max_attempts and last_error is not null`,
     );
+    const [held] = await query<{ count: number }>(
+      getDb(),
+      `select count(*)::int as count from graphile_worker.jobs
+        where locked_by is not null and locked_at < now() - interval '60 seconds'`,
+    );
+    const jobs = { failed: failedJobs.length, held: held!.count };
     expect(jobs, JSON.stringify(failedJobs)).toEqual({ failed: 0, held: 0 });
     console.log(
       `scale-out: ${ids.length} payments, ${paidIds.length} paid, ${PAYOUTS} payouts, ${events.length} events; ` +
