@@ -94,3 +94,20 @@ export function expectError(reply: ApiReply, type: string, status: number, param
   if (reply.headers.get("x-api-version") !== "1") throw new Error("X-API-Version header missing");
   return err as { type: string; message: string; status: number; param: string | null; request_id: string };
 }
+
+/**
+ * The key is refused (401 unauthorized) by web server `server` within the time the key's change notification
+ * takes to reach that process (well under a second), not after the five seconds an instance may keep a verified
+ * key without hearing of a change (lib/identity/api-keys/verified-key-cache.ts). The change commits in another
+ * process (the test's, the CLI's), so a request sent at once can reach the server before its notification does.
+ */
+export async function expectRefusedWithin(key: string, { path = "/v1/balances", server = 0, boundMs = 1_000 } = {}) {
+  const start = Date.now();
+  for (;;) {
+    const reply = await api("GET", path, { key, server });
+    if (reply.status === 401) return expectError(reply, "unauthorized", 401);
+    if (reply.status !== 200) throw new Error(`GET ${path}: ${reply.status}, expected 200 until refused (401)`);
+    if (Date.now() - start > boundMs) throw new Error(`server ${server} still accepts the key after ${boundMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
