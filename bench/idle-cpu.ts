@@ -1,7 +1,7 @@
 // `npm run bench:idle`: what an idle stack costs the CPU, where the test phases spend most of their time (a worker
 // waits for blocks; two cores run a dozen of them at once). The test stack (database, the five sandbox chains,
 // the address pool keeper), then one worker with every role on all five chains and nothing to do, then a second
-// worker beside it: CPU per wall second (ms/s; 1000 = a whole core) of the machine and of each worker.
+// worker beside it, then one worker per role alone: CPU per wall second (ms/s; 1000 = a whole core) of the machine and of each worker.
 // Env: BENCH_SECONDS (each window, default 15).
 import path from "node:path";
 import { spawnWorker } from "@/scripts/lib/spawn-worker";
@@ -46,6 +46,14 @@ try {
   const two = await window([first.pid, second.pid]);
   rows.push(["+ a second worker (standing by)", String(two.machine), two.processes.join(", ")]);
   await Promise.all([first.stop(), second.stop()]);
+  // Where a worker's idle CPU goes: one worker at a time with one role (WORKER_ROLES).
+  for (const role of ["watchers", "outbound", "jobs"]) {
+    const only = await spawnWorker(root, { ...env, WORKER_ROLES: role });
+    await sleep(5000);
+    const alone = await window([only.pid]);
+    rows.push([`one worker, ${role} only`, String(alone.machine), alone.processes.join(", ")]);
+    await only.stop();
+  }
 } finally {
   await stack.stop();
 }

@@ -28,11 +28,13 @@ export function scanTarget(config: ChainConfig, cfg: AppConfig = appConfig()): S
 }
 
 /**
- * Poll a quarter of a block interval once caught up (at least 100 ms): detection lags a new block by ≤ that. An
- * idle poll is a database read and two RPC calls; a tenth (50 ms on fast chains) cost an idle worker 14 % of a core.
+ * Poll a quarter of a block interval once caught up, at least 1 s and at most 2 s: a payer's transfer is seen
+ * within a second of its block. Faster polls bought nothing a payer notices and cost an RPC call and a database
+ * transaction each, paid per chain and per worker (a live provider bills every call; an idle worker on the test
+ * chains spent a quarter of a core at 100 ms polls, docs/CHAINS.md).
  */
 export function pollInterval(config: ChainConfig): number {
-  return Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 4)));
+  return Math.min(2_000, Math.max(1_000, Math.round(config.blockTimeMs / 4)));
 }
 
 export type WatcherHandle = ChainLeaders;

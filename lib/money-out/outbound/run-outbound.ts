@@ -46,13 +46,14 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
 
 /**
  * The leader's loop for one (mode, chain): records the role addresses (and, in sandbox, keeps their gas up
- * from the local faucet), then tracks the journal every half block until `signal` aborts. A failing pass backs off;
- * after several in a row the loop returns so the caller reloads the chain's configuration.
+ * from the local faucet), then tracks the journal every half block (at least 500 ms: a pass is database reads and RPC
+ * calls, paid per chain and per worker; at most 2 s) until `signal` aborts. A failing pass backs off; after several
+ * in a row the loop returns so the caller reloads the chain's configuration.
  */
 export async function runOutbound(db: Db, config: ChainConfig, signal: AbortSignal): Promise<void> {
   const engine = outboundEngine(db, config);
   const roles = await registerWalletRoles(db, config);
-  const pollMs = Math.min(2_000, Math.max(100, Math.round(config.blockTimeMs / 2)));
+  const pollMs = Math.min(2_000, Math.max(500, Math.round(config.blockTimeMs / 2)));
   let failures = 0;
   let funded = 0;
   let funding: Promise<void> | null = null;

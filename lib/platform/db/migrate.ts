@@ -9,7 +9,7 @@ import { withAdvisoryLock } from "./advisory-lock";
 import type pg from "pg";
 
 // Next to this file in the source tree; from the project root when running a bundled build of it.
-const fromSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+const fromSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../db/migrations");
 const migrationsFolder = existsSync(fromSource) ? fromSource : path.resolve(process.cwd(), "db/migrations");
 
 const quietLogger = new Logger(() => (level, message) => {
