@@ -2,8 +2,9 @@ import { readReconcileResults } from "@/lib/books/custody/record-reconcile-resul
 import { enabledChainConfigs } from "@/lib/chains/chain-config";
 import { MODES } from "@/lib/kernel/mode";
 import { listChainStatus } from "@/lib/money-in/watch/chain-status";
-import { countPayouts } from "@/lib/money-out/payouts/count-payouts";
-import { countRefunds } from "@/lib/money-out/refunds/count-refunds";
+import { PAYOUT_LIFECYCLE } from "@/lib/money-out/payouts/payout-lifecycle";
+import { REFUND_LIFECYCLE } from "@/lib/money-out/refunds/refund-lifecycle";
+import { countCauses } from "@/lib/money-out/transfers/count-causes";
 import { countUndeliveredWebhooks } from "@/lib/notify/webhooks/count-undelivered";
 import { config } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
@@ -22,8 +23,8 @@ export async function readOperationsSnapshot(db: Db) {
     ).then((perMode) => perMode.flat()),
     countUndeliveredWebhooks(db),
     readQueueDepth(db),
-    countPayouts(db, config().payoutLiquidityAlertMinutes),
-    countRefunds(db),
+    countCauses(db, "payouts", PAYOUT_LIFECYCLE, config().payoutLiquidityAlertMinutes),
+    countCauses(db, "refunds", REFUND_LIFECYCLE),
     readReconcileResults(db),
   ]);
   return { chains, deliveries, jobs, payouts, refunds, reconcile };

@@ -10,8 +10,9 @@ import type { OutboundTrigger } from "@/lib/money-out/outbound/outbound-lifecycl
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
+import { followTransfer } from "@/lib/money-out/transfers/cause-hooks";
+import { PAYOUT_CAUSE } from "./payout-outbound-hooks";
 import { lockPayout, transitionPayout } from "./transition-payout";
-import { onPayoutTransfer } from "./on-payout-transfer";
 
 type Screenings = Map<string, DestinationScreening>;
 
@@ -63,7 +64,7 @@ async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screeni
 }
 
 /**
- * Each member payout moves with the batch as a payout moves with its own transfer (on-payout-transfer.ts),
+ * Each member payout moves with the batch as a payout moves with its own transfer (lib/money-out/transfers/cause-hooks.ts),
  * with the batch's `tx_hash`, except: a batch of several that reverted paid nobody, so its members go back to
  * `pending` and are sent again, alone; a batch given up before it was signed lets its members be queued again.
  */
@@ -74,13 +75,13 @@ async function onBatchTransfer(tx: Db, intent: OutboundRow, trigger: OutboundTri
   for (const member of members) {
     const asOwn = { ...intent, purpose: "payout" as const, causeId: member.payoutId };
     if ((trigger !== "reverted" && trigger !== "given_up") || (alone && trigger === "reverted")) {
-      await onPayoutTransfer(tx, asOwn, trigger);
+      await followTransfer(PAYOUT_CAUSE, tx, asOwn, trigger);
       continue;
     }
     const payout = await lockPayout(tx, member.payoutId);
     if (!payout || payout.outboundId !== intent.id) continue;
     if (payout.status === "processing" && trigger === "given_up") {
-      await onPayoutTransfer(tx, asOwn, trigger);
+      await followTransfer(PAYOUT_CAUSE, tx, asOwn, trigger);
       continue;
     }
     if (payout.status === "processing") await transitionPayout(tx, payout, "batch_reverted", { txHash: null });

@@ -1,5 +1,6 @@
 import type { EventType } from "@/lib/notify/events/event-types";
 import { defineLifecycle } from "@/lib/kernel/define-lifecycle";
+import { TRANSFER_FAILURE_CODES } from "@/lib/money-out/transfers/transfer-failures";
 import type { PayoutStatus } from "./schemas";
 
 /**
@@ -55,10 +56,6 @@ export const PAYOUT_LIFECYCLE = defineLifecycle<PayoutStatus, PayoutTrigger, Eve
 /** Failure codes on a failed or blocked payout (docs/PAYOUTS.md). */
 export const PAYOUT_FAILURE_CODES = {
   rejected: "An operator rejected the payout under review.",
-  denied_destination: "The destination is on the operator's deny-list.",
-  sanctioned_destination: "The chain's sanctions oracle lists the destination.",
-  destination_frozen: "USDT's issuer has frozen the destination: a transfer to it would fail, so none was sent.",
-  transfer_reverted: "The transfer was mined and failed on chain (e.g. the token refuses the recipient).",
-  transfer_expired: "The transfer could not be included before it expired, after the allowed re-signs.",
+  ...TRANSFER_FAILURE_CODES,
 } as const;
 export type PayoutFailureCode = keyof typeof PAYOUT_FAILURE_CODES;

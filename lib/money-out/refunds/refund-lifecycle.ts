@@ -1,5 +1,6 @@
 import type { EventType } from "@/lib/notify/events/event-types";
 import { defineLifecycle } from "@/lib/kernel/define-lifecycle";
+import { TRANSFER_FAILURE_CODES } from "@/lib/money-out/transfers/transfer-failures";
 import type { RefundStatus } from "./schemas";
 
 /**
@@ -48,11 +49,7 @@ export const REFUND_LIFECYCLE = defineLifecycle<RefundStatus, RefundTrigger, Eve
 
 /** Failure codes of a failed refund, and why a canceled one was (docs/REFUNDS.md). */
 export const REFUND_FAILURE_CODES = {
-  denied_destination: "The destination is on the operator's deny-list.",
-  sanctioned_destination: "The chain's sanctions oracle lists the destination.",
-  destination_frozen: "USDT's issuer has frozen the destination: a transfer to it would fail, so none was sent.",
-  transfer_reverted: "The transfer was mined and failed on chain (e.g. the token refuses the recipient).",
-  transfer_expired: "The transfer could not be included before it expired, after the allowed re-signs.",
+  ...TRANSFER_FAILURE_CODES,
   canceled_by_merchant: "The merchant canceled the refund before it was sent.",
   claim_expired: "The payer did not give an address before the claim window closed.",
 } as const;

@@ -1,0 +1,117 @@
+import { denialOf } from "@/lib/money-out/destinations/deny-list";
+import {
+  type DestinationScreening,
+  screenBeforeSigning,
+  UNSCREENED,
+} from "@/lib/money-out/destinations/screen-destination";
+import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
+import type { OutboundTrigger } from "@/lib/money-out/outbound/outbound-lifecycle";
+import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
+import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
+import type { Db } from "@/lib/platform/db/client";
+import { execute } from "@/lib/platform/db/query";
+import { TRANSFER_FAILURE_CODES, type TransferFailureCode } from "./transfer-failures";
+
+/** The triggers every cause of a treasury transfer has in its lifecycle table, and what they record. */
+export type CauseTrigger = "signed" | "settled" | "denied" | "transfer_failed";
+export interface CauseFields {
+  txHash?: string | null;
+  confirmations?: number | null;
+  settledAt?: Date;
+  failureCode?: TransferFailureCode;
+}
+
+/**
+ * What a kind of money out (a payout, a refund) tells the transfer engine about itself. Each kind keeps its own
+ * lifecycle, ledger movements and events behind `transition`; the engine's side of it is written once, below.
+ */
+export interface TransferCause<Row extends { id: string; status: string }> {
+  purpose: "payout" | "refund";
+  /** Its table: `tx_hash` and `confirmations` follow the transfer's. */
+  table: "payouts" | "refunds";
+  /** Locks the row for a state change in the caller's transaction. */
+  lock(tx: Db, id: string): Promise<Row | null>;
+  /** Moves the locked row by its lifecycle table (an illegal trigger throws), in the caller's transaction. */
+  transition(tx: Db, row: Row, trigger: CauseTrigger, fields: CauseFields): Promise<unknown>;
+}
+
+/**
+ * A cause's part in its transfer (lib/money-out/outbound/outbound-hooks.ts): its destination screened just before
+ * signing (sanctions oracle, issuer freeze) and the deny-list read again in the signing transaction (an address
+ * may have been listed since the cause was queued): a refused destination is `denied` and the transfer given up,
+ * never signed. Then the cause moves with its transfer, in the transfer's transaction: signed → `processing`
+ * with its `tx_hash`; re-signed or landed → the new hash and confirmations; confirmed → `settled`; reverted, or
+ * given up after signing → `transfer_failed`, the amount back in `available`.
+ */
+export function causeHooks<Row extends { id: string; status: string }>(
+  cause: TransferCause<Row>,
+): OutboundHooks<DestinationScreening> {
+  const idOf = (intent: OutboundRow) => (intent.purpose === cause.purpose ? intent.causeId : null);
+  return {
+    screen: screenBeforeSigning(cause.purpose),
+    async refuseSigning(tx, intent, screening = UNSCREENED) {
+      const id = idOf(intent);
+      if (!id) return false;
+      const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);
+      if (!failureCode) return false;
+      const row = await cause.lock(tx, id);
+      if (row?.status === "pending") await cause.transition(tx, row, "denied", { failureCode });
+      await transitionOutbound(tx, intent, "given_up", { failure: TRANSFER_FAILURE_CODES[failureCode] });
+      return true;
+    },
+    onTransition: (tx, intent, trigger) => followTransfer(cause, tx, intent, trigger),
+    async onConfirmations(db, intent) {
+      const id = idOf(intent);
+      if (!id) return;
+      await execute(
+        db,
+        `update ${cause.table} set confirmations = $2, updated_at = now() where id = $1 and status = 'processing'`,
+        [id, intent.confirmations],
+      );
+    },
+  };
+}
+
+/** One transition of a cause's transfer, applied to the cause (exported for batches: each member follows it). */
+export async function followTransfer<Row extends { id: string; status: string }>(
+  cause: TransferCause<Row>,
+  tx: Db,
+  intent: OutboundRow,
+  trigger: OutboundTrigger,
+): Promise<void> {
+  if (intent.purpose !== cause.purpose || !intent.causeId) return;
+  const row = await cause.lock(tx, intent.causeId);
+  if (!row) return;
+  switch (trigger) {
+    case "signed":
+      if (row.status === "pending") await cause.transition(tx, row, "signed", { txHash: intent.txHash });
+      return;
+    case "resigned":
+    case "landed":
+    case "reorged":
+      await execute(
+        tx,
+        `update ${cause.table} set tx_hash = coalesce($2, tx_hash), confirmations = $3, updated_at = now() where id = $1`,
+        [row.id, intent.txHash, trigger === "reorged" ? null : intent.confirmations],
+      );
+      return;
+    case "confirmed":
+      if (row.status === "processing")
+        await cause.transition(tx, row, "settled", {
+          txHash: intent.txHash,
+          confirmations: intent.confirmations,
+          settledAt: intent.confirmedAt ?? new Date(),
+        });
+      return;
+    case "reverted":
+      if (row.status === "processing")
+        await cause.transition(tx, row, "transfer_failed", { txHash: intent.txHash, failureCode: "transfer_reverted" });
+      return;
+    case "given_up":
+      if (row.status === "processing")
+        await cause.transition(tx, row, "transfer_failed", { failureCode: "transfer_expired" });
+      return;
+    default:
+      return;
+  }
+}
