@@ -4,9 +4,6 @@ import { revokeApiKey } from "@/lib/identity/api-keys/revoke-api-key";
 import { rotateApiKey } from "@/lib/identity/api-keys/rotate-api-key";
 import { api, expectError, expectRefusedWithin, newKey, newMerchant } from "../helpers/api";
 
-const refusedWithinMs = (key: string, server: number) =>
-  expectRefusedWithin(key, { path: "/v1/payment-links", server });
-
 describe("authentication", () => {
   it("401 unauthorized without an Authorization header", async () => {
     const reply = await api("GET", "/v1/payment-links");
@@ -43,7 +40,7 @@ describe("authentication", () => {
     for (const server of [0, 1, 0, 1])
       expect((await api("GET", "/v1/payment-links", { key: m.sandboxKey, server })).status).toBe(200);
     await revokeApiKey(getDb(), m.sandboxKeyId);
-    for (const server of [0, 1]) await refusedWithinMs(m.sandboxKey, server);
+    for (const server of [0, 1]) await expectRefusedWithin(m.sandboxKey, { path: "/v1/payment-links", server });
     // The merchant's other key is unaffected.
     expect((await api("GET", "/v1/payment-links", { key: m.liveKey })).status).toBe(200);
   });
@@ -54,7 +51,7 @@ describe("authentication", () => {
     for (const server of [0, 1, 0, 1])
       expect((await api("GET", "/v1/payment-links", { key: key.secret, server })).status).toBe(200);
     const rotated = await rotateApiKey(getDb(), key.id);
-    for (const server of [0, 1]) await refusedWithinMs(key.secret, server);
+    for (const server of [0, 1]) await expectRefusedWithin(key.secret, { path: "/v1/payment-links", server });
     for (const server of [0, 1])
       expect((await api("GET", "/v1/payment-links", { key: rotated.secret, server })).status).toBe(200);
   });

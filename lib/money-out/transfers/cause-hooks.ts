@@ -35,6 +35,10 @@ export interface TransferCause<Row extends { id: string; status: string }> {
   transition(tx: Db, row: Row, trigger: CauseTrigger, fields: CauseFields): Promise<unknown>;
 }
 
+/** The cause's id when the transfer is one of this kind's, else null (the engine calls every kind's hooks). */
+const causeIdOf = (cause: { purpose: string }, intent: OutboundRow) =>
+  intent.purpose === cause.purpose ? intent.causeId : null;
+
 /**
  * A cause's part in its transfer (lib/money-out/outbound/outbound-hooks.ts): its destination screened just before
  * signing (sanctions oracle, issuer freeze) and the deny-list read again in the signing transaction (an address
@@ -46,11 +50,10 @@ export interface TransferCause<Row extends { id: string; status: string }> {
 export function causeHooks<Row extends { id: string; status: string }>(
   cause: TransferCause<Row>,
 ): OutboundHooks<DestinationScreening> {
-  const idOf = (intent: OutboundRow) => (intent.purpose === cause.purpose ? intent.causeId : null);
   return {
     screen: screenBeforeSigning(cause.purpose),
     async refuseSigning(tx, intent, screening = UNSCREENED) {
-      const id = idOf(intent);
+      const id = causeIdOf(cause, intent);
       if (!id) return false;
       const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);
       if (!failureCode) return false;
@@ -61,7 +64,7 @@ export function causeHooks<Row extends { id: string; status: string }>(
     },
     onTransition: (tx, intent, trigger) => followTransfer(cause, tx, intent, trigger),
     async onConfirmations(db, intent) {
-      const id = idOf(intent);
+      const id = causeIdOf(cause, intent);
       if (!id) return;
       await execute(
         db,
@@ -79,8 +82,9 @@ export async function followTransfer<Row extends { id: string; status: string }>
   intent: OutboundRow,
   trigger: OutboundTrigger,
 ): Promise<void> {
-  if (intent.purpose !== cause.purpose || !intent.causeId) return;
-  const row = await cause.lock(tx, intent.causeId);
+  const id = causeIdOf(cause, intent);
+  if (!id) return;
+  const row = await cause.lock(tx, id);
   if (!row) return;
   switch (trigger) {
     case "signed":
