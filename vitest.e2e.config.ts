@@ -13,6 +13,9 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     pool: "forks",
+    // Files share their worker's modules, as the suite's do (tests/setup/worker-env.ts resets the environment for
+    // each): playwright-core and the domain load once per worker, not per file (36 s of a run's CPU).
+    isolate: false,
     // A focused test (`.only`) is an error, not a quiet narrowing of the run (scripts/lib/test-verdict.ts).
     allowOnly: false,
     maxWorkers: 2,
