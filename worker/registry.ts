@@ -15,7 +15,7 @@ import { refillDepositAddressPoolJob } from "./jobs/refill-deposit-address-pool"
 import { redeliverStalledWebhooksJob } from "./jobs/redeliver-stalled-webhooks";
 
 /**
- * Every background job with its handler (docs/ARCHITECTURE.md, "Adding a job"): the worker's task list and
+ * Every background job with its handler (docs/ARCHITECTURE.md, "Where to add"): the worker's task list and
  * crontab (task-list.ts) derive from this list, which must hold one job per contract in lib/platform/jobs/contracts.ts
  * (checked when the task list loads).
  */

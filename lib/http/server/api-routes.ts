@@ -28,7 +28,7 @@ const decode = (v: string | string[]) => (Array.isArray(v) ? v.map(decodeURIComp
  * The /v1 route handlers of Next's production build in `dir`, so that the web server calls them itself:
  * the same modules Next loads (Node's require cache holds one copy of each, so one pool and one listener
  * per process), without Next's router, its request and response adapters and the async contexts its pages
- * need: about half of a create's CPU in the web process (docs/ARCHITECTURE.md). The API's routes are
+ * need: about half of a create's CPU in the web process (lib/http/README.md). The API's routes are
  * framework-free (lib/http/api/route.ts), so nothing of Next's request scope is missing.
  * Null when the build's layout is not the one this reads (another Next version): Next then serves /v1.
  */
