@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import {
+  fileCycles,
   folderGraph,
   forbiddenImports,
   LAYERS,
@@ -53,7 +54,8 @@ const found: Record<string, string[]> = {
   [`lib/ entries that are no layer (${LAYERS.join(", ")})`]: libEntries
     .filter((entry) => !(LAYERS as readonly string[]).includes(entry))
     .map((entry) => `lib/${entry}`),
-  "imports up the layers (value imports from a layer above)": upwardImports(modules),
+  "imports up the layers (values and types from a layer above)": upwardImports(modules),
+  "file-level import cycles (values and types, inside a folder too)": fileCycles(modules),
   "folder loops (value imports between lib folders that reach each other)": loopEdges(folderGraph(modules)).filter(
     (edge) => edge.startsWith("lib/") && edge.includes("-> lib/"),
   ),

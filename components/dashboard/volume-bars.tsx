@@ -1,7 +1,9 @@
 "use client";
 
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ChartDay } from "./volume-chart";
+
+/** One day of the home page's volume: its date and the USDT confirmed (6 decimals). */
+export type ChartDay = { day: string; amount: string };
 
 /**
  * The bars. Heights need numbers, so the exact strings become floats here for drawing only; the tooltip

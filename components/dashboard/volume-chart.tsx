@@ -2,7 +2,9 @@
 
 import dynamic from "next/dynamic";
 
-export type ChartDay = { day: string; amount: string };
+import type { ChartDay } from "./volume-bars";
+
+export type { ChartDay } from "./volume-bars";
 
 // recharts (~100 KB gzip) is loaded only once the home page has rendered: it stays out of first-load JS.
 const Bars = dynamic(() => import("./volume-bars"), {

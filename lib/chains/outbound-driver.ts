@@ -1,6 +1,6 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import type { CandidateRow, OutboundRow } from "../money-out/outbound/outbound-row";
+import type { OutboundCandidate, OutboundIntent } from "./outbound-intent";
 
 /**
  * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when
@@ -60,8 +60,8 @@ export type BroadcastOutcome = { sent: true } | { sent: false; reason: string };
 export interface OutboundDriver<Prepared = unknown> {
   readonly usesNonces: boolean;
   prepare(
-    intent: OutboundRow,
-    previous: CandidateRow | null,
+    intent: OutboundIntent,
+    previous: OutboundCandidate | null,
     keys: IntentKeys,
     reservedNative?: bigint,
   ): Promise<Prepared | null>;
@@ -69,11 +69,11 @@ export interface OutboundDriver<Prepared = unknown> {
    * Tron: the most native coin a signed candidate may take from its signer (fee limit, value), so the engine can
    * reserve it until the candidate lands. Chains whose nodes refuse an unaffordable transaction leave it out.
    */
-  maxNativeCost?(candidate: CandidateRow): bigint;
-  sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
-  broadcast(candidate: CandidateRow): Promise<BroadcastOutcome>;
-  lookup(candidate: CandidateRow): Promise<Lookup>;
-  cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean>;
+  maxNativeCost?(candidate: OutboundCandidate): bigint;
+  sign(intent: OutboundIntent, keys: IntentKeys, prepared: Prepared, nonce: bigint | null): Promise<SignedCandidate>;
+  broadcast(candidate: OutboundCandidate): Promise<BroadcastOutcome>;
+  lookup(candidate: OutboundCandidate): Promise<Lookup>;
+  cannotLand(intent: OutboundIntent, candidate: OutboundCandidate, confirmedHead: number): Promise<boolean>;
   /**
    * EVM: how many of the signer's nonces the candidate uses, when more than one (a treasury's payout batch that
    * carries its own EIP-7702 authorization uses the next one too): allocated together, so no transaction of the

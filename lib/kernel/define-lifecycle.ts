@@ -4,7 +4,7 @@
  * the table throws, so an illegal status change cannot be written by accident. Payments use it today;
  * payouts use the same shape.
  */
-import type { ExternalAccount, MerchantAccount } from "@/lib/books/ledger/post-journal";
+import type { ExternalAccount, MerchantAccount } from "./ledger-accounts";
 
 /** A movement between two ledger accounts that a transition implies (`of`: which amount moves). */
 export interface LedgerMovement {

@@ -2,7 +2,7 @@ import { TronWeb } from "tronweb";
 import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
 import { anvilRpc, toQuantity } from "./anvil-rpc";
 import { WEI_PER_SUN } from "./context";
-import type { TronSandboxInfo } from "./tron-sandbox";
+import type { TronSandboxInfo } from "./sandbox-info";
 
 /** The token's owner is anvil's dev account 0 (it deployed the token and holds its mint); on Tron it is just another key. */
 export function tokenOwner() {

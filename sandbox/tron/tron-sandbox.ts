@@ -10,6 +10,7 @@ import { anvilRpc } from "./anvil-rpc";
 import { DEFAULT_SOLID_LAG } from "./blocks";
 import type { FacadeContext } from "./context";
 import { startHttpServer } from "./http-server";
+import type { TronSandboxInfo } from "./sandbox-info";
 import { callAsTokenOwner, sendDistinct, tokenOwner, topUpFaucet, waitMined } from "./token-owner";
 import { anvilAccount } from "@/sandbox/evm/anvil-accounts";
 import { TronAccounts } from "./accounts";
@@ -19,19 +20,7 @@ import { TxIndex } from "./tx-index";
 /** Not Tron mainnet's chain id (0x2b6653dc), so nothing mistakes the sandbox for the real chain. */
 export const TRON_SANDBOX_CHAIN_ID = 900_195;
 
-export interface TronSandboxInfo {
-  fullHost: string;
-  jsonRpcUrl: string;
-  anvilRpcUrl: string;
-  /** T-address of the TRC-20 USDT. */
-  token: string;
-  /** The same token as a 0x… EVM address. */
-  tokenHex: string;
-  decimals: 6;
-  blockTimeMs: number;
-  /** Blocks from the head to the newest solidified one (/walletsolidity): the chain's finality depth. */
-  solidLag: number;
-}
+export type { TronSandboxInfo } from "./sandbox-info";
 
 interface Registry {
   anvilPort: number;

@@ -42,7 +42,10 @@ export function folderOf(path: string): string {
   return layer ? `lib/${layer}` : path.split("/")[0]!;
 }
 
-/** Value imports that go up the layers (or into a folder of lib/ that is no layer), as "module -> module". */
+/**
+ * Imports that go up the layers (or into a folder of lib/ that is no layer), as "module -> module": type-only ones
+ * too, since a port typed by a layer above cannot be read bottom-up even though it loads no code.
+ */
 export function upwardImports(modules: ModuleEdges[], layers: readonly string[] = LAYERS): string[] {
   const rank = (layer: string) => (layers.includes(layer) ? layers.indexOf(layer) : Number.POSITIVE_INFINITY);
   const found: string[] = [];
@@ -51,7 +54,7 @@ export function upwardImports(modules: ModuleEdges[], layers: readonly string[] 
     if (!from) continue;
     for (const dep of m.imports) {
       const to = layerOf(dep.resolved);
-      if (dep.typeOnly || !to || to === from) continue;
+      if (!to || to === from) continue;
       if (rank(to) > rank(from) || rank(from) === Number.POSITIVE_INFINITY)
         found.push(`${m.source} -> ${dep.resolved}`);
     }
@@ -134,4 +137,15 @@ export function reachableImports(modules: ModuleEdges[], entries: RegExp, forbid
     /./,
     forbidden,
   );
+}
+
+/**
+ * The edges of import cycles between files (values and types alike, inside one folder too), as "a -> b": a cycle
+ * means neither file can be read without the other; a type both need goes in a file of its own.
+ */
+export function fileCycles(modules: ModuleEdges[]): string[] {
+  const files = new Set(modules.map((m) => m.source));
+  const graph = new Map<string, Set<string>>();
+  for (const m of modules) graph.set(m.source, new Set(m.imports.map((d) => d.resolved).filter((f) => files.has(f))));
+  return loopEdges(graph);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  fileCycles,
   folderGraph,
   folderOf,
   forbiddenImports,
@@ -29,7 +30,7 @@ describe("architecture rules (npm run lint)", () => {
     ).toEqual(["lib/http/api", "lib/platform", "lib/kernel", "app", "worker"]);
   });
 
-  it("names value imports that go up the layers or out of any layer; type-only ones are fine", () => {
+  it("names imports that go up the layers or out of any layer, type-only ones too", () => {
     const modules = [
       mod("lib/money-in/payments/a.ts", "lib/platform/db/query.ts", "lib/notify/events/record-event.ts"),
       mod("lib/notify/events/b.ts", "lib/money-in/payments/a.ts", ["lib/money-out/payouts/c.ts", "type"]),
@@ -38,7 +39,21 @@ describe("architecture rules (npm run lint)", () => {
     ];
     expect(upwardImports(modules)).toEqual([
       "lib/notify/events/b.ts -> lib/money-in/payments/a.ts",
+      "lib/notify/events/b.ts -> lib/money-out/payouts/c.ts",
       "lib/stray/f.ts -> lib/kernel/d.ts",
+    ]);
+  });
+
+  it("finds file-level cycles inside one folder, through a type import too, and nothing else", () => {
+    const modules = [
+      mod("lib/money-out/outbound/track.ts", "lib/money-out/outbound/progress.ts", "lib/kernel/k.ts"),
+      mod("lib/money-out/outbound/progress.ts", ["lib/money-out/outbound/track.ts", "type"]),
+      mod("lib/money-out/outbound/sign.ts", "lib/money-out/outbound/progress.ts"),
+      mod("lib/kernel/k.ts"),
+    ];
+    expect(fileCycles(modules)).toEqual([
+      "lib/money-out/outbound/progress.ts -> lib/money-out/outbound/track.ts",
+      "lib/money-out/outbound/track.ts -> lib/money-out/outbound/progress.ts",
     ]);
   });
 

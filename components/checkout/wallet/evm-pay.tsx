@@ -17,7 +17,7 @@ import { TRANSFER_ABI } from "@/lib/chains/evm/evm-token";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { checkoutChain, evmNetworkLabel } from "./evm-chain";
-import type { WalletPayProps } from "./wallet-pay";
+import type { WalletPayProps } from "./wallet-pay-props";
 import {
   ConnectedAs,
   FlowMessages,

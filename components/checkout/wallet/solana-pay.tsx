@@ -11,7 +11,7 @@ import { PublicKey, Transaction } from "@solana/web3.js";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { usdtPaymentInstructions } from "./solana-instructions";
-import type { WalletPayProps } from "./wallet-pay";
+import type { WalletPayProps } from "./wallet-pay-props";
 import {
   ConnectedAs,
   FlowMessages,

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { displayAmount, toBaseUnits } from "./amounts";
 import { WalletPayError } from "./errors";
 import { connectTronLink, injectedTron, sendTronUsdt, tronNodeMatches } from "./tron-link";
-import type { WalletPayProps } from "./wallet-pay";
+import type { WalletPayProps } from "./wallet-pay-props";
 import { ConnectedAs, FlowMessages, NoWallet, PayNote, useWalletFlow, WalletActionButton } from "./wallet-ui";
 
 /** TronLink may inject a moment after the page loads (it fires tronLink#initialized when it does). */

@@ -1,15 +1,10 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useEffect, useRef } from "react";
-import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
 import { parseAmount } from "@/lib/kernel/amount";
+import type { WalletPayProps } from "./wallet-pay-props";
 
-export interface WalletPayProps {
-  network: CheckoutNetwork;
-  depositAddress: string;
-  /** What is still owed, USDT with 6 decimals ("12.500000"). */
-  amountDue: string;
-}
+export type { WalletPayProps } from "./wallet-pay-props";
 
 const loading = () => <p className="min-h-11 py-3 text-sm text-slate-700">Loading wallet support…</p>;
 // One family's libraries per payment: an EVM payer never downloads the Solana adapter, and so on.

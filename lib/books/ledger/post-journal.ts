@@ -3,9 +3,9 @@ import type { Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
+import type { ExternalAccount, MerchantAccount } from "@/lib/kernel/ledger-accounts";
 
-export type MerchantAccount = "available" | "reserved" | "payouts_in_flight" | "refunds_in_flight";
-export type ExternalAccount = "chain_deposits" | "chain_withdrawals" | "adjustments" | "reorg_receivables";
+export type { ExternalAccount, MerchantAccount } from "@/lib/kernel/ledger-accounts";
 
 export interface Journal {
   merchantId: string;

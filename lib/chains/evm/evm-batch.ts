@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import type { OutboundOptions } from "../../money-out/outbound/outbound-types";
+import type { OutboundOptions } from "../outbound-intent";
 import { SWEEPER_ABI } from "./deposit-sweeper";
 
 type Batch = NonNullable<OutboundOptions["batch"]>;

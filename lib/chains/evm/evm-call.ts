@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import type { OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { OutboundIntent } from "../outbound-intent";
 import { batchCall, batchFallbackGas } from "./evm-batch";
 import { payoutBatchCall, payoutBatchGas } from "./payout-batcher";
 
@@ -12,7 +12,7 @@ export type EvmCall = { to: Address; data?: Hex; value: bigint };
  * on itself, or one member's transfer), given call data (a contract's creation
  * through the CREATE2 deployer), native coin, or a token transfer.
  */
-export function evmCall(config: ChainConfig, intent: OutboundRow): EvmCall {
+export function evmCall(config: ChainConfig, intent: OutboundIntent): EvmCall {
   if (intent.options.batch) return batchCall(intent.options.batch, config.tokenAddress);
   if (intent.options.payoutBatch)
     return payoutBatchCall(intent.options.payoutBatch, intent.fromAddress, config.tokenAddress);
@@ -27,7 +27,7 @@ export function evmCall(config: ChainConfig, intent: OutboundRow): EvmCall {
 }
 
 /** Gas when estimation fails (e.g. the transfer would revert: it is sent anyway and fails on chain, visibly). */
-export function fallbackGas(intent: OutboundRow, authorizations: number): bigint {
+export function fallbackGas(intent: OutboundIntent, authorizations: number): bigint {
   if (intent.options.batch) return batchFallbackGas(intent.options.batch, authorizations);
   if (intent.options.payoutBatch && intent.options.payoutBatch.members.length > 1)
     return payoutBatchGas(intent.options.payoutBatch.members.length, authorizations);

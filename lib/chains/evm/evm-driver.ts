@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { OutboundCandidate, OutboundIntent } from "../outbound-intent";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { batchAuthorizations, delegationCode } from "./evm-batch";
 import { isDelegatedBatcher, payoutBatchGas, readAllowance } from "./payout-batcher";
@@ -53,7 +53,11 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     });
   }
 
-  async prepare(intent: OutboundRow, previous: CandidateRow | null, keys?: IntentKeys): Promise<EvmPrepared | null> {
+  async prepare(
+    intent: OutboundIntent,
+    previous: OutboundCandidate | null,
+    keys?: IntentKeys,
+  ): Promise<EvmPrepared | null> {
     const chainId = this.config.chainId ?? (await this.client.getChainId());
     const planned = intent.options.evmGas;
     if (planned && !previous)
@@ -138,8 +142,8 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
    * pending, and a node's pool expects the next nonce after a pending one, not the authorization's.
    */
   private async selfAuthorization(
-    intent: OutboundRow,
-    previous: CandidateRow | null,
+    intent: OutboundIntent,
+    previous: OutboundCandidate | null,
     target: Address,
   ): Promise<{ selfAuthorize?: Address } | null> {
     if (previous) {
@@ -168,7 +172,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     return p.selfAuthorize ? 2 : 1;
   }
 
-  async sign(intent: OutboundRow, keys: IntentKeys, p: EvmPrepared, nonce: bigint | null) {
+  async sign(intent: OutboundIntent, keys: IntentKeys, p: EvmPrepared, nonce: bigint | null) {
     if (nonce === null) throw new Error("an EVM transaction needs a nonce");
     const account = privateKeyToAccount(bytesToHex(keys.signer.privateKey));
     const fields = {
@@ -196,7 +200,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     } satisfies SignedCandidate;
   }
 
-  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+  async broadcast(candidate: OutboundCandidate): Promise<BroadcastOutcome> {
     try {
       await this.client.request({ method: "eth_sendRawTransaction", params: [candidate.signedTx as Hex] });
       return { sent: true };
@@ -212,7 +216,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     }
   }
 
-  async lookup(candidate: CandidateRow): Promise<Lookup> {
+  async lookup(candidate: OutboundCandidate): Promise<Lookup> {
     const hash = candidate.txHash as Hex;
     const receipt = (await this.client.request({ method: "eth_getTransactionReceipt", params: [hash] })) as {
       blockNumber: Hex;
@@ -238,7 +242,7 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
   }
 
   /** Provably lost: the signer's count at the confirmed depth is past the nonce, and this candidate is not what used it. */
-  async cannotLand(intent: OutboundRow, candidate: CandidateRow, confirmedHead: number): Promise<boolean> {
+  async cannotLand(intent: OutboundIntent, candidate: OutboundCandidate, confirmedHead: number): Promise<boolean> {
     if (candidate.nonce === null) return false;
     return (await this.chainNonce(intent.fromAddress, confirmedHead)) > candidate.nonce;
   }

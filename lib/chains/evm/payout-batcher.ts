@@ -2,7 +2,7 @@ import { type Abi, type Address, encodeFunctionData, type Hex, maxUint256, parse
 import artifacts from "@/contracts/artifacts.json" with { type: "json" };
 import { create2Deployment } from "@/lib/chains/evm/create2";
 import { tokenTransferData } from "@/lib/chains/evm/evm-token";
-import type { OutboundOptions } from "../../money-out/outbound/outbound-types";
+import type { OutboundOptions } from "../outbound-intent";
 
 export const PAYOUT_BATCHER_ABI = artifacts.PayoutBatcher.abi as Abi;
 

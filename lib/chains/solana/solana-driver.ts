@@ -17,7 +17,7 @@ import {
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
-import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { OutboundCandidate, OutboundIntent } from "../outbound-intent";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { intentInstructions, type SolanaToken } from "./solana-instructions";
 import { type Blockhash, budgetedMessage, readComputeBudget, type SolanaRpc } from "./solana-compute-budget";
@@ -63,7 +63,7 @@ export class SolanaDriver implements OutboundDriver<Prepared> {
    * as it is then): the limit from a simulation of the very instructions, the price from the recent fees
    * of the accounts it write-locks, capped (the transaction may then wait for the market to calm).
    */
-  async prepare(intent: OutboundRow, _previous: CandidateRow | null, keys: IntentKeys): Promise<Prepared> {
+  async prepare(intent: OutboundIntent, _previous: OutboundCandidate | null, keys: IntentKeys): Promise<Prepared> {
     const { signer, feePayer } = await signersOf(keys);
     const instructions = await intentInstructions(intent, this.token, signer, feePayer);
     const { value: latest } = await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
@@ -79,7 +79,7 @@ export class SolanaDriver implements OutboundDriver<Prepared> {
     return { latest, unitLimit: budget.unitLimit, unitPrice: budget.unitPrice };
   }
 
-  async sign(intent: OutboundRow, keys: IntentKeys, prepared: Prepared): Promise<SignedCandidate> {
+  async sign(intent: OutboundIntent, keys: IntentKeys, prepared: Prepared): Promise<SignedCandidate> {
     const { signer, feePayer } = await signersOf(keys);
     const instructions = await intentInstructions(intent, this.token, signer, feePayer);
     const { latest, unitLimit, unitPrice } = prepared;
@@ -103,7 +103,7 @@ export class SolanaDriver implements OutboundDriver<Prepared> {
    * (a frozen recipient, an unexpected balance) is then sent again without preflight: it lands, pays its fee
    * and is recorded as reverted, as an EVM transfer that would revert is (docs/CUSTODY.md, "Solana").
    */
-  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+  async broadcast(candidate: OutboundCandidate): Promise<BroadcastOutcome> {
     const wire = candidate.signedTx as Base64EncodedWireTransaction;
     try {
       await this.rpc.sendTransaction(wire, { encoding: "base64", preflightCommitment: "confirmed" }).send();
@@ -125,7 +125,7 @@ export class SolanaDriver implements OutboundDriver<Prepared> {
     }
   }
 
-  async lookup(candidate: CandidateRow): Promise<Lookup> {
+  async lookup(candidate: OutboundCandidate): Promise<Lookup> {
     const signature = candidate.txHash as Signature;
     const {
       value: [status],
@@ -154,7 +154,7 @@ export class SolanaDriver implements OutboundDriver<Prepared> {
    * Provably lost: the `finalized` block height is past the candidate's last valid block height (no fork can
    * include it any more) and no node knows its signature.
    */
-  async cannotLand(_intent: OutboundRow, candidate: CandidateRow): Promise<boolean> {
+  async cannotLand(_intent: OutboundIntent, candidate: OutboundCandidate): Promise<boolean> {
     if (candidate.validUntil === null) return false;
     const height = await this.rpc.getBlockHeight({ commitment: "finalized" }).send();
     if (height <= candidate.validUntil) return false;
@@ -169,7 +169,7 @@ async function signersOf(keys: IntentKeys): Promise<{ signer: KeyPairSigner; fee
 }
 
 /** The units used (the chain's figure) and the budget it offered: limit and price in micro-lamports per unit. */
-function usageOf(candidate: CandidateRow, consumed: bigint | number | undefined): Record<string, string> {
+function usageOf(candidate: OutboundCandidate, consumed: bigint | number | undefined): Record<string, string> {
   const usage: Record<string, string> = {};
   if (consumed !== undefined) usage.compute_units = String(consumed);
   const { unitLimit, unitPrice } = budgetOfSigned(candidate.signedTx);

@@ -7,7 +7,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
-import type { OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { OutboundIntent } from "../outbound-intent";
 
 export interface SolanaToken {
   mint: Address;
@@ -26,7 +26,7 @@ export const ataOf = async (owner: string, mint: Address): Promise<Address> =>
  *   empties a deposit account and takes its rent back to the treasury).
  */
 export async function intentInstructions(
-  intent: OutboundRow,
+  intent: OutboundIntent,
   token: SolanaToken,
   signer: TransactionSigner,
   feePayer: TransactionSigner,

@@ -5,7 +5,7 @@ import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
 import { energyLeft } from "./tron-energy";
 import { ACCOUNT_CREATION_SUN, assertTronFunds, BANDWIDTH_ALLOWANCE_SUN, maxTronCost } from "./tron-funds";
-import type { CandidateRow, OutboundRow } from "../../money-out/outbound/outbound-row";
+import type { OutboundCandidate, OutboundIntent } from "../outbound-intent";
 import type { BroadcastOutcome, IntentKeys, Lookup, OutboundDriver, SignedCandidate } from "../outbound-driver";
 import { hexText, TronNode, type TronBlock, type TronBroadcastReply, type TronTxInfo } from "./tron-node";
 
@@ -71,8 +71,8 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
    * its sweep's plan sent it.
    */
   async prepare(
-    intent: OutboundRow,
-    _previous: CandidateRow | null,
+    intent: OutboundIntent,
+    _previous: OutboundCandidate | null,
     _keys: IntentKeys,
     reservedNative = 0n,
   ): Promise<TronPrepared> {
@@ -101,7 +101,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   }
 
   /** The most TRX a signed candidate may take from its signer (reserved while it is on its way). */
-  maxNativeCost(candidate: CandidateRow): bigint {
+  maxNativeCost(candidate: OutboundCandidate): bigint {
     return maxTronCost(candidate.signedTx);
   }
 
@@ -111,7 +111,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
    * energy used before it. `burnShare`: the part of the energy the signer's own stake does not cover (1 unless the
    * treasury spends its stake).
    */
-  private async quote(intent: OutboundRow): Promise<{ feeLimitSun: bigint; burnShare: [bigint, bigint] }> {
+  private async quote(intent: OutboundIntent): Promise<{ feeLimitSun: bigint; burnShare: [bigint, bigint] }> {
     const cap = this.config.maxFeeLimitSun!;
     try {
       const quote = await quoteTokenTransfer(
@@ -140,7 +140,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   }
 
   /** The treasury pays its own transfers' energy from its stake: what the stake cannot cover burns, logged and counted. */
-  private async stakeLeft(intent: OutboundRow, energy: bigint): Promise<bigint> {
+  private async stakeLeft(intent: OutboundIntent, energy: bigint): Promise<bigint> {
     const left = await energyLeft(this.node, intent.fromAddress);
     if (left >= energy) return left;
     log.warn("the treasury's staked energy is short: this Tron transfer burns TRX for its energy", {
@@ -154,7 +154,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   }
 
   /** Local only: with the block header given, TronWeb builds the transaction without asking the node. */
-  async sign(intent: OutboundRow, keys: IntentKeys, p: TronPrepared): Promise<SignedCandidate> {
+  async sign(intent: OutboundIntent, keys: IntentKeys, p: TronPrepared): Promise<SignedCandidate> {
     const builder = this.tronWeb.transactionBuilder;
     const header = { blockHeader: p.blockHeader };
     const amount = Number(intent.rawAmount);
@@ -196,7 +196,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     };
   }
 
-  async broadcast(candidate: CandidateRow): Promise<BroadcastOutcome> {
+  async broadcast(candidate: OutboundCandidate): Promise<BroadcastOutcome> {
     try {
       const reply = await this.node.wallet<TronBroadcastReply>("broadcasttransaction", JSON.parse(candidate.signedTx));
       // A node that has the transaction (pending or in a block) answers DUP_TRANSACTION_ERROR: it is sent.
@@ -208,7 +208,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     }
   }
 
-  async lookup(candidate: CandidateRow): Promise<Lookup> {
+  async lookup(candidate: OutboundCandidate): Promise<Lookup> {
     const info = await this.node.wallet<TronTxInfo>("gettransactioninfobyid", { value: candidate.txHash });
     if (typeof info.blockNumber === "number") {
       // The block hash as /jsonrpc writes it (0x + blockID), the form TronAdapter.blocks() gives the reorg check.
@@ -237,7 +237,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
    * Provably lost: a solidified block is past the expiration (every later block's parent is too, and java-tron
    * includes a transaction only while its expiration is after the parent's time) and no block holds it.
    */
-  async cannotLand(_intent: OutboundRow, candidate: CandidateRow): Promise<boolean> {
+  async cannotLand(_intent: OutboundIntent, candidate: OutboundCandidate): Promise<boolean> {
     if (candidate.validUntil === null) return false;
     const solidified = await this.solidifiedTime();
     if (solidified === null || BigInt(solidified) <= candidate.validUntil) return false;
@@ -256,7 +256,7 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
 }
 
 /** What a role's transfer may burn: TRX sent (+ a new account's creation), or the fee limit's unstaked share; + bandwidth. */
-function needsSun(intent: OutboundRow, feeLimit: bigint, quoted: { burnShare: [bigint, bigint] } | null): bigint {
+function needsSun(intent: OutboundIntent, feeLimit: bigint, quoted: { burnShare: [bigint, bigint] } | null): bigint {
   if (intent.asset === "native") return intent.rawAmount + ACCOUNT_CREATION_SUN + BANDWIDTH_ALLOWANCE_SUN;
   if (intent.asset === "stake") return BANDWIDTH_ALLOWANCE_SUN;
   const [burnt, of] = quoted?.burnShare ?? [1n, 1n];

@@ -4,7 +4,7 @@ import { orphanPaymentDeposits, reversePaymentDeposits } from "@/lib/money-in/pa
 import { log } from "@/lib/platform/log";
 import { formatAmount } from "@/lib/kernel/amount";
 import { moveCursor, type Cursor } from "./chain-cursor";
-import type { ScanTarget } from "./scan-chain";
+import type { ScanTarget } from "./scan-target";
 
 /**
  * The block under the cursor is no longer on the chain. Finds the newest remembered block that still is

@@ -1,24 +1,15 @@
-import type { ChainAdapter } from "@/lib/chains/chain-adapter";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { matchTransfers } from "@/lib/money-in/deposits/match-transfers";
 import { watchedAddresses } from "@/lib/money-in/deposits/watched-addresses";
 import { creditSettledDeposits } from "@/lib/money-in/deposits/credit-deposits";
-import type { WatchScope } from "@/lib/money-in/deposits/watch-scope";
 import { advanceInFlightPayments } from "@/lib/money-in/payments/advance-payments";
 import { recordPaymentDeposits } from "@/lib/money-in/payments/apply-deposits";
 import { expireDuePayments } from "@/lib/money-in/payments/expire-payment";
 import { initCursor, moveCursor, readCursor, rememberBlocks } from "./chain-cursor";
 import { rollBackReorg } from "./roll-back-reorg";
+import type { ScanTarget } from "./scan-target";
 
-export interface ScanTarget extends WatchScope {
-  adapter: ChainAdapter;
-  /** Most blocks read by one scan (backfill proceeds in steps of this size). */
-  maxBlocksPerScan: number;
-  /** Where a watcher with no cursor starts: the chain's first block (sandbox) or its head (live). */
-  startAt: "genesis" | "head";
-  /** How many recent block hashes are kept to find where a reorganized chain diverged. */
-  keepBlocks: number;
-}
+export type { ScanTarget } from "./scan-target";
 
 export interface ScanResult {
   kind: "initialized" | "idle" | "scanned" | "reorg";

@@ -2,7 +2,7 @@ import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
 import { rentFields } from "./progress-sent";
-import type { OutboundEngine, TickContext } from "./track-outbound";
+import type { OutboundEngine, TickContext } from "./outbound-engine";
 import { closeOpenCandidates, setCandidate, transitionOutbound } from "./transition-outbound";
 
 const sameHash = (a: string | null | undefined, b: string | null | undefined) =>

@@ -5,7 +5,7 @@ import { crashPoint } from "./crash-points";
 import type { Lookup } from "../../chains/outbound-driver";
 import type { CandidateRow, OutboundRow } from "./outbound-row";
 import { signCandidate } from "./sign-candidate";
-import type { OutboundEngine, TickContext } from "./track-outbound";
+import type { OutboundEngine, TickContext } from "./outbound-engine";
 import { closeOpenCandidates, setCandidate, transitionOutbound } from "./transition-outbound";
 
 type Landed = Extract<Lookup, { state: "landed" }>;

@@ -1,35 +1,19 @@
-import type { ChainAdapter } from "@/lib/chains/chain-adapter";
-import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { repeatFilter } from "@/lib/platform/repeat-filter";
-import type { IntentKeys, OutboundDriver } from "../../chains/outbound-driver";
 import { candidateRow, outboundRow, type CandidateRow, type OutboundRow } from "./outbound-row";
 import { progressSent, sendCandidate } from "./progress-sent";
 import { checkLanded } from "./check-landed";
+import type { OutboundEngine, TickContext } from "./outbound-engine";
+
 import { hooksOf } from "./outbound-hooks";
 import { signCandidate } from "./sign-candidate";
 import { transitionOutbound } from "./transition-outbound";
 import { OUTBOUND_LIFECYCLE } from "./outbound-lifecycle";
 import type { OutboundStatus } from "./outbound-types";
 
-/** What one (mode, chain) leader tracks with. */
-export interface OutboundEngine {
-  config: ChainConfig;
-  adapter: ChainAdapter;
-  driver: OutboundDriver;
-  /** The keys an intent's candidates are signed with (only the signing worker holds them). */
-  keysOf(intent: OutboundRow): Promise<IntentKeys>;
-  replaceAfterBlocks: number;
-  maxResigns: number;
-}
-
-export interface TickContext {
-  head: number;
-  /** The newest block at the chain's confirmation depth: what happened there is final. */
-  confirmedHead: number;
-}
+export type { OutboundEngine, TickContext } from "./outbound-engine";
 
 const BATCH = 200;
 const stepFailures = repeatFilter();

@@ -8,7 +8,7 @@ import type { BatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { minOf } from "@/lib/kernel/bigint";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import type { DepositHolding } from "./deposit-holdings";
-import type { PlannedSweep } from "./plan-sweeps";
+import type { PlannedSweep } from "./planned-sweep";
 import { ensureSweeperContract } from "./sweeper-contract";
 
 /** Members per transaction: ~3M gas at 50 (well inside every chain's block), one transaction per planning run. */

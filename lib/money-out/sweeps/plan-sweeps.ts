@@ -8,24 +8,17 @@ import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { type DepositHolding, depositHoldings } from "./deposit-holdings";
 import { planBatchSweeps } from "./plan-batch-sweeps";
+import type { PlannedSweep } from "./planned-sweep";
+
 import { sweepGasPlan } from "./sweep-gas";
 import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
 import { stakedSweepPlan } from "./tron-staked-sweep";
 import { issuerFreezeCheck } from "./skip-frozen";
 
-const PER_RUN = 50;
+export type { PlannedSweep } from "./planned-sweep";
 
-export interface PlannedSweep {
-  address: string;
-  raw: bigint;
-  /** The sweep's intent: the address's own, or the batch it is a member of (`sweep_batch`). */
-  sweepId: string;
-  topupId: string | null;
-  /** Tron with TRON_ENERGY_STRATEGY=stake: the treasury's energy lent to the address, and its reclaim. */
-  delegateId?: string;
-  reclaimId?: string;
-}
+const PER_RUN = 50;
 
 /**
  * Plans this run's sweeps of a (mode, chain) into the treasury: deposit addresses holding at least the

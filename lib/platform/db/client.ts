@@ -2,7 +2,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { config } from "@/lib/platform/config/env";
 import { closeChangeFeed } from "./change-feed";
-import { prepared } from "./query";
+import { prepared } from "./prepared-statement";
 
 /**
  * The database handle domain functions take: Drizzle bound either to the pool (autocommit) or to the one

@@ -2,10 +2,16 @@
 // the request's transaction. The header itself is read at the edge (lib/http/api/idempotency-header.ts).
 import type { Db, Statement } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
-import type { AuthContext } from "@/lib/identity/api-keys/authenticate-api-key";
 import { decryptSecret, encryptSecret } from "@/lib/platform/secrets/encryption";
 import { masterKey } from "@/lib/platform/secrets/master-key";
 import { DomainError } from "@/lib/kernel/domain-error";
+import type { Mode } from "@/lib/kernel/mode";
+
+/** Whose keys these are: a key is unique per merchant and mode (an API key's AuthContext is one). */
+export interface KeyOwner {
+  merchantId: string;
+  mode: Mode;
+}
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /**
@@ -67,7 +73,7 @@ interface StoredRow {
  */
 export async function claimIdempotencyKey(
   tx: Db,
-  auth: AuthContext,
+  auth: KeyOwner,
   req: IdempotentRequest,
   response?: { status: number; bodyText: string },
 ): Promise<StoredResponse | null> {
@@ -114,7 +120,7 @@ export async function claimIdempotencyKey(
 /** Stores the response of the request that claimed the key (same transaction as its writes). */
 export async function storeIdempotentResponse(
   tx: Db,
-  auth: AuthContext,
+  auth: KeyOwner,
   key: string,
   response: ResponseToStore,
 ): Promise<void> {
@@ -123,7 +129,7 @@ export async function storeIdempotentResponse(
 }
 
 /** The statement that stores the response: sent by the transaction with its COMMIT (inTransaction's `last`). */
-export function storeResponseStatement(auth: AuthContext, key: string, response: ResponseToStore): Statement {
+export function storeResponseStatement(auth: KeyOwner, key: string, response: ResponseToStore): Statement {
   const body = response.sensitive
     ? encryptSecret(masterKey(), Buffer.from(response.bodyText), bodyPurpose(auth, key))
     : response.bodyText;
@@ -134,16 +140,16 @@ export function storeResponseStatement(auth: AuthContext, key: string, response:
 }
 
 // Bound to the record, so a sealed body copied to another merchant's or key's record does not decrypt.
-const bodyPurpose = (auth: AuthContext, key: string) => `idempotent-response:${auth.merchantId}:${auth.mode}:${key}`;
+const bodyPurpose = (auth: KeyOwner, key: string) => `idempotent-response:${auth.merchantId}:${auth.mode}:${key}`;
 
 /** A stored body as sent: JSON text never starts with "v1.", a sealed body always does. */
-function openBody(auth: AuthContext, key: string, stored: string): string {
+function openBody(auth: KeyOwner, key: string, stored: string): string {
   if (!stored.startsWith("v1.")) return stored;
   return decryptSecret(masterKey(), stored, bodyPurpose(auth, key)).toString("utf8");
 }
 
 /** Gives up an in-progress claim whose request failed (a fault, nothing stored), so a retry runs it again. */
-export async function releaseIdempotencyKey(db: Db, auth: AuthContext, key: string): Promise<void> {
+export async function releaseIdempotencyKey(db: Db, auth: KeyOwner, key: string): Promise<void> {
   await execute(
     db,
     "delete from idempotency_keys where merchant_id = $1 and mode = $2 and key = $3 and response_status is null",
