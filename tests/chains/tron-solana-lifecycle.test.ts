@@ -37,9 +37,10 @@ describe.each(["tron", "solana"] as const)("a payment on %s (emulated), paid wit
     const txHash = await payer.send(payment.deposit_address, 7_500_000n);
 
     const seen = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 40_000);
-    // The order is checked on the events (how many polls fall inside the confirming window, 2 s on the test stack's
-    // chains, depends on the machine's speed); the count, between the threshold and the depth while confirming,
-    // on the confirming event, and on every read: current each time, so only ever rising.
+    // The order is checked on the events (how many polls fall inside the confirming window, 2-3 s on the test stack's
+    // chains, depends on the machine's speed); the count on every read: current each time, so only ever rising. The
+    // confirming event carries the count its scan saw: at least the threshold, and no more than the final count (a
+    // scan that comes late on a busy machine crosses both steps at once, each with its event).
     expect(seen.last).toMatchObject({ tx_hash: txHash, amount_received: "7.500000" });
     expect(seen.last.confirmations).toBeGreaterThanOrEqual(REQUIRED[chain]);
     const counts = seen.confirmations.filter((c) => c !== null) as number[];
@@ -47,7 +48,7 @@ describe.each(["tron", "solana"] as const)("a payment on %s (emulated), paid wit
     const events = await paymentEvents(m.sandboxKey, payment.id);
     const confirming = events.find((e) => e.type === "payment.confirming")!.data.object.confirmations;
     expect(confirming).toBeGreaterThanOrEqual(2);
-    expect(confirming).toBeLessThan(REQUIRED[chain]);
+    expect(confirming).toBeLessThanOrEqual(seen.last.confirmations);
     expect(events.map((e) => e.type)).toEqual([
       "payment.awaiting_payment",
       "payment.pending",
