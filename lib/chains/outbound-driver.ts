@@ -1,6 +1,8 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { SigningKey } from "@/lib/chains/wallets/wallet-roles";
-import type { OutboundCandidate, OutboundIntent } from "./outbound-intent";
+import type { OutboundCandidate, OutboundIntent, SignedCandidate } from "./outbound-intent";
+
+export type { SignedCandidate } from "./outbound-intent";
 
 /**
  * The keys of an intent: its signer (the address the funds or coins leave), and on Solana the fee payer when
@@ -12,16 +14,6 @@ export interface IntentKeys {
   signer: SigningKey;
   feePayer: SigningKey | null;
   members?: SigningKey[];
-}
-
-/** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
-export interface SignedCandidate {
-  txHash: string;
-  signedTx: string;
-  nonce: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
-  validUntil: bigint | null;
 }
 
 /** Where a candidate is on chain. */

@@ -84,16 +84,20 @@ export interface OutboundIntent {
   nonce: bigint | null;
 }
 
-/** One signed transaction of an intent, as stored (money-out's `CandidateRow` is one). */
-export interface OutboundCandidate {
-  id: number;
-  outboundId: string;
+/** A candidate ready to store: the signed bytes, their hash, and what they commit to. */
+export interface SignedCandidate {
   txHash: string;
   signedTx: string;
   nonce: bigint | null;
   maxFeePerGas: bigint | null;
   maxPriorityFeePerGas: bigint | null;
   validUntil: bigint | null;
+}
+
+/** One signed transaction of an intent, as stored (money-out's `CandidateRow` is one). */
+export interface OutboundCandidate extends SignedCandidate {
+  id: number;
+  outboundId: string;
   broadcastHead: number | null;
   blockNumber: number | null;
   blockHash: string | null;

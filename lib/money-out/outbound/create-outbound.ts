@@ -1,20 +1,13 @@
-import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { newId } from "@/lib/kernel/random";
-import type { Mode } from "@/lib/kernel/mode";
 import { outboundRow, type OutboundRow } from "./outbound-row";
-import type { OutboundAsset, OutboundOptions, OutboundPurpose, OutboundSigner } from "./outbound-types";
+import type { OutboundIntent } from "@/lib/chains/outbound-intent";
+import type { OutboundOptions } from "./outbound-types";
 
-export interface OutboundInput {
-  mode: Mode;
-  chain: Chain;
-  purpose: OutboundPurpose;
-  signer: OutboundSigner;
-  fromAddress: string;
-  toAddress: string;
-  asset: OutboundAsset;
-  rawAmount: bigint;
+/** What a new intent says: the intent's own fields but its id, nonce and options, which come later or default. */
+export interface OutboundInput extends Omit<OutboundIntent, "id" | "nonce" | "options"> {
   causeId?: string;
   options?: OutboundOptions;
   /** Sign only once this intent is confirmed (a sweep after its gas top-up). */
