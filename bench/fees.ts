@@ -151,7 +151,7 @@ async function tronRounds(bench: SandboxBench) {
   const config = bench.configs.find((c) => c.chain === "tron");
   if (!config) throw new Error("the sandbox Tron chain is not running");
   const treasury = await roleKey(getDb(), "sandbox", "tron", "treasury");
-  await sandboxChainOps(config).fund(treasury.address, 2n * BigInt(N) * USDT); // the payouts' USDT
+  await (await sandboxChainOps(config)).fund(treasury.address, 2n * BigInt(N) * USDT); // the payouts' USDT
   console.log(`Tron fees: ${N} deposits swept and ${N} payouts to new addresses per strategy (TRX burnt)`);
   const burn = await round(config, bench.owner, "burn");
   const staked = await stakeTreasury(config);

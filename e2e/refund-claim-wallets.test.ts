@@ -88,7 +88,7 @@ async function fundTreasury(chain: Chain, raw: bigint) {
   const treasury = await roleKey(getDb(), "sandbox", chain, "treasury");
   const tokenOf = async () => (await createChainAdapter(config).balances(treasury.address)).token;
   const before = await tokenOf();
-  await sandboxChainOps(config).fund(treasury.address, raw);
+  await (await sandboxChainOps(config)).fund(treasury.address, raw);
   await waitUntil(`${chain}'s treasury funded`, async () => (await tokenOf()) >= before + raw, 60_000);
 }
 

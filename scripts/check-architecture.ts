@@ -36,7 +36,11 @@ const modules: ModuleEdges[] = (
   }
 ).modules.map((m) => ({
   source: m.source,
-  imports: m.dependencies.map((d) => ({ resolved: d.resolved, typeOnly: d.dependencyTypes.includes("type-only") })),
+  imports: m.dependencies.map((d) => ({
+    resolved: d.resolved,
+    typeOnly: d.dependencyTypes.includes("type-only"),
+    dynamic: d.dependencyTypes.includes("dynamic-import"),
+  })),
 }));
 
 const APP_CODE = /^(lib|app|components|worker)\//;
@@ -79,6 +83,13 @@ const found: Record<string, string[]> = {
     modules,
     /^app\//,
     /node_modules\/prom-client\//,
+  ),
+  // Live code never carries the sandbox's emulators: the families' sandbox controls load them through an import().
+  "sandbox emulators (sandbox/) loaded without an import() by the web's or the worker's code": reachableImports(
+    modules,
+    /^(app|worker)\//,
+    /^sandbox\//,
+    { staticOnly: true },
   ),
   "process.env outside lib/platform/config": modules
     .map((m) => m.source)

@@ -1,7 +1,7 @@
 import { registerOutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import { payoutBatchOutboundHooks } from "@/lib/money-out/payouts/payout-batch-hooks";
-import { payoutOutboundHooks } from "@/lib/money-out/payouts/payout-outbound-hooks";
-import { refundOutboundHooks } from "@/lib/money-out/refunds/refund-outbound-hooks";
+import { payoutOutboundHooks } from "@/lib/money-out/payouts/payout-kind";
+import { refundOutboundHooks } from "@/lib/money-out/refunds/refund-kind";
 
 /** Every domain's hooks into the outbound engine; called by each process that runs it, before it starts. */
 export function registerOutboundHooksOfDomains(): void {

@@ -37,7 +37,7 @@ export async function measureDepositLatency(
       rows.push(await createPayment(tx, owner, { amount: 1_000_000n + BigInt(i), chain: config.chain }));
     return rows;
   });
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const sentAt = new Map<string, number>(); // tx → ms
   const txOf = new Map<string, string>(); // tx → payment
   const minedAt = new Map<string, number>();

@@ -62,7 +62,7 @@ export async function measureDetectionCost(
   });
   const target = scanTarget(config);
   await scanOnce(getDb(), target).catch(() => undefined); // warm: a first scan derives every ATA once
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const paying = Promise.all(
     payments.map((p) => ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals))),
   );

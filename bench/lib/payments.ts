@@ -32,7 +32,7 @@ export async function payPayments(
       rows.push(await createPayment(tx, owner, { amount: amountUnits + BigInt(i) * 1_000n, chain: config.chain }));
     return rows;
   });
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const sends = [];
   for (const p of payments) {
     sends.push(ops.payFromSandboxWallet(p.depositAddress!, fromUsdtUnits(p.amountUnits, config.decimals)));

@@ -17,7 +17,7 @@ const USDT = 1_000_000n;
  * and the treasury's SOL spent is exactly the fees and the new token accounts' rent.
  */
 export async function solanaCongestionRound(config: ChainConfig, n: number, first: bigint, second: bigint) {
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const rpc = createSolanaRpc(config.rpcUrl);
   const treasury = await roleKey(getDb(), "sandbox", "solana", "treasury");
   await ops.fund(treasury.address, BigInt(n) * USDT);

@@ -31,7 +31,7 @@ export async function fundForPayouts(config: ChainConfig, owner: Owner, n: numbe
   const adapter = createChainAdapter(config);
   const [paid] = await Promise.all([
     payPayments(config, owner, 1, 0, total),
-    sandboxChainOps(config).fund(treasury.address, need),
+    (await sandboxChainOps(config)).fund(treasury.address, need),
   ]);
   await until("the funding payment confirmed", async () => (await confirmedAt(paid!)) !== null);
   await until("the treasury funded", async () => (await adapter.balances(treasury.address)).token >= need);

@@ -9,7 +9,7 @@ import { until } from "../lib/wait";
 
 /** Late transfers to addresses already used (their payments confirmed): credited, and due again. */
 export async function payAgain(config: ChainConfig, addresses: string[]): Promise<void> {
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const before = await creditedCount(addresses);
   await Promise.all(
     addresses.map((a, i) => ops.payFromSandboxWallet(a, fromUsdtUnits(1_500_000n + BigInt(i), config.decimals))),

@@ -3,7 +3,7 @@ import type { Mode } from "@/lib/kernel/mode";
 import { type Actor, recordAudit } from "@/lib/identity/users/audit";
 import type { SessionUser } from "@/lib/identity/users/sessions";
 import { requireStepUp } from "@/lib/identity/users/step-up";
-import { getRefund } from "@/lib/money-out/refunds/list-refunds";
+import { getRefund } from "@/lib/money-out/refunds/refund-kind";
 import { regenerateRefundClaim } from "@/lib/money-out/refunds/regenerate-refund-claim";
 import { claimUrlOf } from "@/lib/money-out/refunds/serialize-refund";
 import { config } from "@/lib/platform/config/env";

@@ -3,7 +3,7 @@ import { listAuditOfTarget } from "@/lib/identity/users/list-audit";
 import { listOutboundOf } from "@/lib/money-out/outbound/list-outbound-of";
 import { listObjectEvents } from "@/lib/notify/events/list-events";
 import type { Mode } from "@/lib/kernel/mode";
-import { getPayout } from "@/lib/money-out/payouts/get-payout";
+import { getPayout } from "@/lib/money-out/payouts/payout-kind";
 import { batchesOf } from "@/lib/money-out/payouts/payout-batch";
 import { PAYOUT_FAILURE_CODES } from "@/lib/money-out/payouts/payout-lifecycle";
 import { reviewReason } from "@/lib/money-out/payouts/payout-policy";

@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { formatAmount, parseAmount } from "@/lib/kernel/amount";
 import type { Mode } from "@/lib/kernel/mode";
-import { getPayout } from "@/lib/money-out/payouts/get-payout";
+import { getPayout } from "@/lib/money-out/payouts/payout-kind";
 import { getPayoutPolicy, setPayoutPolicy } from "@/lib/money-out/payouts/payout-policy";
 import { approvePayout, rejectPayout } from "@/lib/money-out/payouts/review-payout";
 import { approverCount, requireSecondApprover } from "./second-approver";

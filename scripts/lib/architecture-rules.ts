@@ -1,10 +1,13 @@
 // The architecture rules `npm run lint` enforces (scripts/check-architecture.ts), as pure functions over the
 // module graph dependency-cruiser reports, so that tests can feed them a graph of their own.
 
-/** One module and the modules it imports (paths from the repository root); `typeOnly` imports load no code. */
+/**
+ * One module and the modules it imports (paths from the repository root); `typeOnly` imports load no code, a
+ * `dynamic` one (`import()`) loads it only when that code runs.
+ */
 export interface ModuleEdges {
   source: string;
-  imports: { resolved: string; typeOnly: boolean }[];
+  imports: { resolved: string; typeOnly: boolean; dynamic?: boolean }[];
 }
 
 /**
@@ -122,7 +125,21 @@ export function forbiddenImports(modules: ModuleEdges[], layers: RegExp, forbidd
  * The modules that `entries` load (value imports, followed transitively) which import `forbidden` themselves:
  * what a bundle built from those entries would pull in.
  */
-export function reachableImports(modules: ModuleEdges[], entries: RegExp, forbidden: RegExp): string[] {
+export function reachableImports(
+  modules: ModuleEdges[],
+  entries: RegExp,
+  forbidden: RegExp,
+  { staticOnly = false } = {},
+): string[] {
+  const seen = loadedBy(modules, entries, staticOnly);
+  const followed = modules
+    .filter((m) => seen.has(m.source))
+    .map((m) => ({ ...m, imports: m.imports.filter((d) => !(staticOnly && d.dynamic)) }));
+  return forbiddenImports(followed, /./, forbidden);
+}
+
+/** Every module `entries` load (value imports, transitively; with `staticOnly`, not through an `import()`). */
+export function loadedBy(modules: ModuleEdges[], entries: RegExp, staticOnly = false): Set<string> {
   const bySource = new Map(modules.map((m) => [m.source, m]));
   const seen = new Set<string>();
   const queue = modules.filter((m) => entries.test(m.source)).map((m) => m.source);
@@ -130,13 +147,10 @@ export function reachableImports(modules: ModuleEdges[], entries: RegExp, forbid
     const source = queue.pop()!;
     if (seen.has(source)) continue;
     seen.add(source);
-    for (const dep of bySource.get(source)?.imports ?? []) if (!dep.typeOnly) queue.push(dep.resolved);
+    for (const dep of bySource.get(source)?.imports ?? [])
+      if (!dep.typeOnly && !(staticOnly && dep.dynamic)) queue.push(dep.resolved);
   }
-  return forbiddenImports(
-    modules.filter((m) => seen.has(m.source)),
-    /./,
-    forbidden,
-  );
+  return seen;
 }
 
 /**

@@ -69,7 +69,7 @@ describe("Solana deposit detection", () => {
     expect(adapter.scansAddresses).toBe(false);
     const owner = (await createKeyPairSignerFromPrivateKeyBytes(new Uint8Array(randomBytes(32)))).address as string;
     const start = (await adapter.head()) + 1;
-    const paid = await sandboxChainOps(config).payFromSandboxWallet(owner, 1_250_000n);
+    const paid = await (await sandboxChainOps(config)).payFromSandboxWallet(owner, 1_250_000n);
     const other = await mintIntoOtherAccount(config, owner, 700_000n);
 
     const { mine } = await creditsTo(adapter, owner, start, 2);

@@ -16,7 +16,7 @@ describe("Tron fee limits from the node's estimate", () => {
     const config = await sandboxChain("tron");
     const node = new TronNode(config);
     const [sender, holder] = [fresh(), fresh()];
-    const ops = sandboxChainOps(config);
+    const ops = await sandboxChainOps(config);
     await Promise.all([ops.fund(sender, 10_000_000n), ops.fund(holder, 1n)]);
 
     const empty = await quoteTokenTransfer(node, config.tokenAddress, sender, fresh(), 1_000_000n, FIFTY_TRX);
@@ -35,7 +35,7 @@ describe("Tron fee limits from the node's estimate", () => {
     const config = await sandboxChain("tron");
     const node = new TronNode(config);
     const sender = fresh();
-    await sandboxChainOps(config).fund(sender, 10_000_000n);
+    await (await sandboxChainOps(config)).fund(sender, 10_000_000n);
     await expect(
       quoteTokenTransfer(node, config.tokenAddress, sender, fresh(), 1_000_000n, 10_000_000n),
     ).rejects.toThrow(/fee_limit of 16937050 sun .* above the cap of 10000000 sun \(TRON_MAX_FEE_TRX\)/);

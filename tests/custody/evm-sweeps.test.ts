@@ -225,7 +225,7 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
   }, 180_000);
 
   it("sweeps a second round of payments to the delegated addresses without new authorizations", async () => {
-    const ops = sandboxChainOps(chain.config);
+    const ops = await sandboxChainOps(chain.config);
     const treasuryBefore = await chain.balanceOf(chain.treasury.address);
     const fromBlock = await chain.client.getBlockNumber();
     // Late transfers to the (confirmed) payments' addresses: credited once deep enough, then due again.

@@ -84,7 +84,7 @@ export async function evmChain(chain: Chain) {
     treasury,
     sweeper,
     balanceOf: async (address: string) => (await adapter.balances(address)).token,
-    fundTreasury: (raw: bigint) => sandboxChainOps(config).fund(treasury.address, raw),
+    fundTreasury: async (raw: bigint) => (await sandboxChainOps(config)).fund(treasury.address, raw),
     freshAddress: () => privateKeyToAccount(generatePrivateKey()).address,
     /** USDT Transfer logs into `to` over the whole chain: the count of transfers that really landed. */
     transfersTo: async (to: string) =>

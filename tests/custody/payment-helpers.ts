@@ -171,7 +171,7 @@ export async function expectTreasuryGapAlerts(
     );
     const key = await depositKey(getDb(), "sandbox", chain, Number(fullest!.derivation_index));
     expect(key.address).toBe(fullest!.address);
-    await sandboxChainOps(config).fund(key.address, 0n); // the fees of its own transfer
+    await (await sandboxChainOps(config)).fund(key.address, 0n); // the fees of its own transfer
     await send(key, fromDeposit);
   }
 

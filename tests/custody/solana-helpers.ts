@@ -20,7 +20,7 @@ export async function solanaChain() {
   const config = await sandboxChain("solana");
   const rpc = createSolanaRpc(config.rpcUrl);
   const adapter = createChainAdapter(config);
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const mint = address(config.tokenAddress);
   const [treasury, sweeper] = await Promise.all([
     roleKey(getDb(), "sandbox", "solana", "treasury"),

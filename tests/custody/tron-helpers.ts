@@ -18,7 +18,7 @@ export async function tronChain() {
   const config = await sandboxChain("tron");
   const adapter = createChainAdapter(config);
   const node = new TronNode(config);
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   const [treasury, sweeper] = await Promise.all([
     roleKey(getDb(), "sandbox", "tron", "treasury"),
     roleKey(getDb(), "sandbox", "tron", "sweeper"),

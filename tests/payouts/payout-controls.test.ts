@@ -146,7 +146,7 @@ describe("PAYOUT_DENYLIST_FILE", () => {
     // The treasury holds USDT, so a payout nothing denies is queued for signing at once (not left waiting).
     const bnb = await sandboxChain("bnb");
     const treasury = await roleAddress(getDb(), "sandbox", "bnb", "treasury");
-    await sandboxChainOps(bnb).fund(treasury.address, fromUsdtUnits(100_000_000n, bnb.decimals));
+    await (await sandboxChainOps(bnb)).fund(treasury.address, fromUsdtUnits(100_000_000n, bnb.decimals));
     const adapter = createChainAdapter(bnb);
     for (let i = 0; (await adapter.balances(treasury.address)).token === 0n; i++) {
       if (i > 100) throw new Error("the bnb treasury was never funded");
@@ -245,7 +245,7 @@ describe("payouts taken a step together", () => {
     const treasury = await roleAddress(getDb(), "sandbox", "bnb", "treasury");
     const adapter = createChainAdapter(bnb);
     const held = (await adapter.balances(treasury.address)).token;
-    await sandboxChainOps(bnb).fund(treasury.address, fromUsdtUnits(100_000_000n, bnb.decimals));
+    await (await sandboxChainOps(bnb)).fund(treasury.address, fromUsdtUnits(100_000_000n, bnb.decimals));
     for (let i = 0; (await adapter.balances(treasury.address)).token === held; i++) {
       if (i > 100) throw new Error("the bnb treasury was never funded");
       await new Promise((r) => setTimeout(r, 100));

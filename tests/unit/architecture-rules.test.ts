@@ -95,4 +95,26 @@ describe("architecture rules (npm run lint)", () => {
     ];
     expect(reachableImports(modules, /^app\//, /node_modules\/prom-client\//)).toEqual(["lib/platform/y.ts"]);
   });
+
+  it("with staticOnly, stops at an import(): the sandbox's emulators loaded on demand are no live code's", () => {
+    const modules: ModuleEdges[] = [
+      mod("worker/jobs/pay.ts", "lib/chains/families.ts"),
+      {
+        source: "lib/chains/families.ts",
+        imports: [
+          { resolved: "lib/chains/tron/tron-ops.ts", typeOnly: false, dynamic: true },
+          { resolved: "lib/chains/tron/tron-driver.ts", typeOnly: false },
+        ],
+      },
+      mod("lib/chains/tron/tron-ops.ts", "sandbox/tron/tron-sandbox.ts"),
+      mod("lib/chains/tron/tron-driver.ts", "lib/chains/tron/tron-node.ts"),
+    ];
+    expect(reachableImports(modules, /^worker\//, /^sandbox\//, { staticOnly: true })).toEqual([]);
+    expect(reachableImports(modules, /^worker\//, /^sandbox\//)).toEqual(["lib/chains/tron/tron-ops.ts"]);
+    // The same import written statically is found.
+    modules[1]!.imports[0]!.dynamic = false;
+    expect(reachableImports(modules, /^worker\//, /^sandbox\//, { staticOnly: true })).toEqual([
+      "lib/chains/tron/tron-ops.ts",
+    ]);
+  });
 });

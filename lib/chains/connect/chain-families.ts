@@ -3,17 +3,14 @@ import type { ChainConfig } from "../chain-config";
 import type { ChainFamily } from "../chain-registry";
 import type { OutboundDriver } from "../outbound-driver";
 import type { SandboxChainOps } from "../sandbox-chain-ops";
-import { AnvilOps } from "../evm/anvil-ops";
 import { evmGasNeeded } from "../evm/evm-fees";
 import { EvmAdapter } from "../evm/evm-adapter";
 import { EvmDriver } from "../evm/evm-driver";
 import { SolanaAdapter } from "../solana/solana-adapter";
 import { SolanaDriver } from "../solana/solana-driver";
-import { SolanaOps } from "../solana/solana-ops";
 import { solanaTransactionLamports } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
-import { TronOps } from "../tron/tron-ops";
 import { readTronResources, tronStakeSun } from "../tron/tron-account-resources";
 import { TronNode } from "../tron/tron-node";
 
@@ -26,7 +23,8 @@ import { TronNode } from "../tron/tron-node";
 interface ChainFamilyModule {
   reader(config: ChainConfig): ChainAdapter;
   writer(config: ChainConfig): OutboundDriver;
-  sandbox(config: ChainConfig): SandboxChainOps;
+  /** Loaded when first asked for (a dynamic import): live code never loads the emulators' helpers. */
+  sandbox(config: ChainConfig): Promise<SandboxChainOps>;
   /** The native coin (wei, sun, lamports) one of a role's transactions may cost at most, at today's fees. */
   gasNeeded(config: ChainConfig): Promise<bigint>;
   /** Native coin an address owns outside its balance (Tron: staked and unfreezing TRX); 0 elsewhere. */
@@ -39,7 +37,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
   evm: {
     reader: (config) => new EvmAdapter(config.chain, config),
     writer: (config) => new EvmDriver(config),
-    sandbox: (config) => new AnvilOps(config),
+    sandbox: async (config) => new (await import("../evm/anvil-ops")).AnvilOps(config),
     gasNeeded: evmGasNeeded,
     nativeStaked: NOTHING_STAKED,
   },
@@ -51,7 +49,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
         tokenAddress: config.tokenAddress,
       }),
     writer: (config) => new TronDriver(config),
-    sandbox: (config) => new TronOps(config),
+    sandbox: async (config) => new (await import("../tron/tron-ops")).TronOps(config),
     // The most a TRC-20 transfer may burn (its fee_limit's cap).
     gasNeeded: async (config) => config.maxFeeLimitSun!,
     nativeStaked: async (config, address) => tronStakeSun(await readTronResources(new TronNode(config), address)),
@@ -59,7 +57,7 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
   solana: {
     reader: (config) => new SolanaAdapter(config.chain, config),
     writer: (config) => new SolanaDriver(config),
-    sandbox: (config) => new SolanaOps(config),
+    sandbox: async (config) => new (await import("../solana/solana-ops")).SolanaOps(config),
     // The sweeper pays a deposit address's sweep, the rent of a new token account, and its priority fee.
     gasNeeded: async (config) => solanaTransactionLamports(config.maxComputeUnitPrice ?? 0n),
     nativeStaked: NOTHING_STAKED,
@@ -73,8 +71,12 @@ export const createChainAdapter = (config: ChainConfig): ChainAdapter => CHAIN_F
 export const createOutboundDriver = (config: ChainConfig): OutboundDriver =>
   CHAIN_FAMILIES[config.family].writer(config);
 
-/** What the sandbox helpers do to a local chain: plain anvils for EVM, the emulators' facades otherwise. */
-export const sandboxChainOps = (config: ChainConfig): SandboxChainOps => CHAIN_FAMILIES[config.family].sandbox(config);
+/**
+ * What the sandbox helpers do to a local chain: plain anvils for EVM, the emulators' facades otherwise. Loaded on
+ * first use, so no live code path carries the emulators (`npm run lint` checks it).
+ */
+export const sandboxChainOps = (config: ChainConfig): Promise<SandboxChainOps> =>
+  CHAIN_FAMILIES[config.family].sandbox(config);
 
 /**
  * The native coin one of a role's transactions may cost at most, at today's fees: below it, the treasury

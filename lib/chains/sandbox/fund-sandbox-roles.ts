@@ -29,7 +29,7 @@ export async function fundSandboxRoles(
 ): Promise<void> {
   if (config.mode !== "sandbox") throw new Error("fundSandboxRoles is for sandbox chains only");
   const adapter = createChainAdapter(config);
-  const ops = sandboxChainOps(config);
+  const ops = await sandboxChainOps(config);
   await Promise.all(
     roles.map(async ({ role, address }) => {
       for (let calls = 0; calls < MAX_CALLS && (await adapter.balances(address)).native < FLOOR[config.family]; calls++)

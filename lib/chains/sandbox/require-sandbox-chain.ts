@@ -23,7 +23,7 @@ export async function requireSandboxChain(
   const config = await chainConfig(db, "sandbox", chain as Chain);
   if (!config)
     throw new DomainError("chain_disabled", `The sandbox chain '${chain}' is not running on this service.`, { param });
-  return { config, ops: sandboxChainOps(config) };
+  return { config, ops: await sandboxChainOps(config) };
 }
 
 /** Runs a call against a sandbox chain; a chain that does not answer is a server-side fault, said plainly. */

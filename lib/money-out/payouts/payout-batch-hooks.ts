@@ -11,8 +11,7 @@ import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
 import { followTransfer } from "@/lib/money-out/transfers/cause-hooks";
-import { PAYOUT_CAUSE } from "./payout-outbound-hooks";
-import { lockPayout, transitionPayout } from "./transition-payout";
+import { lockPayout, PAYOUT_KIND, transitionPayout } from "./payout-kind";
 
 type Screenings = Map<string, DestinationScreening>;
 
@@ -75,13 +74,13 @@ async function onBatchTransfer(tx: Db, intent: OutboundRow, trigger: OutboundTri
   for (const member of members) {
     const asOwn = { ...intent, purpose: "payout" as const, causeId: member.payoutId };
     if ((trigger !== "reverted" && trigger !== "given_up") || (alone && trigger === "reverted")) {
-      await followTransfer(PAYOUT_CAUSE, tx, asOwn, trigger);
+      await followTransfer(PAYOUT_KIND, tx, asOwn, trigger);
       continue;
     }
     const payout = await lockPayout(tx, member.payoutId);
     if (!payout || payout.outboundId !== intent.id) continue;
     if (payout.status === "processing" && trigger === "given_up") {
-      await followTransfer(PAYOUT_CAUSE, tx, asOwn, trigger);
+      await followTransfer(PAYOUT_KIND, tx, asOwn, trigger);
       continue;
     }
     if (payout.status === "processing") await transitionPayout(tx, payout, "batch_reverted", { txHash: null });

@@ -1,7 +1,7 @@
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import type { PayoutRow } from "./payout-row";
-import { lockPayout, transitionPayout } from "./transition-payout";
+import { lockPayout, transitionPayout } from "./payout-kind";
 
 export class PayoutReviewError extends Error {}
 
@@ -19,7 +19,9 @@ async function reviewable(tx: Db, id: string): Promise<PayoutRow> {
  */
 export async function approvePayout(db: Db, id: string): Promise<PayoutRow> {
   return inTransaction(db, async (tx) => {
-    const payout = await transitionPayout(tx, await reviewable(tx, id), "approved", { approvedAt: new Date() });
+    const payout = await transitionPayout(tx, await reviewable(tx, id), "approved", {
+      columns: { approved_at: new Date() },
+    });
     await enqueueJob(tx, "execute_payout", { payout_id: id }, { jobKey: `execute_payout:${id}` });
     return payout;
   });

@@ -5,7 +5,7 @@ import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { RefundRow } from "./refund-row";
-import { lockRefund, transitionRefund } from "./transition-refund";
+import { lockRefund, transitionRefund } from "./refund-kind";
 
 /**
  * Cancels a refund before its transfer is signed (`requires_action` or `pending`), in the caller's transaction:

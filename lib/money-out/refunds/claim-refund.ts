@@ -5,7 +5,7 @@ import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { CLAIM_CODE_ATTEMPTS, claimCodeMatches, hashClaimToken, isClaimTokenShape } from "./claim-token";
 import { checkRefundDestination } from "./refund-destination";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
-import { lockRefund, transitionRefund } from "./transition-refund";
+import { lockRefund, transitionRefund } from "./refund-kind";
 
 export interface RefundClaim {
   refund: RefundRow;
@@ -107,7 +107,7 @@ export async function claimRefund(db: Db, token: string, address: string, code =
       refund.expiresAt !== null &&
       refund.expiresAt.getTime() > Date.now();
     if (!open) throw new DomainError("not_found", "This refund link is no longer valid.", { param: "token" });
-    const claimed = await transitionRefund(tx, refund, "claimed", { toAddress: address });
+    const claimed = await transitionRefund(tx, refund, "claimed", { columns: { to_address: address } });
     await enqueueJob(tx, "execute_refund", { refund_id: refund.id }, { jobKey: `execute_refund:${refund.id}` });
     return claimed;
   });

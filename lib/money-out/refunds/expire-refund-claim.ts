@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
-import { lockRefund, transitionRefund } from "./transition-refund";
+import { lockRefund, transitionRefund } from "./refund-kind";
 
 /**
  * Job `expire_refund_claim`, enqueued for the end of the claim window: a refund still waiting for the payer's

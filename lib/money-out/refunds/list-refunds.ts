@@ -1,23 +1,10 @@
-import { notFound } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
-import { query } from "@/lib/platform/db/query";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
 import type { ListRefundsQuery } from "./schemas";
 
 type Owner = { merchantId: string; mode: Mode };
-
-/** One refund of this merchant and mode; anything else is 404. */
-export async function getRefund(db: Db, owner: Owner, id: string): Promise<RefundRow> {
-  const [row] = await query(
-    db,
-    `select ${REFUND_COLUMNS} from refunds where id = $1 and merchant_id = $2 and mode = $3`,
-    [id, owner.merchantId, owner.mode],
-  );
-  if (!row) throw notFound("refund", id);
-  return toRefundRow(row);
-}
 
 /** Newest first, optionally of one payment and in one status. */
 export async function listRefunds(

@@ -1,6 +1,7 @@
 import type { EventType } from "@/lib/notify/events/event-types";
 import { defineLifecycle } from "@/lib/kernel/define-lifecycle";
 import { TRANSFER_FAILURE_CODES } from "@/lib/money-out/transfers/transfer-failures";
+import { giveBack, type TransferTrigger, transferTransitions } from "@/lib/money-out/transfers/transfer-kind";
 import type { RefundStatus } from "./schemas";
 
 /**
@@ -8,22 +9,15 @@ import type { RefundStatus } from "./schemas";
  * `refunds_in_flight` (lib/money-out/refunds/create-refund.ts); a refund that ends without paying gives it back.
  */
 export type RefundTrigger =
+  | TransferTrigger
   /** The payer gave the address on the claim page. */
   | "claimed"
-  /** Its transfer's signed bytes are committed: `tx_hash` is set. */
-  | "signed"
-  /** The transfer reached the chain's confirmation depth. */
-  | "settled"
-  /** The destination is on the deny-list or the sanctions oracle lists it (before signing). */
-  | "denied"
-  /** The transfer provably failed (reverted at depth, or expired after the allowed re-signs). */
-  | "transfer_failed"
   /** The merchant canceled it before its transfer was signed. */
   | "canceled"
   /** The claim window passed without an address. */
   | "claim_expired";
 
-const GIVE_BACK = { from: "refunds_in_flight", to: "available", of: "the refund's amount" } as const;
+const GIVE_BACK = giveBack("refund");
 
 export const REFUND_LIFECYCLE = defineLifecycle<RefundStatus, RefundTrigger, EventType | null>({
   resource: "refund",
@@ -35,15 +29,7 @@ export const REFUND_LIFECYCLE = defineLifecycle<RefundStatus, RefundTrigger, Eve
     { from: "requires_action", trigger: "claim_expired", to: "canceled", event: "refund.canceled", ledger: GIVE_BACK },
     { from: "pending", trigger: "canceled", to: "canceled", event: "refund.canceled", ledger: GIVE_BACK },
     { from: "pending", trigger: "denied", to: "failed", event: "refund.failed", ledger: GIVE_BACK },
-    { from: "pending", trigger: "signed", to: "processing", event: null, ledger: null },
-    {
-      from: "processing",
-      trigger: "settled",
-      to: "succeeded",
-      event: "refund.succeeded",
-      ledger: { from: "refunds_in_flight", to: "chain_withdrawals", of: "the refund's amount" },
-    },
-    { from: "processing", trigger: "transfer_failed", to: "failed", event: "refund.failed", ledger: GIVE_BACK },
+    ...transferTransitions("refund", "succeeded"),
   ],
 });
 

@@ -10,30 +10,9 @@ import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
 import type { Db } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
-import { TRANSFER_FAILURE_CODES, type TransferFailureCode } from "./transfer-failures";
-
-/** The triggers every cause of a treasury transfer has in its lifecycle table, and what they record. */
-export type CauseTrigger = "signed" | "settled" | "denied" | "transfer_failed";
-export interface CauseFields {
-  txHash?: string | null;
-  confirmations?: number | null;
-  settledAt?: Date;
-  failureCode?: TransferFailureCode;
-}
-
-/**
- * What a kind of money out (a payout, a refund) tells the transfer engine about itself. Each kind keeps its own
- * lifecycle, ledger movements and events behind `transition`; the engine's side of it is written once, below.
- */
-export interface TransferCause<Row extends { id: string; status: string }> {
-  purpose: "payout" | "refund";
-  /** Its table: `tx_hash` and `confirmations` follow the transfer's. */
-  table: "payouts" | "refunds";
-  /** Locks the row for a state change in the caller's transaction. */
-  lock(tx: Db, id: string): Promise<Row | null>;
-  /** Moves the locked row by its lifecycle table (an illegal trigger throws), in the caller's transaction. */
-  transition(tx: Db, row: Row, trigger: CauseTrigger, fields: CauseFields): Promise<unknown>;
-}
+import { lockCause, moveCause } from "./move-cause";
+import { TRANSFER_FAILURE_CODES } from "./transfer-failures";
+import type { CauseRow, TransferKind } from "./transfer-kind";
 
 /** The cause's id when the transfer is one of this kind's, else null (the engine calls every kind's hooks). */
 const causeIdOf = (cause: { purpose: string }, intent: OutboundRow) =>
@@ -47,8 +26,8 @@ const causeIdOf = (cause: { purpose: string }, intent: OutboundRow) =>
  * with its `tx_hash`; re-signed or landed → the new hash and confirmations; confirmed → `settled`; reverted, or
  * given up after signing → `transfer_failed`, the amount back in `available`.
  */
-export function causeHooks<Row extends { id: string; status: string }>(
-  cause: TransferCause<Row>,
+export function causeHooks<Row extends CauseRow, Trigger extends string>(
+  cause: TransferKind<Row, Trigger>,
 ): OutboundHooks<DestinationScreening> {
   return {
     screen: screenBeforeSigning(cause.purpose),
@@ -57,8 +36,8 @@ export function causeHooks<Row extends { id: string; status: string }>(
       if (!id) return false;
       const failureCode = await denialOf(tx, intent.chain, intent.toAddress, screening);
       if (!failureCode) return false;
-      const row = await cause.lock(tx, id);
-      if (row?.status === "pending") await cause.transition(tx, row, "denied", { failureCode });
+      const row = await lockCause(tx, cause, id);
+      if (row?.status === "pending") await moveCause(tx, cause, row, "denied", { failureCode });
       await transitionOutbound(tx, intent, "given_up", { failure: TRANSFER_FAILURE_CODES[failureCode] });
       return true;
     },
@@ -76,19 +55,19 @@ export function causeHooks<Row extends { id: string; status: string }>(
 }
 
 /** One transition of a cause's transfer, applied to the cause (exported for batches: each member follows it). */
-export async function followTransfer<Row extends { id: string; status: string }>(
-  cause: TransferCause<Row>,
+export async function followTransfer<Row extends CauseRow, Trigger extends string>(
+  cause: TransferKind<Row, Trigger>,
   tx: Db,
   intent: OutboundRow,
   trigger: OutboundTrigger,
 ): Promise<void> {
   const id = causeIdOf(cause, intent);
   if (!id) return;
-  const row = await cause.lock(tx, id);
+  const row = await lockCause(tx, cause, id);
   if (!row) return;
   switch (trigger) {
     case "signed":
-      if (row.status === "pending") await cause.transition(tx, row, "signed", { txHash: intent.txHash });
+      if (row.status === "pending") await moveCause(tx, cause, row, "signed", { txHash: intent.txHash });
       return;
     case "resigned":
     case "landed":
@@ -101,7 +80,7 @@ export async function followTransfer<Row extends { id: string; status: string }>
       return;
     case "confirmed":
       if (row.status === "processing")
-        await cause.transition(tx, row, "settled", {
+        await moveCause(tx, cause, row, "settled", {
           txHash: intent.txHash,
           confirmations: intent.confirmations,
           settledAt: intent.confirmedAt ?? new Date(),
@@ -109,11 +88,11 @@ export async function followTransfer<Row extends { id: string; status: string }>
       return;
     case "reverted":
       if (row.status === "processing")
-        await cause.transition(tx, row, "transfer_failed", { txHash: intent.txHash, failureCode: "transfer_reverted" });
+        await moveCause(tx, cause, row, "transfer_failed", { txHash: intent.txHash, failureCode: "transfer_reverted" });
       return;
     case "given_up":
       if (row.status === "processing")
-        await cause.transition(tx, row, "transfer_failed", { failureCode: "transfer_expired" });
+        await moveCause(tx, cause, row, "transfer_failed", { failureCode: "transfer_expired" });
       return;
     default:
       return;

@@ -2,7 +2,7 @@ import { config } from "@/lib/platform/config/env";
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { REFUNDS } from "@/lib/http/api/operations/refunds";
-import { getRefund } from "@/lib/money-out/refunds/list-refunds";
+import { getRefund } from "@/lib/money-out/refunds/refund-kind";
 import { hasScope } from "@/lib/identity/api-keys/scopes";
 import { serializeRefund, serializeRefundForRefunder } from "@/lib/money-out/refunds/serialize-refund";
 
