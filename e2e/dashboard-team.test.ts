@@ -209,7 +209,7 @@ describe("dashboard team", () => {
       "invitation.revoked",
     ]);
     for (const v of [o, n, again]) expect(v.errors).toEqual([]);
-  });
+  }, 180_000); // The phase's longest flow (three people, eight snapshots): 81 s under one CPU hog; this catches hangs.
 
   it("with SMTP_URL set, the invitation is emailed with the link; a refused recipient is reported, the link still shown", async () => {
     const smtp = await startSmtpReceiver();
@@ -254,5 +254,5 @@ describe("dashboard team", () => {
       await web?.stop();
       await smtp.close();
     }
-  });
+  }, 150_000); // It starts a web server of its own (a 90 s hang detector) before its flow.
 });

@@ -35,7 +35,8 @@ export async function spawnWebServer(root: string, env: Record<string, string>):
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  await waitForReady(child, "web server");
+  // A hang detector, not a budget: ~1 s on a quiet machine, >30 s seen with two CPU-bound loads beside it.
+  await waitForReady(child, "web server", 90_000);
   const ended = (signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -80,6 +80,9 @@ describe("the deposit address pool under SIGKILL", () => {
     for (let k = 0; k < KILLS; k++) {
       await sleep(150 + Math.floor(Math.random() * 350));
       if (k % 2 === 0) {
+        // A kill meant for a top-up waits for the new refiller to be in one (it loads slower on a busy machine).
+        for (let i = 0; i < 1_200 && !refiller.output.includes("refill start"); i++) await sleep(50);
+        await sleep(Math.floor(Math.random() * 150));
         const lines = refiller.output.trim().split("\n");
         await kill(refiller);
         if (lines.at(-1) === "refill start") refillsCut++;

@@ -25,6 +25,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const LOAD_MS = 24_000;
 const KILL_AT_MS = 8_000;
 const PAYOUTS = 6;
+const PAYOUT_EVERY_MS = (LOAD_MS - 4_000) / PAYOUTS;
 
 let m: TestMerchant;
 const webs: SpawnedWebServer[] = [];
@@ -127,6 +128,7 @@ describe("two web instances and two workers on one database", () => {
     const inFlight: Promise<unknown>[] = [];
     const start = Date.now();
     let killed = false;
+    let payoutsSent = 0;
     for (let i = 0; Date.now() - start < LOAD_MS; i++) {
       const key = createKeys[i % createKeys.length]!.secret;
       const chain = i % 3 === 2 ? "tron" : "eth";
@@ -143,7 +145,9 @@ describe("two web instances and two workers on one database", () => {
           }
         }),
       );
-      if (i % 40 === 20 && payouts.length < PAYOUTS) {
+      // The payouts at set times over the load (not every n-th request: a slower machine makes fewer requests).
+      if (payoutsSent < PAYOUTS && Date.now() - start >= 1_000 + payoutsSent * PAYOUT_EVERY_MS) {
+        payoutsSent++;
         const to = await eth.freshAddress();
         inFlight.push(
           api

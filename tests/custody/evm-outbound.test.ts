@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWalletClient, defineChain, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -7,12 +6,11 @@ import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
-import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
+import { newKey, newMerchant, postRetryingBusy, type TestMerchant } from "../helpers/api";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import { formatAmount } from "@/lib/kernel/amount";
 import { balanceOf, startWatcherProcess } from "../helpers/chains";
 import { runCli } from "../helpers/run-cli";
-import { sleep } from "../helpers/started-service";
 import { EvmDriver } from "@/lib/chains/evm/evm-driver";
 import type { CandidateRow } from "@/lib/money-out/outbound/outbound-row";
 import { paidPayment, reconcileChain } from "./payment-helpers";
@@ -63,16 +61,9 @@ async function outsideTransaction(nonce?: number): Promise<Hex> {
   return wallet.sendTransaction({ to: account.address, value: 0n, ...(nonce === undefined ? {} : { nonce }) });
 }
 
-/** A payout created as the SDK creates it: one Idempotency-Key, a busy answer (500 with Retry-After) sent again. */
-async function createRetryingBusy(key: string, body: Record<string, string>) {
-  const headers = { "Idempotency-Key": randomUUID() };
-  for (let attempt = 1; ; attempt++) {
-    const reply = await api("POST", "/v1/payouts", { key, body, headers });
-    const retryAfter = reply.status === 500 ? reply.headers.get("retry-after") : null;
-    if (retryAfter === null || attempt === 5) return reply;
-    await sleep(1000 * Number(retryAfter));
-  }
-}
+/** A payout created as the SDK creates it (a busy answer sent again with the same Idempotency-Key). */
+const createRetryingBusy = (key: string, body: Record<string, string>) =>
+  postRetryingBusy("/v1/payouts", { key, body });
 
 /** Drops the transaction from anvil's pool as soon as it is there; false if it was mined first. */
 async function dropWhenPending(hash: string, intentId: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
 import { createApiKey } from "@/lib/identity/api-keys/create-api-key";
@@ -21,6 +22,20 @@ export interface ApiReply {
   headers: Headers;
   text: string;
   json: any;
+}
+
+/**
+ * A POST as the SDK sends it: one Idempotency-Key, and the documented busy answer (a 500 with Retry-After: no
+ * database connection free in time) sent again after the wait it asks, up to five times.
+ */
+export async function postRetryingBusy(path: string, call: ApiCall): Promise<ApiReply> {
+  const headers = { ...call.headers, "Idempotency-Key": randomUUID() };
+  for (let attempt = 1; ; attempt++) {
+    const reply = await api("POST", path, { ...call, headers });
+    const retryAfter = reply.status === 500 ? reply.headers.get("retry-after") : null;
+    if (retryAfter === null || attempt === 5) return reply;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(retryAfter)));
+  }
 }
 
 /**
