@@ -84,6 +84,10 @@ export function isNarrowedByName(flags: string[]): boolean {
 /** Why the run fails, or null when it passes. */
 export function verdict(runs: { status: number; totals: Totals | null }[], narrowedByName: boolean): string | null {
   if (runs.some((r) => r.totals === null)) return "a phase ended before vitest wrote its report";
+  // A run that found no test did not run what it was asked to (seen: a file run beside its phase whose vitest
+  // met a port taken at its start, said "No test files found" and exited 0).
+  if (!narrowedByName && runs.some((r) => r.totals!.passed + r.totals!.failed + r.totals!.skipped === 0))
+    return "a phase, or a file run beside one, ran no test";
   const failed = runs.reduce((n, r) => n + r.totals!.failed, 0);
   if (failed > 0) return `${failed} failed`;
   const skipped = runs.reduce((n, r) => n + r.totals!.skipped, 0);

@@ -42,6 +42,15 @@ describe("npm test's verdict", () => {
   it("fails on a failure, a missing report or a vitest error, and counts a broken file's tests as failed", () => {
     expect(verdict([{ status: 1, totals: totalsOf(report(3, 1, 0)) }], false)).toBe("1 failed");
     expect(verdict([{ status: 1, totals: null }], false)).toMatch(/report/);
+    expect(
+      verdict(
+        [
+          { status: 0, totals: totalsOf(report(3, 0, 0)) },
+          { status: 0, totals: totalsOf(report(0, 0, 0)) },
+        ],
+        false,
+      ),
+    ).toMatch(/ran no test/);
     expect(verdict([{ status: 1, totals: totalsOf(report(3, 0, 0)) }], false)).toMatch(/exited/);
     const broken = totalsOf({
       ...report(0, 0, 2),

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -109,15 +109,41 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export function freePort(): Promise<number> {
+/**
+ * A port nothing listens on, for a server started next. Picked below the kernel's ephemeral range (Linux:
+ * ip_local_port_range), where the OS never puts the outgoing connections of other processes: a port taken from
+ * that range (`listen(0)`) could be handed to some client's connection between this check and the server's bind
+ * (seen: EADDRINUSE at a test stack's start while another stack opened its connections).
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralLow();
+  if (below === null) return listenOn(0);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    const free = await listenOn(port).catch(() => null);
+    if (free !== null) return free;
+  }
+  return listenOn(0);
+}
+
+function ephemeralLow(): number | null {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : null;
+  } catch {
+    return null;
+  }
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
