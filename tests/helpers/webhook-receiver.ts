@@ -76,10 +76,13 @@ export function verifySignature(header: string | undefined, body: string, secret
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = fn();
+    const value = await fn();
     if (value) return value;
     if (Date.now() > deadline) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 50));

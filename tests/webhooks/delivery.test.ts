@@ -122,10 +122,13 @@ describe("signed webhook delivery", () => {
     await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } });
     const attempts = await waitFor(() => receiver.at("/moved").length > 0 && receiver.at("/moved"));
     expect(attempts).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.at("/target")).toHaveLength(0);
-    const [first] = await attemptsOf(endpointId);
+    // The attempt's row is written once its exchange has ended (a followed redirect would have come first).
+    const [first] = await waitFor(async () => {
+      const recorded = await attemptsOf(endpointId);
+      return recorded.length > 0 && recorded;
+    });
     expect(first).toMatchObject({ status_code: 302, success: false });
+    expect(receiver.at("/target")).toHaveLength(0);
   });
 });
 
