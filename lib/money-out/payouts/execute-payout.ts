@@ -1,6 +1,6 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
-import { queueTreasuryTransfer, type TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
 import { causeExecutor } from "@/lib/money-out/transfers/execute-causes";
+import { queueAlone } from "@/lib/money-out/transfers/take-cause-step";
 import type { Db } from "@/lib/platform/db/client";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { log } from "@/lib/platform/log";
@@ -39,21 +39,11 @@ const payoutExecutor = causeExecutor<PayoutRow, PayoutRound>({
   queue: (tx, config, liquidity, payout, round) =>
     round.batcher && !round.alone.has(payout.id)
       ? queuePayoutInBatch(tx, config, liquidity, payout, round.batcher)
-      : queueAlone(tx, config, liquidity, payout),
+      : queueAlone(tx, "payout", config, liquidity, payout),
 });
 
 export const executePayout = payoutExecutor.execute;
 export const executePayoutRound = payoutExecutor.round;
-
-const queueAlone = async (tx: Db, config: ChainConfig, liquidity: TreasuryLiquidity, payout: PayoutRow) =>
-  (
-    await queueTreasuryTransfer(tx, config, liquidity, {
-      purpose: "payout",
-      causeId: payout.id,
-      toAddress: payout.toAddress,
-      amountUnits: payout.amountUnits,
-    })
-  )?.id ?? null;
 
 /** The PayoutBatcher the round's payouts join batches of, or null when they go alone. Network reads. */
 async function payoutBatcherFor(db: Db, config: ChainConfig): Promise<PayoutBatcher | null> {

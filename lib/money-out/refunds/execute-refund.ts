@@ -1,4 +1,3 @@
-import { queueTreasuryTransfer } from "@/lib/money-out/outbound/treasury-queue";
 import { causeExecutor } from "@/lib/money-out/transfers/execute-causes";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { REFUND_KIND } from "./refund-kind";
@@ -14,15 +13,6 @@ const refundExecutor = causeExecutor<RefundRow, null>({
   enqueue: (db, id, runAt) =>
     enqueueJob(db, "execute_refund", { refund_id: id }, { jobKey: `execute_refund:${id}`, runAt }),
   prepareRound: async () => null,
-  queue: async (tx, config, liquidity, refund) =>
-    (
-      await queueTreasuryTransfer(tx, config, liquidity, {
-        purpose: "refund",
-        causeId: refund.id,
-        toAddress: refund.toAddress!,
-        amountUnits: refund.amountUnits,
-      })
-    )?.id ?? null,
 });
 
 export const executeRefund = refundExecutor.execute;

@@ -1,7 +1,7 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { denialOf } from "@/lib/money-out/destinations/deny-list";
 import type { DestinationScreening } from "@/lib/money-out/destinations/screen-destination";
-import type { TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
+import { queueTreasuryTransfer, type TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
 import type { Db } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
 import { lockCause, moveCause } from "./move-cause";
@@ -16,8 +16,8 @@ export interface CauseExecution<Row extends CauseRow, Round> {
   prepareRound(db: Db, config: ChainConfig, ids: string[]): Promise<Round>;
   /** After the deny-list, under the lock: true when the cause is held (a payout for review). */
   hold?(tx: Db, row: Row): Promise<boolean>;
-  /** Queues the cause's transfer: its id, or null while the treasury cannot cover it. */
-  queue(tx: Db, config: ChainConfig, liquidity: TreasuryLiquidity, row: Row, round: Round): Promise<string | null>;
+  /** Queues the cause's transfer: its id, or null while the treasury cannot cover it (default: queueAlone). */
+  queue?(tx: Db, config: ChainConfig, liquidity: TreasuryLiquidity, row: Row, round: Round): Promise<string | null>;
 }
 
 /** What one execution did with a cause (execute-causes.ts). */
@@ -46,11 +46,30 @@ export async function takeCauseStep<Row extends CauseRow, Round>(
     return "denied";
   }
   if (await execution.hold?.(tx, row)) return "held";
-  const transferId = await execution.queue(tx, config, liquidity, row, round);
+  const transferId = execution.queue
+    ? await execution.queue(tx, config, liquidity, row, round)
+    : await queueAlone(tx, kind.purpose, config, liquidity, row);
   if (!transferId) return "waiting";
   await execute(tx, `update ${kind.table} set outbound_id = $2, updated_at = now() where id = $1`, [
     row.id,
     transferId,
   ]);
   return "queued";
+}
+
+/** The cause's own transfer from the treasury, in its queue: its id, or null while the treasury cannot cover it. */
+export async function queueAlone(
+  tx: Db,
+  purpose: "payout" | "refund",
+  config: ChainConfig,
+  liquidity: TreasuryLiquidity,
+  row: CauseRow,
+): Promise<string | null> {
+  const transfer = await queueTreasuryTransfer(tx, config, liquidity, {
+    purpose,
+    causeId: row.id,
+    toAddress: row.toAddress!,
+    amountUnits: row.amountUnits,
+  });
+  return transfer?.id ?? null;
 }
