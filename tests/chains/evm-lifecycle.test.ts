@@ -254,16 +254,42 @@ describe("transfers that are not this payment's USDT", () => {
   );
 });
 
+/**
+ * Runs `steps` with a watcher whose required depth is out of reach (SANDBOX_CONFIRMATIONS), then brings the
+ * file's usual one back. A reorg below the depth must come before the 4th confirmation: ~1.5 s at the suite's
+ * 0.5 s blocks, less than a loaded machine's watcher poll; anvil cannot resume sub-second mining once paused.
+ */
+async function withDepthOutOfReach<T>(steps: () => Promise<T>): Promise<T> {
+  await worker.stop();
+  worker = await startWatcherProcess(EVM, { SANDBOX_CONFIRMATIONS: "1000" });
+  try {
+    return await steps();
+  } finally {
+    await worker.stop();
+    worker = await startWatcherProcess(EVM);
+  }
+}
+
+/** Replaces every block from the transfer's up with empty ones (however deep it is by now). */
+async function reorgOut(key: string, payer: Awaited<ReturnType<typeof fundedWallet>>, hash: `0x${string}`) {
+  const { blockNumber } = await payer.client.waitForTransactionReceipt({ hash });
+  const depth = Number((await payer.client.getBlockNumber()) - blockNumber) + 1;
+  const chain = payer.config.chain;
+  const reorg = await api("POST", `/v1/sandbox/chains/${chain}/reorg`, { key, body: { depth } });
+  expect(reorg.status, reorg.text).toBe(200);
+}
+
 describe("reorganizations", () => {
   it("a reorg below the required depth removes an unconfirmed deposit; a new transfer then confirms", async () => {
     const m = await newMerchant();
     const payment = await createPayment(m.sandboxKey, { amount: "3.000000", chain: "eth" });
     const payer = await fundedWallet(m.sandboxKey, "eth", "6.000000");
-    await new Promise((r) => setTimeout(r, 2_000)); // the faucet's mint is now deeper than the reorg
-    const first = await payer.send(payment.deposit_address, 3_000_000n);
-    await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
-    const reorg = await api("POST", "/v1/sandbox/chains/eth/reorg", { key: m.sandboxKey, body: { depth: 3 } });
-    expect(reorg.status, reorg.text).toBe(200);
+    const first = await withDepthOutOfReach(async () => {
+      const hash = await payer.send(payment.deposit_address, 3_000_000n);
+      await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
+      await reorgOut(m.sandboxKey, payer, hash);
+      return hash;
+    });
     expect(await payer.client.getTransactionReceipt({ hash: first }).catch(() => null)).toBeNull();
 
     const back = await watchPayment(m.id, payment.id, (p) => p.status === "awaiting_payment");
@@ -291,13 +317,13 @@ describe("reorganizations after expiry", () => {
     const m = await newMerchant();
     const payment = await createPayment(m.sandboxKey, { amount: "2.000000", chain: "polygon" });
     const payer = await fundedWallet(m.sandboxKey, "polygon", "2.000000");
-    await new Promise((r) => setTimeout(r, 2_000)); // the faucet's mint is now deeper than the reorg
-    await payer.send(payment.deposit_address, 2_000_000n);
-    await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
-    // The time to pay runs out while the transfer waits for its confirmations.
-    await query(getDb(), "update payments set expires_at = now() - interval '1 second' where id = $1", [payment.id]);
-    const reorg = await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: { depth: 3 } });
-    expect(reorg.status, reorg.text).toBe(200);
+    await withDepthOutOfReach(async () => {
+      const hash = await payer.send(payment.deposit_address, 2_000_000n);
+      await watchPayment(m.id, payment.id, (p) => p.status === "pending" || p.status === "confirming");
+      // The time to pay runs out while the transfer waits for its confirmations.
+      await query(getDb(), "update payments set expires_at = now() - interval '1 second' where id = $1", [payment.id]);
+      await reorgOut(m.sandboxKey, payer, hash);
+    });
 
     const failed = await watchPayment(m.id, payment.id, (p) => p.status === "failed");
     expect(failed.last).toMatchObject({ amount_received: "0.000000", tx_hash: null, confirmations: 0 });
