@@ -6,7 +6,7 @@ import type { Chain } from "@/lib/chains/chains";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
 import { createChainAdapter, sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleKey } from "@/lib/chains/wallets/role-keys";
-import { freshAddress } from "@/lib/cli/trigger-payouts";
+import { freshAddress } from "@/lib/chains/addresses/fresh-address";
 import { getDb } from "@/lib/platform/db/client";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { startOutboundWorker } from "@/tests/custody/outbound-helpers";

@@ -1,7 +1,7 @@
 "use client";
 import type { CheckoutStatus } from "@/lib/money-in/checkout/checkout-status";
 import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
-import { paymentUri } from "@/lib/money-in/checkout/payment-uri";
+import { paymentUri } from "@/lib/chains/payment-uri";
 import { parseAmount } from "@/lib/kernel/amount";
 import { Countdown } from "./countdown";
 import { DepositDetails } from "./deposit-details";

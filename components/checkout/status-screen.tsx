@@ -1,6 +1,6 @@
 import type { CheckoutStatus } from "@/lib/money-in/checkout/checkout-status";
 import type { CheckoutNetwork } from "@/lib/money-in/checkout/load-checkout";
-import { trimDecimal } from "@/lib/money-in/checkout/payment-uri";
+import { trimDecimal } from "@/lib/chains/payment-uri";
 
 const trim = trimDecimal;
 

@@ -162,3 +162,13 @@ export async function enabledChainConfigs(db: Db, mode: Mode): Promise<ChainConf
   const configs = await Promise.all(enabledChains(mode).map((chain) => chainConfig(db, mode, chain)));
   return configs.filter((c): c is ChainConfig => c !== null);
 }
+
+/**
+ * The RPC endpoint a payer's browser wallet is given, or null. Live RPC URLs often carry provider keys, so only
+ * Solana's public endpoint goes to browsers (its wallet adapter needs a recent blockhash); EVM and Tron wallets
+ * use their own nodes. Sandbox chains are local: their URL is the chain's.
+ */
+export function walletRpcUrl(chain: ChainConfig, cfg: AppConfig = config()): string | null {
+  if (chain.mode === "sandbox") return chain.rpcUrl;
+  return chain.family === "solana" ? cfg.solanaPublicRpcUrl : null;
+}

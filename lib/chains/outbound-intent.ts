@@ -102,3 +102,15 @@ export interface OutboundCandidate extends SignedCandidate {
   blockNumber: number | null;
   blockHash: string | null;
 }
+
+/**
+ * The gas a sweep from a deposit address needs: the native coin to top the address up with first (0 when it
+ * holds enough or never pays its own fees), and the options to sign the sweep with.
+ */
+export interface SweepGas {
+  topupRaw: bigint;
+  options: OutboundOptions;
+}
+
+/** What the address lacks of `need`, given what it `held`s. */
+export const shortOf = (need: bigint, held: bigint) => (need > held ? need - held : 0n);

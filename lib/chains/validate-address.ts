@@ -1,3 +1,4 @@
+import { type Address, isOffCurveAddress } from "@solana/kit";
 import { base58 } from "@scure/base";
 import { isChecksummedOrLowerAddress } from "./addresses/evm-address";
 import { isTronAddress } from "./addresses/tron-address";
@@ -30,4 +31,14 @@ export function addressProblem(chain: Chain, address: string): string | null {
       return "to_address must be a base58 Solana address (32 bytes)";
     }
   }
+}
+
+/**
+ * Why a valid `address` is not a wallet someone signs for, or null: a Solana address off the curve is a program's
+ * account (a program-derived address), which no payer holds a key of. Worded for `param`.
+ */
+export function keyPairProblem(chain: Chain, address: string, param: string): string | null {
+  if (chain === "solana" && isOffCurveAddress(address as Address))
+    return `${param} is a program-derived address, not a wallet: give the wallet's address`;
+  return null;
 }

@@ -1,5 +1,6 @@
 import { createPayment, expire, payUntil, type Triggered, type TriggerRun } from "./trigger-payments";
-import { freshAddress, payOut, payOutBlocked, payOutFrozen } from "./trigger-payouts";
+import { freshAddress } from "@/lib/chains/addresses/fresh-address";
+import { payOut, payOutBlocked, payOutFrozen } from "./trigger-payouts";
 import { refundCanceled, refundFailed, refundSucceeded, refundToClaim } from "./trigger-refunds";
 
 export type { Triggered, TriggerRun } from "./trigger-payments";

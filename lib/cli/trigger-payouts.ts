@@ -1,7 +1,6 @@
-import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
-import { base58 } from "@scure/base";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
-import { CHAINS, type Chain } from "@/lib/chains/chains";
+import { CHAINS } from "@/lib/chains/chains";
+import { freshAddress } from "@/lib/chains/addresses/fresh-address";
 import { UsageError } from "./cli-flags";
 import { ServiceError } from "./service-api";
 import { createPayment, depths, mine, payUntil, sleep, type Triggered, type TriggerRun } from "./trigger-payments";
@@ -14,20 +13,6 @@ interface Payout {
 }
 
 const PAYOUT_AMOUNT = "1.000000";
-
-/** An address nobody holds the key of, valid on the chain: a payout's or a refund's fresh destination. */
-export function freshAddress(chain: Chain): string {
-  // A wallet's key on Solana is on the curve (refunds refuse program-derived addresses, which are not).
-  if (chain === "solana")
-    return base58.encode(
-      generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32),
-    );
-  const hash = randomBytes(20);
-  if (chain !== "tron") return `0x${hash.toString("hex")}`;
-  const payload = Buffer.concat([Buffer.from([0x41]), hash]); // Tron's prefix, then base58check
-  const check = createHash("sha256").update(createHash("sha256").update(payload).digest()).digest();
-  return base58.encode(Buffer.concat([payload, check.subarray(0, 4)]));
-}
 
 /** Funds the merchant's balance on the chain with a confirmed payment, pays out part of it, and follows it. */
 export async function payOut(

@@ -1,5 +1,6 @@
 import { createPayment, payUntil, type Triggered, type TriggerRun } from "./trigger-payments";
-import { followTransfer, freshAddress, frozenAddress } from "./trigger-payouts";
+import { freshAddress } from "@/lib/chains/addresses/fresh-address";
+import { followTransfer, frozenAddress } from "./trigger-payouts";
 
 interface Refund {
   id: string;

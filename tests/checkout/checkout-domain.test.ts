@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FINAL_STATUSES } from "@/lib/money-in/checkout/checkout-status";
 import { loadCheckout } from "@/lib/money-in/checkout/load-checkout";
 import { loadPaymentLinkPage, payPaymentLink } from "@/lib/money-in/checkout/pay-payment-link";
-import { paymentUri, trimDecimal } from "@/lib/money-in/checkout/payment-uri";
+import { paymentUri, trimDecimal } from "@/lib/chains/payment-uri";
 import { streamCheckoutStatus } from "@/lib/money-in/checkout/stream-status";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";

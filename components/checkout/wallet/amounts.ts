@@ -19,7 +19,7 @@ export function toBaseUnits(amountDue: string, decimals: number): bigint {
 }
 
 /** "12.500000" → "12.5", "12.000000" → "12": what a payer reads on the button. */
-export { trimDecimal as displayAmount } from "@/lib/money-in/checkout/payment-uri";
+export { trimDecimal as displayAmount } from "@/lib/chains/payment-uri";
 
 /** 0x1234…abcd: enough to recognise an account without taking a whole line. */
 export function shortAddress(address: string): string {

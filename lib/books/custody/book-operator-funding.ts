@@ -1,6 +1,7 @@
 import { formatUnits } from "viem";
 import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
-import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
+import type { Chain } from "@/lib/chains/chains";
+import { storedTxHash } from "@/lib/chains/family-traits";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import type { WalletRole } from "@/lib/chains/wallets/wallet-roles";
 import type { Mode } from "@/lib/kernel/mode";
@@ -28,8 +29,7 @@ export async function bookOperatorFunding(
   input: { mode: Mode; chain: Chain; role: WalletRole; amount: bigint; txHash: string | null; note: string | null },
 ) {
   const { address } = await roleAddress(db, input.mode, input.chain, input.role);
-  // EVM hashes are hex, compared without case; Tron's are hex too, Solana's base58 signatures keep theirs.
-  const txHash = input.txHash && CHAIN_FAMILY[input.chain] !== "solana" ? input.txHash.toLowerCase() : input.txHash;
+  const txHash = input.txHash && storedTxHash(input.chain, input.txHash);
   const { id } = await bookFunding(db, { ...input, address, txHash, source: "operator" });
   const { symbol, decimals } = CHAIN_SPECS[input.chain].native;
   return {

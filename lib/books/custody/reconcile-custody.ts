@@ -1,3 +1,4 @@
+import { familyTraits } from "@/lib/chains/family-traits";
 import { formatUnits } from "viem";
 import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { toUsdtUnits } from "@/lib/chains/chain-adapter";
@@ -34,7 +35,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
     roleAddress(db, mode, chain, "sweeper"),
   ]);
   // Solana: the sweeper pays its deposit addresses' fees (and any rent).
-  const feePayer = config.family === "solana" ? sweeper.address : null;
+  const feePayer = familyTraits(chain).sweeperPaysDepositFees ? sweeper.address : null;
   const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address], feePayer);
   const adapter = createChainAdapter(config);
   const [t, s, needed, frozen, tStaked, sStaked] = await Promise.all([

@@ -1,16 +1,22 @@
 import type { ChainAdapter } from "../chain-adapter";
 import type { ChainConfig } from "../chain-config";
 import type { ChainFamily } from "../chain-registry";
+import { CHAIN_FAMILY, type Chain } from "../chains";
 import type { OutboundDriver } from "../outbound-driver";
+import type { SweepGas } from "../outbound-intent";
 import type { SandboxChainOps } from "../sandbox-chain-ops";
 import { evmGasNeeded } from "../evm/evm-fees";
 import { EvmAdapter } from "../evm/evm-adapter";
 import { EvmDriver } from "../evm/evm-driver";
+import { evmContractProblem, evmServiceContracts } from "../evm/evm-destination";
+import { evmSweepGas } from "../evm/evm-sweep-gas";
 import { SolanaAdapter } from "../solana/solana-adapter";
 import { SolanaDriver } from "../solana/solana-driver";
+import { solanaTokenAccountProblem } from "../solana/solana-destination";
 import { solanaTransactionLamports } from "../solana/solana-rent";
 import { TronAdapter, tronJsonRpcUrl } from "../tron/tron-adapter";
 import { TronDriver } from "../tron/tron-driver";
+import { tronSweepGas } from "../tron/tron-sweep-gas";
 import { readTronResources, tronStakeSun } from "../tron/tron-account-resources";
 import { TronNode } from "../tron/tron-node";
 
@@ -29,6 +35,12 @@ interface ChainFamilyModule {
   gasNeeded(config: ChainConfig): Promise<bigint>;
   /** Native coin an address owns outside its balance (Tron: staked and unfreezing TRX); 0 elsewhere. */
   nativeStaked(config: ChainConfig, address: string): Promise<bigint>;
+  /** The gas a sweep of `raw` from a deposit address to `to` needs, and the top-up that gives it exactly that. */
+  sweepGas(config: ChainConfig, from: string, to: string, raw: bigint, nativeBalance: bigint): Promise<SweepGas>;
+  /** Why USDT sent to `to` could never be moved again (a contract, a token account), asked of the network. */
+  destinationProblem(config: ChainConfig, to: string): Promise<string | null>;
+  /** The contracts the service deploys, from the family's wallet roles: never a destination. */
+  ownContracts(roles: { chain: string; role: string; address: string }[]): string[];
 }
 
 const NOTHING_STAKED = async () => 0n;
@@ -40,6 +52,9 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     sandbox: async (config) => new (await import("../evm/anvil-ops")).AnvilOps(config),
     gasNeeded: evmGasNeeded,
     nativeStaked: NOTHING_STAKED,
+    sweepGas: evmSweepGas,
+    destinationProblem: evmContractProblem,
+    ownContracts: evmServiceContracts,
   },
   tron: {
     reader: (config) =>
@@ -53,6 +68,10 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     // The most a TRC-20 transfer may burn (its fee_limit's cap).
     gasNeeded: async (config) => config.maxFeeLimitSun!,
     nativeStaked: async (config, address) => tronStakeSun(await readTronResources(new TronNode(config), address)),
+    sweepGas: tronSweepGas,
+    // Tron: the database's guards only (ownDestinationProblem); no network check.
+    destinationProblem: async () => null,
+    ownContracts: () => [],
   },
   solana: {
     reader: (config) => new SolanaAdapter(config.chain, config),
@@ -61,6 +80,10 @@ const CHAIN_FAMILIES: Record<ChainFamily, ChainFamilyModule> = {
     // The sweeper pays a deposit address's sweep, the rent of a new token account, and its priority fee.
     gasNeeded: async (config) => solanaTransactionLamports(config.maxComputeUnitPrice ?? 0n),
     nativeStaked: NOTHING_STAKED,
+    // The sweeper pays the fee as fee payer: a deposit owner never holds SOL.
+    sweepGas: async () => ({ topupRaw: 0n, options: {} }),
+    destinationProblem: solanaTokenAccountProblem,
+    ownContracts: () => [],
   },
 };
 
@@ -87,3 +110,15 @@ export const gasNeeded = (config: ChainConfig): Promise<bigint> => CHAIN_FAMILIE
 /** Native coin an address owns beyond its balance: Tron's staked and unfreezing TRX (sun); 0 on other families. */
 export const nativeStaked = (config: ChainConfig, address: string): Promise<bigint> =>
   CHAIN_FAMILIES[config.family].nativeStaked(config, address);
+
+/** The gas a sweep from a deposit address needs and the top-up that gives it (docs/CUSTODY.md, "Sweeps"). */
+export const sweepGasPlan = (config: ChainConfig, from: string, to: string, raw: bigint, nativeBalance: bigint) =>
+  CHAIN_FAMILIES[config.family].sweepGas(config, from, to, raw, nativeBalance);
+
+/** Why USDT sent to `to` on the chain could never be moved again, or null: a network read, outside transactions. */
+export const destinationProblem = (config: ChainConfig, to: string) =>
+  CHAIN_FAMILIES[config.family].destinationProblem(config, to);
+
+/** The addresses of the contracts the service deploys on `chain`, from its family's wallet roles. */
+export const ownContracts = (chain: Chain, roles: { chain: string; role: string; address: string }[]) =>
+  CHAIN_FAMILIES[CHAIN_FAMILY[chain]].ownContracts(roles);

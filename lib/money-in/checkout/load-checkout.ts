@@ -1,4 +1,4 @@
-import { chainConfig, type ChainConfig, enabledChainConfigs } from "@/lib/chains/chain-config";
+import { chainConfig, type ChainConfig, enabledChainConfigs, walletRpcUrl } from "@/lib/chains/chain-config";
 import type { Chain } from "@/lib/chains/chains";
 import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
 import type { Db } from "@/lib/platform/db/client";
@@ -8,7 +8,7 @@ import { paymentRow, type PaymentRow } from "@/lib/money-in/payments/payment-row
 import { checkoutStatus, type CheckoutStatus } from "./checkout-status";
 import { NETWORK } from "./networks";
 import { networkDelayed } from "./network-delay";
-import { paymentUri } from "./payment-uri";
+import { paymentUri } from "@/lib/chains/payment-uri";
 
 export interface CheckoutNetwork {
   chain: Chain;
@@ -40,10 +40,7 @@ export interface CheckoutView {
 }
 
 export function checkoutNetwork(config: ChainConfig, cfg: AppConfig = appConfig()): CheckoutNetwork {
-  // Live RPC URLs often carry provider keys, so only Solana's public endpoint goes to browsers (its wallet
-  // adapter needs a recent blockhash); EVM and Tron wallets use their own nodes.
-  const browserRpcUrl =
-    config.mode === "sandbox" ? config.rpcUrl : config.chain === "solana" ? cfg.solanaPublicRpcUrl : null;
+  const browserRpcUrl = walletRpcUrl(config, cfg);
   return {
     chain: config.chain,
     family: config.family,

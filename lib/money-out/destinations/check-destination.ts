@@ -2,8 +2,9 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
-import { evmContractProblem, ownDestinationProblem, solanaTokenAccountProblem } from "./destination-guards";
-import { CHAIN_FAMILY, type Chain } from "@/lib/chains/chains";
+import { ownDestinationProblem } from "./destination-guards";
+import type { Chain } from "@/lib/chains/chains";
+import { destinationProblem } from "@/lib/chains/connect/chain-families";
 
 const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
 
@@ -19,13 +20,10 @@ export async function prepareDestinationCheck(
 ): Promise<() => Promise<void>> {
   const problem = await ownDestinationProblem(db, owner.mode, input.chain, input.to_address);
   if (problem) throw refuse(problem);
-  const family = CHAIN_FAMILY[input.chain];
-  if (family === "tron") return async () => {};
   const config = await chainConfig(db, owner.mode, input.chain);
   if (!config) return async () => {};
-  const read = family === "solana" ? solanaTokenAccountProblem : evmContractProblem;
   return async () => {
-    const onChain = await read(config.rpcUrl, input.to_address);
+    const onChain = await destinationProblem(config, input.to_address);
     if (onChain) throw refuse(onChain);
   };
 }

@@ -1,5 +1,6 @@
 import { addressKey } from "@/lib/chains/address-key";
-import type { Chain } from "@/lib/chains/chains";
+import { CHAIN_FAMILY, type Chain, type ChainFamily } from "@/lib/chains/chains";
+import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
 import { addressProblem } from "@/lib/chains/validate-address";
 import type { SdnEntry } from "./ofac-files";
 
@@ -10,11 +11,9 @@ export interface OfacAddress {
   reason: string;
 }
 
-export interface OfacExtract {
+/** The addresses, and how many apply to each chain family. */
+export interface OfacExtract extends Record<ChainFamily, number> {
   addresses: OfacAddress[];
-  evm: number;
-  tron: number;
-  solana: number;
   /** Per currency tag: addresses of other chains (XBT, LTC, XMR, …) and malformed ones. */
   skipped: Record<string, number>;
 }
@@ -63,12 +62,8 @@ export function extractOfacAddresses(entries: SdnEntry[]): OfacExtract {
     }
   }
   const addresses = [...rows.values()];
-  const count = (pick: (a: OfacAddress) => boolean) => addresses.filter(pick).length;
-  return {
-    addresses,
-    evm: count((a) => a.chain === null),
-    tron: count((a) => a.chain === "tron"),
-    solana: count((a) => a.chain === "solana"),
-    skipped,
-  };
+  const perFamily = Object.fromEntries(CHAIN_FAMILIES.map((f) => [f, 0])) as Record<ChainFamily, number>;
+  // An EVM address is listed once for every EVM chain (chain null).
+  for (const a of addresses) perFamily[a.chain === null ? "evm" : CHAIN_FAMILY[a.chain]]++;
+  return { addresses, ...perFamily, skipped };
 }

@@ -1,4 +1,4 @@
-import { CHAIN_FAMILY } from "@/lib/chains/chains";
+import { familyTraits } from "@/lib/chains/family-traits";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { newId } from "@/lib/kernel/random";
@@ -20,7 +20,7 @@ export interface OutboundInput extends Omit<OutboundIntent, "id" | "nonce" | "op
  */
 export async function createOutbound(db: Db, input: OutboundInput): Promise<OutboundRow> {
   // Only Tron lends staked resources; another family's driver would read a stake as a token transfer.
-  if (input.asset === "stake" && CHAIN_FAMILY[input.chain] !== "tron")
+  if (input.asset === "stake" && !familyTraits(input.chain).lendsStake)
     throw new Error(`${input.chain}: only Tron transactions lend stake`);
   const [row] = await query(
     db,

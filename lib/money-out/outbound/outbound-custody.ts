@@ -1,5 +1,5 @@
 import { sameAddress } from "@/lib/chains/address-key";
-import { CHAIN_FAMILY } from "@/lib/chains/chains";
+import { familyTraits } from "@/lib/chains/family-traits";
 import { type CustodyAccount, type CustodyEntry, move } from "@/lib/books/custody/custody-types";
 import { postCustody } from "@/lib/books/custody/post-custody";
 import type { Db } from "@/lib/platform/db/client";
@@ -74,7 +74,8 @@ async function custodyEntriesOf(
         sides.of(row.toAddress) ??
         (row.purpose === "gas_topup" ? { account: "deposit_addresses", address: row.toAddress } : PAYEES);
       // Solana: a deposit owner holds no SOL; the sweeper pays its transactions' fees (and any rent).
-      const payer = CHAIN_FAMILY[row.chain] === "solana" && row.signer.role === "deposit" ? sides.sweeper : source;
+      const payer =
+        familyTraits(row.chain).sweeperPaysDepositFees && row.signer.role === "deposit" ? sides.sweeper : source;
       const rentTo = (row.options.rentTo && sides.of(row.options.rentTo)) || PAYEES;
       return [
         ...(trigger === "reverted" ? toSources(inFlight) : move(asset, row.rawAmount, inFlight, to)),

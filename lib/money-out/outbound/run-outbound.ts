@@ -1,3 +1,4 @@
+import { familyTraits } from "@/lib/chains/family-traits";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { createChainAdapter } from "@/lib/chains/connect/chain-families";
 import { config as appConfig } from "@/lib/platform/config/env";
@@ -30,7 +31,7 @@ export function outboundEngine(db: Db, config: ChainConfig): OutboundEngine {
           : await roleKey(db, config.mode, config.chain, intent.signer.role);
       // Solana: a deposit owner never holds SOL; the sweeper pays its transactions' fees.
       const feePayer =
-        config.family === "solana" && intent.signer.role === "deposit"
+        familyTraits(config.chain).sweeperPaysDepositFees && intent.signer.role === "deposit"
           ? await roleKey(db, config.mode, config.chain, "sweeper")
           : null;
       // EVM batched sweeps: the members' keys sign their EIP-7702 authorizations (derived here, never stored).

@@ -1,4 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
+import { familyTraits } from "@/lib/chains/family-traits";
 import type { PayoutStrategy } from "@/lib/platform/config/chain-env";
 import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
 
@@ -8,7 +9,7 @@ import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
  * `SANDBOX_PAYOUT_STRATEGY` in sandbox. Tron and Solana: one transfer per payout.
  */
 export function payoutStrategy(config: ChainConfig, cfg: AppConfig = appConfig()): PayoutStrategy {
-  if (config.family !== "evm") return "single";
+  if (!familyTraits(config.chain).contractBatches) return "single";
   const chosen = cfg.chains[config.chain].payoutStrategy;
   if (chosen) return chosen;
   return config.mode === "sandbox" ? cfg.sandboxPayoutStrategy : "batch";

@@ -1,7 +1,6 @@
-import { type Address, isOffCurveAddress } from "@solana/kit";
 import type { Chain } from "@/lib/chains/chains";
 import { addressKey } from "@/lib/chains/address-key";
-import { addressProblem } from "@/lib/chains/validate-address";
+import { addressProblem, keyPairProblem } from "@/lib/chains/validate-address";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
@@ -44,9 +43,9 @@ export async function checkRefundDestination(
 ): Promise<() => Promise<void>> {
   const format = addressProblem(chain, address);
   if (format) throw refuse(param, format.replace(/^to_address/, param));
-  // A payer's wallet is a key pair: an address off the curve is a program's account, which no payer signs for.
-  if (chain === "solana" && isOffCurveAddress(address as Address))
-    throw refuse(param, `${param} is a program-derived address, not a wallet: give the wallet's address`);
+  // A payer's wallet is a key pair: a program's account is not refunded into.
+  const keyless = keyPairProblem(chain, address, param);
+  if (keyless) throw refuse(param, keyless);
   try {
     const network = await prepareDestinationCheck(db, owner, { chain, to_address: address });
     return async () => {

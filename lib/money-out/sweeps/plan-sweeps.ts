@@ -1,4 +1,5 @@
-import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { familyTraits } from "@/lib/chains/family-traits";
+import { createChainAdapter, sweepGasPlan } from "@/lib/chains/connect/chain-families";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
@@ -10,7 +11,6 @@ import { type DepositHolding, depositHoldings } from "./deposit-holdings";
 import { planBatchSweeps } from "./plan-batch-sweeps";
 import type { PlannedSweep } from "./planned-sweep";
 
-import { sweepGasPlan } from "./sweep-gas";
 import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
 import { stakedSweepPlan } from "./tron-staked-sweep";
@@ -126,7 +126,7 @@ export async function planSweeps(
           options: {
             ...gas.options,
             // Solana: once nothing more is expected, the emptied token account is closed and its rent reclaimed.
-            ...(config.family === "solana" && holding.final && raw === onChain.token
+            ...(familyTraits(config.chain).closesDepositTokenAccounts && holding.final && raw === onChain.token
               ? { closeAccount: true, rentTo: treasury.address }
               : {}),
           },

@@ -1,4 +1,5 @@
 import type { ChainConfig } from "@/lib/chains/chain-config";
+import { familyTraits } from "@/lib/chains/family-traits";
 import type { SweepStrategy } from "@/lib/platform/config/chain-env";
 import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
 
@@ -10,7 +11,7 @@ import { type AppConfig, config as appConfig } from "@/lib/platform/config/env";
  * way (a TRX top-up; the sweeper as Solana fee payer), reported as `topup`.
  */
 export function sweepStrategy(config: ChainConfig, cfg: AppConfig = appConfig()): SweepStrategy {
-  if (config.family !== "evm") return "topup";
+  if (!familyTraits(config.chain).contractBatches) return "topup";
   const chosen = cfg.chains[config.chain].sweepStrategy;
   if (chosen) return chosen;
   return config.mode === "sandbox" ? cfg.sandboxSweepStrategy : "batch7702";

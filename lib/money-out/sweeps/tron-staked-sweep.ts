@@ -7,7 +7,7 @@ import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
 import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
-import { tronBurnPlan } from "./sweep-gas";
+import { tronBurnPlan } from "@/lib/chains/tron/tron-sweep-gas";
 
 /** A TRX transfer of any amount creates the recipient's account; a delegation needs one to exist. */
 export const ACTIVATION_SUN = 1n;

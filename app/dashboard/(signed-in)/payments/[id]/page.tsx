@@ -8,7 +8,7 @@ import { RefundList } from "@/components/dashboard/refund-list";
 import { StatusBadge, UtcTime } from "@/components/dashboard/status-badge";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { CHAIN_FAMILY } from "@/lib/chains/chains";
+import { familyTraits } from "@/lib/chains/family-traits";
 import { NETWORK } from "@/lib/money-in/checkout/networks";
 import { config } from "@/lib/platform/config/env";
 import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
@@ -102,8 +102,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                 hidden={ctx}
                 number={{ name: "blocks", label: "Blocks", value: 40, min: 1, max: 1000 }}
               />
-              {/* Only the anvil (EVM) chains have forks; the emulated Tron and Solana chains refuse a reorg. */}
-              {chainControls && p.chain && CHAIN_FAMILY[p.chain] === "evm" && (
+              {chainControls && p.chain && familyTraits(p.chain).sandboxReorgs && (
                 <ActionForm
                   action={reorgChain}
                   label="Reorg"

@@ -1,5 +1,5 @@
-import type { ChainConfig } from "@/lib/chains/chain-config";
-import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
+import type { ChainConfig } from "./chain-config";
+import { fromUsdtUnits } from "./chain-adapter";
 import { formatAmount } from "@/lib/kernel/amount";
 
 /**
