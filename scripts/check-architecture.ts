@@ -63,11 +63,12 @@ const found: Record<string, string[]> = {
   "folder loops (value imports between lib folders that reach each other)": loopEdges(folderGraph(modules)).filter(
     (edge) => edge.startsWith("lib/") && edge.includes("-> lib/"),
   ),
-  "read models and HTTP code with SQL of their own (lib/platform/db/query, db/schema, drizzle-orm)": forbiddenImports(
-    modules,
-    /^(lib\/read-models|lib\/http|app)\//,
-    /^(lib\/platform\/db\/query\.ts|db\/schema\/|node_modules\/drizzle-orm\/)/,
-  ),
+  "the dashboard layer and HTTP code with SQL of their own (lib/platform/db/query, db/schema, drizzle-orm)":
+    forbiddenImports(
+      modules,
+      /^(lib\/dashboard|lib\/http|app)\//,
+      /^(lib\/platform\/db\/query\.ts|db\/schema\/|node_modules\/drizzle-orm\/)/,
+    ),
   "imports of the worker's composition root (worker/) from application code": forbiddenImports(
     modules,
     /^(lib|app|components)\//,

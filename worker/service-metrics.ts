@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import { getDb } from "@/lib/platform/db/client";
 import { installSignalSink } from "@/lib/platform/metrics/signals";
-import { type OperationsSnapshot, readOperationsSnapshot } from "@/lib/read-models/operations-snapshot";
+import { type OperationsSnapshot, readOperationsSnapshot } from "@/lib/dashboard/views/operations-snapshot";
 
 const UNITS_PER_USDT = 1_000_000;
 

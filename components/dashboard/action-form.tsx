@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useId } from "react";
-import type { ActionOutcome } from "@/lib/read-models/payment-actions";
+import type { ActionOutcome } from "@/lib/dashboard/actions/payment-actions";
 
 /**
  * One button (and at most one number field) posting to a server action; the outcome is shown under it,

@@ -1,5 +1,5 @@
 import type { DeliveryView } from "@/lib/notify/webhooks/list-event-deliveries";
-import type { ActionOutcome } from "@/lib/read-models/payment-actions";
+import type { ActionOutcome } from "@/lib/dashboard/actions/payment-actions";
 import { ActionForm } from "./action-form";
 import { StatusBadge, UtcTime } from "./status-badge";
 

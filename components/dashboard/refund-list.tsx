@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { RefundView } from "@/lib/read-models/dashboard-refunds";
+import type { RefundView } from "@/lib/dashboard/actions/dashboard-refunds";
 
 /** Refunds as rows linking to their detail. */
 export function RefundList({ refunds, label }: { refunds: RefundView[]; label: string }) {

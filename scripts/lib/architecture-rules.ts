@@ -25,7 +25,7 @@ export const LAYERS = [
   "money-out",
   "identity",
   "http",
-  "read-models",
+  "dashboard",
   "cli",
 ] as const;
 
@@ -113,7 +113,7 @@ export function loopEdges(graph: Map<string, Set<string>>): string[] {
   return edges.sort();
 }
 
-/** Modules in `layers` that import one of `forbidden` (path prefixes), e.g. read models importing SQL. */
+/** Modules in `layers` that import one of `forbidden` (path prefixes), e.g. the dashboard layer importing SQL. */
 export function forbiddenImports(modules: ModuleEdges[], layers: RegExp, forbidden: RegExp): string[] {
   return modules
     .filter((m) => layers.test(m.source) && m.imports.some((d) => !d.typeOnly && forbidden.test(d.resolved)))

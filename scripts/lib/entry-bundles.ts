@@ -3,11 +3,18 @@ import path from "node:path";
 import { createRequire } from "node:module";
 
 /**
- * The process entry points (scripts/<name>.ts) the tests start over and over: through spawnWorker and spawnWeb,
- * npm start's children (supervisor.ts), and the CLI through tests/helpers/run-cli.ts (a `reconcile` took 3.4 s
- * of CPU through tsx, 1.7 s bundled).
+ * The process entry points the tests start over and over, by bundle name: through spawnWorker and spawnWeb, npm
+ * start's children (supervisor.ts), the CLI through tests/helpers/run-cli.ts (a `reconcile` took 3.4 s of CPU
+ * through tsx, 1.7 s bundled), and the address pool's churn processes, SIGKILLed and started again 14 times.
  */
-const ENTRIES = ["start-worker", "start-web", "start-db", "start-chains", "cli"];
+const ENTRIES: Record<string, string> = {
+  "start-worker": "scripts/start-worker.ts",
+  "start-web": "scripts/start-web.ts",
+  "start-db": "scripts/start-db.ts",
+  "start-chains": "scripts/start-chains.ts",
+  cli: "scripts/cli.ts",
+  "address-pool-churn": "tests/fixtures/address-pool-churn.ts",
+};
 
 const EXTERNAL = [
   "@node-rs/*",
@@ -49,7 +56,7 @@ export function bundleEntries(root: string): string {
   const outdir = path.join(root, ".build");
   pruneOldChunks(path.join(outdir, "chunks"));
   buildSync({
-    entryPoints: ENTRIES.map((name) => path.join(root, "scripts", `${name}.ts`)),
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
@@ -86,7 +93,7 @@ function pruneOldChunks(dir: string): void {
   }
 }
 
-/** How to start scripts/<name>.ts: from its bundle when ENTRY_BUNDLES holds one, else from source through tsx. */
+/** How to start an entry (`script`'s path): from its bundle when ENTRY_BUNDLES holds one, else through tsx. */
 export function entryPoint(script: string): { file: string; execArgv: string[] } {
   const dir = process.env.ENTRY_BUNDLES;
   const bundle = dir ? path.join(dir, `${path.basename(script, ".ts")}.mjs`) : null;

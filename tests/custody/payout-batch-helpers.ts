@@ -35,8 +35,25 @@ export async function createPayouts(s: PayoutSetting, chain: EvmChain, count: nu
   return { to, ids: created.map((c) => c.json.id as string) };
 }
 
-/** The one batch every payout joined (the leader is stopped: nothing closes it). */
+/**
+ * The one batch every payout joined (the leader is stopped: nothing closes it). On a timeout the error holds what
+ * the payouts and the payout jobs were then (seen once under load, cause not yet found: tests/FLAKES.md).
+ */
 export function oneBatchOf(ids: string[]): Promise<string> {
+  return waitForBatch(ids).catch(async (err: Error) => {
+    const payouts = await query(getDb(), "select id, status, outbound_id, updated_at from payouts where id = any($1)", [
+      ids,
+    ]);
+    const jobs = await query(
+      getDb(),
+      `select task_identifier, key, attempts, last_error, run_at, locked_at, locked_by from graphile_worker.jobs
+        where task_identifier like '%payout%'`,
+    );
+    throw new Error(`${err.message}\npayouts: ${JSON.stringify(payouts)}\npayout jobs: ${JSON.stringify(jobs)}`);
+  });
+}
+
+function waitForBatch(ids: string[]): Promise<string> {
   return waitFor(
     "the payouts to join one batch",
     async () => {

@@ -9,7 +9,7 @@ import { query } from "@/lib/platform/db/query";
 import { type PlannedSweep, planSweeps } from "@/lib/money-out/sweeps/plan-sweeps";
 import { installSignalSink } from "@/lib/platform/metrics/signals";
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
-import { loadCostsPage } from "@/lib/read-models/dashboard-costs";
+import { loadCostsPage } from "@/lib/dashboard/views/dashboard-costs";
 import type { SpawnedWorker } from "@/scripts/lib/spawn-worker";
 import { newMerchant, type TestMerchant } from "../helpers/api";
 import { TEST_TRON_SOLID_LAG } from "../setup/sandbox-chains";

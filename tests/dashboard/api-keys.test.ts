@@ -5,7 +5,7 @@ import {
   revokeDashboardKey,
   rollDashboardKey,
   scopesFromForm,
-} from "@/lib/read-models/api-keys";
+} from "@/lib/dashboard/actions/api-keys";
 import { grantableScopes, KeyScopeError, SCOPE_PERMISSION } from "@/lib/identity/users/grantable-scopes";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -15,7 +15,7 @@ import { can } from "@/lib/identity/users/roles";
 import { StepUpRequiredError } from "@/lib/identity/users/step-up";
 import { api, expectRefusedWithin, newMerchant } from "../helpers/api";
 
-// The dashboard's key functions (lib/read-models/api-keys.ts) over lib/identity/api-keys, checked against the real /v1 API.
+// The dashboard's key functions (lib/dashboard/actions/api-keys.ts) over lib/identity/api-keys, checked against the real /v1 API.
 const steppedUp = { secondFactorAt: new Date(), role: "owner" as const };
 const stale = { secondFactorAt: new Date(Date.now() - 6 * 60_000), role: "owner" as const };
 const actorOf = (merchantId: string) => ({ merchantId, userId: null, ip: "10.0.0.1", userAgent: "vitest" });

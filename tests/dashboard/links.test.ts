@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
-import { createDashboardLink, listDashboardLinks } from "@/lib/read-models/payment-links";
+import { createDashboardLink, listDashboardLinks } from "@/lib/dashboard/actions/payment-links";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { newMerchant } from "../helpers/api";

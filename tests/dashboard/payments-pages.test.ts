@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageLinks } from "@/lib/read-models/page-cursor";
-import { loadEventDetail, loadEventsPage } from "@/lib/read-models/events-pages";
-import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
+import { pageLinks } from "@/lib/dashboard/views/page-cursor";
+import { loadEventDetail, loadEventsPage } from "@/lib/dashboard/views/events-pages";
+import { loadPaymentDetail } from "@/lib/dashboard/views/payment-detail";
 import {
   mineForPayment,
   payInSandbox,
@@ -10,8 +10,8 @@ import {
   reorgForPayment,
   resendFromDashboard,
   SANDBOX_ONLY,
-} from "@/lib/read-models/payment-actions";
-import { loadPaymentsPage, parsePaymentFilters } from "@/lib/read-models/payments-list";
+} from "@/lib/dashboard/actions/payment-actions";
+import { loadPaymentsPage, parsePaymentFilters } from "@/lib/dashboard/views/payments-list";
 import { resetConfig } from "@/lib/platform/config/env";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDashboardKey } from "@/lib/read-models/api-keys";
-import { createDashboardPayout } from "@/lib/read-models/create-dashboard-payout";
+import { createDashboardKey } from "@/lib/dashboard/actions/api-keys";
+import { createDashboardPayout } from "@/lib/dashboard/actions/create-dashboard-payout";
 import {
   reviewDashboardPayout,
   SELF_APPROVAL_REFUSED,
   setDashboardPolicy,
-} from "@/lib/read-models/review-dashboard-payout";
-import { SelfApprovalError } from "@/lib/read-models/second-approver";
+} from "@/lib/dashboard/actions/review-dashboard-payout";
+import { SelfApprovalError } from "@/lib/dashboard/actions/second-approver";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";

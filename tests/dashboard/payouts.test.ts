@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/kernel/domain-error";
-import { createDashboardPayout, type PayoutFormFields } from "@/lib/read-models/create-dashboard-payout";
-import { loadPayoutDetail } from "@/lib/read-models/load-payout-detail";
-import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/read-models/review-dashboard-payout";
+import { createDashboardPayout, type PayoutFormFields } from "@/lib/dashboard/actions/create-dashboard-payout";
+import { loadPayoutDetail } from "@/lib/dashboard/views/load-payout-detail";
+import { reviewDashboardPayout, setDashboardPolicy } from "@/lib/dashboard/actions/review-dashboard-payout";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { adjustBalance } from "@/lib/books/ledger/adjust-balance";

@@ -7,8 +7,8 @@ import {
   deleteDashboardWebhook,
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
-} from "@/lib/read-models/webhook-endpoints";
-import { resendDashboardEvent, sendDashboardTestEvent } from "@/lib/read-models/webhook-sends";
+} from "@/lib/dashboard/actions/webhook-endpoints";
+import { resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/actions/webhook-sends";
 import { STEP_UP_MESSAGE } from "@/lib/identity/users/step-up-message";
 import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSince } from "@/lib/money-out/costs/costs-since";
-import { costsSince } from "@/lib/read-models/dashboard-costs";
+import { costsSince } from "@/lib/dashboard/views/dashboard-costs";
 
 describe("a costs report's start (CLI --since, dashboard ?since=)", () => {
   it("takes a real UTC day or an ISO 8601 instant, and nothing else", () => {

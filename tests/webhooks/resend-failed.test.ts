@@ -5,7 +5,7 @@ import { query } from "@/lib/platform/db/query";
 import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { startWorker, type JobRunner } from "@/worker/start-jobs";
 import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
-import { resendDashboardFailed } from "@/lib/read-models/webhook-endpoints";
+import { resendDashboardFailed } from "@/lib/dashboard/actions/webhook-endpoints";
 import { api, expectError, newKey, newMerchant } from "../helpers/api";
 import { auditRows, newActor } from "../helpers/dashboard-actors";
 import { until } from "../helpers/started-service";

@@ -4,7 +4,7 @@ import { VolumeSection } from "@/components/dashboard/volume-section";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { loadHome } from "@/lib/read-models/load-home";
+import { loadHome } from "@/lib/dashboard/views/load-home";
 import { getDb } from "@/lib/platform/db/client";
 
 export const dynamic = "force-dynamic";

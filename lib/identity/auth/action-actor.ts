@@ -5,7 +5,7 @@ import type { Permission } from "@/lib/identity/users/roles";
 import { actorOf, ForbiddenActionError, requireActionUser } from "./guard";
 import { dashboardMode } from "./mode";
 
-/** requireActionUser, then who acts, with which role, in the selected mode (for lib/read-models mutations). */
+/** requireActionUser, then who acts, with which role, in the selected mode (for lib/dashboard/actions). */
 export async function requireActionActor(permission: Permission): Promise<DashboardActor> {
   const user = await requireActionUser(permission);
   return {

@@ -1,7 +1,7 @@
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
 import { getDb } from "@/lib/platform/db/client";
-import { loadCostsPage } from "@/lib/read-models/dashboard-costs";
+import { loadCostsPage } from "@/lib/dashboard/views/dashboard-costs";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { UtcTime } from "@/components/dashboard/status-badge";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { loadEventsPage } from "@/lib/read-models/events-pages";
+import { loadEventsPage } from "@/lib/dashboard/views/events-pages";
 import { getDb } from "@/lib/platform/db/client";
 import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 

@@ -10,7 +10,7 @@ import {
   revokeDashboardKey,
   rollDashboardKey,
   scopesFromForm,
-} from "@/lib/read-models/api-keys";
+} from "@/lib/dashboard/actions/api-keys";
 import { KeyScopeError } from "@/lib/identity/users/grantable-scopes";
 import { getDb } from "@/lib/platform/db/client";
 import { KeyNotFoundError } from "@/lib/identity/api-keys/rotate-api-key";

@@ -2,7 +2,7 @@ import { CreateKeyForm } from "@/components/dashboard/create-key-form";
 import { KeyRowActions } from "@/components/dashboard/key-row-actions";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { listModeKeys } from "@/lib/read-models/api-keys";
+import { listModeKeys } from "@/lib/dashboard/actions/api-keys";
 import { getDb } from "@/lib/platform/db/client";
 import { grantableScopes } from "@/lib/identity/users/grantable-scopes";
 import { DEFAULT_SCOPES } from "@/lib/identity/api-keys/scopes";

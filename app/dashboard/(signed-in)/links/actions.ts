@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/action-actor";
 import { config } from "@/lib/platform/config/env";
-import { createDashboardLink, type PaymentLinkView } from "@/lib/read-models/payment-links";
+import { createDashboardLink, type PaymentLinkView } from "@/lib/dashboard/actions/payment-links";
 import { getDb } from "@/lib/platform/db/client";
 
 export type CreateLinkState = {

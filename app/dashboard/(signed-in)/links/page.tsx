@@ -3,7 +3,7 @@ import { CreateLinkForm } from "@/components/dashboard/create-link-form";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
 import { config } from "@/lib/platform/config/env";
-import { listDashboardLinks } from "@/lib/read-models/payment-links";
+import { listDashboardLinks } from "@/lib/dashboard/actions/payment-links";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { createLink } from "./actions";

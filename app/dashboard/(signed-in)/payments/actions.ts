@@ -9,7 +9,7 @@ import {
   payInSandbox,
   reorgForPayment,
   resendFromDashboard,
-} from "@/lib/read-models/payment-actions";
+} from "@/lib/dashboard/actions/payment-actions";
 import { getDb } from "@/lib/platform/db/client";
 import type { Permission } from "@/lib/identity/users/roles";
 

@@ -4,7 +4,7 @@ import { PaymentsFilters } from "@/components/dashboard/payments-filters";
 import { PaymentsTable } from "@/components/dashboard/payments-table";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { loadPaymentsPage } from "@/lib/read-models/payments-list";
+import { loadPaymentsPage } from "@/lib/dashboard/views/payments-list";
 import { getDb } from "@/lib/platform/db/client";
 
 export const dynamic = "force-dynamic";

@@ -5,14 +5,14 @@ import { refusalOf } from "@/lib/identity/auth/action-actor";
 import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
 import { getDb } from "@/lib/platform/db/client";
-import { setDashboardRefundPolicy } from "@/lib/read-models/dashboard-refund-policy";
-import { cancelDashboardRefund, createDashboardRefund } from "@/lib/read-models/dashboard-refunds";
+import { setDashboardRefundPolicy } from "@/lib/dashboard/actions/dashboard-refund-policy";
+import { cancelDashboardRefund, createDashboardRefund } from "@/lib/dashboard/actions/dashboard-refunds";
 import {
   type ClaimSecrets,
   regenerateDashboardRefundClaim,
   revealDashboardRefundClaim,
-} from "@/lib/read-models/dashboard-refund-claims";
-import type { ActionOutcome } from "@/lib/read-models/payment-actions";
+} from "@/lib/dashboard/actions/dashboard-refund-claims";
+import type { ActionOutcome } from "@/lib/dashboard/actions/payment-actions";
 
 export type RefundActionState = {
   error?: string;

@@ -7,7 +7,7 @@ import { can } from "@/lib/identity/users/roles";
 import { getRefundPolicy, serializeRefundPolicy } from "@/lib/money-out/refunds/refund-policy";
 import { REFUND_STATUSES, type RefundStatus } from "@/lib/money-out/refunds/schemas";
 import { getDb } from "@/lib/platform/db/client";
-import { listDashboardRefunds } from "@/lib/read-models/dashboard-refunds";
+import { listDashboardRefunds } from "@/lib/dashboard/actions/dashboard-refunds";
 import { setRefundPolicyAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -9,9 +9,13 @@ import {
   resendDashboardFailed,
   setDashboardWebhookActive,
   updateDashboardWebhookEvents,
-} from "@/lib/read-models/webhook-endpoints";
-import { type EndpointFormErrors, type EndpointFormInput, readEndpointForm } from "@/lib/read-models/webhook-form";
-import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/read-models/webhook-sends";
+} from "@/lib/dashboard/actions/webhook-endpoints";
+import {
+  type EndpointFormErrors,
+  type EndpointFormInput,
+  readEndpointForm,
+} from "@/lib/dashboard/actions/webhook-form";
+import { describeAttempt, resendDashboardEvent, sendDashboardTestEvent } from "@/lib/dashboard/actions/webhook-sends";
 import { getDb } from "@/lib/platform/db/client";
 
 /** After an error, `values` are what was sent, so the form shows them again (React resets a submitted form). */

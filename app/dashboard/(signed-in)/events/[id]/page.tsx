@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { DeliveriesList } from "@/components/dashboard/deliveries-list";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { loadEventDetail } from "@/lib/read-models/events-pages";
+import { loadEventDetail } from "@/lib/dashboard/views/events-pages";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { resendWebhook } from "../../payments/actions";

@@ -11,7 +11,7 @@ import { dashboardMode } from "@/lib/identity/auth/mode";
 import { familyTraits } from "@/lib/chains/family-traits";
 import { NETWORK } from "@/lib/money-in/checkout/networks";
 import { config } from "@/lib/platform/config/env";
-import { loadPaymentDetail } from "@/lib/read-models/payment-detail";
+import { loadPaymentDetail } from "@/lib/dashboard/views/payment-detail";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { hasSandboxChainGrant } from "@/lib/identity/api-keys/sandbox-chain-grant";

@@ -4,7 +4,7 @@ import { ReviewButtons } from "@/components/dashboard/review-buttons";
 import { DomainError } from "@/lib/kernel/domain-error";
 import { requirePageUser } from "@/lib/identity/auth/guard";
 import { dashboardMode } from "@/lib/identity/auth/mode";
-import { loadPayoutDetail } from "@/lib/read-models/load-payout-detail";
+import { loadPayoutDetail } from "@/lib/dashboard/views/load-payout-detail";
 import { getDb } from "@/lib/platform/db/client";
 import { can } from "@/lib/identity/users/roles";
 import { reviewPayoutAction } from "../actions";

@@ -7,7 +7,7 @@ import { dashboardMode } from "@/lib/identity/auth/mode";
 import { can } from "@/lib/identity/users/roles";
 import { NETWORK } from "@/lib/money-in/checkout/networks";
 import { getDb } from "@/lib/platform/db/client";
-import { loadRefundDetail } from "@/lib/read-models/dashboard-refunds";
+import { loadRefundDetail } from "@/lib/dashboard/actions/dashboard-refunds";
 import { RefundClaimLink } from "@/components/dashboard/refund-claim-link";
 import { cancelRefundAction, regenerateClaimLinkAction, showClaimLinkAction } from "../actions";
 

@@ -1,7 +1,7 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { WEBHOOKS } from "@/lib/http/api/operations/webhooks";
 import { apiRoute } from "@/lib/http/api/route";
-import { resendFailedWithAudit } from "@/lib/read-models/resend-failed-webhooks";
+import { resendFailedWithAudit } from "@/lib/dashboard/actions/resend-failed-webhooks";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   POST: apiRoute({

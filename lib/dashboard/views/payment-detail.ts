@@ -5,7 +5,7 @@ import type { Mode } from "@/lib/kernel/mode";
 import { formatAmount } from "@/lib/kernel/amount";
 import { getPayment } from "@/lib/money-in/payments/get-payment";
 import { readPaymentTransfers } from "@/lib/money-in/payments/payment-transfers";
-import { listDashboardRefunds } from "./dashboard-refunds";
+import { listDashboardRefunds } from "@/lib/dashboard/actions/dashboard-refunds";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
 import { listPaymentDeposits } from "@/lib/money-in/deposits/list-payment-deposits";
 import { listObjectEvents } from "@/lib/notify/events/list-events";

@@ -21,7 +21,7 @@ type Owner = { merchantId: string; mode: Mode };
 
 /**
  * A refund as the dashboard shows it: the API's object without claim secrets (a refunder reveals the link with an
- * audited action, lib/read-models/dashboard-refund-claims.ts), with its transaction's explorer link in live mode.
+ * audited action, lib/dashboard/actions/dashboard-refund-claims.ts), with its transaction's explorer link in live mode.
  */
 const view = (row: Awaited<ReturnType<typeof getRefund>>) => {
   const refund = serializeRefund(row);

@@ -6,7 +6,7 @@ import { createPaymentLinkBody } from "@/lib/money-in/payment-links/schemas";
 import { serializePaymentLink } from "@/lib/money-in/payment-links/serialize-payment-link";
 import type { Mode } from "@/lib/kernel/mode";
 import { recordAudit } from "@/lib/identity/users/audit";
-import { assertCan, type DashboardActor, type FieldErrors, ownerOf } from "../identity/auth/dashboard-actor";
+import { assertCan, type DashboardActor, type FieldErrors, ownerOf } from "@/lib/identity/auth/dashboard-actor";
 
 export type PaymentLinkView = ReturnType<typeof serializePaymentLink>;
 export type CreateLinkResult =

@@ -1,5 +1,5 @@
 import { hasFreshStepUp, STEP_UP_MESSAGE } from "@/lib/identity/users/step-up";
-import type { DashboardActor } from "../identity/auth/dashboard-actor";
+import type { DashboardActor } from "@/lib/identity/auth/dashboard-actor";
 
 /**
  * Why this actor may not add an endpoint now, or null: a live endpoint receives real payment events, so it

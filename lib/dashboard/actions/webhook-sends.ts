@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/identity/users/audit";
 import { resendEvent } from "@/lib/notify/webhooks/resend-event";
 import { sendTestEvent } from "@/lib/notify/webhooks/send-test-event";
 import type { AttemptResult } from "@/lib/notify/webhooks/send-webhook";
-import { assertCan, type DashboardActor, ownerOf } from "../identity/auth/dashboard-actor";
+import { assertCan, type DashboardActor, ownerOf } from "@/lib/identity/auth/dashboard-actor";
 
 /** What the receiver answered, for the message next to the button. */
 export function describeAttempt(result: AttemptResult): string {

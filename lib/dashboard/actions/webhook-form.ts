@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { EventType } from "@/lib/notify/events/event-types";
 import { createWebhookBody } from "@/lib/notify/webhooks/schemas";
-import type { FieldErrors } from "../identity/auth/dashboard-actor";
+import type { FieldErrors } from "@/lib/identity/auth/dashboard-actor";
 
 /** What the endpoint form sends: the URL, "all" or "chosen", and the chosen event types. */
 export interface EndpointFormInput {

@@ -7,7 +7,7 @@ import type { Resolver } from "@/lib/notify/webhooks/check-webhook-url";
 import { checkEndpointUrl, insertWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
 import { deleteWebhookEndpoint, updateWebhookEndpoint } from "@/lib/notify/webhooks/manage-webhook-endpoint";
 import type { WebhookEndpointRow } from "@/lib/notify/webhooks/webhook-endpoint-row";
-import { assertCan, type DashboardActor, ownerOf } from "../identity/auth/dashboard-actor";
+import { assertCan, type DashboardActor, ownerOf } from "@/lib/identity/auth/dashboard-actor";
 import { type EndpointFormErrors, type EndpointFormInput, parseEndpointForm, parseEventFilter } from "./webhook-form";
 import { webhookStepUpRefusal } from "./webhook-step-up";
 import { resendFailedWithAudit } from "./resend-failed-webhooks";
