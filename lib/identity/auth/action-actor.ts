@@ -1,26 +1,13 @@
 import { DomainError } from "@/lib/kernel/domain-error";
 import { StepUpRequiredError } from "@/lib/identity/users/step-up";
-import { DashboardForbiddenError, type DashboardActor } from "@/lib/identity/auth/dashboard-actor";
-import type { Permission } from "@/lib/identity/users/roles";
-import { actorOf, ForbiddenActionError, requireActionUser } from "./guard";
-import { dashboardMode } from "./mode";
-
-/** requireActionUser, then who acts, with which role, in the selected mode (for lib/dashboard/actions). */
-export async function requireActionActor(permission: Permission): Promise<DashboardActor> {
-  const user = await requireActionUser(permission);
-  return {
-    ...(await actorOf(user)),
-    role: user.role,
-    mode: await dashboardMode(),
-    secondFactorAt: user.secondFactorAt,
-  };
-}
+import { DashboardForbiddenError } from "@/lib/identity/auth/dashboard-actor";
+import { ForbiddenActionError } from "./guard";
 
 /**
  * The message an action shows for an error it expects: a role refused, or a domain error (not found, a
  * refused request). Anything else (and Next's redirects) is rethrown.
  */
-export function actionErrorMessage(err: unknown): string {
+function actionErrorMessage(err: unknown): string {
   if (err instanceof ForbiddenActionError || err instanceof DashboardForbiddenError) return err.message;
   if (err instanceof DomainError && err.type !== "internal_server_error") return err.message;
   throw err;

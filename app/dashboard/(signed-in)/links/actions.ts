@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actionErrorMessage, requireActionActor } from "@/lib/identity/auth/action-actor";
+import { dashboardAction } from "@/app/dashboard/dashboard-action";
 import { config } from "@/lib/platform/config/env";
 import { createDashboardLink, type PaymentLinkView } from "@/lib/dashboard/actions/payment-links";
 import { getDb } from "@/lib/platform/db/client";
@@ -12,19 +12,13 @@ export type CreateLinkState = {
 };
 
 /** Creates a payment link in the selected mode (links:write); audited. */
-export async function createLink(_prev: CreateLinkState, form: FormData): Promise<CreateLinkState> {
-  try {
-    const actor = await requireActionActor("links:write");
-    const result = await createDashboardLink(
-      getDb(),
-      actor,
-      { amount: String(form.get("amount") ?? ""), description: String(form.get("description") ?? "") },
-      config().publicBaseUrl,
-    );
+export const createLink = dashboardAction<CreateLinkState>(
+  { permission: "links:write", refused: ({ error }) => ({ errors: { form: error } }) },
+  async ({ member, text }) => {
+    const fields = { amount: text("amount"), description: text("description") };
+    const result = await createDashboardLink(getDb(), member, fields, config().publicBaseUrl);
     if (!result.ok) return { errors: result.errors };
     revalidatePath("/dashboard/links");
     return { link: result.link };
-  } catch (err) {
-    return { errors: { form: actionErrorMessage(err) } };
-  }
-}
+  },
+);

@@ -1,8 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { refusalOf } from "@/lib/identity/auth/action-actor";
-import { actorOf, requireActionUser } from "@/lib/identity/auth/guard";
+import { type ActionContext, dashboardAction } from "@/app/dashboard/dashboard-action";
 import { config } from "@/lib/platform/config/env";
 import { getDb } from "@/lib/platform/db/client";
 import { mailConfigured, sendMail } from "@/lib/platform/mail/send-mail";
@@ -12,7 +11,6 @@ import { createInvitation, INVITE_PATH, revokeInvitation } from "@/lib/identity/
 import { removeMember } from "@/lib/identity/users/remove-member";
 import { isRole } from "@/lib/identity/users/roles";
 import type { SessionUser } from "@/lib/identity/users/sessions";
-import { requireStepUp } from "@/lib/identity/users/step-up";
 import { TeamNotFoundError, TeamRuleError } from "@/lib/identity/users/team-errors";
 
 export type InviteState = {
@@ -28,76 +26,64 @@ export type InviteState = {
 export type MemberState = { error?: string; done?: string; stepUp?: boolean };
 
 /**
- * Runs a team:write action after step-up (docs/DASHBOARD.md#the-team): whoever holds an owner's session
- * must not be able to make themselves a member. A refusal the user can act on comes back as `error` (with
- * `stepUp` when confirming the second factor lets it through), anything else throws.
+ * A team:write action after step-up (docs/DASHBOARD.md#the-team): whoever holds an owner's session must not be
+ * able to make themselves a member. A refusal the user can act on comes back as `error` (with `stepUp` when
+ * confirming the second factor lets it through), anything else throws.
  */
-async function asOwner<S>(
-  run: (actor: Awaited<ReturnType<typeof actorOf>>, user: SessionUser) => Promise<S>,
-): Promise<S | { error: string; stepUp?: boolean }> {
+const OWNER = { permission: "team:write", stepUp: true, expected: [TeamRuleError, TeamNotFoundError] } as const;
+
+const typedOf = (form: FormData) => ({ email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
+
+/** Invites an email with a role: the one-time link is shown, and emailed when SMTP is configured. */
+export const inviteMember = dashboardAction<InviteState>(
+  { ...OWNER, refused: (refusal, form) => ({ ...refusal, typed: typedOf(form) }) },
+  async ({ form, actor, user }) => {
+    const typed = typedOf(form);
+    const result = await invite(actor, user, typed);
+    return result.error ? { ...result, typed } : result;
+  },
+);
+
+async function invite(
+  actor: ActionContext["actor"],
+  user: SessionUser,
+  { email: typedEmail, role }: { email: string; role: string },
+): Promise<InviteState> {
+  if (!isRole(role)) return { error: "Choose a role." };
+  const { invitation, token } = await createInvitation(getDb(), actor, { email: typedEmail, role });
+  const link = `${config().publicBaseUrl}${INVITE_PATH}${token}`;
+  revalidatePath("/dashboard/team");
+  if (!mailConfigured()) return { link, email: invitation.email };
   try {
-    const user = await requireActionUser("team:write");
-    requireStepUp(user);
-    return await run(await actorOf(user), user);
+    const merchantName = user.merchantName;
+    await sendMail({
+      to: invitation.email,
+      ...invitationEmail({ merchantName, role, link, expiresAt: invitation.expiresAt }),
+    });
+    return { link, email: invitation.email, mailed: true };
   } catch (err) {
-    return refusalOf(err, [TeamRuleError, TeamNotFoundError]);
+    return { link, email: invitation.email, mailError: err instanceof Error ? err.message : String(err) };
   }
 }
 
-/** Invites an email with a role: the one-time link is shown, and emailed when SMTP is configured. */
-export async function inviteMember(_prev: InviteState, form: FormData): Promise<InviteState> {
-  const typed = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
-  const result = await invite(typed);
-  return result.error ? { ...result, typed } : result;
-}
-
-async function invite({ email: typedEmail, role }: { email: string; role: string }): Promise<InviteState> {
-  if (!isRole(role)) return { error: "Choose a role." };
-  return asOwner(async (actor, user) => {
-    const merchantName = user.merchantName;
-    const { invitation, token } = await createInvitation(getDb(), actor, {
-      email: typedEmail,
-      role,
-    });
-    const link = `${config().publicBaseUrl}${INVITE_PATH}${token}`;
-    revalidatePath("/dashboard/team");
-    if (!mailConfigured()) return { link, email: invitation.email };
-    try {
-      await sendMail({
-        to: invitation.email,
-        ...invitationEmail({ merchantName, role, link, expiresAt: invitation.expiresAt }),
-      });
-      return { link, email: invitation.email, mailed: true };
-    } catch (err) {
-      return { link, email: invitation.email, mailError: err instanceof Error ? err.message : String(err) };
-    }
-  });
-}
-
-export async function revokeInvite(_prev: MemberState, form: FormData): Promise<MemberState> {
-  return asOwner(async (actor) => {
-    await revokeInvitation(getDb(), actor, String(form.get("invitation") ?? ""));
-    revalidatePath("/dashboard/team");
-    return { done: "Invitation revoked." };
-  });
-}
+export const revokeInvite = dashboardAction<MemberState>(OWNER, async ({ text, actor }) => {
+  await revokeInvitation(getDb(), actor, text("invitation"));
+  revalidatePath("/dashboard/team");
+  return { done: "Invitation revoked." };
+});
 
 const keysRevoked = (ids: string[]) => (ids.length === 0 ? "" : ` API keys of theirs revoked: ${ids.join(", ")}.`);
 
-export async function changeRole(_prev: MemberState, form: FormData): Promise<MemberState> {
-  const role = String(form.get("role") ?? "");
+export const changeRole = dashboardAction<MemberState>(OWNER, async ({ text, actor }) => {
+  const role = text("role");
   if (!isRole(role)) return { error: "Choose a role." };
-  return asOwner(async (actor) => {
-    const revoked = await changeMemberRole(getDb(), actor, { userId: String(form.get("member") ?? ""), role });
-    revalidatePath("/dashboard/team");
-    return { done: `Role changed to ${role}.${keysRevoked(revoked)}` };
-  });
-}
+  const revoked = await changeMemberRole(getDb(), actor, { userId: text("member"), role });
+  revalidatePath("/dashboard/team");
+  return { done: `Role changed to ${role}.${keysRevoked(revoked)}` };
+});
 
-export async function removeTeamMember(_prev: MemberState, form: FormData): Promise<MemberState> {
-  return asOwner(async (actor) => {
-    const revoked = await removeMember(getDb(), actor, String(form.get("member") ?? ""));
-    revalidatePath("/dashboard/team");
-    return { done: `Member removed.${keysRevoked(revoked)}` };
-  });
-}
+export const removeTeamMember = dashboardAction<MemberState>(OWNER, async ({ text, actor }) => {
+  const revoked = await removeMember(getDb(), actor, text("member"));
+  revalidatePath("/dashboard/team");
+  return { done: `Member removed.${keysRevoked(revoked)}` };
+});
