@@ -309,7 +309,7 @@ describe("reorganizations", () => {
     expect(done.last).toMatchObject({ tx_hash: second, amount_received: "3.000000" });
     expect(await balanceOf(m.sandboxKey, "eth")).toEqual({ available: "3.000000", reserved: "0.000000" });
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+  }, 90_000); // two watcher restarts: a hang detector, not a budget
 });
 
 describe("reorganizations after expiry", () => {
@@ -332,7 +332,7 @@ describe("reorganizations after expiry", () => {
     expect(types.at(-1)).toBe("payment.failed");
     expect(types).not.toContain("payment.expired");
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+  }, 90_000); // two watcher restarts: a hang detector, not a budget
 });
 
 describe("reorganizations deeper than the required confirmations", () => {

@@ -28,7 +28,7 @@ const keyAction = (run: (ctx: ActionContext) => Promise<KeyActionState>) =>
   dashboardAction<KeyActionState>(
     {
       permission: "keys:write",
-      expected: [KeyNotFoundError],
+      expected: [KeyNotFoundError, KeyScopeError],
       refused: (refusal, _form, err) =>
         err instanceof KeyScopeError ? { error: err.message, field: "scopes" } : refusal,
     },
