@@ -49,7 +49,16 @@ export function oneBatchOf(ids: string[]): Promise<string> {
       `select task_identifier, key, attempts, last_error, run_at, locked_at, locked_by from graphile_worker.jobs
         where task_identifier like '%payout%'`,
     );
-    throw new Error(`${err.message}\npayouts: ${JSON.stringify(payouts)}\npayout jobs: ${JSON.stringify(jobs)}`);
+    // What every busy connection waits on: a job locked with no error is a round still running (seen once).
+    const busy = await query(
+      getDb(),
+      `select pid, state, wait_event_type, wait_event, now() - xact_start as in_transaction, left(query, 200) as query
+         from pg_stat_activity where datname = current_database() and state <> 'idle' and pid <> pg_backend_pid()`,
+    );
+    throw new Error(
+      `${err.message}\npayouts: ${JSON.stringify(payouts)}\npayout jobs: ${JSON.stringify(jobs)}` +
+        `\nbusy connections: ${JSON.stringify(busy)}`,
+    );
   });
 }
 

@@ -124,7 +124,10 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; 
       return out.includes("Press Ctrl-C to stop.");
     },
     120_000,
-  );
+  ).catch((err: Error) => {
+    // What it said by then: which process had not reported ready (seen once in CI, tests/FLAKES.md).
+    throw new Error(`${err.message}; its output:\n${out}`);
+  });
   return { child, output: () => out };
 }
 
