@@ -111,6 +111,3 @@ export interface SweepGas {
   topupRaw: bigint;
   options: OutboundOptions;
 }
-
-/** What the address lacks of `need`, given what it `held`s. */
-export const shortOf = (need: bigint, held: bigint) => (need > held ? need - held : 0n);

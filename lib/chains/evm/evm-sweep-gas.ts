@@ -1,9 +1,9 @@
 import { createPublicClient, http, type Address } from "viem";
 import type { ChainConfig } from "../chain-config";
-import { shortOf, type SweepGas } from "../outbound-intent";
+import type { SweepGas } from "../outbound-intent";
 import { marketFees } from "./evm-fees";
 import { tokenTransferData } from "./evm-token";
-import { minOf } from "@/lib/kernel/bigint";
+import { maxOf, minOf } from "@/lib/kernel/bigint";
 
 /**
  * An EVM sweep's gas: the transfer's estimated gas at today's max fee (the sweep is then signed with exactly
@@ -30,7 +30,7 @@ export async function evmSweepGas(
   ]);
   const maxFeePerGas = config.maxFeeWei === null ? fees.maxFeePerGas : minOf(fees.maxFeePerGas, config.maxFeeWei);
   return {
-    topupRaw: shortOf(gas * maxFeePerGas, nativeBalance),
+    topupRaw: maxOf(gas * maxFeePerGas - nativeBalance, 0n),
     options: {
       evmGas: {
         limit: gas.toString(),

@@ -1,5 +1,6 @@
 import type { ChainConfig } from "../chain-config";
-import { shortOf, type SweepGas } from "../outbound-intent";
+import { maxOf } from "@/lib/kernel/bigint";
+import type { SweepGas } from "../outbound-intent";
 import { quoteTokenTransfer, type TronTransferQuote } from "./tron-fees";
 import { TronNode } from "./tron-node";
 
@@ -27,6 +28,6 @@ export async function tronSweepGas(
 
 /** A burning sweep's top-up and fee_limit, from a transfer's quote. */
 export const tronBurnPlan = (quote: TronTransferQuote, nativeBalance: bigint): SweepGas => ({
-  topupRaw: shortOf(quote.feeLimitSun + quote.bandwidthSun, nativeBalance),
+  topupRaw: maxOf(quote.feeLimitSun + quote.bandwidthSun - nativeBalance, 0n),
   options: { feeLimitSun: quote.feeLimitSun.toString() },
 });
