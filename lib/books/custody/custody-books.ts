@@ -12,7 +12,8 @@ export interface CustodyBooks {
   accounts: Record<CustodyAsset, Partial<Record<CustodyAccount, bigint>>>;
   /** Deposit addresses the books say hold USDT (deposited, or signed away and not yet confirmed). */
   holders: string[];
-  /** USDT (raw) of transfers out of the service that landed but are not yet at the chain's depth. */
+  /** USDT (raw) of transfers out of the service that may have left the chain ahead of the books: signed, sent or
+   *  landed and not yet at the chain's depth (one sent before the books were read may land before the chain is). */
   settlingRaw: bigint;
   /** Per role address (addressKey): its native coin by the books, and what may have left it on chain ahead of them. */
   roleNative: Map<string, RoleNative>;
@@ -61,7 +62,7 @@ export async function readCustodyBooks(
     const [settling] = await query<{ raw: string }>(
       tx,
       `select coalesce(sum(raw_amount), 0)::text as raw from outbound_transactions
-       where mode = $1 and chain = $2 and asset = 'token' and status = 'mined'
+       where mode = $1 and chain = $2 and asset = 'token' and status in ('signed','broadcast','mined')
          and ${addressKeySql("to_address")} <> all($3::text[])
          and ${addressKeySql("to_address")} <> ${addressKeySql("from_address")}`,
       [mode, chain, own],

@@ -21,7 +21,7 @@ const PARALLEL_READS = 8;
 
 /**
  * One chain's reconciliation (docs/CUSTODY.md, "Reconciliation"): the books first (one snapshot), then the chain
- * at its head: USDT on the treasury, the sweeper and every deposit address the books say holds some; against the
+ * at its head: USDT on every deposit address the books say holds some, the sweeper and the treasury; against the
  * custody books (`unmatched`) and what merchants are owed (`difference`; negative is a shortfall). `alerts` name
  * what an operator must look at: a shortfall, or less on chain than the books say, beyond what is `settling`; or
  * a treasury or sweeper with less native coin than one of its transactions may cost (`gas`), or less than its
@@ -38,6 +38,14 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   const feePayer = familyTraits(chain).sweeperPaysDepositFees ? sweeper.address : null;
   const books = await readCustodyBooks(db, mode, chain, [treasury.address, sweeper.address], feePayer);
   const adapter = createChainAdapter(config);
+  // USDT moves downstream only, from deposit addresses to the sweeper and the treasury (a sweep), and from the
+  // treasury out (covered by `settling`). Reading the deposit addresses first and the roles after counts a sweep
+  // that lands between the reads at both ends, never at neither (the roles read first missed it: an alert).
+  let onDeposits = 0n;
+  for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
+    const read = await Promise.all(books.holders.slice(i, i + PARALLEL_READS).map((a) => adapter.balances(a)));
+    for (const b of read) onDeposits += b.token;
+  }
   const [t, s, needed, frozen, tStaked, sStaked] = await Promise.all([
     adapter.balances(treasury.address),
     adapter.balances(sweeper.address),
@@ -50,11 +58,6 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
     { ...treasury, role: "treasury" as const, balance: t.native, staked: tStaked },
     { ...sweeper, role: "sweeper" as const, balance: s.native, staked: sStaked },
   ].map((r) => reconcileRoleNative({ ...r, books: books.roleNative.get(addressKey(r.address))!, needed }));
-  let onDeposits = 0n;
-  for (let i = 0; i < books.holders.length; i += PARALLEL_READS) {
-    const read = await Promise.all(books.holders.slice(i, i + PARALLEL_READS).map((a) => adapter.balances(a)));
-    for (const b of read) onDeposits += b.token;
-  }
   const usdt = (raw: bigint) => formatAmount(toUsdtUnits(raw, decimals));
   const native = (raw: bigint) => formatUnits(raw, CHAIN_SPECS[config.chain].native.decimals);
   const nativeLine = (r: RoleNativeReconciliation) => ({
