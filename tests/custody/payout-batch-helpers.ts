@@ -46,8 +46,11 @@ export function oneBatchOf(ids: string[]): Promise<string> {
     ]);
     const jobs = await query(
       getDb(),
-      `select task_identifier, key, attempts, last_error, run_at, locked_at, locked_by from graphile_worker.jobs
-        where task_identifier like '%payout%'`,
+      // Whose lock: the process (hostname:pid) of the worker holding it, and how fresh its heartbeat is.
+      `select j.task_identifier, j.key, j.attempts, j.last_error, j.run_at, j.locked_at, j.locked_by, r.process,
+              now() - r.heartbeat_at as heartbeat_age
+         from graphile_worker.jobs j left join job_runners r on r.worker_id = j.locked_by
+        where j.task_identifier like '%payout%'`,
     );
     // What every busy connection waits on: a job locked with no error is a round still running (seen once).
     const busy = await query(

@@ -113,6 +113,7 @@ async function operatorChain(anvil: RunningAnvil) {
 
 /** `npm start`, in its own process group; resolves once it says it is running. */
 async function npmStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: () => string }> {
+  const began = Date.now();
   const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
@@ -128,6 +129,7 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; 
     // What it said by then: which process had not reported ready (seen once in CI, tests/FLAKES.md).
     throw new Error(`${err.message}; its output:\n${out}`);
   });
+  console.log(`live-operator-node: npm start came up in ${((Date.now() - began) / 1000).toFixed(1)} s`);
   return { child, output: () => out };
 }
 
