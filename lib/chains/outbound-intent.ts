@@ -110,4 +110,7 @@ export interface OutboundCandidate extends SignedCandidate {
 export interface SweepGas {
   topupRaw: bigint;
   options: OutboundOptions;
+  /** Tron's `stake` strategy: the treasury's stake (sun) whose energy is lent to the deposit address for the sweep,
+   *  then reclaimed; absent when the sweep pays its own way. */
+  delegateSun?: bigint;
 }

@@ -35,8 +35,18 @@ interface ChainFamilyModule {
   gasNeeded(config: ChainConfig): Promise<bigint>;
   /** Native coin an address owns outside its balance (Tron: staked and unfreezing TRX); 0 elsewhere. */
   nativeStaked(config: ChainConfig, address: string): Promise<bigint>;
-  /** The gas a sweep of `raw` from a deposit address to `to` needs, and the top-up that gives it exactly that. */
-  sweepGas(config: ChainConfig, from: string, to: string, raw: bigint, nativeBalance: bigint): Promise<SweepGas>;
+  /**
+   * The gas a sweep of `raw` from a deposit address to `to` needs, and the top-up that gives it exactly that (or the
+   * treasury's energy it is lent, Tron's `stake` strategy: `lendingInFlight` is the stake lent and not yet landed).
+   */
+  sweepGas(
+    config: ChainConfig,
+    from: string,
+    to: string,
+    raw: bigint,
+    nativeBalance: bigint,
+    lendingInFlight: () => Promise<bigint>,
+  ): Promise<SweepGas>;
   /** Why USDT sent to `to` could never be moved again (a contract, a token account), asked of the network. */
   destinationProblem(config: ChainConfig, to: string): Promise<string | null>;
   /** The contracts the service deploys, from the family's wallet roles: never a destination. */
@@ -112,8 +122,12 @@ export const nativeStaked = (config: ChainConfig, address: string): Promise<bigi
   CHAIN_FAMILIES[config.family].nativeStaked(config, address);
 
 /** The gas a sweep from a deposit address needs and the top-up that gives it (docs/CUSTODY.md, "Sweeps"). */
-export const sweepGasPlan = (config: ChainConfig, from: string, to: string, raw: bigint, nativeBalance: bigint) =>
-  CHAIN_FAMILIES[config.family].sweepGas(config, from, to, raw, nativeBalance);
+export const sweepGasPlan = (
+  config: ChainConfig,
+  sweep: { from: string; to: string; raw: bigint; nativeBalance: bigint },
+  lendingInFlight: () => Promise<bigint>,
+) =>
+  CHAIN_FAMILIES[config.family].sweepGas(config, sweep.from, sweep.to, sweep.raw, sweep.nativeBalance, lendingInFlight);
 
 /** Why USDT sent to `to` on the chain could never be moved again, or null: a network read, outside transactions. */
 export const destinationProblem = (config: ChainConfig, to: string) =>

@@ -3,10 +3,13 @@ import { maxOf } from "@/lib/kernel/bigint";
 import type { SweepGas } from "../outbound-intent";
 import { quoteTokenTransfer, type TronTransferQuote } from "./tron-fees";
 import { TronNode } from "./tron-node";
+import { stakedSweepPlan } from "./tron-staked-sweep";
 
 /**
- * A Tron sweep that burns TRX for its energy: the node's energy estimate for this transfer at today's price with
- * the margin (its fee_limit), plus the bandwidth in case the address has no free bandwidth left, less what it holds.
+ * A Tron sweep's energy, by TRON_ENERGY_STRATEGY (docs/CUSTODY.md, "Tron energy"): `burn` pays TRX for it, the
+ * node's energy estimate for this transfer at today's price with the margin (its fee_limit), plus the bandwidth in
+ * case the address has no free bandwidth left, less what it holds; `stake` lends it the treasury's (the sweep's
+ * destination's) staked energy (tron-staked-sweep.ts).
  */
 export async function tronSweepGas(
   config: ChainConfig,
@@ -14,16 +17,20 @@ export async function tronSweepGas(
   to: string,
   raw: bigint,
   nativeBalance: bigint,
+  lendingInFlight: () => Promise<bigint> = async () => 0n,
 ): Promise<SweepGas> {
-  const quote = await quoteTokenTransfer(
-    new TronNode(config),
-    config.tokenAddress,
-    from,
-    to,
-    raw,
-    config.maxFeeLimitSun!,
-  );
-  return tronBurnPlan(quote, nativeBalance);
+  const node = new TronNode(config);
+  const quote = await quoteTokenTransfer(node, config.tokenAddress, from, to, raw, config.maxFeeLimitSun!);
+  const lent =
+    config.tronEnergyStrategy === "stake"
+      ? await stakedSweepPlan(
+          config,
+          node,
+          { deposit: from, treasury: to, nativeBalance, transfer: quote },
+          lendingInFlight,
+        )
+      : null;
+  return lent ?? tronBurnPlan(quote, nativeBalance);
 }
 
 /** A burning sweep's top-up and fee_limit, from a transfer's quote. */

@@ -2,10 +2,10 @@ import { familyTraits } from "@/lib/chains/family-traits";
 import { createChainAdapter, sweepGasPlan } from "@/lib/chains/connect/chain-families";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { type Db, inTransaction } from "@/lib/platform/db/client";
+import { query } from "@/lib/platform/db/query";
 import { log } from "@/lib/platform/log";
 import { minOf } from "@/lib/kernel/bigint";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
-import type { OutboundOptions } from "@/lib/money-out/outbound/outbound-types";
 import { roleAddress } from "@/lib/chains/wallets/role-address";
 import { type DepositHolding, depositHoldings } from "./deposit-holdings";
 import { planBatchSweeps } from "./plan-batch-sweeps";
@@ -13,7 +13,6 @@ import type { PlannedSweep } from "./planned-sweep";
 
 import { sweepStrategy } from "./sweep-strategy";
 import { sweepThreshold } from "./sweep-threshold";
-import { stakedSweepPlan } from "./tron-staked-sweep";
 import { issuerFreezeCheck } from "./skip-frozen";
 
 export type { PlannedSweep } from "./planned-sweep";
@@ -27,7 +26,7 @@ const PER_RUN = 50;
  * needs (EVM, Tron; from the sweeper) and the sweep itself, which waits for the top-up to confirm; a partial
  * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
  * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts);
- * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead (tron-staked-sweep.ts).
+ * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead (chains/tron/tron-staked-sweep.ts).
  * An address USDT's issuer has frozen is never swept, and a frozen treasury stops every sweep (skip-frozen.ts).
  * Sweeps move the service's own custody only: merchant balances do not change.
  */
@@ -71,11 +70,12 @@ export async function planSweeps(
         });
         continue;
       }
-      // With the stake strategy, what is lent (nothing when the stake falls short and the sweep burns).
-      const gas: { topupRaw: bigint; options: OutboundOptions; delegateSun?: bigint } =
-        config.tronEnergyStrategy === "stake"
-          ? await stakedSweepPlan(db, config, treasury.address, holding.address, raw, onChain.native)
-          : await sweepGasPlan(config, holding.address, treasury.address, raw, onChain.native);
+      // Tron's stake strategy: what is lent (nothing when the stake falls short and the sweep burns).
+      const gas = await sweepGasPlan(
+        config,
+        { from: holding.address, to: treasury.address, raw, nativeBalance: onChain.native },
+        () => lendingInFlight(db, config),
+      );
       const lendSun = gas.delegateSun ?? 0n;
       const ids = await inTransaction(db, async (tx) => {
         const topup =
@@ -147,4 +147,15 @@ export async function planSweeps(
   }
   if (planned.length) log.info("sweeps planned", { mode: config.mode, chain: config.chain, count: planned.length });
   return planned;
+}
+
+/** Stake the journal is lending and no block holds yet: the node's getcandelegatedmaxsize does not see it. */
+async function lendingInFlight(db: Db, config: ChainConfig): Promise<bigint> {
+  const [row] = await query<{ sun: string }>(
+    db,
+    `select coalesce(sum(raw_amount), 0)::text as sun from outbound_transactions
+     where mode = $1 and chain = $2 and purpose = 'energy_delegate' and status in ('intent','signed','broadcast')`,
+    [config.mode, config.chain],
+  );
+  return BigInt(row!.sun);
 }
