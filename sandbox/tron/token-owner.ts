@@ -4,16 +4,15 @@ import { anvilRpc, toQuantity } from "./anvil-rpc";
 import { WEI_PER_SUN } from "./context";
 import type { TronSandboxInfo } from "./sandbox-info";
 
-/** The token's owner is anvil's dev account 0 (it deployed the token and holds its mint); on Tron it is just another key. */
+/**
+ * The token's owner is anvil's dev account 0 (it deployed the
+ * token and holds its mint); on Tron it is just another key.
+ */
 export function tokenOwner() {
   const account = anvilAccount();
   return { address: account.address, privateKey: Buffer.from(account.getHdKey().privateKey!).toString("hex") };
 }
 
-/**
- * A signed TriggerSmartContract from the token owner through the facade (a real Tron transaction with a
- * Tron txID), e.g. `mint(address,uint256)`; resolves with the txID once broadcast, not yet mined.
- */
 /**
  * Sends a transaction the faucet builds, once. Two identical ones built in the same millisecond (same recipient,
  * amount, block reference and timestamp) are one transaction to Tron, refused as DUP_TRANSACTION_ERROR; a faucet
@@ -32,6 +31,10 @@ export async function sendDistinct(
   }
 }
 
+/**
+ * A signed TriggerSmartContract from the token owner through the facade (a real Tron transaction with a
+ * Tron txID), e.g. `mint(address,uint256)`; resolves with the txID once broadcast, not yet mined.
+ */
 export async function callAsTokenOwner(
   info: TronSandboxInfo,
   fn: string,

@@ -145,14 +145,21 @@ export async function fundTronAddress(
   opts: { usdtUnits?: bigint; trxSun?: bigint },
 ): Promise<{ txID: string; trxTxID?: string; usdtTxID?: string }> {
   const to = toBase58(address);
-  const { privateKey } = tokenOwner();
+  const { privateKey, address: faucet } = tokenOwner();
   const tronWeb = new TronWeb({ fullHost: info.fullHost, privateKey });
   let trxTxID: string | undefined;
   let usdtTxID: string | undefined;
   if (opts.trxSun && opts.trxSun > 0n) {
     // Top the faucet up by the amount first: anvil's 10,000 ETH are only 10,000 TRX at 1 sun = 10^12 wei.
     await topUpFaucet(info, opts.trxSun);
-    trxTxID = await sendDistinct("TRX funding", () => tronWeb.trx.sendTransaction(to, Number(opts.trxSun)));
+    trxTxID = await sendDistinct("TRX funding", async () => {
+      // TronWeb builds a TRX transfer itself, timestamped with the head block's time: two equal fundings in one block
+      // would be one transaction. The wall clock's timestamp, as java-tron's builders (and the service's driver) set.
+      const ref = await tronWeb.trx.getCurrentRefBlockParams();
+      const header = { blockHeader: { ...ref, timestamp: Date.now() } };
+      const transfer = await tronWeb.transactionBuilder.sendTrx(to, Number(opts.trxSun), toBase58(faucet), header);
+      return tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transfer));
+    });
   }
   if (opts.usdtUnits && opts.usdtUnits > 0n) {
     usdtTxID = await callAsTokenOwner(info, "mint(address,uint256)", [
