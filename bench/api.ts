@@ -138,8 +138,8 @@ try {
   printTable(results);
   for (const { name, seen, checkpoints } of pauses)
     console.log(
-      `${name}: web event-loop intervals p99 ${seen.loopDelayP99Ms.toFixed(1)} ms, max ${seen.loopDelayMaxMs.toFixed(1)} ms ` +
-        `(min ${seen.loopDelayMinMs.toFixed(1)} ms: the sampling interval); ` +
+      `${name}: web event-loop intervals p99 ${seen.loopDelayP99Ms.toFixed(1)} ms, max ` +
+        `${seen.loopDelayMaxMs.toFixed(1)} ms (min ${seen.loopDelayMinMs.toFixed(1)} ms: the sampling interval); ` +
         `GC ${seen.gcMs.toFixed(0)} ms (${seen.majorGcs} major); PostgreSQL checkpoints ${checkpoints}`,
     );
   const byPrefix = (p: string) => results.find((r) => r.name.startsWith(p));

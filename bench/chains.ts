@@ -85,7 +85,8 @@ try {
       const sizes = (process.env.BENCH_DETECTION_OPEN || "1000,100000").split(",").map(Number);
       console.log(
         `(d) detection cost on the emulated chains while ${sizes.join(", then ")} payments are open (10 paid ` +
-          "meanwhile); solana in both SOLANA_DETECTION modes (target, blocks: per slot at the largest ≤ 1.5× the smallest, ≤ 50 ms)",
+          "meanwhile); solana in both SOLANA_DETECTION modes (target, " +
+          "blocks: per slot at the largest ≤ 1.5× the smallest, ≤ 50 ms)",
       );
       const chosen = (c: { chain: string }) =>
         !process.env.BENCH_CHAINS || process.env.BENCH_CHAINS.split(",").includes(c.chain);
@@ -95,9 +96,11 @@ try {
           for (const mode of modes) {
             const f = await measureDetectionCost(mode ? { ...config, solanaDetection: mode } : config, owner, open, 10);
             console.log(
-              `  ${`${f.chain}${mode ? ` ${mode}` : ""}`.padEnd(16)} ${String(open).padStart(7)} open, ${f.scans} scans: ` +
-                `${f.msPerScan.mean.toFixed(1)} ms mean, p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; ` +
-                `${f.msPerBlock === null ? "no block read" : `${f.msPerBlock.toFixed(1)} ms per block`}; detected ${f.detected}/10`,
+              `  ${`${f.chain}${mode ? ` ${mode}` : ""}`.padEnd(16)} ${String(open).padStart(7)} open, ` +
+                `${f.scans} scans: ${f.msPerScan.mean.toFixed(1)} ms mean, ` +
+                `p50 ${f.msPerScan.p50.toFixed(1)}, p95 ${f.msPerScan.p95.toFixed(1)}; ` +
+                `${f.msPerBlock === null ? "no block read" : `${f.msPerBlock.toFixed(1)} ms per block`}; ` +
+                `detected ${f.detected}/10`,
             );
           }
       }

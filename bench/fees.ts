@@ -160,7 +160,8 @@ async function tronRounds(bench: SandboxBench) {
   console.log(`${"purpose".padEnd(18)} ${"burn".padStart(14)} ${"stake".padStart(14)}`);
   for (const p of purposes)
     console.log(
-      `${p.padEnd(18)} ${trx(burn.byPurpose.get(p) ?? 0n).padStart(14)} ${trx(stake.byPurpose.get(p) ?? 0n).padStart(14)}`,
+      `${p.padEnd(18)} ${trx(burn.byPurpose.get(p) ?? 0n).padStart(14)} ` +
+        `${trx(stake.byPurpose.get(p) ?? 0n).padStart(14)}`,
     );
   console.log(`${"total".padEnd(18)} ${trx(burn.total).padStart(14)} ${trx(stake.total).padStart(14)}`);
   console.log(
@@ -170,6 +171,8 @@ async function tronRounds(bench: SandboxBench) {
   for (const r of [burn, stake])
     console.log(
       `${r.strategy}: ${r.failed} transfers failed, ${r.burntInstead} sweeps burnt for want of stake, ` +
-        `${r.mismatches.length ? `fees NOT matching the chain: ${r.mismatches.join("; ")}` : "every fee equal to the chain's, to the sun"}`,
+        (r.mismatches.length
+          ? `fees NOT matching the chain: ${r.mismatches.join("; ")}`
+          : "every fee equal to the chain's, to the sun"),
     );
 }

@@ -73,7 +73,8 @@ try {
     `\nbench:handlers — ${REQUESTS} requests per case, ${CONCURRENCY} at once, in process (no Next, no HTTP)`,
   );
   console.log(
-    `${"case".padEnd(52)} ${"req/s".padStart(8)} ${"cpu ms".padStart(8)} ${"of it sys".padStart(10)} ${"all cpu ms".padStart(11)}`,
+    `${"case".padEnd(52)} ${"req/s".padStart(8)} ${"cpu ms".padStart(8)} ` +
+      `${"of it sys".padStart(10)} ${"all cpu ms".padStart(11)}`,
   );
   for (const c of cases) {
     await run(c, 300); // warm: JIT, pool connections, prepared statements
@@ -92,7 +93,8 @@ try {
     );
   }
   console.log(
-    "(cpu ms: this process per request, of it sys: in the kernel (its socket writes); all cpu ms: the whole machine, PostgreSQL included)",
+    "(cpu ms: this process per request, of it sys: in the kernel (its socket writes); " +
+      "all cpu ms: the whole machine, PostgreSQL included)",
   );
 } finally {
   await closeDb();

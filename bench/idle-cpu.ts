@@ -1,8 +1,8 @@
 // `npm run bench:idle`: what an idle stack costs the CPU, where the test phases spend most of their time (a worker
 // waits for blocks; two cores run a dozen of them at once). The test stack (database, the five sandbox chains,
 // the address pool keeper), then one worker with every role on all five chains and nothing to do, then a second
-// worker beside it, then one worker per role alone: CPU per wall second (ms/s; 1000 = a whole core) of the machine and of each worker.
-// Env: BENCH_SECONDS (each window, default 15).
+// worker beside it, then one worker per role alone: CPU per wall second (ms/s; 1000 = a whole core) of the machine and
+// of each worker. Env: BENCH_SECONDS (each window, default 15).
 import path from "node:path";
 import { spawnWorker } from "@/scripts/lib/spawn-worker";
 import { startTestStack } from "@/tests/setup/test-stack";

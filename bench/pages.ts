@@ -59,7 +59,10 @@ async function firstLoadJs(
   return { files: srcs.size, rawKb: raw / 1024, gzipKb: gz / 1024 };
 }
 
-/** Lighthouse (mobile preset) against a page: median performance and accessibility scores, and the metrics of the median run. */
+/**
+ * Lighthouse (mobile preset) against a page: median performance
+ * and accessibility scores, and the metrics of the median run.
+ */
 function lighthouse(
   url: string,
   runs: number,

@@ -29,8 +29,8 @@
 // - transactions: how many transactions paid them. EVM payouts go in batches (one transaction of the treasury
 //   for the payouts waiting together, docs/PAYOUTS.md) unless BENCH_PAYOUT_STRATEGY=single; a batch's fee and
 //   gas are shared by its payouts, and its create → broadcast is each member's.
-// BENCH_CHAINS=eth,polygon limits the chains; BENCH_DUMP=1 prints every payout's timestamps (stderr); BENCH_COLD=1 skips the
-// three payouts paid before the burst (on EVM they deploy the PayoutBatcher and approve it, once).
+// BENCH_CHAINS=eth,polygon limits the chains; BENCH_DUMP=1 prints every payout's timestamps (stderr); BENCH_COLD=1
+// skips the three payouts paid before the burst (on EVM they deploy the PayoutBatcher and approve it, once).
 import path from "node:path";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { percentile } from "./chains/stats";
@@ -115,7 +115,8 @@ function printSteps(results: Result[]) {
 
 function printFees(results: Result[]) {
   console.log(
-    `\n${"chain".padEnd(8)} ${"what".padEnd(36)} ${"gas".padStart(7)} ${"fee (native)".padStart(16)} ${"× plain".padStart(7)}  note`,
+    `\n${"chain".padEnd(8)} ${"what".padEnd(36)} ${"gas".padStart(7)} ` +
+      `${"fee (native)".padStart(16)} ${"× plain".padStart(7)}  note`,
   );
   for (const { config, round, plain, error } of results) {
     if (!round || !plain) {
@@ -142,7 +143,8 @@ function printFees(results: Result[]) {
       );
   }
   console.log(
-    "(× plain: against the plain transfer to a new recipient; gas ratio on EVM, fee ratio elsewhere; — where the fee is 0.)",
+    "(× plain: against the plain transfer to a new recipient; " +
+      "gas ratio on EVM, fee ratio elsewhere; — where the fee is 0.)",
   );
 }
 
@@ -158,7 +160,8 @@ await runSandboxBench(
   },
   async ({ configs, owner }) => {
     console.log(
-      `payouts: ${PAYOUTS} payouts of 1 USDT per chain, each to a fresh address, one chain at a time; EVM strategy ${STRATEGY}; ` +
+      `payouts: ${PAYOUTS} payouts of 1 USDT per chain, ` +
+        `each to a fresh address, one chain at a time; EVM strategy ${STRATEGY}; ` +
         (WARM_UP
           ? `after ${WARM_UP} paid first (BENCH_COLD=1: a new installation's first burst)`
           : "a new installation's first burst"),

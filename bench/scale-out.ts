@@ -152,7 +152,8 @@ try {
   ];
   const [duplicates] = await query<{ n: number }>(
     getDb(),
-    "select count(*)::int as n from (select event_id from webhook_deliveries group by event_id, endpoint_id having count(*) > 1) d",
+    "select count(*)::int as n from (select event_id from webhook_deliveries " +
+      "group by event_id, endpoint_id having count(*) > 1) d",
   );
   console.log(
     `\nbench:scale-out — ${SECONDS}s per layout, ${CONNECTIONS} connections per web instance, one PostgreSQL`,

@@ -149,7 +149,8 @@ try {
     console.log(`  tables scanned: ${readTables.map(([t, n]) => `${t} ${n}`).join(", ")}`);
     const sorted = latencies.sort((a, b) => a - b);
     console.log(
-      `${STREAMS} open checkout status streams, ${changes} status changes in ${elapsed.toFixed(1)} s, then ${FLUSH_MS / 1_000} s quiet`,
+      `${STREAMS} open checkout status streams, ${changes} status changes ` +
+        `in ${elapsed.toFixed(1)} s, then ${FLUSH_MS / 1_000} s quiet`,
     );
     console.log(`  database transactions/s (the bench's own excluded)  ${(tx / window).toFixed(1)}`);
     console.log(`  per status change                                   ${(tx / changes).toFixed(2)}`);
@@ -159,7 +160,8 @@ try {
     );
     console.log(
       `  change → page, ms                                   p50 ${percentile(sorted, 50).toFixed(0)}, ` +
-        `p99 ${percentile(sorted, 99).toFixed(0)} (${sorted.length} of ${changes} seen, ${missed + changedAt.size} not)`,
+        `p99 ${percentile(sorted, 99).toFixed(0)} (${sorted.length} ` +
+        `of ${changes} seen, ${missed + changedAt.size} not)`,
     );
   } finally {
     for (const req of requests) req.destroy();

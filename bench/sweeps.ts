@@ -169,7 +169,8 @@ await runSandboxBench(
   async (bench) => {
     owner = bench.owner;
     console.log(
-      `sweeps: fee per swept deposit and payment confirmed → funds in the treasury, ${PAYMENTS} payments per latency round`,
+      `sweeps: fee per swept deposit and payment confirmed → funds in the treasury, ` +
+        `${PAYMENTS} payments per latency round`,
     );
     const results = await Promise.all(
       bench.configs.map((c) =>

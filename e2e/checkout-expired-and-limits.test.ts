@@ -78,7 +78,8 @@ describe("checkout limits", () => {
       expect(await page.locator("svg:has(> title)").count()).toBe(0);
       expect(await page.getByText("Time left to pay").count()).toBe(0);
       expect(await page.getByRole("button", { name: /^Pay with/ }).count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true); // live, no reload
+      // live, no reload
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
       expect((await recorded(page)).statuses.map((s) => s.split("|")[0])).toEqual(["awaiting_payment", "expired"]);
       expect((await getPayment(m, payment.id)).status).toBe("expired");
       await snapshot(page, "checkout-expired");
@@ -119,18 +120,21 @@ describe("checkout limits", () => {
     }
   });
 
-  it("a public server action posted to any path is charged to the client like on its own page: the 31st is 429", async () => {
-    const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
-    const payment = await createPayment(m, { amount: "1.000000" });
-    for (const path of ["/", "/dashboard/sign-in"]) {
-      const ip = freshClientIp();
-      for (let i = 1; i <= 30; i++)
-        expect((await postAction(path, action, ip, [payment.id])).status, `${path}: post ${i}`).not.toBe(429);
-      const limited = await postAction(path, action, ip, [payment.id]);
-      expect(limited.status, path).toBe(429);
-      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    }
-  });
+  it(
+    "a public server action posted to any path is charged to the " + "client like on its own page: the 31st is 429",
+    async () => {
+      const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
+      const payment = await createPayment(m, { amount: "1.000000" });
+      for (const path of ["/", "/dashboard/sign-in"]) {
+        const ip = freshClientIp();
+        for (let i = 1; i <= 30; i++)
+          expect((await postAction(path, action, ip, [payment.id])).status, `${path}: post ${i}`).not.toBe(429);
+        const limited = await postAction(path, action, ip, [payment.id]);
+        expect(limited.status, path).toBe(429);
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
+    },
+  );
 
   it("the sandbox wallet button pays one payment at most 3 times a minute, whoever presses it", async () => {
     const action = actionId("app/checkout/[id]/actions.ts", "payWithSandboxWallet");
@@ -142,49 +146,56 @@ describe("checkout limits", () => {
     expect(await press()).toContain("The sandbox wallet paid this payment 3 times this minute.");
   });
 
-  it("sends CSP with a nonce, frame-ancestors 'none', no-referrer and nosniff; a checkout loads with no CSP violation", async () => {
-    const { context, page } = await newPayer(browser);
-    const console: string[] = [];
-    const errors: string[] = [];
-    page.on("console", (msg: ConsoleMessage) => console.push(`${msg.type()}: ${msg.text()}`));
-    page.on("pageerror", (err) => errors.push(err.message));
-    try {
-      const payment = await createPayment(m, { amount: "2.500000", chain: "polygon" });
-      const response = await page.goto(site(checkoutPath(payment.id)));
-      expect(response?.status()).toBe(200);
-      const headers = response!.headers();
-      const csp = headers["content-security-policy"] ?? "";
-      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
-      expect(nonce, csp).toBeTruthy();
-      expect(csp).toMatch(/script-src [^;]*'nonce-/);
-      expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'/);
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(headers["referrer-policy"]).toBe("no-referrer");
-      expect(headers["x-content-type-options"]).toBe("nosniff");
-      // Every script of the page carries this response's nonce (or CSP would block it).
-      const html = await response!.text();
-      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-      expect(scripts.length).toBeGreaterThan(0);
-      for (const tag of scripts) expect(tag, tag).toContain(`nonce="${nonce}"`);
-      // A second load gets a different nonce.
-      const again = await page.goto(site(checkoutPath(payment.id)));
-      expect(again!.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
+  it(
+    "sends CSP with a nonce, frame-ancestors 'none', no-referrer and nosniff; " +
+      "a checkout loads with no CSP violation",
+    async () => {
+      const { context, page } = await newPayer(browser);
+      const console: string[] = [];
+      const errors: string[] = [];
+      page.on("console", (msg: ConsoleMessage) => console.push(`${msg.type()}: ${msg.text()}`));
+      page.on("pageerror", (err) => errors.push(err.message));
+      try {
+        const payment = await createPayment(m, { amount: "2.500000", chain: "polygon" });
+        const response = await page.goto(site(checkoutPath(payment.id)));
+        expect(response?.status()).toBe(200);
+        const headers = response!.headers();
+        const csp = headers["content-security-policy"] ?? "";
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+        expect(nonce, csp).toBeTruthy();
+        expect(csp).toMatch(/script-src [^;]*'nonce-/);
+        expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'/);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(headers["referrer-policy"]).toBe("no-referrer");
+        expect(headers["x-content-type-options"]).toBe("nosniff");
+        // Every script of the page carries this response's nonce (or CSP would block it).
+        const html = await response!.text();
+        const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+        expect(scripts.length).toBeGreaterThan(0);
+        for (const tag of scripts) expect(tag, tag).toContain(`nonce="${nonce}"`);
+        // A second load gets a different nonce.
+        const again = await page.goto(site(checkoutPath(payment.id)));
+        expect(again!.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
 
-      // The page works under that policy: hydrated (the countdown ticks, the live feed is open), the wallet
-      // code loads on demand.
-      await waitUntil("the countdown", async () =>
-        /\d:\d\d/.test(await page.getByText("Time left to pay").innerText()),
-      );
-      await page.getByRole("button", { name: "Pay with a browser wallet" }).click();
-      await waitUntil("the wallet module", async () => (await page.getByText("Loading wallet support…").count()) === 0);
-      await page.waitForTimeout(500);
-      expect(await waitForStatus(page, ["awaiting_payment"])).toContain("Send 2.5 USDT on Polygon");
-      expect((await recorded(page)).csp).toEqual([]);
-      expect(console.filter((line) => /Content.Security.Policy|Refused to/i.test(line))).toEqual([]);
-      expect(errors).toEqual([]);
-      await snapshot(page, "checkout-wallet-opened");
-    } finally {
-      await context.close();
-    }
-  });
+        // The page works under that policy: hydrated (the countdown ticks, the live feed is open), the wallet
+        // code loads on demand.
+        await waitUntil("the countdown", async () =>
+          /\d:\d\d/.test(await page.getByText("Time left to pay").innerText()),
+        );
+        await page.getByRole("button", { name: "Pay with a browser wallet" }).click();
+        await waitUntil(
+          "the wallet module",
+          async () => (await page.getByText("Loading wallet support…").count()) === 0,
+        );
+        await page.waitForTimeout(500);
+        expect(await waitForStatus(page, ["awaiting_payment"])).toContain("Send 2.5 USDT on Polygon");
+        expect((await recorded(page)).csp).toEqual([]);
+        expect(console.filter((line) => /Content.Security.Policy|Refused to/i.test(line))).toEqual([]);
+        expect(errors).toEqual([]);
+        await snapshot(page, "checkout-wallet-opened");
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

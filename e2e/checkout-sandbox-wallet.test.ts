@@ -64,7 +64,8 @@ describe.each(["tron", "solana"] as const)("sandbox wallet on %s", (chain) => {
       expect(seen[0]).toBe("awaiting_payment");
       expect(seen.at(-1)).toBe("confirmed");
       expect(seen.some((s) => s === "pending" || s === "confirming")).toBe(true);
-      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true); // no reload
+      // no reload
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     } finally {
       await context.close();
     }

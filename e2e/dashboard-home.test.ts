@@ -26,7 +26,10 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-/** First-load JavaScript of a page as bench/pages.ts counts it: the HTML's scripts and script preloads, gzipped one by one. */
+/**
+ * First-load JavaScript of a page as bench/pages.ts counts it:
+ * the HTML's scripts and script preloads, gzipped one by one.
+ */
 async function firstLoadGzipKb(request: APIRequestContext, url: string): Promise<{ kb: number; html: string }> {
   const html = await (await request.get(url)).text();
   const srcs = new Set(

@@ -69,39 +69,42 @@ describe("dashboard API keys", () => {
     expect(errors).toEqual([]);
   });
 
-  it("a live key: refused without a fresh second factor (with the way to confirm), created after the code", async () => {
-    const owner = await newUserWithApp(m.id, "owner");
-    const { page, errors } = await visitor();
-    await signInWithCode(page, owner);
-    // Six minutes later, as far as the server knows: step-up has lapsed.
-    await query(
-      getDb(),
-      "update user_sessions set second_factor_at = now() - interval '6 minutes' where user_id = $1",
-      [owner.id],
-    );
-    await keysPage(page);
-    await page.getByRole("button", { name: "Live" }).click();
-    await page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
-    await keysPage(page);
-    const liveCount = async () =>
-      (await query(getDb(), "select id from api_keys where merchant_id = $1 and mode = 'live'", [m.id])).length;
-    const before = await liveCount();
-    await page.getByRole("button", { name: "Create key" }).click();
-    expect(await alert(page)).toContain("Confirm it's you with your second factor first.");
-    await snapshot(page, "dashboard-keys-live-step-up");
-    expect(await liveCount()).toBe(before);
-    await page.getByRole("link", { name: "Confirm with your second factor" }).click();
-    await page.getByLabel("Authentication code").fill(await nextTotpCode(owner));
-    await page.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL(/\/dashboard\/keys$/);
-    await page.getByRole("button", { name: "Create key" }).click();
-    const secret = await newSecret(page);
-    expect(secret).toMatch(/^mnt_live_sk_/);
-    expect((await api("GET", "/v1/balances", { key: secret })).status).toBe(200);
-    expect(await liveCount()).toBe(before + 1);
-    await snapshotWide(page, "dashboard-keys-live-created");
-    expect(errors).toEqual([]);
-  });
+  it(
+    "a live key: refused without a fresh second factor (with the way to confirm), " + "created after the code",
+    async () => {
+      const owner = await newUserWithApp(m.id, "owner");
+      const { page, errors } = await visitor();
+      await signInWithCode(page, owner);
+      // Six minutes later, as far as the server knows: step-up has lapsed.
+      await query(
+        getDb(),
+        "update user_sessions set second_factor_at = now() - interval '6 minutes' where user_id = $1",
+        [owner.id],
+      );
+      await keysPage(page);
+      await page.getByRole("button", { name: "Live" }).click();
+      await page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
+      await keysPage(page);
+      const liveCount = async () =>
+        (await query(getDb(), "select id from api_keys where merchant_id = $1 and mode = 'live'", [m.id])).length;
+      const before = await liveCount();
+      await page.getByRole("button", { name: "Create key" }).click();
+      expect(await alert(page)).toContain("Confirm it's you with your second factor first.");
+      await snapshot(page, "dashboard-keys-live-step-up");
+      expect(await liveCount()).toBe(before);
+      await page.getByRole("link", { name: "Confirm with your second factor" }).click();
+      await page.getByLabel("Authentication code").fill(await nextTotpCode(owner));
+      await page.getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(/\/dashboard\/keys$/);
+      await page.getByRole("button", { name: "Create key" }).click();
+      const secret = await newSecret(page);
+      expect(secret).toMatch(/^mnt_live_sk_/);
+      expect((await api("GET", "/v1/balances", { key: secret })).status).toBe(200);
+      expect(await liveCount()).toBe(before + 1);
+      await snapshotWide(page, "dashboard-keys-live-created");
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("roll keeping the old key 24 hours: both secrets work; revoke after confirming: 401", async () => {
     const { page, errors } = await visitor();

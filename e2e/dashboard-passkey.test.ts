@@ -123,40 +123,43 @@ describe("dashboard passkeys", () => {
     expect(errors).toEqual([]);
   });
 
-  it("someone's wrong passwords slow only their own client: the owner still gets in, by passkey and elsewhere", async () => {
-    const attacker = await newVisitor(browser);
-    contexts.push(attacker.context);
-    const { page } = attacker;
-    await page.goto(onLocalhost("/dashboard/sign-in"));
-    const submit = async (password: string) => {
-      await page.getByLabel("Email").fill(owner.email);
-      await page.getByLabel("Password").fill(password);
-      await Promise.all([
-        page.waitForResponse((r) => r.url().includes("/api/auth/callback/credentials")),
-        page.getByRole("button", { name: "Sign in" }).click(),
-      ]);
-    };
-    for (let i = 0; i < 5; i++) await submit("not the password at all");
-    await submit(owner.password);
-    expect(await passwordError(page)).toMatch(/^Too many failed sign-ins\. Try again in \d+ seconds\.$/);
+  it(
+    "someone's wrong passwords slow only their own client: " + "the owner still gets in, by passkey and elsewhere",
+    async () => {
+      const attacker = await newVisitor(browser);
+      contexts.push(attacker.context);
+      const { page } = attacker;
+      await page.goto(onLocalhost("/dashboard/sign-in"));
+      const submit = async (password: string) => {
+        await page.getByLabel("Email").fill(owner.email);
+        await page.getByLabel("Password").fill(password);
+        await Promise.all([
+          page.waitForResponse((r) => r.url().includes("/api/auth/callback/credentials")),
+          page.getByRole("button", { name: "Sign in" }).click(),
+        ]);
+      };
+      for (let i = 0; i < 5; i++) await submit("not the password at all");
+      await submit(owner.password);
+      expect(await passwordError(page)).toMatch(/^Too many failed sign-ins\. Try again in \d+ seconds\.$/);
 
-    // The owner: their passkey, and their password from another client (which asks for the second factor).
-    await signOut(device.page);
-    await device.page.getByRole("button", { name: "Use a passkey" }).click();
-    await device.page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
-    const elsewhere = await newVisitor(browser);
-    contexts.push(elsewhere.context);
-    await elsewhere.page.goto(onLocalhost("/dashboard/sign-in"));
-    await typePassword(elsewhere.page, owner);
-    await elsewhere.page.getByLabel("Authentication code").waitFor();
-    // The owner's audit log says someone reached the limit, from where.
-    const [seen] = await query<{ details: { client: string; kind: string } }>(
-      getDb(),
-      "select details from audit_log where target = $1 and action = 'user.sign_in_failures'",
-      [owner.id],
-    );
-    expect(seen?.details).toMatchObject({ kind: "password", client: attacker.ip });
-  });
+      // The owner: their passkey, and their password from another client (which asks for the second factor).
+      await signOut(device.page);
+      await device.page.getByRole("button", { name: "Use a passkey" }).click();
+      await device.page.getByRole("heading", { name: "Home" }).waitFor({ timeout: 20_000 });
+      const elsewhere = await newVisitor(browser);
+      contexts.push(elsewhere.context);
+      await elsewhere.page.goto(onLocalhost("/dashboard/sign-in"));
+      await typePassword(elsewhere.page, owner);
+      await elsewhere.page.getByLabel("Authentication code").waitFor();
+      // The owner's audit log says someone reached the limit, from where.
+      const [seen] = await query<{ details: { client: string; kind: string } }>(
+        getDb(),
+        "select details from audit_log where target = $1 and action = 'user.sign_in_failures'",
+        [owner.id],
+      );
+      expect(seen?.details).toMatchObject({ kind: "password", client: attacker.ip });
+    },
+  );
 
   it("a browser without that passkey cannot sign in with one", async () => {
     const other = await deviceBrowser();
@@ -184,7 +187,8 @@ describe("dashboard passkeys", () => {
     const { page, errors } = device;
     await query(
       getDb(),
-      "update user_sessions set second_factor_at = now() - interval '6 minutes' where user_id = $1 and ended_at is null",
+      "update user_sessions set second_factor_at = now() - interval '6 minutes' " +
+        "where user_id = $1 and ended_at is null",
       [owner.id],
     );
     await page.goto(onLocalhost("/dashboard/security"));

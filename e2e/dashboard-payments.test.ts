@@ -165,7 +165,8 @@ describe("dashboard payments and events", () => {
 
     const audit = await query<{ action: string }>(
       getDb(),
-      "select action from audit_log where merchant_id = $1 and action like any (array['sandbox.%', 'webhook%']) order by created_at",
+      "select action from audit_log where merchant_id = $1 " +
+        "and action like any (array['sandbox.%', 'webhook%']) order by created_at",
       [m.id],
     );
     expect(audit.map((a) => a.action)).toEqual([
@@ -201,46 +202,49 @@ describe("dashboard payments and events", () => {
     await snapshotWide(page, "dashboard-event-detail");
   });
 
-  it("a viewer sees no buttons and its replay of Pay it is refused; live mode does not show sandbox payments", async () => {
-    const viewer = await newUser(m.id, "viewer");
-    const v = await visitor();
-    await signIn(v.page, viewer);
-    await v.page.goto(site(`/dashboard/payments/${paymentId}`));
-    await v.page.getByRole("heading", { name: "Payment 7.125000 USDT" }).waitFor();
-    for (const name of ["Pay it", "Mine blocks", "Resend"])
-      expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
-    await v.page.goto(site(`/dashboard/payments/${polygonId}`));
-    await v.page.getByRole("heading", { name: "Payment 1.000000 USDT" }).waitFor();
-    for (const name of ["Pay it", "Mine blocks", "Reorg"])
-      expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
-    await v.page.goto(site(`/dashboard/payments/${paymentId}`));
-    expect(await v.page.locator("li[data-delivery]").count()).toBeGreaterThan(0);
-    await snapshot(v.page, "dashboard-payment-viewer");
+  it(
+    "a viewer sees no buttons and its replay of Pay it is refused; " + "live mode does not show sandbox payments",
+    async () => {
+      const viewer = await newUser(m.id, "viewer");
+      const v = await visitor();
+      await signIn(v.page, viewer);
+      await v.page.goto(site(`/dashboard/payments/${paymentId}`));
+      await v.page.getByRole("heading", { name: "Payment 7.125000 USDT" }).waitFor();
+      for (const name of ["Pay it", "Mine blocks", "Resend"])
+        expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
+      await v.page.goto(site(`/dashboard/payments/${polygonId}`));
+      await v.page.getByRole("heading", { name: "Payment 1.000000 USDT" }).waitFor();
+      for (const name of ["Pay it", "Mine blocks", "Reorg"])
+        expect(await v.page.getByRole("button", { name }).count(), name).toBe(0);
+      await v.page.goto(site(`/dashboard/payments/${paymentId}`));
+      expect(await v.page.locator("li[data-delivery]").count()).toBeGreaterThan(0);
+      await snapshot(v.page, "dashboard-payment-viewer");
 
-    const audits = async () =>
-      (await query(getDb(), "select id from audit_log where merchant_id = $1 and action like 'sandbox.%'", [m.id]))
-        .length;
-    const before = await audits();
-    const headers = Object.fromEntries(
-      Object.entries(await payAction!.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
-    );
-    const asViewer = await v.context.request.post(payAction!.url(), { headers, data: payAction!.postDataBuffer()! });
-    expect(await asViewer.text()).toContain("Your role (viewer) does not allow this.");
-    expect(await audits()).toBe(before);
+      const audits = async () =>
+        (await query(getDb(), "select id from audit_log where merchant_id = $1 and action like 'sandbox.%'", [m.id]))
+          .length;
+      const before = await audits();
+      const headers = Object.fromEntries(
+        Object.entries(await payAction!.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+      );
+      const asViewer = await v.context.request.post(payAction!.url(), { headers, data: payAction!.postDataBuffer()! });
+      expect(await asViewer.text()).toContain("Your role (viewer) does not allow this.");
+      expect(await audits()).toBe(before);
 
-    // Live: the sandbox payment does not exist there, and the owner's Pay it does nothing.
-    const owner = await newUser(m.id, "owner");
-    const o = await visitor();
-    await signIn(o.page, owner);
-    await o.page.getByRole("button", { name: "Live" }).click();
-    await o.page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
-    const res = await o.page.goto(site(`/dashboard/payments/${paymentId}`));
-    expect(res?.status()).toBe(404);
-    await o.page.goto(site("/dashboard/payments"));
-    await o.page.getByText("No live payments yet.").waitFor();
-    await snapshot(o.page, "dashboard-payments-live-empty");
-    const inLive = await o.context.request.post(payAction!.url(), { headers, data: payAction!.postDataBuffer()! });
-    expect(await inLive.text()).toContain("Only sandbox payments can be paid");
-    expect(await audits()).toBe(before);
-  });
+      // Live: the sandbox payment does not exist there, and the owner's Pay it does nothing.
+      const owner = await newUser(m.id, "owner");
+      const o = await visitor();
+      await signIn(o.page, owner);
+      await o.page.getByRole("button", { name: "Live" }).click();
+      await o.page.getByRole("button", { name: "Live", pressed: true }).waitFor({ timeout: 15_000 });
+      const res = await o.page.goto(site(`/dashboard/payments/${paymentId}`));
+      expect(res?.status()).toBe(404);
+      await o.page.goto(site("/dashboard/payments"));
+      await o.page.getByText("No live payments yet.").waitFor();
+      await snapshot(o.page, "dashboard-payments-live-empty");
+      const inLive = await o.context.request.post(payAction!.url(), { headers, data: payAction!.postDataBuffer()! });
+      expect(await inLive.text()).toContain("Only sandbox payments can be paid");
+      expect(await audits()).toBe(before);
+    },
+  );
 });

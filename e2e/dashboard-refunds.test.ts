@@ -145,86 +145,93 @@ describe("dashboard refunds", () => {
     },
   );
 
-  it("a viewer sees refunds but cannot refund: no form, and a posted refund is refused with nothing written", async () => {
-    const paymentId = await creditedPayment(m, ["2.000000"]);
-    const before = BigInt((await available()).replace(".", ""));
-    const after = formatAmount(before - 500_000n);
-    // The owner's request, kept to be replayed by the viewer.
-    const owner = await newUserWithApp(m.id, "owner");
-    const o = await visitor();
-    await signInWithCode(o.page, owner);
-    await o.page.goto(site(`/dashboard/payments/${paymentId}`));
-    const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
-    await o.page.getByLabel("Amount (USDT)").fill("0.500000");
-    await o.page.getByRole("button", { name: "Refund", exact: true }).click();
-    const request = await posted;
-    await o.page.locator('div[role="status"]').waitFor();
-    expect(await available()).toBe(after);
+  it(
+    "a viewer sees refunds but cannot refund: no form, " + "and a posted refund is refused with nothing written",
+    async () => {
+      const paymentId = await creditedPayment(m, ["2.000000"]);
+      const before = BigInt((await available()).replace(".", ""));
+      const after = formatAmount(before - 500_000n);
+      // The owner's request, kept to be replayed by the viewer.
+      const owner = await newUserWithApp(m.id, "owner");
+      const o = await visitor();
+      await signInWithCode(o.page, owner);
+      await o.page.goto(site(`/dashboard/payments/${paymentId}`));
+      const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
+      await o.page.getByLabel("Amount (USDT)").fill("0.500000");
+      await o.page.getByRole("button", { name: "Refund", exact: true }).click();
+      const request = await posted;
+      await o.page.locator('div[role="status"]').waitFor();
+      expect(await available()).toBe(after);
 
-    const viewer = await newUser(m.id, "viewer");
-    const { page, context, errors } = await visitor();
-    await signIn(page, viewer);
-    await page.goto(site(`/dashboard/payments/${paymentId}`));
-    await page.getByRole("heading", { name: "Refunds" }).waitFor();
-    expect(await page.getByRole("button", { name: "Refund", exact: true }).count()).toBe(0);
-    await page.goto(site("/dashboard/refunds"));
-    expect(await page.getByRole("list", { name: "Refunds" }).count()).toBe(1);
-    const headers = Object.fromEntries(
-      Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
-    );
-    const replay = await context.request.post(request.url(), { headers, data: request.postDataBuffer()! });
-    expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
-    expect(await available()).toBe(after);
-    expect(errors).toEqual([]);
-  });
+      const viewer = await newUser(m.id, "viewer");
+      const { page, context, errors } = await visitor();
+      await signIn(page, viewer);
+      await page.goto(site(`/dashboard/payments/${paymentId}`));
+      await page.getByRole("heading", { name: "Refunds" }).waitFor();
+      expect(await page.getByRole("button", { name: "Refund", exact: true }).count()).toBe(0);
+      await page.goto(site("/dashboard/refunds"));
+      expect(await page.getByRole("list", { name: "Refunds" }).count()).toBe(1);
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+      );
+      const replay = await context.request.post(request.url(), { headers, data: request.postDataBuffer()! });
+      expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
+      expect(await available()).toBe(after);
+      expect(errors).toEqual([]);
+    },
+  );
 
-  it("the owner sets the refund policy (a bad threshold named at its field); a viewer's replay of it changes nothing", async () => {
-    const pm = await newMerchant("Policy Prints");
-    const policy = () => getRefundPolicy(getDb(), pm.id, "sandbox");
-    const owner = await newUserWithApp(pm.id, "owner");
-    const o = await visitor();
-    await signInWithCode(o.page, owner);
-    await o.page.goto(site("/dashboard/refunds"));
-    expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(/Overpayments: kept · Late payments: kept/);
-    const threshold = o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)");
-    await threshold.fill("2.5");
-    await o.page.getByRole("button", { name: "Save refund policy" }).click();
-    await o.page.locator("#overpaid_above-error").waitFor();
-    expect(await o.page.locator("#overpaid_above-error").innerText()).toMatch(
-      /^Overpaid above: must be .*exactly 6 decimals/,
-    );
-    expect((await policy()).overpaidAboveUnits).toBeNull();
+  it(
+    "the owner sets the refund policy (a bad threshold named at its field); " +
+      "a viewer's replay of it changes nothing",
+    async () => {
+      const pm = await newMerchant("Policy Prints");
+      const policy = () => getRefundPolicy(getDb(), pm.id, "sandbox");
+      const owner = await newUserWithApp(pm.id, "owner");
+      const o = await visitor();
+      await signInWithCode(o.page, owner);
+      await o.page.goto(site("/dashboard/refunds"));
+      expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(/Overpayments: kept · Late payments: kept/);
+      const threshold = o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)");
+      await threshold.fill("2.5");
+      await o.page.getByRole("button", { name: "Save refund policy" }).click();
+      await o.page.locator("#overpaid_above-error").waitFor();
+      expect(await o.page.locator("#overpaid_above-error").innerText()).toMatch(
+        /^Overpaid above: must be .*exactly 6 decimals/,
+      );
+      expect((await policy()).overpaidAboveUnits).toBeNull();
 
-    await threshold.fill("1.500000");
-    await o.page.getByLabel("Refund what arrives after a payment expired").check();
-    const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
-    await o.page.getByRole("button", { name: "Save refund policy" }).click();
-    const request = await posted;
-    await o.page.getByText("Refund policy saved.").waitFor();
-    expect(await policy()).toMatchObject({ overpaidAboveUnits: 1_500_000n, refundLatePayments: true });
-    await o.page.reload();
-    expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(
-      /Overpayments: refunded above 1\.500000 USDT · Late payments: refunded/,
-    );
-    // Back to off, then a viewer replays the owner's request (1.500000, late payments on): refused.
-    await o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)").fill("");
-    await o.page.getByLabel("Refund what arrives after a payment expired").uncheck();
-    await o.page.getByRole("button", { name: "Save refund policy" }).click();
-    await o.page.getByText("Refund policy saved.").waitFor();
-    expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
+      await threshold.fill("1.500000");
+      await o.page.getByLabel("Refund what arrives after a payment expired").check();
+      const posted = o.page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
+      await o.page.getByRole("button", { name: "Save refund policy" }).click();
+      const request = await posted;
+      await o.page.getByText("Refund policy saved.").waitFor();
+      expect(await policy()).toMatchObject({ overpaidAboveUnits: 1_500_000n, refundLatePayments: true });
+      await o.page.reload();
+      expect(await o.page.getByTestId("refund-policy").innerText()).toMatch(
+        /Overpayments: refunded above 1\.500000 USDT · Late payments: refunded/,
+      );
+      // Back to off, then a viewer replays the owner's request (1.500000, late payments on): refused.
+      await o.page.getByLabel("Refund overpayments above (USDT; 0.000000 for any excess)").fill("");
+      await o.page.getByLabel("Refund what arrives after a payment expired").uncheck();
+      await o.page.getByRole("button", { name: "Save refund policy" }).click();
+      await o.page.getByText("Refund policy saved.").waitFor();
+      expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
 
-    const viewer = await newUser(pm.id, "viewer");
-    const { page, context, errors } = await visitor();
-    await signIn(page, viewer);
-    await page.goto(site("/dashboard/refunds"));
-    await page.getByTestId("refund-policy").waitFor();
-    expect(await page.getByRole("button", { name: "Save refund policy" }).count()).toBe(0);
-    const headers = Object.fromEntries(
-      Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
-    );
-    const replay = await context.request.post(request.url(), { headers, data: request.postDataBuffer()! });
-    expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
-    expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
-    expect([...o.errors, ...errors]).toEqual([]);
-  });
+      const viewer = await newUser(pm.id, "viewer");
+      const { page, context, errors } = await visitor();
+      await signIn(page, viewer);
+      await page.goto(site("/dashboard/refunds"));
+      await page.getByTestId("refund-policy").waitFor();
+      expect(await page.getByRole("button", { name: "Save refund policy" }).count()).toBe(0);
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([k]) => !["cookie", "content-length"].includes(k)),
+      );
+      const replay = await context.request.post(request.url(), { headers, data: request.postDataBuffer()! });
+      expect(await replay.text()).toContain("Your role (viewer) does not allow this.");
+      expect(await policy()).toMatchObject({ overpaidAboveUnits: null, refundLatePayments: false });
+      expect([...o.errors, ...errors]).toEqual([]);
+    },
+  );
 });

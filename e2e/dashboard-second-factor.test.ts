@@ -40,43 +40,46 @@ describe("dashboard second factors", () => {
   let secret = "";
   let recovery: string[] = [];
 
-  it("turns an authenticator app on: QR code and key, a wrong code refused, then recovery codes shown once", async () => {
-    const { page, errors } = await visitor();
-    await signIn(page, owner);
-    await page.getByRole("link", { name: "Security" }).click();
-    await page.getByRole("heading", { name: "Security" }).waitFor();
-    // The first factor asks for the password, so a borrowed session cannot plant one.
-    await page.getByLabel("Current password").fill("not the password");
-    await page.getByRole("button", { name: "Add an authenticator app" }).click();
-    expect(await alert(page)).toBe("Wrong password.");
-    expect(await page.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
-    await page.getByLabel("Current password").fill(owner.password);
-    await page.getByRole("button", { name: "Add an authenticator app" }).click();
-    await page.getByLabel("Code from the app").waitFor();
-    secret = (await page.getByTestId("totp-secret").innerText()).trim();
-    const uri = new URL(await decodeQr(qrBox(page)));
-    expect(uri.protocol).toBe("otpauth:");
-    expect(uri.searchParams.get("secret")).toBe(secret);
-    expect(uri.host).toBe("totp");
-    expect(decodeURIComponent(uri.pathname)).toBe(`/USDT Payments:${owner.email}`);
-    await snapshot(page, "dashboard-security-totp-qr");
+  it(
+    "turns an authenticator app on: QR code and key, " + "a wrong code refused, then recovery codes shown once",
+    async () => {
+      const { page, errors } = await visitor();
+      await signIn(page, owner);
+      await page.getByRole("link", { name: "Security" }).click();
+      await page.getByRole("heading", { name: "Security" }).waitFor();
+      // The first factor asks for the password, so a borrowed session cannot plant one.
+      await page.getByLabel("Current password").fill("not the password");
+      await page.getByRole("button", { name: "Add an authenticator app" }).click();
+      expect(await alert(page)).toBe("Wrong password.");
+      expect(await page.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
+      await page.getByLabel("Current password").fill(owner.password);
+      await page.getByRole("button", { name: "Add an authenticator app" }).click();
+      await page.getByLabel("Code from the app").waitFor();
+      secret = (await page.getByTestId("totp-secret").innerText()).trim();
+      const uri = new URL(await decodeQr(qrBox(page)));
+      expect(uri.protocol).toBe("otpauth:");
+      expect(uri.searchParams.get("secret")).toBe(secret);
+      expect(uri.host).toBe("totp");
+      expect(decodeURIComponent(uri.pathname)).toBe(`/USDT Payments:${owner.email}`);
+      await snapshot(page, "dashboard-security-totp-qr");
 
-    await page.getByLabel("Code from the app").fill("000000");
-    await page.getByRole("button", { name: "Turn on" }).click();
-    expect(await alert(page)).toBe("Wrong code. Enter the 6-digit code the app shows now.");
-    await page.getByLabel("Code from the app").fill(await codeAt(secret, 0));
-    await page.getByRole("button", { name: "Turn on" }).click();
-    const list = page.getByRole("list", { name: "Recovery codes" });
-    await list.waitFor();
-    recovery = (await list.getByRole("listitem").allInnerTexts()).map((c) => c.trim());
-    expect(recovery).toHaveLength(10);
-    await snapshot(page, "dashboard-security-recovery-codes");
-    await snapshotWide(page, "dashboard-security-recovery-codes");
-    await page.reload();
-    expect(await page.getByText("Authenticator app: on").count()).toBe(1);
-    expect(await page.getByRole("list", { name: "Recovery codes" }).count()).toBe(0);
-    expect(errors).toEqual([]);
-  });
+      await page.getByLabel("Code from the app").fill("000000");
+      await page.getByRole("button", { name: "Turn on" }).click();
+      expect(await alert(page)).toBe("Wrong code. Enter the 6-digit code the app shows now.");
+      await page.getByLabel("Code from the app").fill(await codeAt(secret, 0));
+      await page.getByRole("button", { name: "Turn on" }).click();
+      const list = page.getByRole("list", { name: "Recovery codes" });
+      await list.waitFor();
+      recovery = (await list.getByRole("listitem").allInnerTexts()).map((c) => c.trim());
+      expect(recovery).toHaveLength(10);
+      await snapshot(page, "dashboard-security-recovery-codes");
+      await snapshotWide(page, "dashboard-security-recovery-codes");
+      await page.reload();
+      expect(await page.getByText("Authenticator app: on").count()).toBe(1);
+      expect(await page.getByRole("list", { name: "Recovery codes" }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("sign-in asks for the code after the password; a wrong code is shown next to its field", async () => {
     const { page, errors } = await visitor();

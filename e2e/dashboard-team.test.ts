@@ -53,7 +53,8 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
 }
 
 describe("dashboard team", () => {
-  it("invite → accept with a password → sign in with the role; role change at once; removal ends the session", async () => {
+  it("invite → accept with a password → sign in with the role; " +
+    "role change at once; removal ends the session", async () => {
     // Team changes need step-up: this owner signs in with an authenticator app code.
     const owner = await newUserWithApp(m.id, "owner");
     const o = await visitor();
@@ -211,7 +212,8 @@ describe("dashboard team", () => {
     for (const v of [o, n, again]) expect(v.errors).toEqual([]);
   }, 180_000); // The phase's longest flow (three people, eight snapshots): 81 s under one CPU hog; this catches hangs.
 
-  it("with SMTP_URL set, the invitation is emailed with the link; a refused recipient is reported, the link still shown", async () => {
+  it("with SMTP_URL set, the invitation is emailed with the link; " +
+    "a refused recipient is reported, the link still shown", async () => {
     const smtp = await startSmtpReceiver();
     let web: SpawnedWebServer | undefined;
     try {

@@ -215,7 +215,8 @@ describe("dashboard webhooks", () => {
     await page.getByText("No failed deliveries in the last 7 days.").waitFor({ timeout: 15_000 });
     const audit = await query<{ user_id: string; details: { queued: number } }>(
       getDb(),
-      "select user_id, details from audit_log where merchant_id = $1 and action = 'webhook.resend_failed' order by created_at",
+      "select user_id, details from audit_log where merchant_id = $1 " +
+        "and action = 'webhook.resend_failed' order by created_at",
       [m.id],
     );
     expect(audit.map((a) => [a.user_id, a.details.queued])).toEqual([
@@ -270,7 +271,8 @@ describe("dashboard webhooks", () => {
 
     const actions = await query<{ action: string }>(
       getDb(),
-      "select action from audit_log where merchant_id = $1 and user_id = $2 and action like 'webhook%' order by created_at",
+      "select action from audit_log where merchant_id = $1 " +
+        "and user_id = $2 and action like 'webhook%' order by created_at",
       [m.id, owner.id],
     );
     // An owner who signed in with an app code gets past step-up, to the URL rules (http is refused in live).

@@ -124,56 +124,64 @@ describe("claiming a refund", () => {
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   });
 
-  it("with a one-time code: a wrong code is refused at its field, five lock the link, the new link and code claim it", async () => {
-    const { page } = payer;
-    const refund = (await createRefund({ amount: "1.000000", require_claim_code: true })) as Awaited<
-      ReturnType<typeof createRefund>
-    > & { claim_code: string };
-    expect(refund.claim_code).toMatch(/^\d{8}$/);
-    const to = freshAddress();
-    const wrong = refund.claim_code === "12345678" ? "87654321" : "12345678";
-    await page.goto(refund.claim_url.replace(/^https?:\/\/[^/]+/, site("")));
-    const tryCode = async (code: string) => {
-      // The last try's answer fully applied first: React resets the form when an action's transition ends, and
-      // a reset after the fill below would empty the required fields (the browser then posts nothing).
-      await page.getByRole("button", { name: "Continue" }).waitFor();
-      await page.getByLabel("The code the merchant sent you").fill(code);
-      await page.getByLabel("Your wallet address on BNB Smart Chain").fill(to);
-      const answered = page.waitForResponse((r) => r.request().method() === "POST");
-      await page.getByRole("button", { name: "Continue" }).click();
-      await answered;
-    };
-    await tryCode(wrong);
-    await page.getByText("That code is not the one for this refund").waitFor();
-    for (let i = 0; i < 4; i++) await tryCode(wrong);
-    await page.getByText("This link is locked").waitFor();
-    await snapshot(page, "refund-claim-locked");
-    expect(await page.getByLabel("The code the merchant sent you").count()).toBe(0);
+  it(
+    "with a one-time code: a wrong code is refused at its field, " +
+      "five lock the link, the new link and code claim it",
+    async () => {
+      const { page } = payer;
+      const refund = (await createRefund({ amount: "1.000000", require_claim_code: true })) as Awaited<
+        ReturnType<typeof createRefund>
+      > & { claim_code: string };
+      expect(refund.claim_code).toMatch(/^\d{8}$/);
+      const to = freshAddress();
+      const wrong = refund.claim_code === "12345678" ? "87654321" : "12345678";
+      await page.goto(refund.claim_url.replace(/^https?:\/\/[^/]+/, site("")));
+      const tryCode = async (code: string) => {
+        // The last try's answer fully applied first: React resets the form when an action's transition ends, and
+        // a reset after the fill below would empty the required fields (the browser then posts nothing).
+        await page.getByRole("button", { name: "Continue" }).waitFor();
+        await page.getByLabel("The code the merchant sent you").fill(code);
+        await page.getByLabel("Your wallet address on BNB Smart Chain").fill(to);
+        const answered = page.waitForResponse((r) => r.request().method() === "POST");
+        await page.getByRole("button", { name: "Continue" }).click();
+        await answered;
+      };
+      await tryCode(wrong);
+      await page.getByText("That code is not the one for this refund").waitFor();
+      for (let i = 0; i < 4; i++) await tryCode(wrong);
+      await page.getByText("This link is locked").waitFor();
+      await snapshot(page, "refund-claim-locked");
+      expect(await page.getByLabel("The code the merchant sent you").count()).toBe(0);
 
-    const renewed = (
-      await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, { key: m.sandboxKey, body: {} })
-    ).json;
-    await page.goto(renewed.claim_url.replace(/^https?:\/\/[^/]+/, site("")));
-    await tryCode(renewed.claim_code);
-    await page.getByText("Confirm where the refund goes").waitFor();
-    await page.getByRole("button", { name: "Confirm and receive the refund" }).click();
-    await page.getByText("Your refund is on its way").waitFor({ timeout: 20_000 });
-    expect(await refundNow(refund.id)).toMatchObject({ to_address: to, claim_pending: false });
-  });
+      const renewed = (
+        await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, { key: m.sandboxKey, body: {} })
+      ).json;
+      await page.goto(renewed.claim_url.replace(/^https?:\/\/[^/]+/, site("")));
+      await tryCode(renewed.claim_code);
+      await page.getByText("Confirm where the refund goes").waitFor();
+      await page.getByRole("button", { name: "Confirm and receive the refund" }).click();
+      await page.getByText("Your refund is on its way").waitFor({ timeout: 20_000 });
+      expect(await refundNow(refund.id)).toMatchObject({ to_address: to, claim_pending: false });
+    },
+  );
 
-  it("a canceled refund's link, a made-up token and a malformed one are the same 404; guessing is rate limited", async () => {
-    const refund = await createRefund({ amount: "1.000000" });
-    const canceled = await api("POST", `/v1/refunds/${refund.id}/cancel`, { key: m.sandboxKey, body: {} });
-    expect(canceled.json.status).toBe("canceled");
-    const ip = freshClientIp();
-    const get = (path: string) => fetch(site(path), { headers: { "X-Forwarded-For": ip }, redirect: "manual" });
-    const dead = new URL(refund.claim_url).pathname;
-    expect((await get(dead)).status).toBe(404);
-    expect((await get(`/refund/${randomBytes(32).toString("base64url")}`)).status).toBe(404);
-    expect((await get("/refund/not-a-token")).status).toBe(404);
-    const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await get(`/refund/${randomBytes(32).toString("base64url")}`)).status);
-    expect(statuses).toContain(429);
-    expect(statuses.filter((s) => s !== 404 && s !== 429)).toEqual([]);
-  });
+  it(
+    "a canceled refund's link, a made-up token and a malformed one are the same 404; " + "guessing is rate limited",
+    async () => {
+      const refund = await createRefund({ amount: "1.000000" });
+      const canceled = await api("POST", `/v1/refunds/${refund.id}/cancel`, { key: m.sandboxKey, body: {} });
+      expect(canceled.json.status).toBe("canceled");
+      const ip = freshClientIp();
+      const get = (path: string) => fetch(site(path), { headers: { "X-Forwarded-For": ip }, redirect: "manual" });
+      const dead = new URL(refund.claim_url).pathname;
+      expect((await get(dead)).status).toBe(404);
+      expect((await get(`/refund/${randomBytes(32).toString("base64url")}`)).status).toBe(404);
+      expect((await get("/refund/not-a-token")).status).toBe(404);
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++)
+        statuses.push((await get(`/refund/${randomBytes(32).toString("base64url")}`)).status);
+      expect(statuses).toContain(429);
+      expect(statuses.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 // Operator CLI. Works against the same database whether or not the service runs (see lib/cli/commands.ts);
-// `trigger` and `listen` work against the running service's /v1 API instead. Parsing and --help: lib/cli/cli-program.ts.
+// `trigger` and `listen` work against the running service's /v1 API instead. Parsing and --help:
+// lib/cli/cli-program.ts.
 import { type Command, type CommandResult, UsageError } from "@/lib/cli/cli-flags";
 import { parseCommandLine } from "@/lib/cli/cli-program";
 import { SPECS } from "@/lib/cli/cli-specs";

@@ -39,8 +39,8 @@ process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
 /**
- * The web child's environment: without the live seed and role key files, which only the worker (the signer) holds; with the
- * seed's account xpubs instead, from which it derives live EVM and Tron addresses (docs/SECURITY.md).
+ * The web child's environment: without the live seed and role key files, which only the worker (the signer) holds; with
+ * the seed's account xpubs instead, from which it derives live EVM and Tron addresses (docs/SECURITY.md).
  */
 function webEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const {
@@ -99,7 +99,8 @@ try {
     ...(chains?.chains ?? []).map((c) =>
       c.emulated
         ? `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  emulated, USDT ${c.token} (${c.decimals} decimals)`
-        : `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, USDT ${c.token} (${c.decimals} decimals)`,
+        : `  Sandbox:   ${c.chain.padEnd(8)} ${c.rpcUrl}  chain id ${c.chainId}, ` +
+          `USDT ${c.token} (${c.decimals} decimals)`,
     ),
   ];
   if (!demo) {

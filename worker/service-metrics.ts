@@ -171,7 +171,9 @@ export function registerServiceMetrics(registry: Registry): void {
   });
   const frozenFound = new Counter({
     name: "usdt_frozen_address_found_total",
-    help: "Times the sweep planner found an address of the service's frozen by USDT's issuer and left it (role: deposit or treasury).",
+    help:
+      "Times the sweep planner found an address of the service's " +
+      "frozen by USDT's issuer and left it (role: deposit or treasury).",
     labelNames: ["role"] as const,
     registers: [registry],
   });

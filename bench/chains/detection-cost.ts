@@ -46,8 +46,10 @@ export async function measureDetectionCost(
   const addresses = Array.from({ length: Math.max(0, open - paid - already!.n) }, () => randomAddress(config.chain));
   await query(
     getDb(),
-    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
-     select 'pay_bench' || md5(random()::text || a), $1, 'sandbox', 'awaiting_payment', $2, 1000000, a, k, now(), now() + interval '1 day'
+    `insert into payments
+       (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
+     select 'pay_bench' || md5(random()::text || a), $1, 'sandbox', 'awaiting_payment', $2, 1000000, a, k,
+       now(), now() + interval '1 day'
      from unnest($3::text[], $4::text[]) as t(a, k)`,
     [owner.merchantId, config.chain, addresses, addresses.map((a) => watchKey(config.chain, a))],
   );

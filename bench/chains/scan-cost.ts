@@ -162,14 +162,19 @@ export async function measureScanCost(
   return results;
 }
 
-/** Inserts `count` open eth payments with random deposit addresses (set-based: 100k take seconds); returns their addresses. */
+/**
+ * Inserts `count` open eth payments with random deposit addresses
+ * (set-based: 100k take seconds); returns their addresses.
+ */
 async function openPayments(merchantId: string, count: number): Promise<string[]> {
   const rows = await query<{ watch_key: string }>(
     getDb(),
-    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
+    `insert into payments
+       (id, merchant_id, mode, status, chain, amount_units, deposit_address, watch_key, created_at, expires_at)
      select 'pay_bench' || md5(random()::text || g), $1, 'sandbox', 'awaiting_payment', 'eth', 1000000, a, lower(a),
        now(), now() + interval '1 day'
-     from (select g, '0x' || substr(md5(random()::text || g) || md5(g::text || random()::text), 1, 40) as a from generate_series(1, $2) g) s
+     from (select g, '0x' || substr(md5(random()::text || g) || md5(g::text || random()::text), 1, 40) as a
+           from generate_series(1, $2) g) s
      returning watch_key`,
     [merchantId, count],
   );

@@ -49,7 +49,8 @@ export async function plainTransfer(
     await until("the transfer confirmed", async () => {
       [row] = await query<Row>(
         getDb(),
-        "select status, fee_native::text, coalesce(rent_paid_native, 0)::text as rent, tx_hash from outbound_transactions where id = $1",
+        "select status, fee_native::text, coalesce(rent_paid_native, 0)::text as rent, tx_hash " +
+          "from outbound_transactions where id = $1",
         [intent.id],
       );
       return row!.status === "confirmed";

@@ -25,7 +25,8 @@ export async function solanaCongestionRound(config: ChainConfig, n: number, firs
     (await rpc.getBalance(address(treasury.address), { commitment: "confirmed" }).send()).value;
   const cap = config.maxComputeUnitPrice!;
   console.log(
-    `Solana: ${n} payouts to new addresses under congestion (${first}, then ${second} micro-lamports per unit; cap ${cap})`,
+    `Solana: ${n} payouts to new addresses under congestion (${first}, ` +
+      `then ${second} micro-lamports per unit; cap ${cap})`,
   );
   await ops.congest({ computeUnitPrice: first });
   await sleep(20 * config.blockTimeMs); // the recent slots the driver reads are congested
@@ -70,7 +71,8 @@ export async function solanaCongestionRound(config: ChainConfig, n: number, firs
     async () => {
       rows = await query(
         getDb(),
-        `select id, status, resigns, fee_native::text as fee, rent_paid_native::text as rent, tx_hash as tx, fee_usage as usage
+        `select id, status, resigns, fee_native::text as fee, rent_paid_native::text as rent, tx_hash as tx,
+           fee_usage as usage
          from outbound_transactions where id = any($1::text[])`,
         [ids],
       );

@@ -114,7 +114,8 @@ export async function payoutRound(
     async () => {
       const [row] = await query<{ open: number }>(
         getDb(),
-        "select count(*)::int as open from payouts where id = any($1::text[]) and status not in ('confirmed','failed','blocked')",
+        "select count(*)::int as open from payouts where id = any($1::text[]) " +
+          "and status not in ('confirmed','failed','blocked')",
         [ids],
       );
       return row!.open === 0;
@@ -132,7 +133,8 @@ export async function payoutRound(
   });
   const rows = await query<Row>(
     getDb(),
-    `select p.status, p.outbound_id, p.created_at, p.confirmed_at, o.fee_native::text, coalesce(o.rent_paid_native, 0)::text as rent,
+    `select p.status, p.outbound_id, p.created_at, p.confirmed_at, o.fee_native::text,
+            coalesce(o.rent_paid_native, 0)::text as rent,
             o.tx_hash, o.block_number::text,
             o.created_at as queued_at, first.created_at as signed_at, first.broadcast_at
      from payouts p left join outbound_transactions o on o.id = p.outbound_id

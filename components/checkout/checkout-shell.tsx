@@ -21,7 +21,10 @@ export function CheckoutShell({
       {sandbox && (
         <p
           role="note"
-          className="mx-auto mb-3 max-w-md rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900"
+          className={
+            "mx-auto mb-3 max-w-md rounded-lg border border-amber-400 " +
+            "bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900"
+          }
         >
           {banner}
         </p>

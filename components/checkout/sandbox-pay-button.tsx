@@ -13,7 +13,8 @@ export function SandboxPayButton({ action }: { action: (previous: SandboxPayResu
         type="submit"
         disabled={pending}
         className={cn(
-          "w-full rounded-xl border border-amber-500 bg-amber-100 px-4 py-3 font-medium text-amber-950 hover:bg-amber-200",
+          "w-full rounded-xl border border-amber-500 bg-amber-100 " +
+            "px-4 py-3 font-medium text-amber-950 hover:bg-amber-200",
           "focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-600",
           "disabled:opacity-60",
         )}

@@ -29,7 +29,8 @@ export function StatusScreen({
       detail =
         status.amount_received === "0.000000"
           ? `Send ${trim(status.amount_due)} USDT${network ? ` on ${network.name}` : ""}. This page updates by itself.`
-          : `We received ${trim(status.amount_received)} USDT. Send the remaining ${trim(status.amount_due)} USDT to complete the payment.`;
+          : `We received ${trim(status.amount_received)} USDT. ` +
+            `Send the remaining ${trim(status.amount_due)} USDT to complete the payment.`;
       break;
     case "pending":
     case "confirming":

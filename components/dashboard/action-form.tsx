@@ -45,7 +45,10 @@ export function ActionForm({
         <button
           type="submit"
           disabled={pending}
-          className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-60"
+          className={
+            "rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium " +
+            "text-white hover:bg-slate-700 disabled:opacity-60"
+          }
         >
           {pending ? `${label}…` : label}
         </button>

@@ -58,7 +58,9 @@ export function AuthenticatorAppConfirm({
       <button
         type="submit"
         disabled={confirming}
-        className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-60"
+        className={
+          "rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-60"
+        }
       >
         Turn on
       </button>

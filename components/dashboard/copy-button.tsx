@@ -14,7 +14,9 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
           setTimeout(() => setCopied(false), 2000);
         })
       }
-      className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm font-medium text-slate-900 hover:bg-slate-50"
+      className={
+        "rounded-md border border-slate-300 bg-white px-3 py-1 text-sm font-medium text-slate-900 hover:bg-slate-50"
+      }
     >
       {copied ? "Copied" : label}
     </button>

@@ -33,7 +33,8 @@ export function DeliveriesList({
               "Not attempted yet"
             ) : (
               <>
-                Attempt {d.attempt} · {d.status_code !== null ? `HTTP ${d.status_code}` : (d.error ?? "no answer")} ·{" "}
+                Attempt {d.attempt} · {d.status_code !== null ? `HTTP ${d.status_code}` : (d.error ?? "no answer")}
+                {" · "}
                 <UtcTime iso={d.attempted_at!} />
               </>
             )}

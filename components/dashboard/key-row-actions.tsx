@@ -53,7 +53,10 @@ export function KeyRowActions({
             <button
               type="submit"
               disabled={revoking}
-              className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-600 disabled:opacity-60"
+              className={
+                "rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium " +
+                "text-white hover:bg-red-600 disabled:opacity-60"
+              }
             >
               Revoke key {display}
             </button>

@@ -29,7 +29,10 @@ export function ReviewButtons({ id, action, next }: { id: string; action: Action
         name="decision"
         value="approve"
         disabled={pending}
-        className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-600 disabled:opacity-60"
+        className={
+          "rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium " +
+          "text-white hover:bg-emerald-600 disabled:opacity-60"
+        }
       >
         Approve
       </button>

@@ -12,8 +12,8 @@ export function VolumeSection({ days, mode }: { days: DayVolume[]; mode: string 
   return (
     <div className="rounded-lg bg-white px-4 py-3 shadow-sm ring-1 ring-slate-200">
       <p data-volume-total={total} className="text-sm text-slate-700">
-        <span className="font-mono text-base font-semibold text-slate-900 tabular-nums">{total} USDT</span> confirmed in{" "}
-        {payments} {payments === 1 ? "payment" : "payments"} over the last 30 days ({mode}).
+        <span className={"font-mono text-base font-semibold text-slate-900 tabular-nums"}>{total} USDT</span> confirmed
+        in {payments} {payments === 1 ? "payment" : "payments"} over the last 30 days ({mode}).
       </p>
       {payments === 0 ? (
         <p className="mt-2 text-sm text-slate-600">

@@ -32,7 +32,10 @@ export function WebhookDeliveries({
             <span className="font-mono font-medium">{a.event_type}</span>
             <span
               data-status-code={a.status_code ?? "none"}
-              className={`rounded px-1.5 py-0.5 text-xs ${a.success ? "bg-emerald-100 text-emerald-900" : "bg-red-100 text-red-900"}`}
+              className={
+                `rounded px-1.5 py-0.5 text-xs ` +
+                `${a.success ? "bg-emerald-100 text-emerald-900" : "bg-red-100 text-red-900"}`
+              }
             >
               {a.status_code !== null ? `HTTP ${a.status_code}` : "no response"}
             </span>

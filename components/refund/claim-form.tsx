@@ -86,7 +86,9 @@ export function ClaimForm({
             autoComplete="one-time-code"
             required
             maxLength={12}
-            className="mb-4 mt-1 w-full rounded-lg border border-slate-300 px-3 py-3 font-mono text-base tracking-widest"
+            className={
+              "mb-4 mt-1 w-full rounded-lg border border-slate-300 px-3 py-3 font-mono text-base tracking-widest"
+            }
           />
         </>
       )}

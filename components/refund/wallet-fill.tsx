@@ -42,7 +42,8 @@ export function WalletFill({ family, onAddress }: { family: ChainFamily; onAddre
           type="button"
           onClick={() => void use(w)}
           className={cn(
-            "min-h-11 w-full rounded-xl border border-slate-300 px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50",
+            "min-h-11 w-full rounded-xl border border-slate-300 px-4 " +
+              "py-2 text-sm font-medium text-slate-900 hover:bg-slate-50",
             "focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
           )}
         >

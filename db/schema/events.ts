@@ -7,7 +7,8 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 
 /**
  * Events, written in the same transaction as the state change that causes them. `body` is the exact JSON
- * text of the event object (docs/API.md#the-event-object) as it was at that moment: every delivery and retry sends these bytes.
+ * text of the event object (docs/API.md#the-event-object) as it was at that moment: every delivery and retry sends
+ * these bytes.
  *
  * `stream_xid, stream_seq` place an event in the events stream (lib/notify/events/stream-events.ts): the
  * writing transaction's id, then insertion order. A stream reads only below the oldest transaction still

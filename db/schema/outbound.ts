@@ -139,8 +139,8 @@ export const outboundTransactions = pgTable(
       "outbound_purpose_check",
       // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
       sql.join([
-        sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel','account_close',`,
-        sql`'deploy','approve','undelegate','energy_delegate','energy_reclaim')`,
+        sql`${t.purpose} in ('sweep','sweep_batch','gas_topup','payout','payout_batch','refund','cancel',`,
+        sql`'account_close','deploy','approve','undelegate','energy_delegate','energy_reclaim')`,
       ]),
     ),
   ],

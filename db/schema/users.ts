@@ -28,7 +28,10 @@ export const users = pgTable(
   ],
 );
 
-/** Every password sign-in attempt (the email as typed, lowercased): the per-account and per-IP limits count failures here. */
+/**
+ * Every password sign-in attempt (the email as typed, lowercased):
+ * the per-account and per-IP limits count failures here.
+ */
 export const signInAttempts = pgTable(
   "sign_in_attempts",
   {

@@ -26,7 +26,9 @@ export interface ChainConfig {
   maxFeeWei: bigint | null;
   /** Tron: the most sun one transfer may burn (its fee_limit's cap, TRON_MAX_FEE_TRX); null elsewhere. */
   maxFeeLimitSun: bigint | null;
-  /** Solana: the highest compute-unit price (micro-lamports) a transaction may offer (SOLANA_MAX_COMPUTE_UNIT_PRICE). */
+  /**
+   * Solana: the highest compute-unit price (micro-lamports) a transaction may offer (SOLANA_MAX_COMPUTE_UNIT_PRICE).
+   */
   maxComputeUnitPrice: bigint | null;
   /** Solana: how deposits are found (SOLANA_DETECTION: `blocks`, or `accounts` polling); null elsewhere. */
   solanaDetection: SolanaDetection | null;
@@ -100,7 +102,8 @@ async function sandboxRows(db: Db, fresh = false): Promise<SandboxRow[]> {
   if (!fresh && hit && Date.now() - hit.at < 3_000) return hit.rows;
   const rows = query<SandboxRow>(
     db,
-    "select chain, rpc_url, extra, chain_id::text, token_address, decimals, block_time_ms, emulated from sandbox_chains order by chain",
+    "select chain, rpc_url, extra, chain_id::text, token_address, decimals, block_time_ms, emulated " +
+      "from sandbox_chains order by chain",
   );
   cache.__usdtSandboxChains = { at: Date.now(), rows };
   rows.catch(() => (cache.__usdtSandboxChains = undefined));

@@ -17,7 +17,8 @@ export interface SandboxChainRegistration {
 export async function registerSandboxChain(db: Db, reg: SandboxChainRegistration): Promise<void> {
   await query(
     db,
-    `insert into sandbox_chains (chain, rpc_url, extra, chain_id, token_address, decimals, block_time_ms, emulated, updated_at)
+    `insert into sandbox_chains
+       (chain, rpc_url, extra, chain_id, token_address, decimals, block_time_ms, emulated, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, now())
      on conflict (chain) do update set rpc_url = excluded.rpc_url, extra = excluded.extra, chain_id = excluded.chain_id,
        token_address = excluded.token_address, decimals = excluded.decimals, block_time_ms = excluded.block_time_ms,

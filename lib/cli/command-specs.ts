@@ -121,12 +121,14 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
   },
   "custody frozen": {
     summary:
-      "the treasury, sweeper and deposit addresses USDT's issuer has frozen, per chain (exit 3 when any is, 1 when a chain cannot be read)",
+      "the treasury, sweeper and deposit addresses USDT's issuer has frozen, " +
+      "per chain (exit 3 when any is, 1 when a chain cannot be read)",
     options: [MODE, CHAIN_FILTER],
   },
   "custody fund": {
     summary:
-      "book native coin given to the treasury or sweeper outside the service, or taken from it, so reconcile balances it to the unit",
+      "book native coin given to the treasury or sweeper outside the service, " +
+      "or taken from it, so reconcile balances it to the unit",
     options: [
       MODE,
       { flags: "--chain <chain>", description: "eth, bnb, polygon, tron or solana", required: true },

@@ -83,8 +83,9 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
       text: report.chains.length
         ? report.chains.map(
             (c) =>
-              `${c.chain.padEnd(8)} ${each("payments", c.payments, c.symbol)}; ${each("payouts", c.payouts, c.symbol)}; ` +
-              `${each("refunds", c.refunds, c.symbol)}; installation ${c.installation.total} ${c.symbol}; ` +
+              `${c.chain.padEnd(8)} ${each("payments", c.payments, c.symbol)}; ` +
+              `${each("payouts", c.payouts, c.symbol)}; ${each("refunds", c.refunds, c.symbol)}; ` +
+              `installation ${c.installation.total} ${c.symbol}; ` +
               `accepting 1 USDT: ${c.accepting_one_usdt ?? "n/a"} ${c.symbol}`,
           )
         : [`no fees recorded since ${report.since}`],
@@ -134,7 +135,8 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
     const amount = parseNativeAmount(chain, text);
     if (amount === null || amount === 0n)
       throw new UsageError(
-        `--amount must be a non-zero amount of ${chain}'s native coin (e.g. 1.5, or -0.25 for coins taken out), got "${text}"`,
+        `--amount must be a non-zero amount of ${chain}'s native coin (e.g. 1.5, ` +
+          `or -0.25 for coins taken out), got "${text}"`,
       );
     const txHash = typeof flags.tx === "string" && flags.tx.trim() ? flags.tx.trim() : null;
     const note = typeof flags.note === "string" && flags.note.trim() ? flags.note.trim() : null;
@@ -156,10 +158,11 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
       "error" in c
         ? [`${c.chain.padEnd(8)} ${c.error}`]
         : [
-            `${c.chain.padEnd(8)} USDT on chain ${c.usdt.on_chain.total}, books ${c.usdt.books.total}, owed ${c.usdt.owed.total}; ` +
-              `unmatched ${c.usdt.unmatched}, difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
-            `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, sweeper ${c.gas.sweeper} ${c.gas.symbol}, ` +
-              `fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
+            `${c.chain.padEnd(8)} USDT on chain ${c.usdt.on_chain.total}, ` +
+              `books ${c.usdt.books.total}, owed ${c.usdt.owed.total}; unmatched ${c.usdt.unmatched}, ` +
+              `difference ${c.usdt.difference}, settling ${c.usdt.settling}`,
+            `${"".padEnd(8)} gas: treasury ${c.gas.treasury} ${c.gas.symbol}, ` +
+              `sweeper ${c.gas.sweeper} ${c.gas.symbol}, fees spent ${c.gas.fees_spent} ${c.gas.symbol}`,
             ...(["treasury", "sweeper"] as const).map((role) => {
               const r = c.gas.roles[role];
               return (

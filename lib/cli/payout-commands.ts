@@ -63,7 +63,8 @@ export const PAYOUT_COMMANDS: Record<string, Command> = {
     return {
       json: shown,
       text: [
-        `${merchant} (${mode}): review above ${shown.review_above ?? "no limit"}, new destinations ${shown.review_new_destinations}`,
+        `${merchant} (${mode}): review above ${shown.review_above ?? "no limit"}, ` +
+          `new destinations ${shown.review_new_destinations}`,
       ],
     };
   },
@@ -118,7 +119,8 @@ export const PAYOUT_COMMANDS: Record<string, Command> = {
     return {
       json: result,
       text: [
-        `imported ${result.imported} OFAC addresses: ${result.evm} EVM (every EVM chain), ${result.tron} Tron, ${result.solana} Solana`,
+        `imported ${result.imported} OFAC addresses: ${result.evm} EVM (every EVM chain), ` +
+          `${result.tron} Tron, ${result.solana} Solana`,
         `removed ${result.removed} no longer listed`,
         `skipped (other chains or malformed): ${skipped.length ? skipped.join(", ") : "none"}`,
       ],

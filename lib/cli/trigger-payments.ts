@@ -89,7 +89,8 @@ export async function payUntil(run: TriggerRun, payment: Payment, target: string
       throw new ServiceError(`payment ${payment.id} became ${status}, not ${target}`);
     if (Date.now() > deadline)
       throw new ServiceError(
-        `payment ${payment.id} is still ${status} after 90 s: is a worker watching ${run.chain} running? (npm start runs one)`,
+        `payment ${payment.id} is still ${status} after 90 s: ` +
+          `is a worker watching ${run.chain} running? (npm start runs one)`,
       );
   }
 }

@@ -20,7 +20,10 @@ import { SYSTEM_PROGRAM, TOKEN_PROGRAM } from "./token-layout";
 import { decodeWireTransaction } from "./tx-decode";
 import { fromBase58, toBase64 } from "./wire";
 
-/** The sandbox's own transactions (faucet airdrops, mint creation), sent through the normal path so they are indexed like any other. */
+/**
+ * The sandbox's own transactions (faucet airdrops, mint creation),
+ * sent through the normal path so they are indexed like any other.
+ */
 
 export const USDT_DECIMALS = 6;
 /** The faucet starts with 500M SOL: airdrops never run dry in a sandbox. */
@@ -67,7 +70,10 @@ export function airdropFrom(ctx: FacadeContext, faucet: KeyPairSigner, to: strin
   ]);
 }
 
-/** Creates the 6-decimal USDT mint (classic Token program); the mint authority also holds the freeze authority, like Tether's. */
+/**
+ * Creates the 6-decimal USDT mint (classic Token program); the
+ * mint authority also holds the freeze authority, like Tether's.
+ */
 export async function createUsdtMint(
   ctx: FacadeContext,
   payer: KeyPairSigner,

@@ -168,7 +168,10 @@ export class Executor {
     return record;
   }
 
-  /** Account states for the transaction's keys; programs it invokes are read for lamports only (their data is large and unused). */
+  /**
+   * Account states for the transaction's keys; programs it invokes
+   * are read for lamports only (their data is large and unused).
+   */
   private capture(tx: DecodedTx, keys: ResolvedKeys): Array<AccountState | null> {
     const programs = new Set(tx.instructions.map((ix) => ix.programIdIndex));
     return keys.accountKeys.map((key, i) => {

@@ -64,7 +64,8 @@ export const blockMethods: Record<string, RpcMethod> = {
       out.transactions = records.map((r) => ({ ...formatAccountsOnly(r), ...versionField(r, config) }));
     } else if (details !== "none") {
       throw invalidParams(
-        `Invalid params: unknown variant \`${String(details)}\`, expected one of \`full\`, \`signatures\`, \`none\`, \`accounts\``,
+        `Invalid params: unknown variant \`${String(details)}\`, ` +
+          `expected one of \`full\`, \`signatures\`, \`none\`, \`accounts\``,
       );
     }
     if (config.rewards !== false) out.rewards = [];

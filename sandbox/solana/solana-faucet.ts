@@ -43,7 +43,8 @@ export async function confirmSignature(rpc: Rpc, signature: Signature, timeoutMs
     const status = value[0];
     if (status?.err)
       throw new Error(
-        `transaction ${signature} failed: ${JSON.stringify(status.err, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`,
+        `transaction ${signature} failed: ` +
+          `${JSON.stringify(status.err, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`,
       );
     if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) return;
     await new Promise((r) => setTimeout(r, 100));

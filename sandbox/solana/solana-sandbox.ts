@@ -105,7 +105,8 @@ export async function startSolanaSandbox(opts: {
     },
   };
 
-  // Each slot: a fresh blockhash (LiteSVM's expires too), the clock warped to it, and account history `finalized` no longer needs dropped.
+  // Each slot: a fresh blockhash (LiteSVM's expires too), the clock
+  // warped to it, and account history `finalized` no longer needs dropped.
   const produceSlot = () => {
     svm.expireBlockhash();
     ledger.advance(nowSeconds());

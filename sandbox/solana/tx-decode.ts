@@ -101,12 +101,16 @@ export function decodeWireTransaction(encoded: string, encoding: string): Decode
   } catch (error) {
     if (error instanceof Error && "code" in error) throw error;
     throw invalidParams(
-      `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${error instanceof Error ? error.message : "invalid"}`,
+      `failed to deserialize solana_transaction::versioned::VersionedTransaction: ` +
+        `${error instanceof Error ? error.message : "invalid"}`,
     );
   }
 }
 
-/** Static keys, then the lookup-table addresses (all writable ones, then all read-only ones), as the runtime orders them. */
+/**
+ * Static keys, then the lookup-table addresses (all writable
+ * ones, then all read-only ones), as the runtime orders them.
+ */
 export function resolveKeys(tx: DecodedTx, read: (address: string) => AccountState | null): ResolvedKeys | TxErrorJson {
   const loaded = { writable: [] as string[], readonly: [] as string[] };
   for (const lookup of tx.lookups) {
@@ -165,7 +169,10 @@ export function verifySignatures(tx: DecodedTx): boolean {
   });
 }
 
-/** Builtins get 3,000 default compute units per instruction, other programs 200,000 (as in Agave, which LiteSVM follows). */
+/**
+ * Builtins get 3,000 default compute units per instruction,
+ * other programs 200,000 (as in Agave, which LiteSVM follows).
+ */
 const BUILTINS = new Set([
   "11111111111111111111111111111111",
   COMPUTE_BUDGET_PROGRAM,
@@ -177,7 +184,9 @@ const BUILTINS = new Set([
   "BPFLoaderUpgradeab1e11111111111111111111111",
 ]);
 
-/** What the compute-budget instructions ask for: the unit limit (defaults per instruction) and price (micro-lamports). */
+/**
+ * What the compute-budget instructions ask for: the unit limit (defaults per instruction) and price (micro-lamports).
+ */
 export function computeBudget(tx: Pick<DecodedTx, "staticKeys" | "instructions">): { limit: bigint; price: bigint } {
   let limit: bigint | null = null;
   let price = 0n;

@@ -13,7 +13,8 @@ export function txEncodingOf(config: Config): TxEncoding {
   if (encoding === "json" || encoding === "jsonParsed" || encoding === "base64" || encoding === "base58")
     return encoding;
   throw invalidParams(
-    `Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``,
+    `Invalid params: unknown variant \`${String(encoding)}\`, ` +
+      `expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``,
   );
 }
 
@@ -25,7 +26,8 @@ export function versionField(record: TxRecord, config: Config): { version?: "leg
       throw new RpcError(
         RPC_CODES.unsupportedTransactionVersion,
         "Transaction version (0) is not supported by the requesting client. " +
-          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+          "Please try the request again with the following configuration parameter: " +
+          '"maxSupportedTransactionVersion": 0',
       );
     }
     return {};

@@ -70,7 +70,9 @@ export async function ethBlockById(rpc: Rpc, blockId: string, full = false): Pro
 export const tronBlockId = (b: EthBlock): string => blockIdOf(b.number, b.hash);
 export const blockTimeMs = (b: EthBlock): number => Number(b.timestamp) * 1000;
 
-/** The TAPOS fields java-tron (and TronWeb's txLocal path) take from a block: number bytes 6..8, blockID bytes 8..16. */
+/**
+ * The TAPOS fields java-tron (and TronWeb's txLocal path) take from a block: number bytes 6..8, blockID bytes 8..16.
+ */
 export function refBlockParams(b: EthBlock): {
   ref_block_bytes: string;
   ref_block_hash: string;

@@ -229,7 +229,9 @@ async function gasPriceFor(ctx: FacadeContext, from: string, wei: bigint, gas: b
   return gasPrice;
 }
 
-/** /wallet/broadcasthex: a serialized Transaction protobuf; answers like java-tron with the transaction as JSON text. */
+/**
+ * /wallet/broadcasthex: a serialized Transaction protobuf; answers like java-tron with the transaction as JSON text.
+ */
 export async function broadcastHex(ctx: FacadeContext, body: { transaction?: unknown }) {
   let decoded;
   try {

@@ -26,7 +26,9 @@ async function build(ctx: FacadeContext, type: ContractType, value: Params, p: P
   return formatTx(tx, p.visible === true);
 }
 
-/** TriggerSmartContract value from a request: `data`, or `function_selector` + `parameter` as java-tron encodes them. */
+/**
+ * TriggerSmartContract value from a request: `data`, or `function_selector` + `parameter` as java-tron encodes them.
+ */
 function triggerValue(p: Params): Params {
   const selector = typeof p.function_selector === "string" ? p.function_selector.replace(/\s*/g, "") : "";
   const data =
@@ -69,7 +71,9 @@ export async function createTransaction(ctx: FacadeContext, p: Params) {
   return build(ctx, "TransferContract", value, p);
 }
 
-/** /wallet/triggerconstantcontract and /wallet/estimateenergy: eth_call (at the solidified block on /walletsolidity). */
+/**
+ * /wallet/triggerconstantcontract and /wallet/estimateenergy: eth_call (at the solidified block on /walletsolidity).
+ */
 export async function triggerConstantContract(ctx: FacadeContext, p: Params, view: View, estimate = false) {
   const value = triggerValue({ owner_address: "410000000000000000000000000000000000000000", ...p });
   const call = {

@@ -108,7 +108,9 @@ async function delegateTo(
   if (locked && period > ctx.parameters.maxDelegateLockPeriod)
     return {
       ok: false,
-      message: `The lock period of delegate resource cannot be less than 0 and cannot exceed ${ctx.parameters.maxDelegateLockPeriod}!`,
+      message:
+        `The lock period of delegate resource cannot be less than 0 ` +
+        `and cannot exceed ${ctx.parameters.maxDelegateLockPeriod}!`,
     };
   const available = delegatableSun(owner, r, now, ctx.parameters, ctx.accounts.weights);
   const done = delegate(
@@ -163,7 +165,9 @@ async function undelegateFrom(
   if (sun > free)
     return {
       ok: false,
-      message: `insufficient delegatedFrozenBalance(${forEnergy(r) ? "Energy" : "BANDWIDTH"}), request=${sun}, unlock_balance=${free}`,
+      message:
+        `insufficient delegatedFrozenBalance(${forEnergy(r) ? "Energy" : "BANDWIDTH"}), ` +
+        `request=${sun}, unlock_balance=${free}`,
     };
   const receiver = ctx.accounts.resources(to);
   const moved = undelegateTransferUsage(receiver, sun, r, now, ctx.parameters, ctx.accounts.weights);

@@ -94,7 +94,9 @@ export class TxIndex {
     return this.reserved.size > 0;
   }
 
-  /** Resolves when no broadcast is in flight (or after a second, so a steady stream of broadcasts cannot starve reads). */
+  /**
+   * Resolves when no broadcast is in flight (or after a second, so a steady stream of broadcasts cannot starve reads).
+   */
   settled(): Promise<void> {
     if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => {
@@ -133,7 +135,9 @@ export class TxIndex {
     return this.byEth.get(ethHash.toLowerCase()) ?? normalizeId(ethHash);
   }
 
-  /** The anvil hash behind a Tron id, or null when the id is the anvil hash of a facade transaction (it has a Tron id). */
+  /**
+   * The anvil hash behind a Tron id, or null when the id is the anvil hash of a facade transaction (it has a Tron id).
+   */
   ethHashOf(txID: string): string | null {
     const id = normalizeId(txID);
     if (!/^[0-9a-f]{64}$/.test(id)) return null;

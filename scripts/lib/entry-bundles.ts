@@ -42,8 +42,8 @@ const CJS_GLOBALS = [
 
 /**
  * Bundles the process entry points into `.build/<name>.mjs` with esbuild (about 1 s): the project's TypeScript
- * and its packages in one ES module each, with chunks for what is loaded later. A process started from its bundle skips tsx's
- * compile-on-load and its loader thread: a worker was ready in 2.0 s for 2.6 s of CPU, against 4.1 s and 6.2 s
+ * and its packages in one ES module each, with chunks for what is loaded later. A process started from its bundle skips
+ * tsx's compile-on-load and its loader thread: a worker was ready in 2.0 s for 2.6 s of CPU, against 4.1 s and 6.2 s
  * through tsx (2026-11-28, idle), and the test phases start a few hundred processes on two cores. `npm test`
  * bundles after the web build and hands the folder to its runs in ENTRY_BUNDLES, which spawnWorker, spawnWeb,
  * runCli and npm start's supervisor honour (npm start's own process stays on tsx; tests/start/one-command-start

@@ -36,7 +36,8 @@ export function constructEvent(
   if (age > toleranceSeconds)
     throw new WebhookSignatureError(
       "timestamp_outside_tolerance",
-      `The signature's timestamp is ${Math.round(age)} s from now, more than the ${toleranceSeconds} s allowed (a replayed delivery?).`,
+      `The signature's timestamp is ${Math.round(age)} s from now, ` +
+        `more than the ${toleranceSeconds} s allowed (a replayed delivery?).`,
     );
   const text = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
   return JSON.parse(text) as Event;

@@ -50,15 +50,18 @@ describe("/v1 is answered by its route handlers, called by the web server itself
     expect(table!.match("HEAD", "/v1/payments")?.handler).toBe(get("/v1/payments")?.handler);
   });
 
-  it("a JSON answer is sent whole: its length, and a Vary on Accept-Encoding alone (none of Next's router headers)", async () => {
-    const reply = await rawGet("/v1/payments?limit=1", { authorization: `Bearer ${m.sandboxKey}` });
-    expect(reply.status).toBe(200);
-    expect(reply.headers["content-length"]).toBe(String(reply.body.length));
-    expect(reply.headers["transfer-encoding"]).toBeUndefined();
-    expect(reply.headers.vary).toBe("Accept-Encoding");
-    expect(reply.headers["x-api-version"]).toBe("1");
-    expect(reply.headers["request-id"]).toMatch(/^req_/);
-  });
+  it(
+    "a JSON answer is sent whole: its length, " + "and a Vary on Accept-Encoding alone (none of Next's router headers)",
+    async () => {
+      const reply = await rawGet("/v1/payments?limit=1", { authorization: `Bearer ${m.sandboxKey}` });
+      expect(reply.status).toBe(200);
+      expect(reply.headers["content-length"]).toBe(String(reply.body.length));
+      expect(reply.headers["transfer-encoding"]).toBeUndefined();
+      expect(reply.headers.vary).toBe("Accept-Encoding");
+      expect(reply.headers["x-api-version"]).toBe("1");
+      expect(reply.headers["request-id"]).toMatch(/^req_/);
+    },
+  );
 
   it("gzips an answer of 1 KB or more when the client accepts it, and nothing smaller", async () => {
     const plain = await rawGet("/v1/openapi.json", {});

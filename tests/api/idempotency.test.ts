@@ -93,7 +93,8 @@ describe("Idempotency-Key", () => {
 
     await create(m.sandboxKey, "other-old", { amount: "3" });
     await getDb().execute(
-      sql`update idempotency_keys set created_at = now() - interval '25 hours' where merchant_id = ${m.id} and key = 'other-old'`,
+      sql`update idempotency_keys set created_at = now() - interval '25 hours'
+          where merchant_id = ${m.id} and key = 'other-old'`,
     );
     expect(await expireIdempotencyKeys(getDb())).toBeGreaterThanOrEqual(1);
     const left = await getDb().execute(sql`select key from idempotency_keys where merchant_id = ${m.id} order by key`);

@@ -90,7 +90,8 @@ describe("the /v1 edge answers only envelopes, never a redirect or a page", () =
     const unknown = await rawSocketRequest(`GET /v1/nothing HTTP/1.1\r\n${headers}\r\n\r\n`);
     expectError(unknown, "not_found", 404, null);
     const action = await rawSocketRequest(
-      `POST /v1/payments HTTP/1.1\r\n${headers}\r\nNext-Action: 00aa\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      `POST /v1/payments HTTP/1.1\r\n${headers}\r\nNext-Action: 00aa\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
     );
     expectError(action, "invalid_request_error", 400, "amount");
   });

@@ -67,23 +67,26 @@ async function setup() {
 }
 
 describe("a deposit is its transaction and its position in it", () => {
-  it("the same transfer reported at another log index (re-mined in another block) is not a second deposit", async () => {
-    const { m, transfer, record, rows, balance } = await setup();
-    expect(await record(transfer(3, 100))).toBe(1);
-    expect(await record(transfer(7, 104))).toBe(0);
-    expect(await rows()).toEqual([expect.objectContaining({ status: "pending", log_index: 3, block_number: "100" })]);
-    expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
+  it(
+    "the same transfer reported at another log index (re-mined in another block) " + "is not a second deposit",
+    async () => {
+      const { m, transfer, record, rows, balance } = await setup();
+      expect(await record(transfer(3, 100))).toBe(1);
+      expect(await record(transfer(7, 104))).toBe(0);
+      expect(await rows()).toEqual([expect.objectContaining({ status: "pending", log_index: 3, block_number: "100" })]);
+      expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
 
-    // Orphaned by a shallow reorg, then mined again elsewhere: the same row comes back, at its new place.
-    const id = (await rows())[0]!.id;
-    await inTransaction(getDb(), (tx) => orphanDeposits(tx, scope, [id]));
-    expect(await balance()).toEqual({ available: "0", reserved: "0" });
-    expect(await record(transfer(9, 106))).toBe(1);
-    expect(await record(transfer(2, 107))).toBe(0);
-    expect(await rows()).toEqual([{ id, status: "pending", log_index: 9, block_number: "106" }]);
-    expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+      // Orphaned by a shallow reorg, then mined again elsewhere: the same row comes back, at its new place.
+      const id = (await rows())[0]!.id;
+      await inTransaction(getDb(), (tx) => orphanDeposits(tx, scope, [id]));
+      expect(await balance()).toEqual({ available: "0", reserved: "0" });
+      expect(await record(transfer(9, 106))).toBe(1);
+      expect(await record(transfer(2, 107))).toBe(0);
+      expect(await rows()).toEqual([{ id, status: "pending", log_index: 9, block_number: "106" }]);
+      expect(await balance()).toEqual({ available: "0", reserved: "5000000" });
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 
   it(
     "a credited deposit reversed by a deep reorg becomes a receivable for what available cannot cover; " +
@@ -139,7 +142,8 @@ describe("a deposit is its transaction and its position in it", () => {
       expect(await balance()).toEqual({ available: "2000000", reserved: "0" });
       const [settled] = await query<{ settled_block_number: string; settled: boolean }>(
         getDb(),
-        "select settled_block_number::text, settled_at is not null as settled from reorg_reversals where deposit_id = $1",
+        "select settled_block_number::text, settled_at is not null as settled " +
+          "from reorg_reversals where deposit_id = $1",
         [id],
       );
       expect(settled).toEqual({ settled_block_number: "215", settled: true });

@@ -156,7 +156,8 @@ describe("amounts that do not match", () => {
 });
 
 describe("expiry and late payments", () => {
-  it("expires on time with partial funds, which are credited; a later transfer is a late payment, credited too", async () => {
+  it("expires on time with partial funds, which are credited; " +
+    "a later transfer is a late payment, credited too", async () => {
     const m = await newMerchant();
     const late = ["refunds", "policy", "set", "--merchant", m.id, "--mode", "sandbox", "--late-payments", "true"];
     expect((await runCli(late, process.env)).code).toBe(0);
@@ -313,7 +314,8 @@ describe("reorganizations", () => {
 });
 
 describe("reorganizations after expiry", () => {
-  it("a reorg that removes the completing transfer after expires_at fails the payment and reverses the funds", async () => {
+  it("a reorg that removes the completing transfer after expires_at " +
+    "fails the payment and reverses the funds", async () => {
     const m = await newMerchant();
     const payment = await createPayment(m.sandboxKey, { amount: "2.000000", chain: "polygon" });
     const payer = await fundedWallet(m.sandboxKey, "polygon", "2.000000");
@@ -378,7 +380,8 @@ describe("reorganizations deeper than the required confirmations", () => {
           settled_block: string | null;
         }>(
           getDb(),
-          `select amount_units::text as amount, taken_from_available_units::text as taken, receivable_units::text as receivable,
+          `select amount_units::text as amount, taken_from_available_units::text as taken,
+                  receivable_units::text as receivable,
                   block_number::text as block, settled_at, settled_block_number::text as settled_block
            from reorg_reversals where payment_id = $1`,
           [payment.id],
@@ -505,40 +508,43 @@ describe("workers that crash or run twice", () => {
     }
   });
 
-  it("scans racing without any leader lock still apply each block once (the cursor check refuses the losers)", async () => {
-    await worker.stop();
-    try {
-      const m = await newMerchant();
-      const payment = await createPayment(m.sandboxKey, { amount: "2.500000", chain: "bnb" });
-      const payer = await fundedWallet(m.sandboxKey, "bnb", "2.500000");
-      await payer.send(payment.deposit_address, fromUsdtUnits(2_500_000n, 18));
-      const target = scanTarget((await sandboxChain("bnb"))!);
-      let refused = 0;
-      const race = async () => {
-        for (let i = 0; i < 200; i++) {
-          const [row] = await query<{ status: string }>(getDb(), "select status from payments where id = $1", [
-            payment.id,
-          ]);
-          if (row!.status === "confirmed") return;
-          await scanOnce(getDb(), target).catch((err) => {
-            if (!(err instanceof CursorMovedError)) throw err;
-            refused += 1;
-          });
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
-      await Promise.all([race(), race(), race(), race()]);
-      expect(refused).toBeGreaterThan(0);
-      expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "2.500000", reserved: "0.000000" });
-      const [count] = await query<{ n: string }>(
-        getDb(),
-        "select count(*)::text as n from deposits where payment_id = $1",
-        [payment.id],
-      );
-      expect(count!.n).toBe("1");
-      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-    } finally {
-      worker = await startWatcherProcess(EVM);
-    }
-  });
+  it(
+    "scans racing without any leader lock still apply each block " + "once (the cursor check refuses the losers)",
+    async () => {
+      await worker.stop();
+      try {
+        const m = await newMerchant();
+        const payment = await createPayment(m.sandboxKey, { amount: "2.500000", chain: "bnb" });
+        const payer = await fundedWallet(m.sandboxKey, "bnb", "2.500000");
+        await payer.send(payment.deposit_address, fromUsdtUnits(2_500_000n, 18));
+        const target = scanTarget((await sandboxChain("bnb"))!);
+        let refused = 0;
+        const race = async () => {
+          for (let i = 0; i < 200; i++) {
+            const [row] = await query<{ status: string }>(getDb(), "select status from payments where id = $1", [
+              payment.id,
+            ]);
+            if (row!.status === "confirmed") return;
+            await scanOnce(getDb(), target).catch((err) => {
+              if (!(err instanceof CursorMovedError)) throw err;
+              refused += 1;
+            });
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        };
+        await Promise.all([race(), race(), race(), race()]);
+        expect(refused).toBeGreaterThan(0);
+        expect(await balanceOf(m.sandboxKey, "bnb")).toEqual({ available: "2.500000", reserved: "0.000000" });
+        const [count] = await query<{ n: string }>(
+          getDb(),
+          "select count(*)::text as n from deposits where payment_id = $1",
+          [payment.id],
+        );
+        expect(count!.n).toBe("1");
+        expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+      } finally {
+        worker = await startWatcherProcess(EVM);
+      }
+    },
+  );
 });

@@ -89,7 +89,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 }
 
 describe("a live RPC URL serving another network", () => {
-  it("stops that chain's watcher and signer, checked at start and while running, naming it; the other chain runs", async () => {
+  it("stops that chain's watcher and signer, checked at start and while running, " +
+    "naming it; the other chain runs", async () => {
     const refused: { chain: string; reason: string }[] = [];
     const url = process.env.DATABASE_URL!;
     const watchers = startChainWatchers(url, { networkCheckMs: CHECK_MS });
@@ -103,7 +104,8 @@ describe("a live RPC URL serving another network", () => {
       await until("eth's signer refused", async () => refused.find((r) => r.chain === "eth"));
       expect(await cursor("eth")).toBeUndefined();
       expect(refused.find((r) => r.chain === "eth")!.reason).toBe(
-        `ETH_RPC_URL serves chain id ${SEPOLIA}, not eth's chain id 1: its watcher and signer are stopped until it does`,
+        `ETH_RPC_URL serves chain id ${SEPOLIA}, not eth's chain id 1: ` +
+          `its watcher and signer are stopped until it does`,
       );
       expect(refused.filter((r) => r.chain === "bnb")).toEqual([]);
 
@@ -134,35 +136,38 @@ describe("a live RPC URL serving another network", () => {
     }
   }, 60_000);
 
-  it("is found on Tron by its chain id and on Solana by its genesis hash (the sandbox's are not mainnet's)", async () => {
-    const pool = new pg.Pool({ connectionString: inject("databaseUrl") });
-    try {
-      const suite = drizzle(pool) as Db;
-      for (const [chain, kind] of [
-        ["tron", "chain id"],
-        ["solana", "genesis hash"],
-      ] as const) {
-        const sandbox = (await chainConfig(suite, "sandbox", chain, { fresh: true }))!;
-        const served = await createChainAdapter(sandbox).network();
-        expect(served).not.toBe(LIVE_NETWORK[chain].id);
-        // The same endpoint configured as a live chain's is refused, naming what it serves.
-        expect(await checkNetworkIdentity({ ...sandbox, mode: "live" })).toEqual({
-          ok: false,
-          reason:
-            `${chain.toUpperCase()}_RPC_URL serves ${kind} ${served}, ` +
-            `not ${chain}'s ${LIVE_NETWORK[chain].name}: its watcher and signer are stopped until it does`,
+  it(
+    "is found on Tron by its chain id and on Solana by its " + "genesis hash (the sandbox's are not mainnet's)",
+    async () => {
+      const pool = new pg.Pool({ connectionString: inject("databaseUrl") });
+      try {
+        const suite = drizzle(pool) as Db;
+        for (const [chain, kind] of [
+          ["tron", "chain id"],
+          ["solana", "genesis hash"],
+        ] as const) {
+          const sandbox = (await chainConfig(suite, "sandbox", chain, { fresh: true }))!;
+          const served = await createChainAdapter(sandbox).network();
+          expect(served).not.toBe(LIVE_NETWORK[chain].id);
+          // The same endpoint configured as a live chain's is refused, naming what it serves.
+          expect(await checkNetworkIdentity({ ...sandbox, mode: "live" })).toEqual({
+            ok: false,
+            reason:
+              `${chain.toUpperCase()}_RPC_URL serves ${kind} ${served}, ` +
+              `not ${chain}'s ${LIVE_NETWORK[chain].name}: its watcher and signer are stopped until it does`,
+          });
+          expect(await checkNetworkIdentity(sandbox)).toEqual({ ok: true });
+        }
+        const unreachable = await checkNetworkIdentity({
+          ...(await chainConfig(suite, "sandbox", "solana", { fresh: true }))!,
+          mode: "live",
+          rpcUrl: "http://127.0.0.1:9/key-in-path",
         });
-        expect(await checkNetworkIdentity(sandbox)).toEqual({ ok: true });
+        expect(unreachable.ok).toBeNull();
+        expect(JSON.stringify(unreachable)).not.toContain("key-in-path");
+      } finally {
+        await pool.end();
       }
-      const unreachable = await checkNetworkIdentity({
-        ...(await chainConfig(suite, "sandbox", "solana", { fresh: true }))!,
-        mode: "live",
-        rpcUrl: "http://127.0.0.1:9/key-in-path",
-      });
-      expect(unreachable.ok).toBeNull();
-      expect(JSON.stringify(unreachable)).not.toContain("key-in-path");
-    } finally {
-      await pool.end();
-    }
-  });
+    },
+  );
 });

@@ -115,56 +115,59 @@ describe("sandbox test helpers", () => {
     );
   });
 
-  it("simulate needs a payment with a network; mine advances the chain; reorg refuses an impossible depth", async () => {
-    const agnostic = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } })).json;
-    expectError(
-      await api("POST", `/v1/sandbox/payments/${agnostic.id}/simulate`, { key: m.sandboxKey, body: {} }),
-      "invalid_request_error",
-      400,
-      "id",
-    );
-    expectError(
-      await api("POST", "/v1/sandbox/payments/pay_doesnotexist/simulate", { key: m.sandboxKey, body: {} }),
-      "not_found",
-      404,
-      "id",
-    );
-    expectError(
-      await api("POST", `/v1/sandbox/payments/${agnostic.id}/simulate`, { key: m.sandboxKey, body: { amount: 5 } }),
-      "invalid_request_error",
-      400,
-      "amount",
-    );
+  it(
+    "simulate needs a payment with a network; mine advances the chain; " + "reorg refuses an impossible depth",
+    async () => {
+      const agnostic = (await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } })).json;
+      expectError(
+        await api("POST", `/v1/sandbox/payments/${agnostic.id}/simulate`, { key: m.sandboxKey, body: {} }),
+        "invalid_request_error",
+        400,
+        "id",
+      );
+      expectError(
+        await api("POST", "/v1/sandbox/payments/pay_doesnotexist/simulate", { key: m.sandboxKey, body: {} }),
+        "not_found",
+        404,
+        "id",
+      );
+      expectError(
+        await api("POST", `/v1/sandbox/payments/${agnostic.id}/simulate`, { key: m.sandboxKey, body: { amount: 5 } }),
+        "invalid_request_error",
+        400,
+        "amount",
+      );
 
-    const polygon = await sandboxChain("polygon");
-    const client = createPublicClient({ transport: http(polygon.rpcUrl), cacheTime: 0 });
-    const before = Number(await client.getBlockNumber());
-    const mined = await api("POST", "/v1/sandbox/chains/polygon/mine", { key: m.sandboxKey, body: { blocks: 5 } });
-    expect(mined.status, mined.text).toBe(200);
-    expect(mined.json.head).toBeGreaterThanOrEqual(before + 5);
-    expectError(
-      await api("POST", "/v1/sandbox/chains/polygon/mine", { key: m.sandboxKey, body: { blocks: 0 } }),
-      "invalid_request_error",
-      400,
-      "blocks",
-    );
-    expectError(
-      await api("POST", "/v1/sandbox/chains/dogecoin/mine", { key: m.sandboxKey, body: {} }),
-      "not_found",
-      404,
-      "chain",
-    );
-    expectError(
-      await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: { depth: 10_000 } }),
-      "invalid_request_error",
-      400,
-      "depth",
-    );
-    expectError(
-      await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: {} }),
-      "invalid_request_error",
-      400,
-      "depth",
-    );
-  });
+      const polygon = await sandboxChain("polygon");
+      const client = createPublicClient({ transport: http(polygon.rpcUrl), cacheTime: 0 });
+      const before = Number(await client.getBlockNumber());
+      const mined = await api("POST", "/v1/sandbox/chains/polygon/mine", { key: m.sandboxKey, body: { blocks: 5 } });
+      expect(mined.status, mined.text).toBe(200);
+      expect(mined.json.head).toBeGreaterThanOrEqual(before + 5);
+      expectError(
+        await api("POST", "/v1/sandbox/chains/polygon/mine", { key: m.sandboxKey, body: { blocks: 0 } }),
+        "invalid_request_error",
+        400,
+        "blocks",
+      );
+      expectError(
+        await api("POST", "/v1/sandbox/chains/dogecoin/mine", { key: m.sandboxKey, body: {} }),
+        "not_found",
+        404,
+        "chain",
+      );
+      expectError(
+        await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: { depth: 10_000 } }),
+        "invalid_request_error",
+        400,
+        "depth",
+      );
+      expectError(
+        await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: m.sandboxKey, body: {} }),
+        "invalid_request_error",
+        400,
+        "depth",
+      );
+    },
+  );
 });

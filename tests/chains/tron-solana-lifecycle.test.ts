@@ -80,7 +80,8 @@ describe("tron and solana: amounts and time", () => {
         expect(partial.last).toMatchObject({ status: "awaiting_payment", tx_hash: null });
         expect(await balanceOf(m.sandboxKey, chain)).toEqual({ available: "0.000000", reserved: "2.000000" });
         const second = await payer.send(payment.deposit_address, 3_000_000n);
-        await api("POST", `/v1/sandbox/chains/${chain}/mine`, { key: m.sandboxKey, body: { blocks: REQUIRED[chain] } }); // deep at once
+        // deep at once
+        await api("POST", `/v1/sandbox/chains/${chain}/mine`, { key: m.sandboxKey, body: { blocks: REQUIRED[chain] } });
         const done = await watchPayment(m.id, payment.id, (p) => p.status === "confirmed", 30_000);
         expect(done.last).toMatchObject({ amount_received: "5.000000", tx_hash: second });
         // Who paid: the sender of the completing transfer, and each transfer on retrieve (refunds start here).

@@ -33,7 +33,8 @@ describe("what the checkout QR code holds", () => {
         25_500_000n,
       ),
     ).toBe(
-      "solana:9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin?amount=25.5&spl-token=Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+      "solana:9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin?amount=25.5" +
+        "&spl-token=Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
     );
     expect(
       paymentUri(

@@ -36,19 +36,22 @@ describe("a payment link's network choice", () => {
     expect((await linkPayments(link.id)).map((p) => p.chain)).toEqual(["tron", "polygon"]);
   });
 
-  it("creates a fresh payment when the open one has under five minutes left or is no longer awaiting payment", async () => {
-    const link = await newLink();
-    const first = await payPaymentLink(getDb(), link.token, "eth");
-    await setTimeLeft(first, 6);
-    expect(await payPaymentLink(getDb(), link.token, "eth")).toBe(first);
-    await setTimeLeft(first, 4);
-    const second = await payPaymentLink(getDb(), link.token, "eth");
-    expect(second).not.toBe(first);
-    // Paid (here: marked pending, as a detected transfer makes it): the next payer gets a payment of their own.
-    await query(getDb(), "update payments set status = 'pending' where id = $1", [second]);
-    const third = await payPaymentLink(getDb(), link.token, "eth");
-    expect(new Set([first, second, third]).size).toBe(3);
-  });
+  it(
+    "creates a fresh payment when the open one has under five " + "minutes left or is no longer awaiting payment",
+    async () => {
+      const link = await newLink();
+      const first = await payPaymentLink(getDb(), link.token, "eth");
+      await setTimeLeft(first, 6);
+      expect(await payPaymentLink(getDb(), link.token, "eth")).toBe(first);
+      await setTimeLeft(first, 4);
+      const second = await payPaymentLink(getDb(), link.token, "eth");
+      expect(second).not.toBe(first);
+      // Paid (here: marked pending, as a detected transfer makes it): the next payer gets a payment of their own.
+      await query(getDb(), "update payments set status = 'pending' where id = $1", [second]);
+      const third = await payPaymentLink(getDb(), link.token, "eth");
+      expect(new Set([first, second, third]).size).toBe(3);
+    },
+  );
 
   it("payers choosing one network at the same instant all get the same single payment", async () => {
     const link = await newLink();

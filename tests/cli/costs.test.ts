@@ -3,7 +3,8 @@ import { runCli } from "../helpers/run-cli";
 
 // The figures themselves are proven against the chains in tests/custody/ (tron-outbound, evm-sweeps, payouts).
 describe("cli costs: its command line", () => {
-  it("refuses a --since that is no date (exit 2, saying so); with nothing recorded since then says so, exit 0", async () => {
+  it("refuses a --since that is no date (exit 2, saying so); " +
+    "with nothing recorded since then says so, exit 0", async () => {
     const [bad, none, noneJson] = await Promise.all([
       runCli(["costs", "--mode", "sandbox", "--since", "last tuesday"], process.env),
       runCli(["costs", "--mode", "sandbox", "--since", "2999-01-01"], process.env),

@@ -129,7 +129,8 @@ describe("npm run cli -- listen", () => {
     expect(fs.readdirSync(path.join(stateHome, "usdt-payments")).join()).not.toContain(m.sandboxKey);
   }, 120_000);
 
-  it("refuses before listening: a bad --forward-to or --events (exit 2), a wrong key or an unreachable service (exit 1)", async () => {
+  it("refuses before listening: a bad --forward-to or --events (exit 2), " +
+    "a wrong key or an unreachable service (exit 1)", async () => {
     const m = await newMerchant();
     const base = ["listen", "--api-key", m.sandboxKey, "--base-url", webUrls()[0]!];
     const badUrl = await runCli([...base, "--forward-to", "localhost:4000/hooks"], env());

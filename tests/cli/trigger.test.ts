@@ -121,7 +121,8 @@ describe("npm run cli -- trigger", () => {
     }
   }, 120_000);
 
-  it("a wrong key, no key, a live key, an unreachable service, a missing scope: non-zero exit saying so, nothing created", async () => {
+  it("a wrong key, no key, a live key, an unreachable service, " +
+    "a missing scope: non-zero exit saying so, nothing created", async () => {
     const m = await newMerchant("Without chain controls", { sandboxChains: false });
     const url = webUrls()[0]!;
     const trigger = (...args: string[]) => runCli(["trigger", "payment.awaiting_payment", ...args], env());

@@ -105,7 +105,8 @@ async function crashRun(chain: Chain, point: Point): Promise<NodeJS.Signals | nu
 }
 
 describe("each outbound crash point hit on each chain family, twice, while payouts flow on all five chains", () => {
-  it("every kill hit where it was aimed; afterwards every payout is confirmed once and the books reconcile", async () => {
+  it("every kill hit where it was aimed; " +
+    "afterwards every payout is confirmed once and the books reconcile", async () => {
     const planned: PlannedPayout[] = [];
     const ids: string[] = [];
     const hits: string[] = [];

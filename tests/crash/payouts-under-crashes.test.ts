@@ -38,7 +38,8 @@ afterAll(async () => {
 });
 
 describe("50 payouts across the five chains while the worker is SIGKILLed at 5 random moments", () => {
-  it("every payout ends confirmed with exactly one transfer on chain; the ledger and the custody books reconcile", async () => {
+  it("every payout ends confirmed with exactly one transfer on chain; " +
+    "the ledger and the custody books reconcile", async () => {
     const keys = await Promise.all(Array.from({ length: 5 }, () => newKey(m.id, "sandbox")));
     const planned = await Promise.all(
       CHAINS.flatMap((chain) =>

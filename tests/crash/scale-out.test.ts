@@ -115,7 +115,8 @@ function client() {
 }
 
 describe("two web instances and two workers on one database", () => {
-  it("keep creating, crediting, delivering and paying out through a SIGKILL of one of each: nothing lost, nothing doubled", async () => {
+  it("keep creating, crediting, delivering and paying out through a SIGKILL of one of each: " +
+    "nothing lost, nothing doubled", async () => {
     const api = client();
     const createKeys = await Promise.all(Array.from({ length: 24 }, () => newKey(m.id, "sandbox")));
     const payoutKey = (await newKey(m.id, "sandbox")).secret;

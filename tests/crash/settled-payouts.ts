@@ -17,7 +17,10 @@ import { tronChain } from "../custody/tron-helpers";
 const root = path.resolve(import.meta.dirname, "../..");
 export const CHAINS: Chain[] = ["eth", "bnb", "polygon", "tron", "solana"];
 
-/** One worker process (jobs, watchers and outbound leaders of all five chains); a killed one's jobs are freed after 15 s. */
+/**
+ * One worker process (jobs, watchers and outbound leaders of
+ * all five chains); a killed one's jobs are freed after 15 s.
+ */
 export const startWorker = (env: Record<string, string> = {}) =>
   spawnWorker(root, { LOG_LEVEL: process.env.OUTBOUND_TEST_LOG ?? "error", JOB_LOCK_RECOVERY_SECONDS: "15", ...env });
 
@@ -123,7 +126,8 @@ export async function expectPaidOutOnce(
   }
   const intents = await query<{ n: number }>(
     getDb(),
-    "select count(*)::int as n from outbound_transactions where purpose = 'payout' and cause_id = any($1) group by cause_id",
+    "select count(*)::int as n from outbound_transactions " +
+      "where purpose = 'payout' and cause_id = any($1) group by cause_id",
     [ids],
   );
   expect(intents.map((r) => r.n)).toEqual(Array(ids.length).fill(1));

@@ -100,7 +100,8 @@ describe("sweeping bnb deposit addresses (18 decimals, top-up strategy)", () => 
     await watcher?.stop();
   });
 
-  it("sweeps what reaches the threshold into the treasury, exactly in the token's 18 decimals; dust stays", async () => {
+  it("sweeps what reaches the threshold into the treasury, " +
+    "exactly in the token's 18 decimals; dust stays", async () => {
     const [a, b, dust] = await Promise.all(
       ["4.000000", "2.250000", "0.300000"].map((amount) => paidPayment(m, CHAIN, amount)),
     );
@@ -123,17 +124,20 @@ describe("sweeping bnb deposit addresses (18 decimals, top-up strategy)", () => 
 });
 
 describe("outbound EVM transactions (bnb, 18 decimals)", () => {
-  it("sends a token transfer from the treasury: signed, broadcast, mined, confirmed at depth, with its fee", async () => {
-    const to = chain.freshAddress();
-    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 12_345_678n * 10n ** 12n);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(await chain.balanceOf(to)).toBe(12_345_678n * 10n ** 12n);
-    expect(done.confirmations).toBeGreaterThanOrEqual(6);
-    expect(done.feeNative! > 0n).toBe(true);
-    const [only] = await candidates(intent.id);
-    expect(only!.status).toBe("confirmed");
-    expect(done.txHash).toBe(only!.txHash);
-  });
+  it(
+    "sends a token transfer from the treasury: signed, broadcast, " + "mined, confirmed at depth, with its fee",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 12_345_678n * 10n ** 12n);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(await chain.balanceOf(to)).toBe(12_345_678n * 10n ** 12n);
+      expect(done.confirmations).toBeGreaterThanOrEqual(6);
+      expect(done.feeNative! > 0n).toBe(true);
+      const [only] = await candidates(intent.id);
+      expect(only!.status).toBe("confirmed");
+      expect(done.txHash).toBe(only!.txHash);
+    },
+  );
 
   it("treasury show lists each role's address and balances read from the chain", async () => {
     const res = await runCli(["treasury", "show", "--mode", "sandbox", "--json"], process.env);
@@ -186,69 +190,78 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     RESTART_TEST_MS,
   );
 
-  it("a transaction stuck below the base fee is replaced with both fees raised ≥ 10 %, and only one lands", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 3n * USDT));
-    const [first] = await candidates(intent.id);
-    // Congestion: the base fee far above what the signed candidate offers, held there block after block until
-    // the worker has replaced it, however long its start takes on a loaded machine (left to decay 12.5 % a
-    // block, a ×100 fee fell back under the candidate's before a slow start had waited its 3 blocks).
-    const congest = async () => {
-      await chain.setNextBaseFee(first!.maxFeePerGas! * 100n);
-      await chain.mine(1);
-    };
-    await congest();
-    worker = await startOutboundWorker(CHAIN);
-    await waitFor(
-      "the stuck candidate replaced",
-      async () => {
-        if ((await candidates(intent.id)).length >= 2) return true;
-        await congest();
-        return false;
-      },
-      90_000,
-    );
-    const done = await waitForStatus(intent.id, "confirmed");
-    const all = await candidates(intent.id);
-    expect(all.length).toBeGreaterThanOrEqual(2);
-    const landed = all.filter((c) => c.status === "confirmed");
-    expect(landed).toHaveLength(1);
-    expect(done.txHash).toBe(landed[0]!.txHash);
-    expect(all.filter((c) => c !== landed[0]).every((c) => c.status === "replaced")).toBe(true);
-    expect(new Set(all.map((c) => c.nonce)).size).toBe(1); // every replacement keeps the nonce
-    for (let i = 1; i < all.length; i++) {
-      expect(all[i]!.maxFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxFeePerGas! * 11n);
-      expect(all[i]!.maxPriorityFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxPriorityFeePerGas! * 11n);
-    }
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect(await chain.balanceOf(to)).toBe(3n * USDT);
-  });
+  it(
+    "a transaction stuck below the base fee is replaced with " + "both fees raised ≥ 10 %, and only one lands",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_sign", () =>
+        sendFromTreasury(CHAIN, chain.treasury.address, to, 3n * USDT),
+      );
+      const [first] = await candidates(intent.id);
+      // Congestion: the base fee far above what the signed candidate offers, held there block after block until
+      // the worker has replaced it, however long its start takes on a loaded machine (left to decay 12.5 % a
+      // block, a ×100 fee fell back under the candidate's before a slow start had waited its 3 blocks).
+      const congest = async () => {
+        await chain.setNextBaseFee(first!.maxFeePerGas! * 100n);
+        await chain.mine(1);
+      };
+      await congest();
+      worker = await startOutboundWorker(CHAIN);
+      await waitFor(
+        "the stuck candidate replaced",
+        async () => {
+          if ((await candidates(intent.id)).length >= 2) return true;
+          await congest();
+          return false;
+        },
+        90_000,
+      );
+      const done = await waitForStatus(intent.id, "confirmed");
+      const all = await candidates(intent.id);
+      expect(all.length).toBeGreaterThanOrEqual(2);
+      const landed = all.filter((c) => c.status === "confirmed");
+      expect(landed).toHaveLength(1);
+      expect(done.txHash).toBe(landed[0]!.txHash);
+      expect(all.filter((c) => c !== landed[0]).every((c) => c.status === "replaced")).toBe(true);
+      expect(new Set(all.map((c) => c.nonce)).size).toBe(1); // every replacement keeps the nonce
+      for (let i = 1; i < all.length; i++) {
+        expect(all[i]!.maxFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxFeePerGas! * 11n);
+        expect(all[i]!.maxPriorityFeePerGas! * 10n).toBeGreaterThanOrEqual(all[i - 1]!.maxPriorityFeePerGas! * 11n);
+      }
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect(await chain.balanceOf(to)).toBe(3n * USDT);
+    },
+  );
 
-  it("a replacement keeps its predecessor's gas limit: re-estimated against pending state, it could fall short and revert", async () => {
-    // The intent the leader sends anyway; here only the driver's preparation of a replacement is looked at.
-    const intent = await outbound(
-      (await sendFromTreasury(CHAIN, chain.treasury.address, chain.freshAddress(), USDT)).id,
-    );
-    const signer = privateKeyToAccount(bytesToHex(chain.treasury.privateKey));
-    const previous = {
-      maxFeePerGas: 2_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-      signedTx: await signer.signTransaction({
-        chainId: chain.config.chainId!,
-        type: "eip1559",
-        to: intent.toAddress as Hex,
-        gas: 123_456n, // not what any estimate of this transfer gives
+  it(
+    "a replacement keeps its predecessor's gas limit: " +
+      "re-estimated against pending state, it could fall short and revert",
+    async () => {
+      // The intent the leader sends anyway; here only the driver's preparation of a replacement is looked at.
+      const intent = await outbound(
+        (await sendFromTreasury(CHAIN, chain.treasury.address, chain.freshAddress(), USDT)).id,
+      );
+      const signer = privateKeyToAccount(bytesToHex(chain.treasury.privateKey));
+      const previous = {
         maxFeePerGas: 2_000_000_000n,
         maxPriorityFeePerGas: 1_000_000_000n,
-        nonce: 0,
-      }),
-    } as CandidateRow;
-    const prepared = await new EvmDriver(chain.config).prepare(intent, previous);
-    expect(prepared).toMatchObject({ gas: 123_456n });
-    expect(prepared!.maxFeePerGas * 10n).toBeGreaterThanOrEqual(previous.maxFeePerGas! * 11n);
-    // The next tests count on the treasury having nothing in flight.
-    await waitForStatus(intent.id, "confirmed");
-  });
+        signedTx: await signer.signTransaction({
+          chainId: chain.config.chainId!,
+          type: "eip1559",
+          to: intent.toAddress as Hex,
+          gas: 123_456n, // not what any estimate of this transfer gives
+          maxFeePerGas: 2_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+          nonce: 0,
+        }),
+      } as CandidateRow;
+      const prepared = await new EvmDriver(chain.config).prepare(intent, previous);
+      expect(prepared).toMatchObject({ gas: 123_456n });
+      expect(prepared!.maxFeePerGas * 10n).toBeGreaterThanOrEqual(previous.maxFeePerGas! * 11n);
+      // The next tests count on the treasury having nothing in flight.
+      await waitForStatus(intent.id, "confirmed");
+    },
+  );
 
   it("a dropped transaction is sent again, the same bytes", async () => {
     // Anvil takes a transaction only once the base fee is under its max fee, and mines it at the next block:
@@ -276,51 +289,62 @@ describe("outbound EVM transactions (bnb, 18 decimals)", () => {
     }
   }, 120_000);
 
-  it("a reorganization below the depth sends the mined transaction back to broadcast; it lands again once", async () => {
-    const to = chain.freshAddress();
-    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 5n * USDT);
-    const mined = await waitForStatus(intent.id, "mined");
-    const head = Number(await chain.rpc<Hex>("eth_blockNumber"));
-    // One block more than reaches its block: a block mined between reading the head and the reorg would
-    // otherwise leave the transaction's block in place (still far below the 6-block depth).
-    await chain.rpc("anvil_reorg", [head - mined.blockNumber! + 2, []]);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(done.txHash).toBe(mined.txHash);
-    expect(done.blockHash).not.toBe(mined.blockHash);
-    expect(await candidates(intent.id)).toHaveLength(1);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect(await chain.balanceOf(to)).toBe(5n * USDT);
-  });
+  it(
+    "a reorganization below the depth sends the mined transaction back to broadcast; " + "it lands again once",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 5n * USDT);
+      const mined = await waitForStatus(intent.id, "mined");
+      const head = Number(await chain.rpc<Hex>("eth_blockNumber"));
+      // One block more than reaches its block: a block mined between reading the head and the reorg would
+      // otherwise leave the transaction's block in place (still far below the 6-block depth).
+      await chain.rpc("anvil_reorg", [head - mined.blockNumber! + 2, []]);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(done.txHash).toBe(mined.txHash);
+      expect(done.blockHash).not.toBe(mined.blockHash);
+      expect(await candidates(intent.id)).toHaveLength(1);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect(await chain.balanceOf(to)).toBe(5n * USDT);
+    },
+  );
 
-  it("nonce drift: a transaction sent from the treasury outside the service is noticed; the next one still lands", async () => {
-    const receipt = await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction() });
-    expect(receipt.status).toBe("success");
-    const to = chain.freshAddress();
-    const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 6n * USDT);
-    const done = await waitForStatus(intent.id, "confirmed");
-    const count = await chain.client.getTransactionCount({
-      address: chain.treasury.address as Hex,
-      blockTag: "latest",
-    });
-    expect(done.nonce).toBe(BigInt(count - 1));
-    expect(await chain.transfersTo(to)).toBe(1);
-  });
+  it(
+    "nonce drift: a transaction sent from the treasury outside the service is noticed; " + "the next one still lands",
+    async () => {
+      const receipt = await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction() });
+      expect(receipt.status).toBe("success");
+      const to = chain.freshAddress();
+      const intent = await sendFromTreasury(CHAIN, chain.treasury.address, to, 6n * USDT);
+      const done = await waitForStatus(intent.id, "confirmed");
+      const count = await chain.client.getTransactionCount({
+        address: chain.treasury.address as Hex,
+        blockTag: "latest",
+      });
+      expect(done.nonce).toBe(BigInt(count - 1));
+      expect(await chain.transfersTo(to)).toBe(1);
+    },
+  );
 
-  it("a nonce taken outside the service after signing: provably lost at depth, re-signed once with a new nonce", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_sign", () => sendFromTreasury(CHAIN, chain.treasury.address, to, 7n * USDT));
-    const signed = await outbound(intent.id);
-    // Someone uses the very nonce the stored candidate holds.
-    await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction(Number(signed.nonce)) });
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(done.resigns).toBe(1);
-    expect(done.nonce! > signed.nonce!).toBe(true);
-    const all = await candidates(intent.id);
-    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect(await chain.balanceOf(to)).toBe(7n * USDT);
-  });
+  it(
+    "a nonce taken outside the service after signing: " + "provably lost at depth, re-signed once with a new nonce",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_sign", () =>
+        sendFromTreasury(CHAIN, chain.treasury.address, to, 7n * USDT),
+      );
+      const signed = await outbound(intent.id);
+      // Someone uses the very nonce the stored candidate holds.
+      await chain.client.waitForTransactionReceipt({ hash: await outsideTransaction(Number(signed.nonce)) });
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(done.resigns).toBe(1);
+      expect(done.nonce! > signed.nonce!).toBe(true);
+      const all = await candidates(intent.id);
+      expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect(await chain.balanceOf(to)).toBe(7n * USDT);
+    },
+  );
 });
 
 describe("payouts on bnb (18 decimals), end to end", () => {
@@ -332,7 +356,8 @@ describe("payouts on bnb (18 decimals), end to end", () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
 
-  it("50 payouts created at once: 50 transfers from the treasury on 50 distinct, gapless nonces, all confirmed", async () => {
+  it("50 payouts created at once: 50 transfers from the treasury on 50 distinct, " +
+    "gapless nonces, all confirmed", async () => {
     // The API allows 10 payout calls a minute per key: ten keys send five each, all at once, each as an
     // integrator's client does (the SDK): with an Idempotency-Key, and the service's busy answer (a 500 with
     // Retry-After, when the burst outwaits the pool on a saturated machine) sent again with it.

@@ -76,42 +76,46 @@ describe("sweeping deposit addresses into the treasury (EVM, top-up strategy)", 
   useStrategy("topup");
   let dust: string;
 
-  it("sweeps what is at or above the threshold, exactly, after topping each address up with its gas; dust stays, listed", async () => {
-    const [a, b, small] = await Promise.all([paid("5.000000"), paid("3.500000"), paid("0.400000")]);
-    dust = small;
-    const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
-    const treasuryBefore = await chain.balanceOf(chain.treasury.address);
+  it(
+    "sweeps what is at or above the threshold, exactly, " +
+      "after topping each address up with its gas; dust stays, listed",
+    async () => {
+      const [a, b, small] = await Promise.all([paid("5.000000"), paid("3.500000"), paid("0.400000")]);
+      dust = small;
+      const merchantBefore = await balanceOf(m.sandboxKey, CHAIN);
+      const treasuryBefore = await chain.balanceOf(chain.treasury.address);
 
-    const planned = await planSweeps(getDb(), chain.config);
-    expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
-    expect(planned.every((p) => p.topupId !== null)).toBe(true); // they held no gas
-    for (const p of planned) await waitForStatus(p.sweepId, "confirmed", 60_000);
+      const planned = await planSweeps(getDb(), chain.config);
+      expect(planned.map((p) => p.address).sort()).toEqual([a, b].sort());
+      expect(planned.every((p) => p.topupId !== null)).toBe(true); // they held no gas
+      for (const p of planned) await waitForStatus(p.sweepId, "confirmed", 60_000);
 
-    expect(await chain.balanceOf(chain.treasury.address)).toBe(treasuryBefore + 8_500_000n);
-    expect(await chain.balanceOf(a)).toBe(0n);
-    expect(await chain.balanceOf(b)).toBe(0n);
-    expect(await chain.balanceOf(small)).toBe(400_000n);
-    for (const p of planned) {
-      const topup = await outbound(p.topupId!);
-      const sweep = await outbound(p.sweepId);
-      expect(topup.status).toBe("confirmed");
-      expect(sweep.after).toBe(topup.id);
-      // The top-up gave exactly gas × max fee; the sweep paid at most that, and the rest stays as the address's gas.
-      expect(sweep.feeNative! <= topup.rawAmount).toBe(true);
-      const left = await chain.client.getBalance({ address: p.address as Hex });
-      expect(left).toBe(topup.rawAmount - sweep.feeNative!);
-    }
-    // Sweeps move the service's custody, never a merchant's balance.
-    expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+      expect(await chain.balanceOf(chain.treasury.address)).toBe(treasuryBefore + 8_500_000n);
+      expect(await chain.balanceOf(a)).toBe(0n);
+      expect(await chain.balanceOf(b)).toBe(0n);
+      expect(await chain.balanceOf(small)).toBe(400_000n);
+      for (const p of planned) {
+        const topup = await outbound(p.topupId!);
+        const sweep = await outbound(p.sweepId);
+        expect(topup.status).toBe("confirmed");
+        expect(sweep.after).toBe(topup.id);
+        // The top-up gave exactly gas × max fee; the sweep paid at most that, and the rest stays as the address's gas.
+        expect(sweep.feeNative! <= topup.rawAmount).toBe(true);
+        const left = await chain.client.getBalance({ address: p.address as Hex });
+        expect(left).toBe(topup.rawAmount - sweep.feeNative!);
+      }
+      // Sweeps move the service's custody, never a merchant's balance.
+      expect(await balanceOf(m.sandboxKey, CHAIN)).toEqual(merchantBefore);
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
 
-    const listed = await runCli(["sweeps", "list", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).data).toEqual([
-      { chain: CHAIN, address: small, unswept: "0.400000", threshold: "1.000000", state: "dust" },
-    ]);
-    expect(await planSweeps(getDb(), chain.config)).toEqual([]); // nothing is planned twice
-  });
+      const listed = await runCli(["sweeps", "list", "--mode", "sandbox", "--chain", CHAIN, "--json"], process.env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).data).toEqual([
+        { chain: CHAIN, address: small, unswept: "0.400000", threshold: "1.000000", state: "dust" },
+      ]);
+      expect(await planSweeps(getDb(), chain.config)).toEqual([]); // nothing is planned twice
+    },
+  );
 
   it("two planners at once sweep each address once", async () => {
     const addresses = await Promise.all([paid("2.000000"), paid("2.500000")]);
@@ -167,7 +171,8 @@ describe("batched EIP-7702 sweeps: deposit addresses that never hold gas", () =>
     return chain.rpc<{ type: Hex; authorizationList?: unknown[] }>("eth_getTransactionByHash", [batch.txHash]);
   }
 
-  it("sweeps 20 addresses in one type-4 transaction carrying their authorizations, after deploying the contract once", async () => {
+  it("sweeps 20 addresses in one type-4 transaction carrying their authorizations, " +
+    "after deploying the contract once", async () => {
     const amounts = Array.from({ length: 20 }, (_, i) => `1.${String(i + 1).padStart(2, "0")}0000`);
     addresses = await Promise.all(amounts.map((a) => paid(a)));
     const sum = amounts.reduce((total, a) => total + BigInt(a.replace(".", "")), 0n);
@@ -302,7 +307,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     expect(done.confirmations).toBeGreaterThanOrEqual(6);
   }, 150_000);
 
-  it("a payout to an address the token refuses reverts on chain: failed (transfer_reverted), refunded, payout.failed", async () => {
+  it("a payout to an address the token refuses reverts on chain: " +
+    "failed (transfer_reverted), refunded, payout.failed", async () => {
     await expectFrozenPayoutFails(s, CHAIN, recipients());
   }, 150_000);
 
@@ -332,7 +338,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     await expectDeniedRefundFails(s, CHAIN, recipients(), paid);
   }, 240_000);
 
-  it("review: above the merchant's limit a payout waits; approved it confirms, rejected it fails (rejected) with a refund", async () => {
+  it("review: above the merchant's limit a payout waits; approved it confirms, " +
+    "rejected it fails (rejected) with a refund", async () => {
     const set = await reviewAbove("3.000000");
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ review_above: "3.000000" });
@@ -381,8 +388,8 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     }
   }, 150_000);
 
-  it("checked again just before signing: an address deny-listed after its payout was queued is blocked and never signed; " +
-    "an unreadable sanctions oracle holds the signing until it reads", async () => {
+  it("checked again just before signing: an address deny-listed after its payout was queued is " +
+    "blocked and never signed; an unreadable sanctions oracle holds the signing until it reads", async () => {
     // This file's leader stops, so the payouts' transfers wait as queued intents; this process then runs the
     // leader's passes itself (trackOutbound, the code the leader runs), with a sanctions oracle configured.
     await sender.stop();
@@ -443,19 +450,23 @@ describe("payouts on polygon, end to end (through the treasury and the outbound 
     );
   }, 150_000);
 
-  it("refuses destinations that would lose or loop the money: the token contract, an own deposit address, the treasury", async () => {
-    const depositAddress = (
-      await api("POST", "/v1/payments", { key: s.merchant.sandboxKey, body: { amount: "1.000000", chain: CHAIN } })
-    ).json.deposit_address;
-    for (const to of [
-      chain.config.tokenAddress,
-      depositAddress,
-      chain.treasury.address,
-      chain.treasury.address.toLowerCase(),
-    ]) {
-      const refused = await createPayout({ to_address: to, amount: "1.000000" });
-      expect(refused.status, to).toBe(400);
-      expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
-    }
-  });
+  it(
+    "refuses destinations that would lose or loop the money: " +
+      "the token contract, an own deposit address, the treasury",
+    async () => {
+      const depositAddress = (
+        await api("POST", "/v1/payments", { key: s.merchant.sandboxKey, body: { amount: "1.000000", chain: CHAIN } })
+      ).json.deposit_address;
+      for (const to of [
+        chain.config.tokenAddress,
+        depositAddress,
+        chain.treasury.address,
+        chain.treasury.address.toLowerCase(),
+      ]) {
+        const refused = await createPayout({ to_address: to, amount: "1.000000" });
+        expect(refused.status, to).toBe(400);
+        expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
+      }
+    },
+  );
 });

@@ -52,7 +52,8 @@ export const nativeUnits = (chain: Chain, text: string) => parseUnits(text, CHAI
 
 /** The alert reconcile raises for a role holding `units` less native coin than its books. */
 export const nativeAlert = (chain: Chain, role: string, units: bigint) =>
-  `native: the ${role} holds ${nativeText(chain, units)} ${CHAIN_SPECS[chain].native.symbol} less on chain than the custody books hold`;
+  `native: the ${role} holds ${nativeText(chain, units)} ` +
+  `${CHAIN_SPECS[chain].native.symbol} less on chain than the custody books hold`;
 
 export function expectBooked(run: { code: number; stdout: string; stderr: string }) {
   expect(run.code, run.stdout + run.stderr).toBe(0);

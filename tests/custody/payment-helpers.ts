@@ -56,7 +56,8 @@ export function sweepsOf(address: string) {
     options: Record<string, unknown>;
   }>(
     getDb(),
-    "select id, status, raw_amount::text, after_id, options from outbound_transactions where purpose = 'sweep' and from_address = $1",
+    "select id, status, raw_amount::text, after_id, options " +
+      "from outbound_transactions where purpose = 'sweep' and from_address = $1",
     [address],
   );
 }

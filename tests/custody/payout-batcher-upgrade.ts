@@ -20,7 +20,8 @@ type EvmChain = Awaited<ReturnType<typeof evmChain>>;
 const undelegations = (chain: Chain, treasury: string) =>
   query<{ id: string; status: string }>(
     getDb(),
-    "select id, status from outbound_transactions where mode = 'sandbox' and chain = $1 and purpose = 'undelegate' and cause_id = $2",
+    "select id, status from outbound_transactions where mode = 'sandbox' " +
+      "and chain = $1 and purpose = 'undelegate' and cause_id = $2",
     [chain, treasury],
   );
 

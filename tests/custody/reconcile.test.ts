@@ -163,7 +163,8 @@ describe("the installation's own books, reconciled with the chain", () => {
     // exactly what each holds on chain.
     const fundings = await query<{ address: string; amount: string; tx_hash: string }>(
       getDb(),
-      "select address, amount::text, tx_hash from custody_fundings where mode = 'sandbox' and chain = $1 and source = 'faucet'",
+      "select address, amount::text, tx_hash from custody_fundings " +
+        "where mode = 'sandbox' and chain = $1 and source = 'faucet'",
       [CHAIN],
     );
     const roles = [chain.treasury.address, chain.sweeper.address].map((a) => a.toLowerCase());
@@ -236,59 +237,67 @@ describe("the installation's own books, reconciled with the chain", () => {
     expect(after.eth.gas.roles.treasury.unmatched).toBe("0");
   }, 150_000);
 
-  it("tokens taken off a deposit address outside the service (its key used elsewhere): the gap adds to the shortfall, exit 3", async () => {
-    // The dust payment's address: the books hold 0.300000 USDT on it (the sweeps left it).
-    const [dust] = await query<{ deposit_address: string; derivation_index: number }>(
-      getDb(),
-      "select deposit_address, derivation_index from payments where merchant_id = $1 and chain = $2 and amount_units = 300000",
-      [m.id, CHAIN],
-    );
-    const key = await depositKey(getDb(), "sandbox", CHAIN, Number(dust!.derivation_index));
-    expect(key.address.toLowerCase()).toBe(dust!.deposit_address.toLowerCase());
-    await chain.rpc("anvil_setBalance", [key.address, numberToHex(10n ** 16n)]); // gas for its own transfer
-    const hash = await createChainAdapter(chain.config).sendToken(key.privateKey, chain.freshAddress(), 300_000n);
-    await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+  it(
+    "tokens taken off a deposit address outside the service (its key used elsewhere): " +
+      "the gap adds to the shortfall, exit 3",
+    async () => {
+      // The dust payment's address: the books hold 0.300000 USDT on it (the sweeps left it).
+      const [dust] = await query<{ deposit_address: string; derivation_index: number }>(
+        getDb(),
+        "select deposit_address, derivation_index from payments " +
+          "where merchant_id = $1 and chain = $2 and amount_units = 300000",
+        [m.id, CHAIN],
+      );
+      const key = await depositKey(getDb(), "sandbox", CHAIN, Number(dust!.derivation_index));
+      expect(key.address.toLowerCase()).toBe(dust!.deposit_address.toLowerCase());
+      await chain.rpc("anvil_setBalance", [key.address, numberToHex(10n ** 16n)]); // gas for its own transfer
+      const hash = await createChainAdapter(chain.config).sendToken(key.privateKey, chain.freshAddress(), 300_000n);
+      await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
 
-    const { code, report, eth } = await reconcile();
-    expect(code).toBe(3);
-    expect(report.ok).toBe(false);
-    expect(eth.usdt).toMatchObject({
-      on_chain: { treasury: "5.500000", deposit_addresses: "0.000000", total: "5.500000" },
-      books: { deposit_addresses: "0.300000", treasury: "6.500000", total: "6.800000" },
-      unmatched: "-1.300000",
-      difference: "-1.300000",
-    });
-    expect(eth.deposit_addresses_read).toBe(1);
-    expect(eth.alerts).toEqual([
-      "shortfall: 1.300000 USDT less on chain than merchants are owed",
-      "unmatched: 1.300000 USDT less on chain than the custody books hold",
-    ]);
-    expect(await jobErrors()).toEqual([
-      {
-        message: "custody reconciliation found a gap",
-        fields: expect.objectContaining({ mode: "sandbox", chain: CHAIN, alerts: eth.alerts }),
-      },
-    ]);
-  });
+      const { code, report, eth } = await reconcile();
+      expect(code).toBe(3);
+      expect(report.ok).toBe(false);
+      expect(eth.usdt).toMatchObject({
+        on_chain: { treasury: "5.500000", deposit_addresses: "0.000000", total: "5.500000" },
+        books: { deposit_addresses: "0.300000", treasury: "6.500000", total: "6.800000" },
+        unmatched: "-1.300000",
+        difference: "-1.300000",
+      });
+      expect(eth.deposit_addresses_read).toBe(1);
+      expect(eth.alerts).toEqual([
+        "shortfall: 1.300000 USDT less on chain than merchants are owed",
+        "unmatched: 1.300000 USDT less on chain than the custody books hold",
+      ]);
+      expect(await jobErrors()).toEqual([
+        {
+          message: "custody reconciliation found a gap",
+          fields: expect.objectContaining({ mode: "sandbox", chain: CHAIN, alerts: eth.alerts }),
+        },
+      ]);
+    },
+  );
 
-  it("a surplus (more on chain than the books and than merchants are owed) is reported, never an alert: exit 0", async () => {
-    // 2.300000 USDT to the treasury from outside any payment (the sandbox faucet): the 1.300000 gap, and 1 more.
-    const hash = await chain.fundTreasury(2_300_000n);
-    await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
+  it(
+    "a surplus (more on chain than the books and than merchants are owed) " + "is reported, never an alert: exit 0",
+    async () => {
+      // 2.300000 USDT to the treasury from outside any payment (the sandbox faucet): the 1.300000 gap, and 1 more.
+      const hash = await chain.fundTreasury(2_300_000n);
+      await chain.client.waitForTransactionReceipt({ hash: hash as Hex });
 
-    const { code, report, eth } = await reconcile();
-    expect(code, JSON.stringify(report)).toBe(0);
-    expect(report.ok).toBe(true);
-    expect(eth.usdt).toMatchObject({
-      on_chain: { treasury: "7.800000", deposit_addresses: "0.000000", total: "7.800000" },
-      books: { total: "6.800000" },
-      owed: { total: "6.800000" },
-      unmatched: "1.000000",
-      difference: "1.000000",
-    });
-    expect(eth.alerts).toEqual([]);
-    expect(await jobErrors()).toEqual([]);
-  });
+      const { code, report, eth } = await reconcile();
+      expect(code, JSON.stringify(report)).toBe(0);
+      expect(report.ok).toBe(true);
+      expect(eth.usdt).toMatchObject({
+        on_chain: { treasury: "7.800000", deposit_addresses: "0.000000", total: "7.800000" },
+        books: { total: "6.800000" },
+        owed: { total: "6.800000" },
+        unmatched: "1.000000",
+        difference: "1.000000",
+      });
+      expect(eth.alerts).toEqual([]);
+      expect(await jobErrors()).toEqual([]);
+    },
+  );
 
   it("the consistency check finds a journal that does not balance", async () => {
     const rollback = new Error("rollback");
@@ -314,11 +323,13 @@ describe("payouts on eth, end to end", () => {
   const s = usePayoutMerchant(CHAIN, "30.000000");
   const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.balanceOf, decimals: 6 });
 
-  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+  it("pays part of the balance: pending → processing → confirmed; " +
+    "the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
 
-  it("a payout to an address Tether froze is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+  it("a payout to an address Tether froze is blocked before signing (destination_frozen): " +
+    "no fee, refunded, payout.blocked", async () => {
     await expectFrozenPayoutBlocked(s, CHAIN, recipients());
   }, 150_000);
 
@@ -337,11 +348,13 @@ describe("payouts on eth, end to end", () => {
     console.log(`eth: a payout in a batch of 20 used ${perPayout} gas, one alone ${alone}`);
   }, 240_000);
 
-  it("a batch that reverts pays nobody: its payouts go back to pending and are each sent alone, paid exactly once", async () => {
+  it("a batch that reverts pays nobody: its payouts go back to " +
+    "pending and are each sent alone, paid exactly once", async () => {
     await expectRevertedBatchRetriesAlone(s, chain, leader);
   }, 240_000);
 
-  it("a batch of one that reverts fails its payout as a transfer alone does (transfer_reverted): refunded, not sent again", async () => {
+  it("a batch of one that reverts fails its payout as a transfer alone " +
+    "does (transfer_reverted): refunded, not sent again", async () => {
     await expectRevertedBatchOfOneFails(s, chain, leader);
   }, 180_000);
 
@@ -360,7 +373,8 @@ describe("payouts on eth, end to end", () => {
 });
 
 describe("a deposit address Tether froze", () => {
-  it("is not swept (an error log), reconcile alerts and cli custody frozen lists it, both exit 3; unfrozen, it is swept", async () => {
+  it("is not swept (an error log), reconcile alerts and cli custody frozen lists it, " +
+    "both exit 3; unfrozen, it is swept", async () => {
     const address = await paidPayment("3.000000");
     const same = (a: string) => a.toLowerCase() === address.toLowerCase();
     const setFrozen = async (on: boolean) => {
@@ -386,7 +400,8 @@ describe("a deposit address Tether froze", () => {
     expect(code).toBe(3);
     expect(eth.frozen).toEqual([{ role: "deposit", address: expect.toSatisfy(same), usdt: "3.000000" }]);
     expect(eth.alerts).toContain(
-      `frozen: USDT's issuer froze the deposit address ${eth.frozen[0].address} (3.000000 USDT there cannot move; it is not swept)`,
+      `frozen: USDT's issuer froze the deposit address ${eth.frozen[0].address} ` +
+        `(3.000000 USDT there cannot move; it is not swept)`,
     );
     const listed = await runCli(["custody", "frozen", "--mode", "sandbox", "--chain", CHAIN], process.env);
     expect(listed.code, listed.stderr).toBe(3);

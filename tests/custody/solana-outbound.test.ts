@@ -58,21 +58,25 @@ afterAll(async () => {
 });
 
 describe("outbound Solana transactions (emulated)", () => {
-  it("sends USDT from the treasury to a fresh owner: its token account is created, confirmed once finalized, fee recorded", async () => {
-    const to = await chain.freshAddress();
-    const intent = await payout(to, 12_345_678n);
-    const done = await waitForStatus(intent.id, "confirmed");
-    expect(await chain.usdtOf(to)).toBe(12_345_678n);
-    expect(done.confirmations).toBeGreaterThanOrEqual(TEST_SOLANA_FINALITY_DEPTH);
-    expect(done.feeNative).toBe(SIGNATURE_FEE);
-    expect(done.blockHash).toBe(`slot:${done.blockNumber}`);
-    const [only] = await candidates(intent.id);
-    expect(only).toMatchObject({ status: "confirmed", txHash: done.txHash, feeNative: SIGNATURE_FEE });
-    expect(only!.validUntil! > BigInt(done.blockNumber!)).toBe(true);
-    // Sending the same bytes again is harmless: the node answers "already processed".
-    expect(await chain.driver.broadcast(only!)).toEqual({ sent: true });
-    expect(await chain.transfersTo(to)).toBe(1);
-  });
+  it(
+    "sends USDT from the treasury to a fresh owner: its token account is created, " +
+      "confirmed once finalized, fee recorded",
+    async () => {
+      const to = await chain.freshAddress();
+      const intent = await payout(to, 12_345_678n);
+      const done = await waitForStatus(intent.id, "confirmed");
+      expect(await chain.usdtOf(to)).toBe(12_345_678n);
+      expect(done.confirmations).toBeGreaterThanOrEqual(TEST_SOLANA_FINALITY_DEPTH);
+      expect(done.feeNative).toBe(SIGNATURE_FEE);
+      expect(done.blockHash).toBe(`slot:${done.blockNumber}`);
+      const [only] = await candidates(intent.id);
+      expect(only).toMatchObject({ status: "confirmed", txHash: done.txHash, feeNative: SIGNATURE_FEE });
+      expect(only!.validUntil! > BigInt(done.blockNumber!)).toBe(true);
+      // Sending the same bytes again is harmless: the node answers "already processed".
+      expect(await chain.driver.broadcast(only!)).toEqual({ sent: true });
+      expect(await chain.transfersTo(to)).toBe(1);
+    },
+  );
 
   it(
     "a sweep signed by a deposit address with no SOL: " +
@@ -100,7 +104,8 @@ describe("outbound Solana transactions (emulated)", () => {
       expect(done).toMatchObject({ rentReturnedNative: rent, rentPaidNative: 0n });
       const books = await query<{ asset: string; account: string; total: string }>(
         getDb(),
-        "select asset, account, sum(amount)::text as total from custody_entries where cause_id = $1 group by 1, 2 order by 1, 2",
+        "select asset, account, sum(amount)::text as total " +
+          "from custody_entries where cause_id = $1 group by 1, 2 order by 1, 2",
         [intent.id],
       );
       expect(books.filter((b) => b.total !== "0")).toEqual([
@@ -151,16 +156,18 @@ describe("outbound Solana transactions (emulated)", () => {
     RESTART_TEST_MS,
   );
 
-  it("a blockhash expired before broadcast (finalized height past it): re-signed once on a new blockhash, one transfer", async () => {
+  it("a blockhash expired before broadcast (finalized height past it): " +
+    "re-signed once on a new blockhash, one transfer", async () => {
     const to = await chain.freshAddress();
     const intent = await crashedAt("after_sign", () => payout(to, 3n * USDT));
     const [stale] = await candidates(intent.id);
-    // Past the 150-slot window and then the finality depth more, so even `finalized` is past the last valid block height.
+    // Past the 150-slot window and then the finality depth more,
+    // so even `finalized` is past the last valid block height.
     await chain.ops.mine(200);
     expect(await chain.driver.broadcast(stale!)).toEqual({ sent: false, reason: expect.stringMatching(/blockhash/i) });
     worker = await startOutboundWorker("solana");
-    // A restart, the re-sign once `finalized` passes the old height, then the finality depth to finalize the new one: over
-    // a minute under the CI's load (it timed out at 60 s once).
+    // A restart, the re-sign once `finalized` passes the old height, then the finality depth to finalize the new one:
+    // over a minute under the CI's load (it timed out at 60 s once).
     const done = await waitForStatus(intent.id, "confirmed", 90_000);
     expect(done.resigns).toBe(1);
     const all = await candidates(intent.id);
@@ -255,7 +262,8 @@ describe("payouts on Solana, end to end", () => {
   const s = usePayoutMerchant("solana", "30.000000", { watch: true });
   const recipients = () => ({ freshAddress: chain.freshAddress, tokenOf: chain.usdtOf, decimals: 6 });
 
-  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+  it("pays part of the balance: pending → processing → confirmed; " +
+    "the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, "solana", recipients());
   }, 150_000);
 
@@ -288,7 +296,8 @@ describe("payouts on Solana, end to end", () => {
       "solana",
       recipients(),
       {
-        // Past the 150-slot window and then the finality depth more, so even `finalized` is past the last valid block height.
+        // Past the 150-slot window and then the finality depth more,
+        // so even `finalized` is past the last valid block height.
         expire: async () => {
           await chain.ops.mine(200);
         },
@@ -306,17 +315,21 @@ describe("payouts on Solana, end to end", () => {
     await expectFrozenPayoutBlocked(s, "solana", recipients());
   }, 150_000);
 
-  it("refuses a token account as the destination (the USDT would sit in an account nobody can spend), and the treasury", async () => {
-    const tokenAccount = await chain.ataOf(chain.treasury.address); // exists: the file funded the treasury
-    expect(await chain.accountExists(tokenAccount)).toBe(true);
-    for (const to of [tokenAccount, chain.treasury.address]) {
-      const before = await balanceOf(s.merchant.sandboxKey, "solana");
-      const refused = await s.createPayout({ to_address: to, amount: "1.000000" });
-      expect(refused.status, refused.text).toBe(400);
-      expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
-      expect(await balanceOf(s.merchant.sandboxKey, "solana")).toEqual(before);
-    }
-  });
+  it(
+    "refuses a token account as the destination (the USDT would sit " +
+      "in an account nobody can spend), and the treasury",
+    async () => {
+      const tokenAccount = await chain.ataOf(chain.treasury.address); // exists: the file funded the treasury
+      expect(await chain.accountExists(tokenAccount)).toBe(true);
+      for (const to of [tokenAccount, chain.treasury.address]) {
+        const before = await balanceOf(s.merchant.sandboxKey, "solana");
+        const refused = await s.createPayout({ to_address: to, amount: "1.000000" });
+        expect(refused.status, refused.text).toBe(400);
+        expect(refused.json.error).toMatchObject({ type: "invalid_request_error", param: "to_address" });
+        expect(await balanceOf(s.merchant.sandboxKey, "solana")).toEqual(before);
+      }
+    },
+  );
 });
 
 // Last but one: it leaves the treasury short of what the books hold (the congestion tests after it only pay out).
@@ -395,7 +408,8 @@ describe("priority fees under congestion", () => {
     expect(await chain.transfersTo(to)).toBe(1);
   }, 90_000);
 
-  it("a candidate that could not land before its blockhash expired is re-signed at the market's new price, once", async () => {
+  it("a candidate that could not land before its blockhash expired " +
+    "is re-signed at the market's new price, once", async () => {
     await congest(20_000n);
     // Lost on the way while its blockhash is valid (the emulator's drop), then priced out by a higher congestion.
     await chain.dropNext(100, chain.treasury.address);
@@ -407,7 +421,8 @@ describe("priority fees under congestion", () => {
     expect(firstPrice).toBeLessThan(300_000n);
     await chain.ops.congest({ computeUnitPrice: 300_000n });
     await chain.dropNext(0, chain.treasury.address);
-    // Past its 150-slot window and the finality depth more, all congested: even `finalized` is past its last valid height.
+    // Past its 150-slot window and the finality depth more, all
+    // congested: even `finalized` is past its last valid height.
     await chain.ops.mine(200);
     const done = await waitForStatus(intent.id, "confirmed", 90_000);
     expect(done.resigns).toBe(1);

@@ -63,7 +63,8 @@ export async function tronChain() {
     },
     /**
      * Moves the chain's clock past `ms` (epoch milliseconds) and mines enough blocks that the solidified block
-     * (head − the chain's solidification lag) is past it too: anvil's time offset (evm_increaseTime) applies to every later block.
+     * (head − the chain's solidification lag) is past it too: anvil's time offset (evm_increaseTime) applies to every
+     * later block.
      */
     passTime: async (ms: bigint) => {
       const behind = Number(ms) - (await blockTime(false));

@@ -145,17 +145,20 @@ describe("payouts on Tron, end to end", () => {
     decimals: 6,
   });
 
-  it("pays part of the balance: pending → processing → confirmed; the recipient gets exactly it; payout.confirmed arrives", async () => {
+  it("pays part of the balance: pending → processing → confirmed; " +
+    "the recipient gets exactly it; payout.confirmed arrives", async () => {
     await expectPayoutConfirms(s, CHAIN, recipients());
   }, 150_000);
 
-  it("a payout to an address Tether froze is blocked before signing (destination_frozen): no fee, refunded, payout.blocked", async () => {
+  it("a payout to an address Tether froze is blocked before signing (destination_frozen): " +
+    "no fee, refunded, payout.blocked", async () => {
     await expectFrozenPayoutBlocked(s, CHAIN, recipients());
   }, 150_000);
 
   // Before the exhausted transfer below: it moves the chain's clock, which would expire the payment refunded here.
-  it("refunds: part of a payment to an address and to its sender, pending → processing → succeeded, exact on chain; " +
-    "an over-refund is refused; a deny-listed or frozen destination fails unsigned, restored, refund.failed", async () => {
+  it("refunds: part of a payment to an address and to its sender, " +
+    "pending → processing → succeeded, exact on chain; an over-refund is refused; " +
+    "a deny-listed or frozen destination fails unsigned, restored, refund.failed", async () => {
     const paid = await paidBySimulate(s.merchant, CHAIN, "3.000000");
     const done = await expectRefundToAddress(s, CHAIN, recipients(), paid);
     expect(done.tx_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -270,26 +273,29 @@ describe("outbound Tron transactions", () => {
     RESTART_TEST_MS,
   );
 
-  it("expired before broadcast: once a solidified block is past the expiration it is re-signed once, one transfer", async () => {
-    const to = chain.freshAddress();
-    const intent = await crashedAt("after_sign", () => payout(to, 3n * USDT));
-    const [stale] = await candidates(intent.id);
-    await chain.passTime(stale!.validUntil!);
-    await waitFor("a solidified block past the expiration", async () => {
-      return BigInt(await chain.blockTime(true)) > stale!.validUntil!;
-    });
-    const refused = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(stale!.signedTx));
-    expect(refused.code).toBe("TRANSACTION_EXPIRATION_ERROR");
-    worker = await startOutboundWorker(CHAIN);
-    const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
-    expect(done.resigns).toBe(1);
-    const all = await candidates(intent.id);
-    expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
-    expect(all[1]!.validUntil! > stale!.validUntil!).toBe(true);
-    expect(done.txHash).toBe(all[1]!.txHash);
-    expect(await chain.transfersTo(to)).toBe(1);
-    expect((await chain.balances(to)).token).toBe(3n * USDT);
-  });
+  it(
+    "expired before broadcast: once a solidified block is past the " + "expiration it is re-signed once, one transfer",
+    async () => {
+      const to = chain.freshAddress();
+      const intent = await crashedAt("after_sign", () => payout(to, 3n * USDT));
+      const [stale] = await candidates(intent.id);
+      await chain.passTime(stale!.validUntil!);
+      await waitFor("a solidified block past the expiration", async () => {
+        return BigInt(await chain.blockTime(true)) > stale!.validUntil!;
+      });
+      const refused = await chain.node.wallet<{ code?: string }>("broadcasttransaction", JSON.parse(stale!.signedTx));
+      expect(refused.code).toBe("TRANSACTION_EXPIRATION_ERROR");
+      worker = await startOutboundWorker(CHAIN);
+      const done = await waitForStatus(intent.id, "confirmed", CONFIRM_MS);
+      expect(done.resigns).toBe(1);
+      const all = await candidates(intent.id);
+      expect(all.map((c) => c.status)).toEqual(["expired", "confirmed"]);
+      expect(all[1]!.validUntil! > stale!.validUntil!).toBe(true);
+      expect(done.txHash).toBe(all[1]!.txHash);
+      expect(await chain.transfersTo(to)).toBe(1);
+      expect((await chain.balances(to)).token).toBe(3n * USDT);
+    },
+  );
 
   it("a TRC-20 transfer to a frozen address lands and fails: the intent is reverted, its fee recorded", async () => {
     const to = chain.freshAddress();
@@ -313,7 +319,8 @@ describe("outbound Tron transactions", () => {
 });
 
 describe("Tron energy staked by the operator", () => {
-  it("tron resources shows the treasury's stake and energy, and the TRX the journal records as burnt in 24 h", async () => {
+  it("tron resources shows the treasury's stake and energy, " +
+    "and the TRX the journal records as burnt in 24 h", async () => {
     worker ??= await startOutboundWorker(CHAIN);
     // The operator's step, outside the service: 14,000 TRX frozen for energy with the treasury's key (~140,000
     // energy a day at the sandbox's network weights, enough for one USDT transfer into an empty balance).

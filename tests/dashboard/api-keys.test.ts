@@ -15,7 +15,8 @@ import { can } from "@/lib/identity/users/roles";
 import { StepUpRequiredError } from "@/lib/identity/users/step-up";
 import { api, expectRefusedWithin, newMerchant } from "../helpers/api";
 
-// The dashboard's key functions (lib/dashboard/actions/api-keys.ts) over lib/identity/api-keys, checked against the real /v1 API.
+// The dashboard's key functions (lib/dashboard/actions/api-keys.ts)
+// over lib/identity/api-keys, checked against the real /v1 API.
 const steppedUp = { secondFactorAt: new Date(), role: "owner" as const };
 const stale = { secondFactorAt: new Date(Date.now() - 6 * 60_000), role: "owner" as const };
 const actorOf = (merchantId: string) => ({ merchantId, userId: null, ip: "10.0.0.1", userAgent: "vitest" });
@@ -142,36 +143,39 @@ describe("a key never does more than its creator may (docs/DASHBOARD.md#api-keys
     expect(made.json.error?.type).toBe("insufficient_balance");
   });
 
-  it("a developer cannot roll a key whose scopes exceed theirs; no one rolls or grants sandbox:chains here", async () => {
-    const m = await newMerchant("Roll shop", { sandboxChains: false });
-    const sandbox = { merchantId: m.id, mode: "sandbox" as const };
-    await expect(rollDashboardKey(getDb(), actorOf(m.id), developer, sandbox, m.sandboxKeyId, "now")).rejects.toThrow(
-      KeyScopeError,
-    );
-    expect((await api("GET", "/v1/balances", { key: m.sandboxKey })).status).toBe(200);
-    const keys = await listModeKeys(getDb(), sandbox);
-    expect(keys.map((k) => k.status)).toEqual(["active"]);
-    // A key within the developer's role rolls.
-    const mine = await createDashboardKey(getDb(), actorOf(m.id), developer, "sandbox", ["payments:read"]);
-    expect((await rollDashboardKey(getDb(), actorOf(m.id), developer, sandbox, mine.id, "now")).secret).toMatch(
-      /^mnt_test_sk_/,
-    );
-    // The chain-wide sandbox controls are the operator's to grant (CLI), not an owner's.
-    await expect(createDashboardKey(getDb(), actorOf(m.id), steppedUp, "sandbox", ["sandbox:chains"])).rejects.toThrow(
-      KeyScopeError,
-    );
-    const operators = await newMerchant("Operator's shop"); // its sandbox key holds sandbox:chains
-    await expect(
-      rollDashboardKey(
-        getDb(),
-        actorOf(operators.id),
-        steppedUp,
-        { merchantId: operators.id, mode: "sandbox" },
-        operators.sandboxKeyId,
-        "now",
-      ),
-    ).rejects.toThrow(new KeyScopeError("Your role (owner) cannot roll a key with these scopes: sandbox:chains."));
-  });
+  it(
+    "a developer cannot roll a key whose scopes exceed theirs; " + "no one rolls or grants sandbox:chains here",
+    async () => {
+      const m = await newMerchant("Roll shop", { sandboxChains: false });
+      const sandbox = { merchantId: m.id, mode: "sandbox" as const };
+      await expect(rollDashboardKey(getDb(), actorOf(m.id), developer, sandbox, m.sandboxKeyId, "now")).rejects.toThrow(
+        KeyScopeError,
+      );
+      expect((await api("GET", "/v1/balances", { key: m.sandboxKey })).status).toBe(200);
+      const keys = await listModeKeys(getDb(), sandbox);
+      expect(keys.map((k) => k.status)).toEqual(["active"]);
+      // A key within the developer's role rolls.
+      const mine = await createDashboardKey(getDb(), actorOf(m.id), developer, "sandbox", ["payments:read"]);
+      expect((await rollDashboardKey(getDb(), actorOf(m.id), developer, sandbox, mine.id, "now")).secret).toMatch(
+        /^mnt_test_sk_/,
+      );
+      // The chain-wide sandbox controls are the operator's to grant (CLI), not an owner's.
+      await expect(
+        createDashboardKey(getDb(), actorOf(m.id), steppedUp, "sandbox", ["sandbox:chains"]),
+      ).rejects.toThrow(KeyScopeError);
+      const operators = await newMerchant("Operator's shop"); // its sandbox key holds sandbox:chains
+      await expect(
+        rollDashboardKey(
+          getDb(),
+          actorOf(operators.id),
+          steppedUp,
+          { merchantId: operators.id, mode: "sandbox" },
+          operators.sandboxKeyId,
+          "now",
+        ),
+      ).rejects.toThrow(new KeyScopeError("Your role (owner) cannot roll a key with these scopes: sandbox:chains."));
+    },
+  );
 
   it("the scope table: each role may give exactly the scopes whose permission it has", () => {
     expect(grantableScopes("owner")).toEqual(ALL_SCOPES.filter((s) => s !== "sandbox:chains"));

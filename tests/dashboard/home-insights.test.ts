@@ -29,7 +29,8 @@ async function payment(
   const status = p.status ?? "confirmed";
   await query(
     getDb(),
-    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, created_at, expires_at, confirmed_at)
+    `insert into payments
+       (id, merchant_id, mode, status, chain, amount_units, deposit_address, created_at, expires_at, confirmed_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $8::timestamptz + interval '1 hour', $9)`,
     [
       `pay_${randomBytes(12).toString("hex")}`,
@@ -46,34 +47,38 @@ async function payment(
 }
 
 describe("confirmed volume", () => {
-  it("sums exact amounts per UTC day over 30 days, every chain (18-decimal BNB included), confirmed only, this mode", async () => {
-    const m = await newMerchant();
-    // Beyond 2^53 base units (9 007 199 254.740993 USDT): a float sum would be off by a unit.
-    const big = 9_007_199_254_740_993n;
-    await payment(m.id, { units: big, chain: "bnb", confirmedAt: "2026-06-30T00:00:00.000Z" });
-    await payment(m.id, { units: 1n, chain: "eth", confirmedAt: "2026-06-30T14:59:59.999Z" });
-    await payment(m.id, { units: 100_000_001n, chain: "solana", confirmedAt: "2026-06-29T23:59:59.999Z" });
-    await payment(m.id, { units: 2_500_000n, chain: "tron", confirmedAt: "2026-06-01T00:00:00.000Z" }); // day 30
-    await payment(m.id, { units: 7_000_000n, chain: "polygon", confirmedAt: "2026-05-31T23:59:59.999Z" }); // day 31
-    await payment(m.id, { units: 5_000_000n, chain: "eth", status: "confirming" });
-    await payment(m.id, { units: 3_000_000n, chain: "eth", confirmedAt: "2026-06-30T10:00:00.000Z", mode: "live" });
-    const other = await newMerchant();
-    await payment(other.id, { units: 4_000_000n, chain: "eth", confirmedAt: "2026-06-30T10:00:00.000Z" });
+  it(
+    "sums exact amounts per UTC day over 30 days, " +
+      "every chain (18-decimal BNB included), confirmed only, this mode",
+    async () => {
+      const m = await newMerchant();
+      // Beyond 2^53 base units (9 007 199 254.740993 USDT): a float sum would be off by a unit.
+      const big = 9_007_199_254_740_993n;
+      await payment(m.id, { units: big, chain: "bnb", confirmedAt: "2026-06-30T00:00:00.000Z" });
+      await payment(m.id, { units: 1n, chain: "eth", confirmedAt: "2026-06-30T14:59:59.999Z" });
+      await payment(m.id, { units: 100_000_001n, chain: "solana", confirmedAt: "2026-06-29T23:59:59.999Z" });
+      await payment(m.id, { units: 2_500_000n, chain: "tron", confirmedAt: "2026-06-01T00:00:00.000Z" }); // day 30
+      await payment(m.id, { units: 7_000_000n, chain: "polygon", confirmedAt: "2026-05-31T23:59:59.999Z" }); // day 31
+      await payment(m.id, { units: 5_000_000n, chain: "eth", status: "confirming" });
+      await payment(m.id, { units: 3_000_000n, chain: "eth", confirmedAt: "2026-06-30T10:00:00.000Z", mode: "live" });
+      const other = await newMerchant();
+      await payment(other.id, { units: 4_000_000n, chain: "eth", confirmedAt: "2026-06-30T10:00:00.000Z" });
 
-    const days = await loadDailyVolume(getDb(), { merchantId: m.id, mode: "sandbox" }, NOW);
-    expect(days).toHaveLength(30);
-    expect(days[0]!.day).toBe("2026-06-01");
-    expect(days.at(-1)!.day).toBe("2026-06-30");
-    expect(days.filter((d) => d.payments > 0)).toEqual([
-      { day: "2026-06-01", amount: "2.500000", payments: 1 },
-      { day: "2026-06-29", amount: "100.000001", payments: 1 },
-      { day: "2026-06-30", amount: "9007199254.740994", payments: 2 },
-    ]);
-    expect(days.find((d) => d.day === "2026-06-15")).toEqual({ day: "2026-06-15", amount: "0.000000", payments: 0 });
-    expect(totalVolume(days)).toBe("9007199357.240995");
-    const live = await loadDailyVolume(getDb(), { merchantId: m.id, mode: "live" }, NOW);
-    expect(totalVolume(live)).toBe("3.000000");
-  });
+      const days = await loadDailyVolume(getDb(), { merchantId: m.id, mode: "sandbox" }, NOW);
+      expect(days).toHaveLength(30);
+      expect(days[0]!.day).toBe("2026-06-01");
+      expect(days.at(-1)!.day).toBe("2026-06-30");
+      expect(days.filter((d) => d.payments > 0)).toEqual([
+        { day: "2026-06-01", amount: "2.500000", payments: 1 },
+        { day: "2026-06-29", amount: "100.000001", payments: 1 },
+        { day: "2026-06-30", amount: "9007199254.740994", payments: 2 },
+      ]);
+      expect(days.find((d) => d.day === "2026-06-15")).toEqual({ day: "2026-06-15", amount: "0.000000", payments: 0 });
+      expect(totalVolume(days)).toBe("9007199357.240995");
+      const live = await loadDailyVolume(getDb(), { merchantId: m.id, mode: "live" }, NOW);
+      expect(totalVolume(live)).toBe("3.000000");
+    },
+  );
 });
 
 // A chain whose head grows by one block a call, until told to fail (an RPC error quoting its keyed URL).

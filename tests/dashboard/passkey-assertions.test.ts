@@ -90,28 +90,31 @@ describe("passkey assertions", () => {
     expect(await signIn((challenge) => u.device.assert(challenge, { signCount: 4 }))).toMatchObject({ ok: true });
   });
 
-  it("a signature counter that does not move forward (a cloned authenticator) is refused, and writes nothing", async () => {
-    const u = await userWithPasskey();
-    expect(await signIn((challenge) => u.device.assert(challenge, { signCount: 7 }))).toMatchObject({ ok: true });
-    const before = await stored(u.device.credentialId);
-    expect(before?.counter).toBe("7");
-    for (const signCount of [6, 7, 0]) {
-      expect(await signIn((challenge) => u.device.assert(challenge, { signCount }))).toEqual({
-        ok: false,
-        reason: "invalid_passkey",
-      });
+  it(
+    "a signature counter that does not move forward (a cloned authenticator) " + "is refused, and writes nothing",
+    async () => {
+      const u = await userWithPasskey();
+      expect(await signIn((challenge) => u.device.assert(challenge, { signCount: 7 }))).toMatchObject({ ok: true });
+      const before = await stored(u.device.credentialId);
+      expect(before?.counter).toBe("7");
+      for (const signCount of [6, 7, 0]) {
+        expect(await signIn((challenge) => u.device.assert(challenge, { signCount }))).toEqual({
+          ok: false,
+          reason: "invalid_passkey",
+        });
+        expect(await stored(u.device.credentialId)).toEqual(before);
+      }
+      expect(await sessions(u.userId)).toBe(1);
+      // Step-up with the clone is refused too.
+      const sessionId = await openSession(getDb(), { userId: u.userId, ip: ip(), userAgent: "t", secondFactor: false });
+      const actor = { merchantId: u.merchantId, userId: u.userId, ip: ip(), userAgent: "t" };
+      const { challengeId, options } = await passkeyAssertionOptions(getDb(), { purpose: "step_up", userId: u.userId });
+      const clone = u.device.assert(options.challenge, { signCount: 5 });
+      expect(await stepUpWithPasskey(getDb(), actor, { sessionId, challengeId, response: clone })).toBe(false);
       expect(await stored(u.device.credentialId)).toEqual(before);
-    }
-    expect(await sessions(u.userId)).toBe(1);
-    // Step-up with the clone is refused too.
-    const sessionId = await openSession(getDb(), { userId: u.userId, ip: ip(), userAgent: "t", secondFactor: false });
-    const actor = { merchantId: u.merchantId, userId: u.userId, ip: ip(), userAgent: "t" };
-    const { challengeId, options } = await passkeyAssertionOptions(getDb(), { purpose: "step_up", userId: u.userId });
-    const clone = u.device.assert(options.challenge, { signCount: 5 });
-    expect(await stepUpWithPasskey(getDb(), actor, { sessionId, challengeId, response: clone })).toBe(false);
-    expect(await stored(u.device.credentialId)).toEqual(before);
-    // The genuine authenticator, one further, is accepted.
-    expect(await signIn((challenge) => u.device.assert(challenge, { signCount: 8 }))).toMatchObject({ ok: true });
-    expect((await stored(u.device.credentialId))?.counter).toBe("8");
-  });
+      // The genuine authenticator, one further, is accepted.
+      expect(await signIn((challenge) => u.device.assert(challenge, { signCount: 8 }))).toMatchObject({ ok: true });
+      expect((await stored(u.device.credentialId))?.counter).toBe("8");
+    },
+  );
 });

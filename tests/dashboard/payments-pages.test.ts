@@ -51,52 +51,58 @@ afterAll(async () => {
 });
 
 describe("the payments list", () => {
-  it("filters by status, chain and dates, and finds a payment by id, deposit address (any case) or deposit tx hash", async () => {
-    const polygon = [
-      await create({ amount: "1.500000", chain: "polygon" }),
-      await create({ amount: "2.000000", chain: "polygon" }),
-    ];
-    const tron = await create({ amount: "3.250000", chain: "tron" });
-    const open = await create({ amount: "4.000000" }); // no network chosen yet
-    await create({ amount: "9.000000", chain: "polygon" }, other.sandboxKey);
-    // One payment made "last January", for the date range.
-    await query(db(), "update payments set created_at = '2025-01-15T12:00:00Z' where id = $1", [polygon[0]!.id]);
-    const ids = async (q: Record<string, string>) =>
-      (await loadPaymentsPage(db(), owner(), q)).payments.map((p) => p.id).sort();
+  it(
+    "filters by status, chain and dates, and finds a payment by id, " + "deposit address (any case) or deposit tx hash",
+    async () => {
+      const polygon = [
+        await create({ amount: "1.500000", chain: "polygon" }),
+        await create({ amount: "2.000000", chain: "polygon" }),
+      ];
+      const tron = await create({ amount: "3.250000", chain: "tron" });
+      const open = await create({ amount: "4.000000" }); // no network chosen yet
+      await create({ amount: "9.000000", chain: "polygon" }, other.sandboxKey);
+      // One payment made "last January", for the date range.
+      await query(db(), "update payments set created_at = '2025-01-15T12:00:00Z' where id = $1", [polygon[0]!.id]);
+      const ids = async (q: Record<string, string>) =>
+        (await loadPaymentsPage(db(), owner(), q)).payments.map((p) => p.id).sort();
 
-    expect(await ids({})).toEqual([...polygon.map((p) => p.id), tron.id, open.id].sort());
-    expect(await ids({ chain: "polygon" })).toEqual(polygon.map((p) => p.id).sort());
-    await query(db(), "update payments set status = 'expired' where id = $1", [open.id]);
-    expect(await ids({ status: "expired" })).toEqual([open.id]);
-    expect(await ids({ status: "confirmed" })).toEqual([]);
-    expect(await ids({ status: "awaiting_payment", chain: "tron" })).toEqual([tron.id]);
-    expect(await ids({ from: "2025-01-15", to: "2025-01-15" })).toEqual([polygon[0]!.id]);
-    expect(await ids({ to: "2025-01-14" })).toEqual([]);
-    expect(await ids({ from: "2025-01-16" })).not.toContain(polygon[0]!.id);
+      expect(await ids({})).toEqual([...polygon.map((p) => p.id), tron.id, open.id].sort());
+      expect(await ids({ chain: "polygon" })).toEqual(polygon.map((p) => p.id).sort());
+      await query(db(), "update payments set status = 'expired' where id = $1", [open.id]);
+      expect(await ids({ status: "expired" })).toEqual([open.id]);
+      expect(await ids({ status: "confirmed" })).toEqual([]);
+      expect(await ids({ status: "awaiting_payment", chain: "tron" })).toEqual([tron.id]);
+      expect(await ids({ from: "2025-01-15", to: "2025-01-15" })).toEqual([polygon[0]!.id]);
+      expect(await ids({ to: "2025-01-14" })).toEqual([]);
+      expect(await ids({ from: "2025-01-16" })).not.toContain(polygon[0]!.id);
 
-    expect(await ids({ q: tron.id })).toEqual([tron.id]);
-    expect(await ids({ q: polygon[1]!.deposit_address!.toUpperCase().replace("0X", "0x") })).toEqual([polygon[1]!.id]);
-    expect(await ids({ q: tron.deposit_address! })).toEqual([tron.id]);
-    const txHash = `0x${randomBytes(32).toString("hex")}`;
-    await query(
-      db(),
-      `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position, block_number,
-         block_hash, block_time, to_address, raw_amount, amount_units)
-       values ($1, $2, $3, 'sandbox', 'polygon', 'payment', 'pending', $4, 0, 0, 1, '0x00', now(), $5, 2000000, 2000000)`,
-      [`dep_${randomBytes(8).toString("hex")}`, polygon[1]!.id, m.id, txHash, polygon[1]!.deposit_address],
-    );
-    expect(await ids({ q: txHash })).toEqual([polygon[1]!.id]);
-    expect(await ids({ q: txHash.toUpperCase().replace("0X", "0x") })).toEqual([polygon[1]!.id]);
-    // Another merchant's payment is never found, even by its exact id.
-    const theirs = (await listPayments(db(), { merchantId: other.id, mode: "sandbox" }, {})).rows[0]!;
-    expect(await ids({ q: theirs.id })).toEqual([]);
-    expect(await ids({ q: theirs.depositAddress! })).toEqual([]);
-    // Nor the live list of this merchant.
-    expect((await loadPaymentsPage(db(), owner("live"), {})).payments).toEqual([]);
+      expect(await ids({ q: tron.id })).toEqual([tron.id]);
+      expect(await ids({ q: polygon[1]!.deposit_address!.toUpperCase().replace("0X", "0x") })).toEqual([
+        polygon[1]!.id,
+      ]);
+      expect(await ids({ q: tron.deposit_address! })).toEqual([tron.id]);
+      const txHash = `0x${randomBytes(32).toString("hex")}`;
+      await query(
+        db(),
+        `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position,
+         block_number, block_hash, block_time, to_address, raw_amount, amount_units)
+       values ($1, $2, $3, 'sandbox', 'polygon', 'payment', 'pending', $4, 0, 0, 1, '0x00', now(), $5,
+         2000000, 2000000)`,
+        [`dep_${randomBytes(8).toString("hex")}`, polygon[1]!.id, m.id, txHash, polygon[1]!.deposit_address],
+      );
+      expect(await ids({ q: txHash })).toEqual([polygon[1]!.id]);
+      expect(await ids({ q: txHash.toUpperCase().replace("0X", "0x") })).toEqual([polygon[1]!.id]);
+      // Another merchant's payment is never found, even by its exact id.
+      const theirs = (await listPayments(db(), { merchantId: other.id, mode: "sandbox" }, {})).rows[0]!;
+      expect(await ids({ q: theirs.id })).toEqual([]);
+      expect(await ids({ q: theirs.depositAddress! })).toEqual([]);
+      // Nor the live list of this merchant.
+      expect((await loadPaymentsPage(db(), owner("live"), {})).payments).toEqual([]);
 
-    const page = await loadPaymentsPage(db(), owner(), { q: tron.id });
-    expect(page.payments[0]).toMatchObject({ amount: "3.250000", status: "awaiting_payment", chain: "tron" });
-  });
+      const page = await loadPaymentsPage(db(), owner(), { q: tron.id });
+      expect(page.payments[0]).toMatchObject({ amount: "3.250000", status: "awaiting_payment", chain: "tron" });
+    },
+  );
 
   it("says which filter is wrong, and ignores it", () => {
     const { filters, errors } = parsePaymentFilters({ status: "paid", chain: "doge", from: "2025-02-30", to: "x" });
@@ -236,39 +242,51 @@ describe("a payment's detail and its events", () => {
 });
 
 describe("sandbox controls", () => {
-  it("never act in live mode, nor on another merchant's payment; bad counts are refused by the API's rules", async () => {
-    const p = await create({ amount: "1.000000", chain: "polygon" });
-    for (const run of [
-      () => payInSandbox(db(), actor(), "live", p.id),
-      () => mineForPayment(db(), actor(), "live", p.id, 1),
-      () => reorgForPayment(db(), actor(), "live", p.id, 1),
-    ])
-      expect(await run()).toEqual({ error: SANDBOX_ONLY });
-    expect(await payInSandbox(db(), actor(other.id), "sandbox", p.id)).toEqual({ error: `No such payment: '${p.id}'` });
-    expect(await mineForPayment(db(), actor(other.id), "sandbox", p.id, 1)).toEqual({
-      error: `No such payment: '${p.id}'`,
-    });
-    expect(await mineForPayment(db(), actor(), "sandbox", p.id, 0)).toEqual({ error: "blocks must be at least 1" });
-    expect(await reorgForPayment(db(), actor(), "sandbox", p.id, 65)).toEqual({ error: "depth must be at most 64" });
-    const audited = await query(db(), "select 1 from audit_log where target = $1", [p.id]);
-    expect(audited).toEqual([]);
-  });
+  it(
+    "never act in live mode, nor on another merchant's payment; " + "bad counts are refused by the API's rules",
+    async () => {
+      const p = await create({ amount: "1.000000", chain: "polygon" });
+      for (const run of [
+        () => payInSandbox(db(), actor(), "live", p.id),
+        () => mineForPayment(db(), actor(), "live", p.id, 1),
+        () => reorgForPayment(db(), actor(), "live", p.id, 1),
+      ])
+        expect(await run()).toEqual({ error: SANDBOX_ONLY });
+      expect(await payInSandbox(db(), actor(other.id), "sandbox", p.id)).toEqual({
+        error: `No such payment: '${p.id}'`,
+      });
+      expect(await mineForPayment(db(), actor(other.id), "sandbox", p.id, 1)).toEqual({
+        error: `No such payment: '${p.id}'`,
+      });
+      expect(await mineForPayment(db(), actor(), "sandbox", p.id, 0)).toEqual({ error: "blocks must be at least 1" });
+      expect(await reorgForPayment(db(), actor(), "sandbox", p.id, 65)).toEqual({ error: "depth must be at most 64" });
+      const audited = await query(db(), "select 1 from audit_log where target = $1", [p.id]);
+      expect(audited).toEqual([]);
+    },
+  );
 
-  it("Reorg needs the operator's sandbox:chains grant, as the API does: refused without it, nothing changed or audited", async () => {
-    const shop = await newMerchant("No chain controls", { sandboxChains: false });
-    const created = await api("POST", "/v1/payments", {
-      key: shop.sandboxKey,
-      body: { amount: "1.000000", chain: "polygon" },
-    });
-    expect(created.status, created.text).toBe(200);
-    // As the API refuses it: the same merchant's key gets 403 on the reorg endpoint.
-    const viaApi = await api("POST", "/v1/sandbox/chains/polygon/reorg", { key: shop.sandboxKey, body: { depth: 1 } });
-    expect(viaApi.status).toBe(403);
-    expect(await reorgForPayment(db(), actor(shop.id), "sandbox", created.json.id, 1)).toEqual({
-      error: NO_CHAIN_GRANT,
-    });
-    expect(await query(db(), "select 1 from audit_log where target = $1", [created.json.id])).toEqual([]);
-  });
+  it(
+    "Reorg needs the operator's sandbox:chains grant, as the API does: " +
+      "refused without it, nothing changed or audited",
+    async () => {
+      const shop = await newMerchant("No chain controls", { sandboxChains: false });
+      const created = await api("POST", "/v1/payments", {
+        key: shop.sandboxKey,
+        body: { amount: "1.000000", chain: "polygon" },
+      });
+      expect(created.status, created.text).toBe(200);
+      // As the API refuses it: the same merchant's key gets 403 on the reorg endpoint.
+      const viaApi = await api("POST", "/v1/sandbox/chains/polygon/reorg", {
+        key: shop.sandboxKey,
+        body: { depth: 1 },
+      });
+      expect(viaApi.status).toBe(403);
+      expect(await reorgForPayment(db(), actor(shop.id), "sandbox", created.json.id, 1)).toEqual({
+        error: NO_CHAIN_GRANT,
+      });
+      expect(await query(db(), "select 1 from audit_log where target = $1", [created.json.id])).toEqual([]);
+    },
+  );
 
   it("Pay it sends what is owed on the sandbox chain and is audited; Mine blocks mines", async () => {
     const p = await create({ amount: "2.500000", chain: "polygon" });

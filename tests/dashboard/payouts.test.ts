@@ -113,35 +113,38 @@ describe("dashboard payouts", () => {
     expect(await available(m.sandboxKey)).toBe("100.000000");
   });
 
-  it("approve and reject a held payout with step-up, audited; a replay is refused; reject restores the balance", async () => {
-    const m = await fundedMerchant();
-    const [a, r] = [await heldPayout(m), await heldPayout(m, "20.000000")];
-    const owner = { merchantId: m.id, mode: "sandbox" as const };
-    expect((await loadPayoutDetail(getDb(), owner, a)).held).toContain("above the review limit of 10.000000 USDT");
-    expect(await available(m.sandboxKey)).toBe("50.000000");
-    await expect(reviewDashboardPayout(getDb(), actorOf(m.id), stale, "sandbox", a, "approve")).rejects.toBeInstanceOf(
-      StepUpRequiredError,
-    );
-    expect((await reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", a, "approve")).status).toBe(
-      "pending",
-    );
-    await expect(
-      reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", a, "approve"),
-    ).rejects.toBeInstanceOf(PayoutReviewError);
-    const rejected = await reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", r, "reject");
-    expect(rejected).toMatchObject({ status: "failed", failureCode: "rejected" });
-    expect(await available(m.sandboxKey)).toBe("70.000000");
-    const detail = await loadPayoutDetail(getDb(), owner, r);
-    expect(detail.failure).toBe("An operator rejected the payout under review.");
-    expect(detail.timeline.map((e) => e.what)).toEqual(["Created", "rejected by the operator", "payout.failed"]);
-    expect(await audit(m.id)).toEqual([
-      "payout_policy.updated",
-      "payout.created",
-      "payout.created",
-      "payout.approved",
-      "payout.rejected",
-    ]);
-  });
+  it(
+    "approve and reject a held payout with step-up, audited; " + "a replay is refused; reject restores the balance",
+    async () => {
+      const m = await fundedMerchant();
+      const [a, r] = [await heldPayout(m), await heldPayout(m, "20.000000")];
+      const owner = { merchantId: m.id, mode: "sandbox" as const };
+      expect((await loadPayoutDetail(getDb(), owner, a)).held).toContain("above the review limit of 10.000000 USDT");
+      expect(await available(m.sandboxKey)).toBe("50.000000");
+      await expect(
+        reviewDashboardPayout(getDb(), actorOf(m.id), stale, "sandbox", a, "approve"),
+      ).rejects.toBeInstanceOf(StepUpRequiredError);
+      expect((await reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", a, "approve")).status).toBe(
+        "pending",
+      );
+      await expect(
+        reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", a, "approve"),
+      ).rejects.toBeInstanceOf(PayoutReviewError);
+      const rejected = await reviewDashboardPayout(getDb(), actorOf(m.id), steppedUp, "sandbox", r, "reject");
+      expect(rejected).toMatchObject({ status: "failed", failureCode: "rejected" });
+      expect(await available(m.sandboxKey)).toBe("70.000000");
+      const detail = await loadPayoutDetail(getDb(), owner, r);
+      expect(detail.failure).toBe("An operator rejected the payout under review.");
+      expect(detail.timeline.map((e) => e.what)).toEqual(["Created", "rejected by the operator", "payout.failed"]);
+      expect(await audit(m.id)).toEqual([
+        "payout_policy.updated",
+        "payout.created",
+        "payout.created",
+        "payout.approved",
+        "payout.rejected",
+      ]);
+    },
+  );
 
   it("another merchant's payout, or the other mode's, is not found", async () => {
     const m = await fundedMerchant();

@@ -62,33 +62,36 @@ describe("authenticator app (TOTP) and recovery codes", () => {
     expect(await beginTotpEnrollment(getDb(), { id: user.id, email })).toBeNull();
   });
 
-  it("sign-in asks for the code after the right password; a code works once; wrong codes count toward the lock", async () => {
-    const u = await userWithApp();
-    const from = ip();
-    const signIn = (code?: string) =>
-      signInWithPassword(getDb(), { email: u.email, password: u.password, code, ip: from, userAgent: "vitest" });
-    expect(await signIn()).toEqual({ ok: false, reason: "second_factor_required" });
-    expect(
-      await signInWithPassword(getDb(), {
-        email: u.email,
-        password: "wrong wrong wrong",
-        code: await codeAt(u.secret, 0),
-        ip: from,
-        userAgent: "t",
-      }),
-    ).toEqual({ ok: false, reason: "invalid" });
-    const current = await codeAt(u.secret, 1);
-    const ok = await signIn(current);
-    expect(ok).toMatchObject({ ok: true });
-    const user = await loadSessionUser(getDb(), { uid: u.user.id, sv: 1, sid: ok.ok ? ok.sessionId : "" });
-    expect(user && hasFreshStepUp(user)).toBe(true);
-    expect(await signIn(current)).toEqual({ ok: false, reason: "invalid_code" });
-    expect(await signIn(await codeAt(u.secret, 0))).toEqual({ ok: false, reason: "invalid_code" });
-    expect(await signIn(` ${u.codes[3]!.toUpperCase()} `)).toMatchObject({ ok: true });
-    expect(await signIn(u.codes[3])).toEqual({ ok: false, reason: "invalid_code" });
-    for (let i = 0; i < 4; i++) expect(await signIn("12345x-zzzzz")).toEqual({ ok: false, reason: "invalid_code" });
-    expect(await signIn(u.codes[4])).toMatchObject({ ok: false, reason: "limited" });
-  });
+  it(
+    "sign-in asks for the code after the right password; " + "a code works once; wrong codes count toward the lock",
+    async () => {
+      const u = await userWithApp();
+      const from = ip();
+      const signIn = (code?: string) =>
+        signInWithPassword(getDb(), { email: u.email, password: u.password, code, ip: from, userAgent: "vitest" });
+      expect(await signIn()).toEqual({ ok: false, reason: "second_factor_required" });
+      expect(
+        await signInWithPassword(getDb(), {
+          email: u.email,
+          password: "wrong wrong wrong",
+          code: await codeAt(u.secret, 0),
+          ip: from,
+          userAgent: "t",
+        }),
+      ).toEqual({ ok: false, reason: "invalid" });
+      const current = await codeAt(u.secret, 1);
+      const ok = await signIn(current);
+      expect(ok).toMatchObject({ ok: true });
+      const user = await loadSessionUser(getDb(), { uid: u.user.id, sv: 1, sid: ok.ok ? ok.sessionId : "" });
+      expect(user && hasFreshStepUp(user)).toBe(true);
+      expect(await signIn(current)).toEqual({ ok: false, reason: "invalid_code" });
+      expect(await signIn(await codeAt(u.secret, 0))).toEqual({ ok: false, reason: "invalid_code" });
+      expect(await signIn(` ${u.codes[3]!.toUpperCase()} `)).toMatchObject({ ok: true });
+      expect(await signIn(u.codes[3])).toEqual({ ok: false, reason: "invalid_code" });
+      for (let i = 0; i < 4; i++) expect(await signIn("12345x-zzzzz")).toEqual({ ok: false, reason: "invalid_code" });
+      expect(await signIn(u.codes[4])).toMatchObject({ ok: false, reason: "limited" });
+    },
+  );
 
   it("step-up: needed after 5 minutes, proved by a code under the limits, required to remove the app", async () => {
     const u = await userWithApp();

@@ -66,7 +66,8 @@ describe("sign-in behind https", () => {
     // over one open session row.
     const sid = await openSession(getDb(), { userId, ip, userAgent: null, secondFactor: false });
     const session = async (maxAge: number, sv = 1) =>
-      `__Secure-next-auth.session-token=${await encode({ token: { uid: userId, sv, sid, email }, secret: nextAuthSecret(), maxAge })}`;
+      `__Secure-next-auth.session-token=` +
+      `${await encode({ token: { uid: userId, sv, sid, email }, secret: nextAuthSecret(), maxAge })}`;
     const home = (cookie: string) =>
       fetch(`${web.url}/dashboard`, { redirect: "manual", headers: { cookie, "x-forwarded-for": ip } });
     const fresh = await home(await session(60));

@@ -76,34 +76,37 @@ describe("invitations", () => {
     expect(admin.invitation.role).toBe("admin");
   });
 
-  it("a link works once: the user gets the invited role in the inviter's merchant and can sign in; audited", async () => {
-    const m = await newMerchant();
-    const owner = await member(m.id, "owner");
-    const email = unique("Invited");
-    const { invitation, token } = await createInvitation(getDb(), actorOf(owner), { email, role: "developer" });
-    expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
-    // Only the hash is stored.
-    const [row] = await query<{ token_hash: string }>(getDb(), "select token_hash from invitations where id = $1", [
-      invitation.id,
-    ]);
-    expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row!.token_hash).not.toContain(token);
-    expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * 86_400_000);
-    expect((await listPendingInvitations(getDb(), m.id)).map((i) => i.email)).toEqual([email]);
-    expect(await findInvitation(getDb(), token)).toMatchObject({ state: "valid", email, role: "developer" });
+  it(
+    "a link works once: the user gets the invited role in the " + "inviter's merchant and can sign in; audited",
+    async () => {
+      const m = await newMerchant();
+      const owner = await member(m.id, "owner");
+      const email = unique("Invited");
+      const { invitation, token } = await createInvitation(getDb(), actorOf(owner), { email, role: "developer" });
+      expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
+      // Only the hash is stored.
+      const [row] = await query<{ token_hash: string }>(getDb(), "select token_hash from invitations where id = $1", [
+        invitation.id,
+      ]);
+      expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row!.token_hash).not.toContain(token);
+      expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * 86_400_000);
+      expect((await listPendingInvitations(getDb(), m.id)).map((i) => i.email)).toEqual([email]);
+      expect(await findInvitation(getDb(), token)).toMatchObject({ state: "valid", email, role: "developer" });
 
-    const { userId } = await accept(token);
-    const signedIn = await signInWithPassword(getDb(), { email, password: PASSWORD, ip: "10.0.0.3", userAgent: "t" });
-    expect(signedIn).toMatchObject({ ok: true, user: { id: userId, merchantId: m.id, role: "developer" } });
-    expect(await findInvitation(getDb(), token)).toEqual({ state: "used" });
-    await expect(accept(token, "another long password")).rejects.toThrow(/already been used/);
-    expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
-    expect((await auditOf(m.id)).map((a) => [a.action, a.user_id])).toEqual([
-      ["invitation.created", owner.id],
-      ["invitation.accepted", userId],
-      ["user.signed_in", userId],
-    ]);
-  });
+      const { userId } = await accept(token);
+      const signedIn = await signInWithPassword(getDb(), { email, password: PASSWORD, ip: "10.0.0.3", userAgent: "t" });
+      expect(signedIn).toMatchObject({ ok: true, user: { id: userId, merchantId: m.id, role: "developer" } });
+      expect(await findInvitation(getDb(), token)).toEqual({ state: "used" });
+      await expect(accept(token, "another long password")).rejects.toThrow(/already been used/);
+      expect(await listPendingInvitations(getDb(), m.id)).toEqual([]);
+      expect((await auditOf(m.id)).map((a) => [a.action, a.user_id])).toEqual([
+        ["invitation.created", owner.id],
+        ["invitation.accepted", userId],
+        ["user.signed_in", userId],
+      ]);
+    },
+  );
 
   it("two accepts of one link at once: exactly one user is created", async () => {
     const m = await newMerchant();
@@ -250,81 +253,91 @@ describe("leaving the team, or a role, ends the API access it gave", () => {
   const refused = (key: string, path = "/v1/refunds?limit=1") =>
     until(`${key.slice(0, 16)}… refused`, async () => (await api("GET", path, { key })).status === 401, 2_000);
 
-  it("a removed member's keys are revoked in the removal: refused at once, named in the audit entry, off the team page", async () => {
-    const m = await newMerchant();
-    const owner = await member(m.id, "owner");
-    const dev = await member(m.id, "developer");
-    const key = await keyOf(m.id, dev.id, ["payments:read", "refunds:read", "events:read"]);
-    const ownerKey = await keyOf(m.id, owner.id, ["payments:read"]);
-    expect((await api("GET", "/v1/refunds?limit=1", { key: key.secret })).status).toBe(200);
-    expect((await listMembers(getDb(), m.id)).find((x) => x.id === dev.id)!.keys).toEqual([
-      { id: key.id, mode: "sandbox", label: expect.stringMatching(/^mnt_test_sk_.*…[A-Za-z0-9]{4}$/) },
-    ]);
+  it(
+    "a removed member's keys are revoked in the removal: refused at once, " +
+      "named in the audit entry, off the team page",
+    async () => {
+      const m = await newMerchant();
+      const owner = await member(m.id, "owner");
+      const dev = await member(m.id, "developer");
+      const key = await keyOf(m.id, dev.id, ["payments:read", "refunds:read", "events:read"]);
+      const ownerKey = await keyOf(m.id, owner.id, ["payments:read"]);
+      expect((await api("GET", "/v1/refunds?limit=1", { key: key.secret })).status).toBe(200);
+      expect((await listMembers(getDb(), m.id)).find((x) => x.id === dev.id)!.keys).toEqual([
+        { id: key.id, mode: "sandbox", label: expect.stringMatching(/^mnt_test_sk_.*…[A-Za-z0-9]{4}$/) },
+      ]);
 
-    expect(await removeMember(getDb(), actorOf(owner), dev.id)).toEqual([key.id]);
-    await refused(key.secret);
-    expect((await api("GET", "/v1/payments?limit=1", { key: ownerKey.secret })).status).toBe(200);
-    expect((await auditOf(m.id)).at(-1)).toEqual({
-      action: "user.removed",
-      user_id: owner.id,
-      target: dev.id,
-      details: { email: dev.email, role: "developer", revoked_keys: [key.id] },
-    });
-    expect((await listMembers(getDb(), m.id)).map((x) => [x.id, x.keys.map((k) => k.id)])).toEqual([
-      [owner.id, [ownerKey.id]],
-    ]);
-  });
+      expect(await removeMember(getDb(), actorOf(owner), dev.id)).toEqual([key.id]);
+      await refused(key.secret);
+      expect((await api("GET", "/v1/payments?limit=1", { key: ownerKey.secret })).status).toBe(200);
+      expect((await auditOf(m.id)).at(-1)).toEqual({
+        action: "user.removed",
+        user_id: owner.id,
+        target: dev.id,
+        details: { email: dev.email, role: "developer", revoked_keys: [key.id] },
+      });
+      expect((await listMembers(getDb(), m.id)).map((x) => [x.id, x.keys.map((k) => k.id)])).toEqual([
+        [owner.id, [ownerKey.id]],
+      ]);
+    },
+  );
 
-  it("a demoted admin keeps only the keys the new role could create: payouts and refunds refused, a read key kept", async () => {
-    const m = await newMerchant();
-    const owner = await member(m.id, "owner");
-    const admin = await member(m.id, "admin");
-    const writer = await keyOf(m.id, admin.id, ["payouts:write", "refunds:write", "payments:write"]);
-    const reader = await keyOf(m.id, admin.id, ["payments:read", "refunds:read"]);
-    const revoked = await changeMemberRole(getDb(), actorOf(owner), { userId: admin.id, role: "viewer" });
-    expect(revoked).toEqual([writer.id]);
-    await refused(writer.secret);
-    const payout = await api("POST", "/v1/payouts", {
-      key: writer.secret,
-      body: { amount: "1.000000", chain: "eth", to_address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
-    });
-    expect(payout.status).toBe(401);
-    expect((await api("GET", "/v1/refunds?limit=1", { key: reader.secret })).status).toBe(200);
-    expect((await auditOf(m.id)).at(-1)!.details).toEqual({
-      email: admin.email,
-      from: "admin",
-      to: "viewer",
-      revoked_keys: [writer.id],
-    });
-  });
+  it(
+    "a demoted admin keeps only the keys the new role could create: " + "payouts and refunds refused, a read key kept",
+    async () => {
+      const m = await newMerchant();
+      const owner = await member(m.id, "owner");
+      const admin = await member(m.id, "admin");
+      const writer = await keyOf(m.id, admin.id, ["payouts:write", "refunds:write", "payments:write"]);
+      const reader = await keyOf(m.id, admin.id, ["payments:read", "refunds:read"]);
+      const revoked = await changeMemberRole(getDb(), actorOf(owner), { userId: admin.id, role: "viewer" });
+      expect(revoked).toEqual([writer.id]);
+      await refused(writer.secret);
+      const payout = await api("POST", "/v1/payouts", {
+        key: writer.secret,
+        body: { amount: "1.000000", chain: "eth", to_address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
+      });
+      expect(payout.status).toBe(401);
+      expect((await api("GET", "/v1/refunds?limit=1", { key: reader.secret })).status).toBe(200);
+      expect((await auditOf(m.id)).at(-1)!.details).toEqual({
+        email: admin.email,
+        from: "admin",
+        to: "viewer",
+        revoked_keys: [writer.id],
+      });
+    },
+  );
 
-  it("migration 0042 revokes what earlier removals and demotions left working, and grants as the role table does", async () => {
-    const m = await newMerchant();
-    const owner = await member(m.id, "owner");
-    const demoted = await member(m.id, "developer");
-    const gone = await member(m.id, "developer");
-    const kept = await keyOf(m.id, demoted.id, ["payments:read", "webhooks:write"]);
-    const beyond = await keyOf(m.id, demoted.id, ["payments:read", "refunds:write"]);
-    const orphan = await keyOf(m.id, gone.id, ["payments:read"]);
-    const ownerKey = await keyOf(m.id, owner.id, grantableScopes("owner"));
-    const cli = await createApiKey(getDb(), { merchantId: m.id, mode: "sandbox", scopes: ["payouts:write"] });
-    await execute(getDb(), "delete from users where id = $1", [gone.id]); // as removals did before
-    const migration = readFileSync(path.resolve("db/migrations/0042_revoke_departed_members_keys.sql"), "utf8");
-    await execute(getDb(), migration);
-    const working = await query<{ id: string }>(
-      getDb(),
-      "select id from api_keys where merchant_id = $1 and revoked_at is null order by id",
-      [m.id],
-    );
-    const ids = working.map((k) => k.id);
-    expect(ids).toEqual(expect.arrayContaining([kept.id, ownerKey.id, cli.id]));
-    expect(ids).not.toContain(beyond.id);
-    expect(ids).not.toContain(orphan.id);
-    // Each role's array in the SQL is grantableScopes of that role (the viewer's is the else branch).
-    const arrays = [...migration.matchAll(/(?:when '(\w+)' then|else) array\[([^\]]*)\]/g)].map((x) => [
-      x[1] ?? "viewer",
-      x[2]!.replace(/\s/g, "").replaceAll("'", "").split(","),
-    ]);
-    expect(Object.fromEntries(arrays)).toEqual(Object.fromEntries(USER_ROLES.map((r) => [r, grantableScopes(r)])));
-  });
+  it(
+    "migration 0042 revokes what earlier removals and demotions left working, " + "and grants as the role table does",
+    async () => {
+      const m = await newMerchant();
+      const owner = await member(m.id, "owner");
+      const demoted = await member(m.id, "developer");
+      const gone = await member(m.id, "developer");
+      const kept = await keyOf(m.id, demoted.id, ["payments:read", "webhooks:write"]);
+      const beyond = await keyOf(m.id, demoted.id, ["payments:read", "refunds:write"]);
+      const orphan = await keyOf(m.id, gone.id, ["payments:read"]);
+      const ownerKey = await keyOf(m.id, owner.id, grantableScopes("owner"));
+      const cli = await createApiKey(getDb(), { merchantId: m.id, mode: "sandbox", scopes: ["payouts:write"] });
+      await execute(getDb(), "delete from users where id = $1", [gone.id]); // as removals did before
+      const migration = readFileSync(path.resolve("db/migrations/0042_revoke_departed_members_keys.sql"), "utf8");
+      await execute(getDb(), migration);
+      const working = await query<{ id: string }>(
+        getDb(),
+        "select id from api_keys where merchant_id = $1 and revoked_at is null order by id",
+        [m.id],
+      );
+      const ids = working.map((k) => k.id);
+      expect(ids).toEqual(expect.arrayContaining([kept.id, ownerKey.id, cli.id]));
+      expect(ids).not.toContain(beyond.id);
+      expect(ids).not.toContain(orphan.id);
+      // Each role's array in the SQL is grantableScopes of that role (the viewer's is the else branch).
+      const arrays = [...migration.matchAll(/(?:when '(\w+)' then|else) array\[([^\]]*)\]/g)].map((x) => [
+        x[1] ?? "viewer",
+        x[2]!.replace(/\s/g, "").replaceAll("'", "").split(","),
+      ]);
+      expect(Object.fromEntries(arrays)).toEqual(Object.fromEntries(USER_ROLES.map((r) => [r, grantableScopes(r)])));
+    },
+  );
 });

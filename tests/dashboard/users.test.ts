@@ -130,47 +130,51 @@ describe("sign-in attempts retention", () => {
 });
 
 describe("sessions", () => {
-  it("a session is its row and the user's version: ending it, signing out everywhere or idling ends it, audited", async () => {
-    const m = await newMerchant("Session Shop");
-    const email = unique("sessions");
-    const { user, password } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
-    const signIn = async () => {
-      const r = await attempt(email, password, ip());
-      if (!r.ok) throw new Error(r.reason);
-      return { uid: user.id, sv: r.user.sessionVersion, sid: r.sessionId };
-    };
-    const [a, b, c] = [await signIn(), await signIn(), await signIn()];
-    expect(await loadSessionUser(getDb(), a)).toEqual({
-      id: user.id,
-      merchantId: m.id,
-      merchantName: "Session Shop",
-      email,
-      role: "developer",
-      sessionId: a.sid,
-      secondFactorAt: null,
-    });
-    expect(await loadSessionUser(getDb(), { ...a, uid: "usr_other" })).toBeNull();
-    const actor = { merchantId: m.id, userId: user.id, ip: "10.0.0.9", userAgent: "ua" };
-    expect(await endSession(getDb(), actor, a.sid)).toBe(true);
-    expect(await loadSessionUser(getDb(), a)).toBeNull();
-    expect(await loadSessionUser(getDb(), b)).not.toBeNull();
-    expect((await listOpenSessions(getDb(), user.id)).map((s) => s.id).sort()).toEqual([b.sid, c.sid].sort());
+  it(
+    "a session is its row and the user's version: ending it, " + "signing out everywhere or idling ends it, audited",
+    async () => {
+      const m = await newMerchant("Session Shop");
+      const email = unique("sessions");
+      const { user, password } = await createUser(getDb(), { merchantId: m.id, email, role: "developer" });
+      const signIn = async () => {
+        const r = await attempt(email, password, ip());
+        if (!r.ok) throw new Error(r.reason);
+        return { uid: user.id, sv: r.user.sessionVersion, sid: r.sessionId };
+      };
+      const [a, b, c] = [await signIn(), await signIn(), await signIn()];
+      expect(await loadSessionUser(getDb(), a)).toEqual({
+        id: user.id,
+        merchantId: m.id,
+        merchantName: "Session Shop",
+        email,
+        role: "developer",
+        sessionId: a.sid,
+        secondFactorAt: null,
+      });
+      expect(await loadSessionUser(getDb(), { ...a, uid: "usr_other" })).toBeNull();
+      const actor = { merchantId: m.id, userId: user.id, ip: "10.0.0.9", userAgent: "ua" };
+      expect(await endSession(getDb(), actor, a.sid)).toBe(true);
+      expect(await loadSessionUser(getDb(), a)).toBeNull();
+      expect(await loadSessionUser(getDb(), b)).not.toBeNull();
+      expect((await listOpenSessions(getDb(), user.id)).map((s) => s.id).sort()).toEqual([b.sid, c.sid].sort());
 
-    await query(getDb(), "update user_sessions set last_seen_at = now() - interval '31 minutes' where id = $1", [
-      c.sid,
-    ]);
-    expect(await loadSessionUser(getDb(), c)).toBeNull();
+      await query(getDb(), "update user_sessions set last_seen_at = now() - interval '31 minutes' where id = $1", [
+        c.sid,
+      ]);
+      expect(await loadSessionUser(getDb(), c)).toBeNull();
 
-    await signOutEverywhere(getDb(), actor);
-    expect(await loadSessionUser(getDb(), b)).toBeNull();
-    expect(await loadSessionUser(getDb(), { ...b, sv: b.sv + 1 })).toBeNull();
-    expect(await listOpenSessions(getDb(), user.id)).toEqual([]);
-    const audit = await query(getDb(), "select action, ip, user_agent from audit_log where user_id = $1 and ip = $2", [
-      user.id,
-      "10.0.0.9",
-    ]);
-    expect(audit.map((r) => r.action).sort()).toEqual(["user.session_ended", "user.signed_out_everywhere"]);
-  });
+      await signOutEverywhere(getDb(), actor);
+      expect(await loadSessionUser(getDb(), b)).toBeNull();
+      expect(await loadSessionUser(getDb(), { ...b, sv: b.sv + 1 })).toBeNull();
+      expect(await listOpenSessions(getDb(), user.id)).toEqual([]);
+      const audit = await query(
+        getDb(),
+        "select action, ip, user_agent from audit_log where user_id = $1 and ip = $2",
+        [user.id, "10.0.0.9"],
+      );
+      expect(audit.map((r) => r.action).sort()).toEqual(["user.session_ended", "user.signed_out_everywhere"]);
+    },
+  );
 });
 
 describe("session rows retention", () => {
@@ -193,19 +197,22 @@ describe("session rows retention", () => {
 });
 
 describe("audit log pages", () => {
-  it("pages newest first with a keyset cursor: nothing lost or repeated; another merchant's cursor matches nothing", async () => {
-    const m = await newMerchant("Audit Shop");
-    const actor = { merchantId: m.id, userId: null, ip: "10.0.0.1", userAgent: "vitest" };
-    for (let i = 0; i < 7; i++) await recordAudit(getDb(), actor, { action: `test.step_${i}` });
-    const first = await listAudit(getDb(), m.id, { limit: 3 });
-    const second = await listAudit(getDb(), m.id, { limit: 3, after: first.entries.at(-1)!.id });
-    const third = await listAudit(getDb(), m.id, { limit: 3, after: second.entries.at(-1)!.id });
-    const seen = [...first.entries, ...second.entries, ...third.entries].map((e) => e.id);
-    // One page of everything is the reference order (entries of one millisecond tie-break by id).
-    expect(seen).toEqual((await listAudit(getDb(), m.id, { limit: 100 })).entries.map((e) => e.id));
-    expect(seen).toHaveLength(7);
-    expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
-    const other = await newMerchant();
-    expect((await listAudit(getDb(), other.id, { after: first.entries[0]!.id })).entries).toEqual([]);
-  });
+  it(
+    "pages newest first with a keyset cursor: nothing lost or repeated; " + "another merchant's cursor matches nothing",
+    async () => {
+      const m = await newMerchant("Audit Shop");
+      const actor = { merchantId: m.id, userId: null, ip: "10.0.0.1", userAgent: "vitest" };
+      for (let i = 0; i < 7; i++) await recordAudit(getDb(), actor, { action: `test.step_${i}` });
+      const first = await listAudit(getDb(), m.id, { limit: 3 });
+      const second = await listAudit(getDb(), m.id, { limit: 3, after: first.entries.at(-1)!.id });
+      const third = await listAudit(getDb(), m.id, { limit: 3, after: second.entries.at(-1)!.id });
+      const seen = [...first.entries, ...second.entries, ...third.entries].map((e) => e.id);
+      // One page of everything is the reference order (entries of one millisecond tie-break by id).
+      expect(seen).toEqual((await listAudit(getDb(), m.id, { limit: 100 })).entries.map((e) => e.id));
+      expect(seen).toHaveLength(7);
+      expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
+      const other = await newMerchant();
+      expect((await listAudit(getDb(), other.id, { after: first.entries[0]!.id })).entries).toEqual([]);
+    },
+  );
 });

@@ -23,7 +23,8 @@ describe("leader election (advisory locks)", () => {
     // Kill the leader's backend as a crash would.
     await getPool().query(
       `select pg_terminate_backend(pid) from pg_locks
-       where locktype = 'advisory' and granted and pid <> pg_backend_pid() and objid = ($1::bigint & x'ffffffff'::bigint)::oid`,
+       where locktype = 'advisory' and granted and pid <> pg_backend_pid()
+       and objid = ($1::bigint & x'ffffffff'::bigint)::oid`,
       [(await import("@/lib/platform/db/advisory-lock")).advisoryKey(name).toString()],
     );
     await leader!.lost;
@@ -65,27 +66,30 @@ describe("leader election (advisory locks)", () => {
     expect(overlap).toBe(false);
   });
 
-  it("runAsLeader: work that throws (a database restarting as the loop starts) is led again, never abandoned", async () => {
-    const name = `test-throw-${Date.now()}`;
-    const stop = new AbortController();
-    let runs = 0;
-    const done = runAsLeader(
-      getPool(),
-      name,
-      async () => {
-        runs += 1;
-        if (runs < 3) throw new Error("Connection terminated unexpectedly");
-        stop.abort();
-      },
-      { stop: stop.signal, retryMs: 20 },
-    );
-    await done; // resolves (never rejects) once the third run stops it
-    expect(runs).toBe(3);
-    // Leadership was given up after each failed run: another contender can take it.
-    const next = await tryAcquireLeadership(getPool(), name);
-    expect(next).not.toBeNull();
-    await next!.release();
-  });
+  it(
+    "runAsLeader: work that throws (a database restarting as the loop starts) " + "is led again, never abandoned",
+    async () => {
+      const name = `test-throw-${Date.now()}`;
+      const stop = new AbortController();
+      let runs = 0;
+      const done = runAsLeader(
+        getPool(),
+        name,
+        async () => {
+          runs += 1;
+          if (runs < 3) throw new Error("Connection terminated unexpectedly");
+          stop.abort();
+        },
+        { stop: stop.signal, retryMs: 20 },
+      );
+      await done; // resolves (never rejects) once the third run stops it
+      expect(runs).toBe(3);
+      // Leadership was given up after each failed run: another contender can take it.
+      const next = await tryAcquireLeadership(getPool(), name);
+      expect(next).not.toBeNull();
+      await next!.release();
+    },
+  );
 
   it("withAdvisoryLock serializes critical sections", async () => {
     const order: string[] = [];

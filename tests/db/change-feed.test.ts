@@ -51,25 +51,28 @@ describe("the change feed (one listening connection per process)", () => {
     },
   );
 
-  it("after its connection is killed, it reconnects and wakes every subscriber to read again, and keeps delivering", async () => {
-    const channel = `feed_kill_${Date.now()}`;
-    const sub = hear(channel, "k");
-    await changeFeed().whenListening(channel);
-    await until("the wake after LISTEN", async () => sub.heard.length > 0, 5_000);
-    sub.heard.length = 0;
-    const pid = changeFeed().pid!;
-    expect(pid).toBeGreaterThan(0);
-    // Terminated and gone (pg_terminate_backend waits up to 5 s for it) before the notification is sent:
-    // nobody listens when it commits, so the subscriber hears of it only through the wake on reconnect.
-    const { rows } = await getPool().query("select pg_terminate_backend($1, 5000) as gone", [pid]);
-    expect(rows[0].gone).toBe(true);
-    await notify(channel, "k lost");
-    await until("the wake on reconnect", async () => sub.heard.length > 0, 10_000);
-    expect(sub.heard).toEqual([null]);
-    expect(changeFeed().pid).not.toBe(pid);
-    await changeFeed().whenListening(channel);
-    await notify(channel, "k after");
-    await until("a notification after the reconnect", async () => sub.heard.includes("after"), 5_000);
-    sub.stop();
-  });
+  it(
+    "after its connection is killed, it reconnects and wakes every " + "subscriber to read again, and keeps delivering",
+    async () => {
+      const channel = `feed_kill_${Date.now()}`;
+      const sub = hear(channel, "k");
+      await changeFeed().whenListening(channel);
+      await until("the wake after LISTEN", async () => sub.heard.length > 0, 5_000);
+      sub.heard.length = 0;
+      const pid = changeFeed().pid!;
+      expect(pid).toBeGreaterThan(0);
+      // Terminated and gone (pg_terminate_backend waits up to 5 s for it) before the notification is sent:
+      // nobody listens when it commits, so the subscriber hears of it only through the wake on reconnect.
+      const { rows } = await getPool().query("select pg_terminate_backend($1, 5000) as gone", [pid]);
+      expect(rows[0].gone).toBe(true);
+      await notify(channel, "k lost");
+      await until("the wake on reconnect", async () => sub.heard.length > 0, 10_000);
+      expect(sub.heard).toEqual([null]);
+      expect(changeFeed().pid).not.toBe(pid);
+      await changeFeed().whenListening(channel);
+      await notify(channel, "k after");
+      await until("a notification after the reconnect", async () => sub.heard.includes("after"), 5_000);
+      sub.stop();
+    },
+  );
 });

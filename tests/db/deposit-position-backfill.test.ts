@@ -48,8 +48,8 @@ describe("the deposit position migration", () => {
       ] as const;
       for (const [id, chain, status, tx, logIndex, hash, created] of legacy)
         await client.query(
-          `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, block_number,
-             block_hash, block_time, to_address, raw_amount, amount_units, created_at)
+          `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index,
+             block_number, block_hash, block_time, to_address, raw_amount, amount_units, created_at)
            values ($1, 'pay_x', 'mer_x', 'sandbox', $2, 'payment', $3, $4, $5, 1, $6, now(), 'to', 1, 1, $7)`,
           [id, chain, status, tx, logIndex, hash, created],
         );
@@ -69,7 +69,8 @@ describe("the deposit position migration", () => {
         client.query(
           `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position,
              block_number, block_hash, block_time, to_address, raw_amount, amount_units)
-           values ('again', 'pay_x', 'mer_x', 'sandbox', 'eth', 'payment', 'orphaned', '0xt1', 9, 0, 2, '0xh9', now(), 'to', 1, 1)`,
+           values ('again', 'pay_x', 'mer_x', 'sandbox', 'eth', 'payment', 'orphaned', '0xt1', 9, 0, 2, '0xh9',
+             now(), 'to', 1, 1)`,
         ),
       ).rejects.toThrow(/deposits_transfer_key/);
     } finally {

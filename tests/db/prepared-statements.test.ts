@@ -27,13 +27,16 @@ describe("statements prepared once per connection", () => {
     });
   });
 
-  it("DATABASE_PREPARED_STATEMENTS=false sends them unnamed (a pooler in transaction mode cannot keep them)", async () => {
-    process.env.DATABASE_PREPARED_STATEMENTS = "false";
-    resetConfig();
-    const text = "select count(*)::int as n from api_keys where merchant_id = $1 /* unnamed-probe */";
-    await inTransaction(getDb(), async (tx) => {
-      await query(tx, text, ["m_1"]);
-      expect(await preparedOf(tx, text)).toEqual([]);
-    });
-  });
+  it(
+    "DATABASE_PREPARED_STATEMENTS=false sends them unnamed (a " + "pooler in transaction mode cannot keep them)",
+    async () => {
+      process.env.DATABASE_PREPARED_STATEMENTS = "false";
+      resetConfig();
+      const text = "select count(*)::int as n from api_keys where merchant_id = $1 /* unnamed-probe */";
+      await inTransaction(getDb(), async (tx) => {
+        await query(tx, text, ["m_1"]);
+        expect(await preparedOf(tx, text)).toEqual([]);
+      });
+    },
+  );
 });

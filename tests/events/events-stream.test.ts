@@ -57,34 +57,39 @@ const eventOf = async (key: string, paymentId: string) => {
 };
 
 describe("GET /v1/events/stream", () => {
-  it("sends each new event once, as deliveries carry it; resumes after Last-Event-ID; isolated by merchant and mode", async () => {
-    const m = await newMerchant();
-    const other = await newMerchant();
-    const stream = await openStream(m.sandboxKey);
-    expect(stream.res.status).toBe(200);
-    expect(stream.res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    expect(stream.res.headers.get("x-api-version")).toBe("1");
-    expect(stream.res.headers.get("request-id")).toMatch(/^req_/);
+  it(
+    "sends each new event once, as deliveries carry it; " +
+      "resumes after Last-Event-ID; isolated by merchant and mode",
+    async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const stream = await openStream(m.sandboxKey);
+      expect(stream.res.status).toBe(200);
+      expect(stream.res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+      expect(stream.res.headers.get("x-api-version")).toBe("1");
+      expect(stream.res.headers.get("request-id")).toMatch(/^req_/);
 
-    await createPayment(other.sandboxKey); // another merchant's
-    await api("POST", "/v1/payments", { key: m.liveKey, body: { amount: "1.000000", chain: "polygon" } }); // refused: no live chain
-    const first = await createPayment(m.sandboxKey);
-    const second = await createPayment(m.sandboxKey, "2.000000");
-    const a = await stream.next();
-    const b = await stream.next();
-    stream.close();
-    const listedA = await eventOf(m.sandboxKey, first.id);
-    const listedB = await eventOf(m.sandboxKey, second.id);
-    expect(a).toEqual({ id: listedA.id, event: "payment.awaiting_payment", data: JSON.stringify(listedA) });
-    expect(b).toEqual({ id: listedB.id, event: "payment.awaiting_payment", data: JSON.stringify(listedB) });
+      await createPayment(other.sandboxKey); // another merchant's
+      // refused: no live chain
+      await api("POST", "/v1/payments", { key: m.liveKey, body: { amount: "1.000000", chain: "polygon" } });
+      const first = await createPayment(m.sandboxKey);
+      const second = await createPayment(m.sandboxKey, "2.000000");
+      const a = await stream.next();
+      const b = await stream.next();
+      stream.close();
+      const listedA = await eventOf(m.sandboxKey, first.id);
+      const listedB = await eventOf(m.sandboxKey, second.id);
+      expect(a).toEqual({ id: listedA.id, event: "payment.awaiting_payment", data: JSON.stringify(listedA) });
+      expect(b).toEqual({ id: listedB.id, event: "payment.awaiting_payment", data: JSON.stringify(listedB) });
 
-    // Restarted after the first: the second comes again, then a new one; nothing before the first.
-    const resumed = await openStream(m.sandboxKey, { lastEventId: listedA.id });
-    expect((await resumed.next()).id).toBe(listedB.id);
-    const third = await createPayment(m.sandboxKey, "3.000000");
-    expect((await resumed.next()).id).toBe((await eventOf(m.sandboxKey, third.id)).id);
-    resumed.close();
-  });
+      // Restarted after the first: the second comes again, then a new one; nothing before the first.
+      const resumed = await openStream(m.sandboxKey, { lastEventId: listedA.id });
+      expect((await resumed.next()).id).toBe(listedB.id);
+      const third = await createPayment(m.sandboxKey, "3.000000");
+      expect((await resumed.next()).id).toBe((await eventOf(m.sandboxKey, third.id)).id);
+      resumed.close();
+    },
+  );
 
   it("types filters what is sent", async () => {
     const m = await newMerchant();
@@ -104,80 +109,87 @@ describe("GET /v1/events/stream", () => {
     stream.close();
   });
 
-  it("refuses: a Last-Event-ID not of this merchant and mode, an unknown type, a key without events:read, an 11th stream", async () => {
-    const m = await newMerchant();
-    const other = await newMerchant();
-    await createPayment(other.sandboxKey);
-    const theirs = (await api("GET", "/v1/events", { key: other.sandboxKey })).json.data[0].id;
-    for (const id of [theirs, "evt_doesnotexist"]) {
-      const reply = await api("GET", "/v1/events/stream", { key: m.sandboxKey, headers: { "last-event-id": id } });
-      expectError(reply, "invalid_request_error", 400, "Last-Event-ID");
-    }
-    const live = await api("GET", "/v1/events/stream", { key: other.liveKey, headers: { "last-event-id": theirs } });
-    expectError(live, "invalid_request_error", 400, "Last-Event-ID");
-    expectError(
-      await api("GET", "/v1/events/stream?types=payment.confirmed,payment.nope", { key: m.sandboxKey }),
-      "invalid_request_error",
-      400,
-      "types",
-    );
-    const narrow = await newKey(m.id, "sandbox", ["payments:read"]);
-    expectError(await api("GET", "/v1/events/stream", { key: narrow.secret }), "forbidden", 403);
-
-    const open = [];
-    for (let i = 0; i < 10; i++) open.push(await openStream(m.sandboxKey));
-    expect(open.map((s) => s.res.status)).toEqual(Array(10).fill(200));
-    const eleventh = await api("GET", "/v1/events/stream", { key: m.sandboxKey });
-    expectError(eleventh, "rate_limit_exceeded", 429);
-    open.pop()!.close();
-    // The closed stream's place is given back once the server notices (it stops reading at once).
-    let again = await openStream(m.sandboxKey);
-    for (let i = 0; again.res.status === 429 && i < 50; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      again = await openStream(m.sandboxKey);
-    }
-    expect(again.res.status).toBe(200);
-    for (const s of [...open, again]) s.close();
-  });
-
-  it("an event whose transaction commits late is read after it commits, never skipped by a reader that moved on", async () => {
-    const m = await newMerchant();
-    const owner = { merchantId: m.id, mode: "sandbox" as const };
-    const pool = getPool();
-    const start = await readStreamPage(getDb(), owner, { xid: "0", seq: "0" }, null);
-    // A transaction that records its event first (an older transaction id) and commits last.
-    const slow = await pool.connect();
-    try {
-      await slow.query("begin");
-      const [late] = await recordEvents(drizzle(slow) as unknown as Db, [
-        { merchantId: m.id, mode: "sandbox", type: "payout.failed", object: { id: "po_late" } },
-      ]);
-      const [early] = await recordEvents(getDb(), [
-        { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_early" } },
-      ]);
-      // The committed event waits behind the open transaction: a reader passing it now would skip the late one.
-      const meanwhile = await readStreamPage(getDb(), owner, start.cursor, null);
-      expect(meanwhile.events).toEqual([]);
-      await slow.query("commit");
-      // A reader moving on page by page: another test's transaction elsewhere in the cluster may hold the
-      // early one back a moment longer, and the reader that took the late one alone must still get it.
-      const read: string[] = [];
-      let cursor = start.cursor;
-      await until(
-        "both events read",
-        async () => {
-          const page = await readStreamPage(getDb(), owner, cursor, null);
-          read.push(...page.events.map((e) => e.id));
-          cursor = page.cursor;
-          return read.length >= 2;
-        },
-        20_000,
+  it(
+    "refuses: a Last-Event-ID not of this merchant and mode, " +
+      "an unknown type, a key without events:read, an 11th stream",
+    async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      await createPayment(other.sandboxKey);
+      const theirs = (await api("GET", "/v1/events", { key: other.sandboxKey })).json.data[0].id;
+      for (const id of [theirs, "evt_doesnotexist"]) {
+        const reply = await api("GET", "/v1/events/stream", { key: m.sandboxKey, headers: { "last-event-id": id } });
+        expectError(reply, "invalid_request_error", 400, "Last-Event-ID");
+      }
+      const live = await api("GET", "/v1/events/stream", { key: other.liveKey, headers: { "last-event-id": theirs } });
+      expectError(live, "invalid_request_error", 400, "Last-Event-ID");
+      expectError(
+        await api("GET", "/v1/events/stream?types=payment.confirmed,payment.nope", { key: m.sandboxKey }),
+        "invalid_request_error",
+        400,
+        "types",
       );
-      expect(read).toEqual([late!.id, early!.id]);
-    } finally {
-      slow.release();
-    }
-  });
+      const narrow = await newKey(m.id, "sandbox", ["payments:read"]);
+      expectError(await api("GET", "/v1/events/stream", { key: narrow.secret }), "forbidden", 403);
+
+      const open = [];
+      for (let i = 0; i < 10; i++) open.push(await openStream(m.sandboxKey));
+      expect(open.map((s) => s.res.status)).toEqual(Array(10).fill(200));
+      const eleventh = await api("GET", "/v1/events/stream", { key: m.sandboxKey });
+      expectError(eleventh, "rate_limit_exceeded", 429);
+      open.pop()!.close();
+      // The closed stream's place is given back once the server notices (it stops reading at once).
+      let again = await openStream(m.sandboxKey);
+      for (let i = 0; again.res.status === 429 && i < 50; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        again = await openStream(m.sandboxKey);
+      }
+      expect(again.res.status).toBe(200);
+      for (const s of [...open, again]) s.close();
+    },
+  );
+
+  it(
+    "an event whose transaction commits late is read after it commits, " + "never skipped by a reader that moved on",
+    async () => {
+      const m = await newMerchant();
+      const owner = { merchantId: m.id, mode: "sandbox" as const };
+      const pool = getPool();
+      const start = await readStreamPage(getDb(), owner, { xid: "0", seq: "0" }, null);
+      // A transaction that records its event first (an older transaction id) and commits last.
+      const slow = await pool.connect();
+      try {
+        await slow.query("begin");
+        const [late] = await recordEvents(drizzle(slow) as unknown as Db, [
+          { merchantId: m.id, mode: "sandbox", type: "payout.failed", object: { id: "po_late" } },
+        ]);
+        const [early] = await recordEvents(getDb(), [
+          { merchantId: m.id, mode: "sandbox", type: "payout.confirmed", object: { id: "po_early" } },
+        ]);
+        // The committed event waits behind the open transaction: a reader passing it now would skip the late one.
+        const meanwhile = await readStreamPage(getDb(), owner, start.cursor, null);
+        expect(meanwhile.events).toEqual([]);
+        await slow.query("commit");
+        // A reader moving on page by page: another test's transaction elsewhere in the cluster may hold the
+        // early one back a moment longer, and the reader that took the late one alone must still get it.
+        const read: string[] = [];
+        let cursor = start.cursor;
+        await until(
+          "both events read",
+          async () => {
+            const page = await readStreamPage(getDb(), owner, cursor, null);
+            read.push(...page.events.map((e) => e.id));
+            cursor = page.cursor;
+            return read.length >= 2;
+          },
+          20_000,
+        );
+        expect(read).toEqual([late!.id, early!.id]);
+      } finally {
+        slow.release();
+      }
+    },
+  );
 
   it(
     "is pushed: reads nothing while no event is written, and finds an event held back by an older transaction once " +
@@ -294,20 +306,23 @@ describe("GET /v1/events/stream", () => {
     }
   });
 
-  it("a merchant's keys together hold at most 20 streams in a mode per process; other merchants are not affected", async () => {
-    const m = await newMerchant();
-    const keys = await Promise.all([1, 2, 3].map(() => newKey(m.id, "sandbox", ["events:read"])));
-    const open = [];
-    for (const key of keys.slice(0, 2)) for (let i = 0; i < 10; i++) open.push(await openStream(key.secret));
-    expect(open.map((s) => s.res.status)).toEqual(Array(20).fill(200));
-    const refused = await api("GET", "/v1/events/stream", { key: keys[2]!.secret });
-    expect(expectError(refused, "rate_limit_exceeded", 429).message).toMatch(/already has 20 open event streams/);
-    expect(refused.headers.get("retry-after")).toBe("5");
-    const live = await openStream(m.liveKey); // the other mode has its own 20
-    const other = await openStream((await newMerchant()).sandboxKey);
-    expect([live.res.status, other.res.status]).toEqual([200, 200]);
-    for (const s of [...open, live, other]) s.close();
-  });
+  it(
+    "a merchant's keys together hold at most 20 streams in a mode per process; " + "other merchants are not affected",
+    async () => {
+      const m = await newMerchant();
+      const keys = await Promise.all([1, 2, 3].map(() => newKey(m.id, "sandbox", ["events:read"])));
+      const open = [];
+      for (const key of keys.slice(0, 2)) for (let i = 0; i < 10; i++) open.push(await openStream(key.secret));
+      expect(open.map((s) => s.res.status)).toEqual(Array(20).fill(200));
+      const refused = await api("GET", "/v1/events/stream", { key: keys[2]!.secret });
+      expect(expectError(refused, "rate_limit_exceeded", 429).message).toMatch(/already has 20 open event streams/);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      const live = await openStream(m.liveKey); // the other mode has its own 20
+      const other = await openStream((await newMerchant()).sandboxKey);
+      expect([live.res.status, other.res.status]).toEqual([200, 200]);
+      for (const s of [...open, live, other]) s.close();
+    },
+  );
 
   it("ends when its key is revoked or loses events:read: nothing more is sent on it", async () => {
     const m = await newMerchant();

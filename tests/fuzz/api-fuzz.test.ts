@@ -44,7 +44,8 @@ afterAll(async () => {
 });
 
 describe("fuzzing the service", () => {
-  it(`answers ${REQUESTS} generated /v1 requests with no 5xx, the envelope on every error and the API headers`, async () => {
+  it(`answers ${REQUESTS} generated /v1 requests with no 5xx, ` +
+    `the envelope on every error and the API headers`, async () => {
     console.log(`fuzz: FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS}`);
     const requests = fc.sample(apiRequestArbitrary(merchants), { numRuns: REQUESTS, seed: SEED });
     const tally = new FuzzTally();
@@ -118,7 +119,8 @@ describe("fuzzing the service", () => {
       }
     });
 
-    // Ids that name nothing, plain and hostile: whatever the answer, the common rules hold (a JSON error is the envelope).
+    // Ids that name nothing, plain and hostile: whatever the
+    // answer, the common rules hold (a JSON error is the envelope).
     const ip = nextIp();
     for (const id of ["pay_doesnotexist00000000", "%00", "%ff", "%", "%c0%ae", "a".repeat(3000)]) {
       for (const path of [`/checkout/${id}`, `/pay/${id}`, `/api/public/checkout/${id}/events`]) {
@@ -133,7 +135,8 @@ describe("fuzzing the service", () => {
       }
     }
 
-    // Other methods and bodies on the pages themselves (a POST with a form content type is what Next reads as a server action).
+    // Other methods and bodies on the pages themselves (a POST with
+    // a form content type is what Next reads as a server action).
     const postIp = nextIp();
     for (const path of Object.values(pages)) {
       for (const [method, type, action, body] of OTHER_PAGE_REQUESTS) {

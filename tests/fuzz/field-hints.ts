@@ -120,7 +120,9 @@ const url = fc.oneof(
   { weight: 1, arbitrary: hostileString.map(loopbackOnly) },
 );
 
-/** Anything that parses as a URL with a host other than loopback becomes a loopback URL: no traffic leaves the machine. */
+/**
+ * Anything that parses as a URL with a host other than loopback becomes a loopback URL: no traffic leaves the machine.
+ */
 export function loopbackOnly(value: string): string {
   try {
     const host = new URL(value).hostname;

@@ -23,7 +23,8 @@ export async function creditedPayment(m: TestMerchant, amounts: string[], from: 
         tx,
         `insert into deposits (id, payment_id, merchant_id, mode, chain, kind, status, tx_hash, log_index, position,
            block_number, block_hash, block_time, from_address, to_address, raw_amount, amount_units, credited_at)
-         values ($1, $2, $3, 'sandbox', 'eth', 'payment', 'credited', $4, 0, 0, 1, $5, now(), $6, $7, $8::numeric, $8::bigint, now())`,
+         values ($1, $2, $3, 'sandbox', 'eth', 'payment', 'credited', $4, 0, 0, 1, $5, now(), $6, $7,
+           $8::numeric, $8::bigint, now())`,
         [
           `dep_${randomBytes(8).toString("hex")}`,
           payment.id,

@@ -65,7 +65,10 @@ export async function startReceiver() {
   };
 }
 
-/** The receiver's side of the signature scheme (docs/API.md#webhook-delivery), written independently of the service's signer. */
+/**
+ * The receiver's side of the signature scheme (docs/API.md#webhook-delivery),
+ * written independently of the service's signer.
+ */
 export function verifySignature(header: string | undefined, body: string, secret: string, toleranceS = 300): boolean {
   if (!header) return false;
   const parts = Object.fromEntries(header.split(",").map((kv) => kv.split("=") as [string, string]));

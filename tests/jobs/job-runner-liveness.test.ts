@@ -36,31 +36,35 @@ afterAll(async () => {
 });
 
 describe("jobs held by a worker process that died", () => {
-  it("are freed once their worker's heartbeat is older than the limit; a live or just-started worker keeps its jobs", async () => {
-    const id = () => `worker-test-${randomBytes(6).toString("hex")}`;
-    const [dead, alive, stale, young] = [id(), id(), id(), id()];
-    await query(
-      getDb(),
-      `insert into job_runners (worker_id, process, heartbeat_at) values
+  it(
+    "are freed once their worker's heartbeat is older than the limit; " +
+      "a live or just-started worker keeps its jobs",
+    async () => {
+      const id = () => `worker-test-${randomBytes(6).toString("hex")}`;
+      const [dead, alive, stale, young] = [id(), id(), id(), id()];
+      await query(
+        getDb(),
+        `insert into job_runners (worker_id, process, heartbeat_at) values
          ($1, 'test:1', now()), ($2, 'test:2', now() - interval '5 minutes')`,
-      [alive, stale],
-    );
-    const jobs = {
-      dead: await lockedJob(dead, 120), // no heartbeat ever recorded (killed before its first beat)
-      alive: await lockedJob(alive, 600), // a long job on a live worker
-      stale: await lockedJob(stale, 120), // its heartbeats stopped
-      young: await lockedJob(young, 5), // locked moments ago by a worker not yet beating
-    };
-    const freed = await freeDeadRunnersJobs(getPool(), 60);
-    // Every worker of the suite runs this same check with its heartbeat, so one may have freed `dead` or
-    // `stale` first: what holds is the jobs' locks below, and that no check frees a live or just-started
-    // worker's jobs.
-    expect(freed.filter((w) => [alive, young].includes(w))).toEqual([]);
-    expect({
-      dead: await lockOf(jobs.dead),
-      alive: await lockOf(jobs.alive),
-      stale: await lockOf(jobs.stale),
-      young: await lockOf(jobs.young),
-    }).toEqual({ dead: null, alive, stale: null, young });
-  });
+        [alive, stale],
+      );
+      const jobs = {
+        dead: await lockedJob(dead, 120), // no heartbeat ever recorded (killed before its first beat)
+        alive: await lockedJob(alive, 600), // a long job on a live worker
+        stale: await lockedJob(stale, 120), // its heartbeats stopped
+        young: await lockedJob(young, 5), // locked moments ago by a worker not yet beating
+      };
+      const freed = await freeDeadRunnersJobs(getPool(), 60);
+      // Every worker of the suite runs this same check with its heartbeat, so one may have freed `dead` or
+      // `stale` first: what holds is the jobs' locks below, and that no check frees a live or just-started
+      // worker's jobs.
+      expect(freed.filter((w) => [alive, young].includes(w))).toEqual([]);
+      expect({
+        dead: await lockOf(jobs.dead),
+        alive: await lockOf(jobs.alive),
+        stale: await lockOf(jobs.stale),
+        young: await lockOf(jobs.young),
+      }).toEqual({ dead: null, alive, stale: null, young });
+    },
+  );
 });

@@ -40,7 +40,8 @@ describe("job runner", () => {
   it("the worker runs the periodic idempotency-key expiry job", async () => {
     const m = await newMerchant();
     await getDb().execute(sql`
-      insert into idempotency_keys (merchant_id, mode, key, request_hash, method, path, response_status, response_body, created_at)
+      insert into idempotency_keys
+        (merchant_id, mode, key, request_hash, method, path, response_status, response_body, created_at)
       values (${m.id}, 'sandbox', 'old', 'h', 'POST', '/v1/x', 200, '{}', now() - interval '2 days'),
              (${m.id}, 'sandbox', 'fresh', 'h', 'POST', '/v1/x', 200, '{}', now())`);
     await enqueueJob(getDb(), "expire_idempotency_keys", {}, { jobKey: `expire-${m.id}` });

@@ -28,32 +28,36 @@ async function sandboxEth() {
 }
 
 describe("contract destinations", () => {
-  it("payouts: the service's contracts and any EVM contract are refused on to_address; a 7702-delegated account is a wallet", async () => {
-    const m = await newMerchant();
-    await adjustBalance(getDb(), {
-      merchantId: m.id,
-      mode: "sandbox",
-      chain: "eth",
-      amount: 50_000_000n,
-      reason: "test",
-    });
-    const { sweeper, setCode } = await sandboxEth();
-    const contract = randomAddress();
-    await setCode(contract, "0x602a60005260206000f3"); // returns 42: code, not a key's account
-    const delegated = randomAddress();
-    await setCode(delegated, `0xef0100${payoutBatcherContract().address.slice(2).toLowerCase()}`);
-    const payout = (to: string) =>
-      api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "eth", to_address: to, amount: "1.000000" } });
-    for (const own of [sweeper, payoutBatcherContract().address, DELEGATED_PAYOUT_BATCHER]) {
-      const err = expectError(await payout(own), "invalid_request_error", 400, "to_address");
-      expect(err.message).toMatch(/^to_address is one of this service's own contracts/);
-    }
-    const err = expectError(await payout(contract), "invalid_request_error", 400, "to_address");
-    expect(err.message).toMatch(/^to_address is a contract, not a wallet/);
-    expect((await api("GET", "/v1/payouts", { key: m.sandboxKey })).json.data).toEqual([]);
-    expect((await payout(delegated)).status).toBe(200);
-    expect((await payout(randomAddress())).status).toBe(200);
-  });
+  it(
+    "payouts: the service's contracts and any EVM contract are refused on to_address; " +
+      "a 7702-delegated account is a wallet",
+    async () => {
+      const m = await newMerchant();
+      await adjustBalance(getDb(), {
+        merchantId: m.id,
+        mode: "sandbox",
+        chain: "eth",
+        amount: 50_000_000n,
+        reason: "test",
+      });
+      const { sweeper, setCode } = await sandboxEth();
+      const contract = randomAddress();
+      await setCode(contract, "0x602a60005260206000f3"); // returns 42: code, not a key's account
+      const delegated = randomAddress();
+      await setCode(delegated, `0xef0100${payoutBatcherContract().address.slice(2).toLowerCase()}`);
+      const payout = (to: string) =>
+        api("POST", "/v1/payouts", { key: m.sandboxKey, body: { chain: "eth", to_address: to, amount: "1.000000" } });
+      for (const own of [sweeper, payoutBatcherContract().address, DELEGATED_PAYOUT_BATCHER]) {
+        const err = expectError(await payout(own), "invalid_request_error", 400, "to_address");
+        expect(err.message).toMatch(/^to_address is one of this service's own contracts/);
+      }
+      const err = expectError(await payout(contract), "invalid_request_error", 400, "to_address");
+      expect(err.message).toMatch(/^to_address is a contract, not a wallet/);
+      expect((await api("GET", "/v1/payouts", { key: m.sandboxKey })).json.data).toEqual([]);
+      expect((await payout(delegated)).status).toBe(200);
+      expect((await payout(randomAddress())).status).toBe(200);
+    },
+  );
 
   it("refunds and a payer's claim: refused with words for the field (the claim page says 'This address')", async () => {
     const m = await newMerchant();

@@ -73,7 +73,11 @@ const first = {
   comments: write(
     "sdn_comments.csv",
     csv([
-      `36216,${q(`s - ARB ${evm2}; a.k.a. 'GRNTX'; Digital Currency Address - XMR ${xmr}; alt. Digital Currency Address - BSC ${evm3}.`)}`,
+      `36216,` +
+        q(
+          `s - ARB ${evm2}; a.k.a. 'GRNTX'; Digital Currency Address - XMR ${xmr}; ` +
+            `alt. Digital Currency Address - BSC ${evm3}.`,
+        ),
     ]),
   ),
 };

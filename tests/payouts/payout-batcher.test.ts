@@ -171,7 +171,8 @@ describe("PayoutBatcher (the treasury's allowance)", () => {
     for (const p of first) expect(await balance(p.to)).toBe(p.raw);
     const perPayout = Number(batch.gasUsed) / 20 / Number(single.gasUsed);
     console.log(
-      `gas: single transfer ${single.gasUsed}; batch of 20 ${batch.gasUsed} (${(perPayout * 100).toFixed(1)} % per payout)`,
+      `gas: single transfer ${single.gasUsed}; ` +
+        `batch of 20 ${batch.gasUsed} (${(perPayout * 100).toFixed(1)} % per payout)`,
     );
     expect(perPayout).toBeLessThanOrEqual(0.6);
     // The treasury stays a plain account.

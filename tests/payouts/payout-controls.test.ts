@@ -187,50 +187,57 @@ describe("PAYOUT_DENYLIST_FILE", () => {
   const blocked = { status: "blocked", failure_code: "denied_destination", outbound_id: null };
   const held = { status: "pending", failure_code: null, outbound_id: null };
 
-  it("denies what it lists (any case, with or without a chain, comments ignored); an edit applies to the next payout", async () => {
-    const [listed, onlyEth, later] = [fresh(), fresh(), fresh()];
-    fs.writeFileSync(
-      file,
-      `# the operator's own list\n${listed.toLowerCase()}   # seen in a phishing report\n\neth ${onlyEth}\n`,
-    );
-    const before = await balance(m.sandboxKey, "bnb");
-    expect(await payTo(listed)).toMatchObject(blocked);
-    // The payout's amount is back in available.
-    expect(await balance(m.sandboxKey, "bnb")).toEqual(before);
-    // An entry for eth does not deny the address on bnb: that payout is queued for signing.
-    expect((await payTo(onlyEth)).outbound_id).toMatch(/^otx_/);
-    // The operator adds an address: no restart, the next payout to it is blocked.
-    fs.appendFileSync(file, `bnb ${later}\n`);
-    expect(await payTo(later)).toMatchObject(blocked);
-    // And removes one: payouts to it go out again.
-    fs.writeFileSync(file, `bnb ${later}\n`);
-    expect((await payTo(listed)).outbound_id).toMatch(/^otx_/);
-  });
+  it(
+    "denies what it lists (any case, with or without a chain, " +
+      "comments ignored); an edit applies to the next payout",
+    async () => {
+      const [listed, onlyEth, later] = [fresh(), fresh(), fresh()];
+      fs.writeFileSync(
+        file,
+        `# the operator's own list\n${listed.toLowerCase()}   # seen in a phishing report\n\neth ${onlyEth}\n`,
+      );
+      const before = await balance(m.sandboxKey, "bnb");
+      expect(await payTo(listed)).toMatchObject(blocked);
+      // The payout's amount is back in available.
+      expect(await balance(m.sandboxKey, "bnb")).toEqual(before);
+      // An entry for eth does not deny the address on bnb: that payout is queued for signing.
+      expect((await payTo(onlyEth)).outbound_id).toMatch(/^otx_/);
+      // The operator adds an address: no restart, the next payout to it is blocked.
+      fs.appendFileSync(file, `bnb ${later}\n`);
+      expect(await payTo(later)).toMatchObject(blocked);
+      // And removes one: payouts to it go out again.
+      fs.writeFileSync(file, `bnb ${later}\n`);
+      expect((await payTo(listed)).outbound_id).toMatch(/^otx_/);
+    },
+  );
 
-  it("missing, or with a line it cannot read, it holds every payout (fail closed) until it is readable again", async () => {
-    const to = fresh();
-    const inFlight = Number((await balance(m.sandboxKey, "bnb")).in_flight);
-    fs.rmSync(file, { force: true });
-    const missing = await payTo(to);
-    expect(missing).toMatchObject(held);
-    // A misspelt chain would otherwise make the line deny nothing: the whole file is refused.
-    fs.writeFileSync(file, `ethereum ${to}\n`);
-    await executePayout(getDb(), missing.id);
-    expect((await payTo(fresh())).outbound_id).toBeNull();
-    // The payout waits in pending, its amount still in flight, its execution tried again shortly.
-    expect(Number((await balance(m.sandboxKey, "bnb")).in_flight)).toBe(inFlight + 2);
-    const [retry] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [
-      `execute_payout:${missing.id}`,
-    ]);
-    expect(retry!.run_at.getTime()).toBeGreaterThan(Date.now());
-    // Taken back out, so no other file's jobs worker (without this deny-list) runs it meanwhile.
-    await query(getDb(), "select graphile_worker.remove_job($1)", [`execute_payout:${missing.id}`]);
-    // Fixed, the held payout is decided: blocked, refunded.
-    fs.writeFileSync(file, `bnb ${to}\n`);
-    await executePayout(getDb(), missing.id);
-    const [row] = await query(getDb(), "select status, failure_code from payouts where id = $1", [missing.id]);
-    expect(row).toEqual({ status: "blocked", failure_code: "denied_destination" });
-  });
+  it(
+    "missing, or with a line it cannot read, it holds every payout (fail closed) " + "until it is readable again",
+    async () => {
+      const to = fresh();
+      const inFlight = Number((await balance(m.sandboxKey, "bnb")).in_flight);
+      fs.rmSync(file, { force: true });
+      const missing = await payTo(to);
+      expect(missing).toMatchObject(held);
+      // A misspelt chain would otherwise make the line deny nothing: the whole file is refused.
+      fs.writeFileSync(file, `ethereum ${to}\n`);
+      await executePayout(getDb(), missing.id);
+      expect((await payTo(fresh())).outbound_id).toBeNull();
+      // The payout waits in pending, its amount still in flight, its execution tried again shortly.
+      expect(Number((await balance(m.sandboxKey, "bnb")).in_flight)).toBe(inFlight + 2);
+      const [retry] = await query<{ run_at: Date }>(getDb(), "select run_at from graphile_worker.jobs where key = $1", [
+        `execute_payout:${missing.id}`,
+      ]);
+      expect(retry!.run_at.getTime()).toBeGreaterThan(Date.now());
+      // Taken back out, so no other file's jobs worker (without this deny-list) runs it meanwhile.
+      await query(getDb(), "select graphile_worker.remove_job($1)", [`execute_payout:${missing.id}`]);
+      // Fixed, the held payout is decided: blocked, refunded.
+      fs.writeFileSync(file, `bnb ${to}\n`);
+      await executePayout(getDb(), missing.id);
+      const [row] = await query(getDb(), "select status, failure_code from payouts where id = $1", [missing.id]);
+      expect(row).toEqual({ status: "blocked", failure_code: "denied_destination" });
+    },
+  );
 });
 
 // The execute_payout jobs of one chain that run together in a worker share a round (lib/money-out/payouts/
@@ -288,33 +295,36 @@ describe("payouts taken a step together", () => {
     expect(new Set(rows.map((r) => r.updated_at.getTime())).size).toBe(1);
   });
 
-  it("one payout whose step fails fails alone: the others are queued, and it goes through once the fault is gone", async () => {
-    const ids = await created(3);
-    const bad = ids[1]!;
-    const trigger = `"test_refuse_${bad}"`;
-    // A real fault in the database, for this payout only: its queueing update is refused.
-    await query(
-      getDb(),
-      `create or replace function test_refuse_payout_update() returns trigger language plpgsql as
+  it(
+    "one payout whose step fails fails alone: the others are queued, " + "and it goes through once the fault is gone",
+    async () => {
+      const ids = await created(3);
+      const bad = ids[1]!;
+      const trigger = `"test_refuse_${bad}"`;
+      // A real fault in the database, for this payout only: its queueing update is refused.
+      await query(
+        getDb(),
+        `create or replace function test_refuse_payout_update() returns trigger language plpgsql as
        $$ begin raise exception 'refused by the test'; end $$`,
-    );
-    await query(
-      getDb(),
-      `create trigger ${trigger} before update on payouts for each row
+      );
+      await query(
+        getDb(),
+        `create trigger ${trigger} before update on payouts for each row
        when (new.id = '${bad}' and new.outbound_id is not null) execute function test_refuse_payout_update()`,
-    );
-    try {
-      const steps = await executePayoutRound(getDb(), "sandbox", "bnb", ids);
-      expect(steps.get(ids[0]!)).toEqual(queued);
-      expect(steps.get(ids[2]!)).toEqual(queued);
-      expect(steps.get(bad)).toMatchObject({ status: "rejected", reason: { message: "refused by the test" } });
-      const rows = await rowsOf(ids);
-      expect(rows.find((r) => r.id === bad)).toMatchObject({ status: "pending", outbound_id: null });
-      expect(rows.filter((r) => r.outbound_id).length).toBe(2);
-    } finally {
-      await query(getDb(), `drop trigger if exists ${trigger} on payouts`);
-    }
-    // Its job's retry, once the fault is gone.
-    expect(await executePayout(getDb(), bad)).toBe("queued");
-  });
+      );
+      try {
+        const steps = await executePayoutRound(getDb(), "sandbox", "bnb", ids);
+        expect(steps.get(ids[0]!)).toEqual(queued);
+        expect(steps.get(ids[2]!)).toEqual(queued);
+        expect(steps.get(bad)).toMatchObject({ status: "rejected", reason: { message: "refused by the test" } });
+        const rows = await rowsOf(ids);
+        expect(rows.find((r) => r.id === bad)).toMatchObject({ status: "pending", outbound_id: null });
+        expect(rows.filter((r) => r.outbound_id).length).toBe(2);
+      } finally {
+        await query(getDb(), `drop trigger if exists ${trigger} on payouts`);
+      }
+      // Its job's retry, once the fault is gone.
+      expect(await executePayout(getDb(), bad)).toBe("queued");
+    },
+  );
 });

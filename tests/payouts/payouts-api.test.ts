@@ -47,51 +47,54 @@ describe("GET /v1/balances", () => {
 });
 
 describe("POST /v1/payouts", () => {
-  it("debits available in the same transaction and returns a pending payout (docs/API.md#the-payout-object)", async () => {
-    const m = await newMerchant();
-    await fund(m.id, "eth", 100);
-    const reply = await api("POST", "/v1/payouts", {
-      key: m.sandboxKey,
-      body: {
+  it(
+    "debits available in the same transaction and returns a " + "pending payout (docs/API.md#the-payout-object)",
+    async () => {
+      const m = await newMerchant();
+      await fund(m.id, "eth", 100);
+      const reply = await api("POST", "/v1/payouts", {
+        key: m.sandboxKey,
+        body: {
+          chain: "eth",
+          to_address: EVM_TO,
+          amount: "40.500000",
+          description: "weekly",
+          metadata: { batch: "w47" },
+        },
+        headers: { "idempotency-key": "payout-1" },
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({
+        object: "payout",
+        status: "pending",
         chain: "eth",
         to_address: EVM_TO,
         amount: "40.500000",
+        currency: "USDT",
+        tx_hash: null,
         description: "weekly",
         metadata: { batch: "w47" },
-      },
-      headers: { "idempotency-key": "payout-1" },
-    });
-    expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({
-      object: "payout",
-      status: "pending",
-      chain: "eth",
-      to_address: EVM_TO,
-      amount: "40.500000",
-      currency: "USDT",
-      tx_hash: null,
-      description: "weekly",
-      metadata: { batch: "w47" },
-    });
-    expect(reply.json.id).toMatch(/^pay_out_[0-9A-Za-z]{24}$/);
-    expect(reply.json).not.toHaveProperty("confirmed_at");
-    expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
-    // Idempotent: the retry neither creates nor debits again.
-    const again = await api("POST", "/v1/payouts", {
-      key: m.sandboxKey,
-      body: {
-        chain: "eth",
-        to_address: EVM_TO,
-        amount: "40.500000",
-        description: "weekly",
-        metadata: { batch: "w47" },
-      },
-      headers: { "idempotency-key": "payout-1" },
-    });
-    expect(again.text).toBe(reply.text);
-    expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+      });
+      expect(reply.json.id).toMatch(/^pay_out_[0-9A-Za-z]{24}$/);
+      expect(reply.json).not.toHaveProperty("confirmed_at");
+      expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
+      // Idempotent: the retry neither creates nor debits again.
+      const again = await api("POST", "/v1/payouts", {
+        key: m.sandboxKey,
+        body: {
+          chain: "eth",
+          to_address: EVM_TO,
+          amount: "40.500000",
+          description: "weekly",
+          metadata: { batch: "w47" },
+        },
+        headers: { "idempotency-key": "payout-1" },
+      });
+      expect(again.text).toBe(reply.text);
+      expect(await balanceOf(m.sandboxKey, "eth")).toMatchObject({ available: "59.500000" });
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 
   it("not enough available → 422 insufficient_balance and nothing written", async () => {
     const m = await newMerchant();

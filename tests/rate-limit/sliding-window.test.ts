@@ -30,7 +30,8 @@ describe.each(stores)("sliding window (%s)", (_name, make) => {
     const limiter = make();
     const b = bucket();
     const t0 = 1_000_000_000_000;
-    for (let i = 0; i < 3; i++) expect((await limiter.hit(b, 3, 60_000, t0 + i * 20_000)).allowed).toBe(true); // t0, +20s, +40s
+    // t0, +20s, +40s
+    for (let i = 0; i < 3; i++) expect((await limiter.hit(b, 3, 60_000, t0 + i * 20_000)).allowed).toBe(true);
     expect((await limiter.hit(b, 3, 60_000, t0 + 59_999)).allowed).toBe(false);
     expect((await limiter.hit(b, 3, 60_000, t0 + 60_001)).allowed).toBe(true); // t0 left; +60.001 admitted
     expect((await limiter.hit(b, 3, 60_000, t0 + 70_000)).allowed).toBe(false); // +20s still inside

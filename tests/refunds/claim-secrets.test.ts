@@ -39,50 +39,54 @@ const storedEvents = (refundId: string) =>
   query<{ type: string; body: string }>(getDb(), "select type, body from events where object_id = $1", [refundId]);
 
 describe("who sees a refund's claim link", () => {
-  it("only the creating response and refunds:write keys: not read-only keys, lists, events, the events table or a webhook", async () => {
-    const m = await newMerchant();
-    await createWebhookEndpoint(
-      getDb(),
-      { merchantId: m.id, mode: "sandbox" },
-      { url: receiver.url(`/claims/${m.id}`), events: ["refund.requires_action"] as never },
-    );
-    const refund = await claimRefundOf(m);
-    const token = tokenOf(refund.claim_url);
-    expect(refund).toMatchObject({ status: "requires_action", claim_pending: true, claim_code_required: false });
-    expect(refund.claim_url).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
+  it(
+    "only the creating response and refunds:write keys: not read-only keys, " +
+      "lists, events, the events table or a webhook",
+    async () => {
+      const m = await newMerchant();
+      await createWebhookEndpoint(
+        getDb(),
+        { merchantId: m.id, mode: "sandbox" },
+        { url: receiver.url(`/claims/${m.id}`), events: ["refund.requires_action"] as never },
+      );
+      const refund = await claimRefundOf(m);
+      const token = tokenOf(refund.claim_url);
+      expect(refund).toMatchObject({ status: "requires_action", claim_pending: true, claim_code_required: false });
+      expect(refund.claim_url).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
 
-    const reader = (await newKey(m.id, "sandbox", ["refunds:read", "events:read", "payments:read"])).secret;
-    const writer = (await newKey(m.id, "sandbox", ["refunds:write"])).secret;
-    const asReader = (await api("GET", `/v1/refunds/${refund.id}`, { key: reader })).json;
-    expect(asReader).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true, claim_code: null });
-    expect((await api("GET", `/v1/refunds/${refund.id}`, { key: writer })).json.claim_url).toBe(refund.claim_url);
-    for (const key of [reader, writer, m.sandboxKey]) {
-      const listed = await api("GET", "/v1/refunds?status=requires_action", { key });
-      expect(listed.text).not.toContain(token);
-      expect(listed.json.data[0]).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true });
-    }
-    const events = await api("GET", "/v1/events?type=refund.requires_action", { key: reader });
-    expect(events.json.data[0].data.object).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true });
-    expect(events.text).not.toContain(token);
-    const stored = await storedEvents(refund.id);
-    expect(stored.map((e) => e.type).sort()).toEqual(["refund.created", "refund.requires_action"]);
-    for (const e of stored) expect(e.body).not.toContain(token);
-    const [event] = await query<{ id: string }>(
-      getDb(),
-      "select id from events where object_id = $1 and type = 'refund.requires_action'",
-      [refund.id],
-    );
-    await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
-    const [delivered] = await waitFor(
-      () => receiver.at(`/claims/${m.id}`).length > 0 && receiver.at(`/claims/${m.id}`),
-    );
-    expect(JSON.parse(delivered!.body).data.object).toMatchObject({
-      id: refund.id,
-      claim_pending: true,
-      claim_url: null,
-    });
-    expect(delivered!.body).not.toContain(token);
-  });
+      const reader = (await newKey(m.id, "sandbox", ["refunds:read", "events:read", "payments:read"])).secret;
+      const writer = (await newKey(m.id, "sandbox", ["refunds:write"])).secret;
+      const asReader = (await api("GET", `/v1/refunds/${refund.id}`, { key: reader })).json;
+      expect(asReader).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true, claim_code: null });
+      expect((await api("GET", `/v1/refunds/${refund.id}`, { key: writer })).json.claim_url).toBe(refund.claim_url);
+      for (const key of [reader, writer, m.sandboxKey]) {
+        const listed = await api("GET", "/v1/refunds?status=requires_action", { key });
+        expect(listed.text).not.toContain(token);
+        expect(listed.json.data[0]).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true });
+      }
+      const events = await api("GET", "/v1/events?type=refund.requires_action", { key: reader });
+      expect(events.json.data[0].data.object).toMatchObject({ id: refund.id, claim_url: null, claim_pending: true });
+      expect(events.text).not.toContain(token);
+      const stored = await storedEvents(refund.id);
+      expect(stored.map((e) => e.type).sort()).toEqual(["refund.created", "refund.requires_action"]);
+      for (const e of stored) expect(e.body).not.toContain(token);
+      const [event] = await query<{ id: string }>(
+        getDb(),
+        "select id from events where object_id = $1 and type = 'refund.requires_action'",
+        [refund.id],
+      );
+      await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
+      const [delivered] = await waitFor(
+        () => receiver.at(`/claims/${m.id}`).length > 0 && receiver.at(`/claims/${m.id}`),
+      );
+      expect(JSON.parse(delivered!.body).data.object).toMatchObject({
+        id: refund.id,
+        claim_pending: true,
+        claim_url: null,
+      });
+      expect(delivered!.body).not.toContain(token);
+    },
+  );
 
   it("an open event stream carries claim_pending, never the link", async () => {
     const m = await newMerchant();
@@ -105,21 +109,26 @@ describe("who sees a refund's claim link", () => {
     });
   });
 
-  it("a policy refund opens with claim_pending; the merchant's server reads the link with a refunds:write key", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["10.000000", "2.000000"]);
-    await setRefundPolicy(getDb(), {
-      merchant: m.id,
-      mode: "sandbox",
-      overpaidAboveUnits: 1_000_000n,
-      refundLatePayments: false,
-    });
-    expect(await applyRefundPolicy(getDb(), paymentId)).toEqual(["overpayment"]);
-    const [opened] = await query<{ id: string }>(getDb(), "select id from refunds where payment_id = $1", [paymentId]);
-    for (const e of await storedEvents(opened!.id)) expect(JSON.parse(e.body).data.object.claim_url).toBeNull();
-    const url = (await api("GET", `/v1/refunds/${opened!.id}`, { key: m.sandboxKey })).json.claim_url;
-    expect(await loadRefundClaim(getDb(), tokenOf(url))).toMatchObject({ refund: { id: opened!.id } });
-  });
+  it(
+    "a policy refund opens with claim_pending; " + "the merchant's server reads the link with a refunds:write key",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["10.000000", "2.000000"]);
+      await setRefundPolicy(getDb(), {
+        merchant: m.id,
+        mode: "sandbox",
+        overpaidAboveUnits: 1_000_000n,
+        refundLatePayments: false,
+      });
+      expect(await applyRefundPolicy(getDb(), paymentId)).toEqual(["overpayment"]);
+      const [opened] = await query<{ id: string }>(getDb(), "select id from refunds where payment_id = $1", [
+        paymentId,
+      ]);
+      for (const e of await storedEvents(opened!.id)) expect(JSON.parse(e.body).data.object.claim_url).toBeNull();
+      const url = (await api("GET", `/v1/refunds/${opened!.id}`, { key: m.sandboxKey })).json.claim_url;
+      expect(await loadRefundClaim(getDb(), tokenOf(url))).toMatchObject({ refund: { id: opened!.id } });
+    },
+  );
 
   it("events written before the fix are scrubbed by the migration, every other byte kept", async () => {
     const m = await newMerchant();
@@ -176,78 +185,90 @@ describe("regenerating a claim link", () => {
 });
 
 describe("a claim that also needs a one-time code", () => {
-  it("the code is shown once, stored hashed, asked on claim; five wrong codes lock the link until it is regenerated", async () => {
-    const m = await newMerchant();
-    const refund = await claimRefundOf(m, { require_claim_code: true });
-    expect(refund).toMatchObject({ claim_code_required: true });
-    expect(refund.claim_code).toMatch(/^\d{8}$/);
-    const token = tokenOf(refund.claim_url);
-    const [row] = await query<{ row: string }>(
-      getDb(),
-      "select row_to_json(r)::text as row from refunds r where id = $1",
-      [refund.id],
-    );
-    expect(row!.row).not.toContain(refund.claim_code);
-    expect((await api("GET", `/v1/refunds/${refund.id}`, { key: m.sandboxKey })).json).toMatchObject({
-      claim_code: null,
-      claim_code_required: true,
-    });
-    for (const e of await storedEvents(refund.id)) expect(e.body).not.toContain(refund.claim_code);
+  it(
+    "the code is shown once, stored hashed, asked on claim; " +
+      "five wrong codes lock the link until it is regenerated",
+    async () => {
+      const m = await newMerchant();
+      const refund = await claimRefundOf(m, { require_claim_code: true });
+      expect(refund).toMatchObject({ claim_code_required: true });
+      expect(refund.claim_code).toMatch(/^\d{8}$/);
+      const token = tokenOf(refund.claim_url);
+      const [row] = await query<{ row: string }>(
+        getDb(),
+        "select row_to_json(r)::text as row from refunds r where id = $1",
+        [refund.id],
+      );
+      expect(row!.row).not.toContain(refund.claim_code);
+      expect((await api("GET", `/v1/refunds/${refund.id}`, { key: m.sandboxKey })).json).toMatchObject({
+        claim_code: null,
+        claim_code_required: true,
+      });
+      for (const e of await storedEvents(refund.id)) expect(e.body).not.toContain(refund.claim_code);
 
-    await expect(claimRefund(getDb(), token, PAYER)).rejects.toMatchObject({ param: "code" });
-    const wrong = refund.claim_code === "00000000" ? "11111111" : "00000000";
-    await expect(claimRefund(getDb(), token, PAYER, wrong)).rejects.toMatchObject({ param: "code" });
-    // Twenty guesses at once: each takes an attempt before it is compared, so no more than five are ever checked.
-    const guesses = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => claimRefund(getDb(), token, PAYER, String(10_000_000 + i))),
-    );
-    expect(guesses.every((g) => g.status === "rejected")).toBe(true);
-    const [count] = await query<{ failures: number }>(
-      getDb(),
-      "select claim_code_failures as failures from refunds where id = $1",
-      [refund.id],
-    );
-    expect(count!.failures).toBe(5);
-    expect((await loadRefundClaim(getDb(), token))!.locked).toBe(true);
-    await expect(claimRefund(getDb(), token, PAYER, refund.claim_code!)).rejects.toThrow(/locked/);
+      await expect(claimRefund(getDb(), token, PAYER)).rejects.toMatchObject({ param: "code" });
+      const wrong = refund.claim_code === "00000000" ? "11111111" : "00000000";
+      await expect(claimRefund(getDb(), token, PAYER, wrong)).rejects.toMatchObject({ param: "code" });
+      // Twenty guesses at once: each takes an attempt before it is compared, so no more than five are ever checked.
+      const guesses = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => claimRefund(getDb(), token, PAYER, String(10_000_000 + i))),
+      );
+      expect(guesses.every((g) => g.status === "rejected")).toBe(true);
+      const [count] = await query<{ failures: number }>(
+        getDb(),
+        "select claim_code_failures as failures from refunds where id = $1",
+        [refund.id],
+      );
+      expect(count!.failures).toBe(5);
+      expect((await loadRefundClaim(getDb(), token))!.locked).toBe(true);
+      await expect(claimRefund(getDb(), token, PAYER, refund.claim_code!)).rejects.toThrow(/locked/);
 
-    const renewed = (
-      await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, { key: m.sandboxKey, body: {} })
-    ).json;
-    expect(renewed.claim_code).toMatch(/^\d{8}$/);
-    await expect(claimRefund(getDb(), tokenOf(renewed.claim_url), PAYER, refund.claim_code!)).rejects.toMatchObject({
-      param: "code",
-    });
-    const spaced = `${renewed.claim_code.slice(0, 4)} ${renewed.claim_code.slice(4)}`;
-    const claimed = await claimRefund(getDb(), tokenOf(renewed.claim_url), PAYER, spaced);
-    expect(claimed).toMatchObject({ status: "pending", toAddress: PAYER, claimCodeHash: null });
-  });
+      const renewed = (
+        await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, { key: m.sandboxKey, body: {} })
+      ).json;
+      expect(renewed.claim_code).toMatch(/^\d{8}$/);
+      await expect(claimRefund(getDb(), tokenOf(renewed.claim_url), PAYER, refund.claim_code!)).rejects.toMatchObject({
+        param: "code",
+      });
+      const spaced = `${renewed.claim_code.slice(0, 4)} ${renewed.claim_code.slice(4)}`;
+      const claimed = await claimRefund(getDb(), tokenOf(renewed.claim_url), PAYER, spaced);
+      expect(claimed).toMatchObject({ status: "pending", toAddress: PAYER, claimCodeHash: null });
+    },
+  );
 
-  it("is refused with a precise param on a refund that is not a claim, and can be turned on by regenerating", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["2.000000"]);
-    expectError(
-      await api("POST", "/v1/refunds", {
+  it(
+    "is refused with a precise param on a refund that is not a claim, " + "and can be turned on by regenerating",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["2.000000"]);
+      expectError(
+        await api("POST", "/v1/refunds", {
+          key: m.sandboxKey,
+          body: { payment: paymentId, destination: "sender", require_claim_code: true },
+        }),
+        "invalid_request_error",
+        400,
+        "require_claim_code",
+      );
+      expectError(
+        await api("POST", "/v1/refunds", {
+          key: m.sandboxKey,
+          body: { payment: paymentId, require_claim_code: "yes" },
+        }),
+        "invalid_request_error",
+        400,
+        "require_claim_code",
+      );
+      expect((await query(getDb(), "select id from refunds where payment_id = $1", [paymentId])).length).toBe(0);
+      const refund = await claimRefundOf(m);
+      const renewed = await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, {
         key: m.sandboxKey,
-        body: { payment: paymentId, destination: "sender", require_claim_code: true },
-      }),
-      "invalid_request_error",
-      400,
-      "require_claim_code",
-    );
-    expectError(
-      await api("POST", "/v1/refunds", { key: m.sandboxKey, body: { payment: paymentId, require_claim_code: "yes" } }),
-      "invalid_request_error",
-      400,
-      "require_claim_code",
-    );
-    expect((await query(getDb(), "select id from refunds where payment_id = $1", [paymentId])).length).toBe(0);
-    const refund = await claimRefundOf(m);
-    const renewed = await api("POST", `/v1/refunds/${refund.id}/regenerate_claim_url`, {
-      key: m.sandboxKey,
-      body: { require_claim_code: true },
-    });
-    expect(renewed.json).toMatchObject({ claim_code_required: true, claim_code: expect.stringMatching(/^\d{8}$/) });
-    await expect(claimRefund(getDb(), tokenOf(renewed.json.claim_url), PAYER)).rejects.toMatchObject({ param: "code" });
-  });
+        body: { require_claim_code: true },
+      });
+      expect(renewed.json).toMatchObject({ claim_code_required: true, claim_code: expect.stringMatching(/^\d{8}$/) });
+      await expect(claimRefund(getDb(), tokenOf(renewed.json.claim_url), PAYER)).rejects.toMatchObject({
+        param: "code",
+      });
+    },
+  );
 });

@@ -24,99 +24,111 @@ const refund = (m: TestMerchant, body: Record<string, unknown>, key = m.sandboxK
   api("POST", "/v1/refunds", { key, body });
 
 describe("POST /v1/refunds", () => {
-  it("to an address: pending at once, available debited into in_flight, the payment's amount_refunded, refund.created", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["10.000000"]);
-    const before = await ethBalance(m);
-    const created = await refund(m, {
-      payment: paymentId,
-      amount: "2.500000",
-      destination: "address",
-      to_address: OTHER_PAYER,
-      reason: "requested_by_customer",
-      metadata: { ticket: "T-1" },
-    });
-    expect(created.status, created.text).toBe(200);
-    expect(created.json).toMatchObject({
-      object: "refund",
-      payment: paymentId,
-      amount: "2.500000",
-      currency: "USDT",
-      chain: "eth",
-      status: "pending",
-      destination: "address",
-      to_address: OTHER_PAYER,
-      claim_url: null,
-      tx_hash: null,
-      reason: "requested_by_customer",
-      metadata: { ticket: "T-1" },
-      failure_code: null,
-      expires_at: null,
-    });
-    expect(created.json.id).toMatch(/^re_/);
-    expect(before).toMatchObject({ available: "10.000000", in_flight: "0.000000" });
-    expect(await ethBalance(m)).toMatchObject({ available: "7.500000", in_flight: "2.500000" });
-    const payment = (await api("GET", `/v1/payments/${paymentId}`, { key: m.sandboxKey })).json;
-    expect(payment).toMatchObject({ status: "confirmed", amount_received: "10.000000", amount_refunded: "2.500000" });
-    const got = await api("GET", `/v1/refunds/${created.json.id}`, { key: m.sandboxKey });
-    expect(got.json).toEqual(created.json);
-    const events = (await api("GET", "/v1/events?type=refund.created", { key: m.sandboxKey })).json.data;
-    expect(events.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toEqual([created.json.id]);
-    // The rest, by default: everything still refundable.
-    const rest = await refund(m, { payment: paymentId, destination: "sender" });
-    expect(rest.status, rest.text).toBe(200);
-    expect(rest.json).toMatchObject({ amount: "7.500000", destination: "sender", to_address: PAYER });
-    expect((await ethBalance(m)).available).toBe("0.000000");
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+  it(
+    "to an address: pending at once, available debited into in_flight, " +
+      "the payment's amount_refunded, refund.created",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["10.000000"]);
+      const before = await ethBalance(m);
+      const created = await refund(m, {
+        payment: paymentId,
+        amount: "2.500000",
+        destination: "address",
+        to_address: OTHER_PAYER,
+        reason: "requested_by_customer",
+        metadata: { ticket: "T-1" },
+      });
+      expect(created.status, created.text).toBe(200);
+      expect(created.json).toMatchObject({
+        object: "refund",
+        payment: paymentId,
+        amount: "2.500000",
+        currency: "USDT",
+        chain: "eth",
+        status: "pending",
+        destination: "address",
+        to_address: OTHER_PAYER,
+        claim_url: null,
+        tx_hash: null,
+        reason: "requested_by_customer",
+        metadata: { ticket: "T-1" },
+        failure_code: null,
+        expires_at: null,
+      });
+      expect(created.json.id).toMatch(/^re_/);
+      expect(before).toMatchObject({ available: "10.000000", in_flight: "0.000000" });
+      expect(await ethBalance(m)).toMatchObject({ available: "7.500000", in_flight: "2.500000" });
+      const payment = (await api("GET", `/v1/payments/${paymentId}`, { key: m.sandboxKey })).json;
+      expect(payment).toMatchObject({ status: "confirmed", amount_received: "10.000000", amount_refunded: "2.500000" });
+      const got = await api("GET", `/v1/refunds/${created.json.id}`, { key: m.sandboxKey });
+      expect(got.json).toEqual(created.json);
+      const events = (await api("GET", "/v1/events?type=refund.created", { key: m.sandboxKey })).json.data;
+      expect(events.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toEqual([created.json.id]);
+      // The rest, by default: everything still refundable.
+      const rest = await refund(m, { payment: paymentId, destination: "sender" });
+      expect(rest.status, rest.text).toBe(200);
+      expect(rest.json).toMatchObject({ amount: "7.500000", destination: "sender", to_address: PAYER });
+      expect((await ethBalance(m)).available).toBe("0.000000");
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 
-  it("claim (the default): requires_action with a claim_url and a 7-day window; cancel returns the money and kills the link", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["4.000000"]);
-    const created = await refund(m, { payment: paymentId, amount: "1.000000", reason: "overpayment" });
-    expect(created.status, created.text).toBe(200);
-    expect(created.json).toMatchObject({ status: "requires_action", destination: "claim", to_address: null });
-    expect(created.json.claim_url).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
-    const window = Date.parse(created.json.expires_at) - Date.parse(created.json.created_at);
-    expect(Math.abs(window - 7 * 24 * 3600_000)).toBeLessThan(5_000);
-    const types = (await api("GET", "/v1/events", { key: m.sandboxKey })).json.data.map(
-      (e: { type: string }) => e.type,
-    );
-    expect(types).toEqual(expect.arrayContaining(["refund.created", "refund.requires_action"]));
-    // The token is stored hashed (and sealed), never in clear.
-    const token = created.json.claim_url.split("/").pop();
-    const [stored] = await query<{ row: string }>(
-      getDb(),
-      "select row_to_json(r)::text as row from refunds r where id = $1",
-      [created.json.id],
-    );
-    expect(stored!.row).not.toContain(token);
-    expect((await api("GET", `/v1/refunds/${created.json.id}`, { key: m.sandboxKey })).json.claim_url).toBe(
-      created.json.claim_url,
-    );
+  it(
+    "claim (the default): requires_action with a claim_url and a 7-day window; " +
+      "cancel returns the money and kills the link",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["4.000000"]);
+      const created = await refund(m, { payment: paymentId, amount: "1.000000", reason: "overpayment" });
+      expect(created.status, created.text).toBe(200);
+      expect(created.json).toMatchObject({ status: "requires_action", destination: "claim", to_address: null });
+      expect(created.json.claim_url).toMatch(/\/refund\/[A-Za-z0-9_-]{43}$/);
+      const window = Date.parse(created.json.expires_at) - Date.parse(created.json.created_at);
+      expect(Math.abs(window - 7 * 24 * 3600_000)).toBeLessThan(5_000);
+      const types = (await api("GET", "/v1/events", { key: m.sandboxKey })).json.data.map(
+        (e: { type: string }) => e.type,
+      );
+      expect(types).toEqual(expect.arrayContaining(["refund.created", "refund.requires_action"]));
+      // The token is stored hashed (and sealed), never in clear.
+      const token = created.json.claim_url.split("/").pop();
+      const [stored] = await query<{ row: string }>(
+        getDb(),
+        "select row_to_json(r)::text as row from refunds r where id = $1",
+        [created.json.id],
+      );
+      expect(stored!.row).not.toContain(token);
+      expect((await api("GET", `/v1/refunds/${created.json.id}`, { key: m.sandboxKey })).json.claim_url).toBe(
+        created.json.claim_url,
+      );
 
-    const canceled = await api("POST", `/v1/refunds/${created.json.id}/cancel`, { key: m.sandboxKey, body: {} });
-    expect(canceled.status, canceled.text).toBe(200);
-    expect(canceled.json).toMatchObject({ status: "canceled", claim_url: null, failure_code: "canceled_by_merchant" });
-    expect((await ethBalance(m)).available).toBe("4.000000");
-    const payment = (await api("GET", `/v1/payments/${paymentId}`, { key: m.sandboxKey })).json;
-    expect(payment.amount_refunded).toBe("0.000000");
-    const [row] = await query<{ hash: string | null }>(
-      getDb(),
-      "select claim_token_hash as hash from refunds where id = $1",
-      [created.json.id],
-    );
-    expect(row!.hash).toBeNull();
-    expectError(
-      await api("POST", `/v1/refunds/${created.json.id}/cancel`, { key: m.sandboxKey, body: {} }),
-      "invalid_request_error",
-      400,
-    );
-    const listed = await api("GET", `/v1/refunds?payment=${paymentId}&status=canceled`, { key: m.sandboxKey });
-    expect(listed.json.data.map((r: { id: string }) => r.id)).toEqual([created.json.id]);
-    expect((await api("GET", "/v1/refunds?status=pending", { key: m.sandboxKey })).json.data).toEqual([]);
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+      const canceled = await api("POST", `/v1/refunds/${created.json.id}/cancel`, { key: m.sandboxKey, body: {} });
+      expect(canceled.status, canceled.text).toBe(200);
+      expect(canceled.json).toMatchObject({
+        status: "canceled",
+        claim_url: null,
+        failure_code: "canceled_by_merchant",
+      });
+      expect((await ethBalance(m)).available).toBe("4.000000");
+      const payment = (await api("GET", `/v1/payments/${paymentId}`, { key: m.sandboxKey })).json;
+      expect(payment.amount_refunded).toBe("0.000000");
+      const [row] = await query<{ hash: string | null }>(
+        getDb(),
+        "select claim_token_hash as hash from refunds where id = $1",
+        [created.json.id],
+      );
+      expect(row!.hash).toBeNull();
+      expectError(
+        await api("POST", `/v1/refunds/${created.json.id}/cancel`, { key: m.sandboxKey, body: {} }),
+        "invalid_request_error",
+        400,
+      );
+      const listed = await api("GET", `/v1/refunds?payment=${paymentId}&status=canceled`, { key: m.sandboxKey });
+      expect(listed.json.data.map((r: { id: string }) => r.id)).toEqual([created.json.id]);
+      expect((await api("GET", "/v1/refunds?status=pending", { key: m.sandboxKey })).json.data).toEqual([]);
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 
   it("an unclaimed refund is canceled when its window ends (claim_expired), the amount back in available", async () => {
     const m = await newMerchant();
@@ -138,88 +150,103 @@ describe("POST /v1/refunds", () => {
 });
 
 describe("POST /v1/refunds refuses, writing nothing", () => {
-  it("more than the payment can still refund, a payment that received nothing, another merchant's or no payment", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["5.000000"]);
-    expect((await refund(m, { payment: paymentId, amount: "3.000000", destination: "sender" })).status).toBe(200);
-    const before = await ethBalance(m);
-    expectError(await refund(m, { payment: paymentId, amount: "2.000001" }), "invalid_request_error", 400, "amount");
-    const unpaid = (
-      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000", chain: "eth" } })
-    ).json.id;
-    expectError(await refund(m, { payment: unpaid }), "invalid_request_error", 400, "payment");
-    const other = await newMerchant();
-    const foreign = await creditedPayment(other, ["1.000000"]);
-    expectError(await refund(m, { payment: foreign }), "invalid_request_error", 400, "payment");
-    expectError(await refund(m, { payment: "pay_nope" }), "invalid_request_error", 400, "payment");
-    expect(await ethBalance(m)).toEqual(before);
-    expect(await refundsOf(unpaid)).toEqual([]);
-    expect(await refundsOf(foreign)).toEqual([]);
-    expect((await refundsOf(paymentId)).length).toBe(1);
-  });
+  it(
+    "more than the payment can still refund, a payment that received nothing, " + "another merchant's or no payment",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["5.000000"]);
+      expect((await refund(m, { payment: paymentId, amount: "3.000000", destination: "sender" })).status).toBe(200);
+      const before = await ethBalance(m);
+      expectError(await refund(m, { payment: paymentId, amount: "2.000001" }), "invalid_request_error", 400, "amount");
+      const unpaid = (
+        await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000", chain: "eth" } })
+      ).json.id;
+      expectError(await refund(m, { payment: unpaid }), "invalid_request_error", 400, "payment");
+      const other = await newMerchant();
+      const foreign = await creditedPayment(other, ["1.000000"]);
+      expectError(await refund(m, { payment: foreign }), "invalid_request_error", 400, "payment");
+      expectError(await refund(m, { payment: "pay_nope" }), "invalid_request_error", 400, "payment");
+      expect(await ethBalance(m)).toEqual(before);
+      expect(await refundsOf(unpaid)).toEqual([]);
+      expect(await refundsOf(foreign)).toEqual([]);
+      expect((await refundsOf(paymentId)).length).toBe(1);
+    },
+  );
 
-  it("unusable destinations: a bad checksum, the service's own deposit address, to_address without address, several senders", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["2.000000"]);
-    const badChecksum = PAYER.replace("c", "C");
-    const bad = await refund(m, { payment: paymentId, destination: "address", to_address: badChecksum });
-    expectError(bad, "invalid_request_error", 400, "to_address");
-    const [own] = await query<{ deposit_address: string }>(
-      getDb(),
-      "select deposit_address from payments where id = $1",
-      [paymentId],
-    );
-    expectError(
-      await refund(m, { payment: paymentId, destination: "address", to_address: own!.deposit_address }),
-      "invalid_request_error",
-      400,
-      "to_address",
-    );
-    expectError(await refund(m, { payment: paymentId, to_address: PAYER }), "invalid_request_error", 400, "to_address");
-    expectError(
-      await refund(m, { payment: paymentId, destination: "address" }),
-      "invalid_request_error",
-      400,
-      "to_address",
-    );
-    const twoPayers = await creditedPayment(m, ["1.000000", "1.000000"], [PAYER, OTHER_PAYER]);
-    expectError(
-      await refund(m, { payment: twoPayers, destination: "sender" }),
-      "invalid_request_error",
-      400,
-      "destination",
-    );
-    expect(await refundsOf(paymentId)).toEqual([]);
-    expect(await refundsOf(twoPayers)).toEqual([]);
-  });
+  it(
+    "unusable destinations: a bad checksum, the service's own deposit address, " +
+      "to_address without address, several senders",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["2.000000"]);
+      const badChecksum = PAYER.replace("c", "C");
+      const bad = await refund(m, { payment: paymentId, destination: "address", to_address: badChecksum });
+      expectError(bad, "invalid_request_error", 400, "to_address");
+      const [own] = await query<{ deposit_address: string }>(
+        getDb(),
+        "select deposit_address from payments where id = $1",
+        [paymentId],
+      );
+      expectError(
+        await refund(m, { payment: paymentId, destination: "address", to_address: own!.deposit_address }),
+        "invalid_request_error",
+        400,
+        "to_address",
+      );
+      expectError(
+        await refund(m, { payment: paymentId, to_address: PAYER }),
+        "invalid_request_error",
+        400,
+        "to_address",
+      );
+      expectError(
+        await refund(m, { payment: paymentId, destination: "address" }),
+        "invalid_request_error",
+        400,
+        "to_address",
+      );
+      const twoPayers = await creditedPayment(m, ["1.000000", "1.000000"], [PAYER, OTHER_PAYER]);
+      expectError(
+        await refund(m, { payment: twoPayers, destination: "sender" }),
+        "invalid_request_error",
+        400,
+        "destination",
+      );
+      expect(await refundsOf(paymentId)).toEqual([]);
+      expect(await refundsOf(twoPayers)).toEqual([]);
+    },
+  );
 
-  it("below the chain's minimum refund (dust): 400 on amount, nothing written; live minimums sit above the fee", async () => {
-    const m = await newMerchant();
-    const paymentId = await creditedPayment(m, ["1.000000"]);
-    const before = await ethBalance(m);
-    const err = expectError(
-      await refund(m, { payment: paymentId, amount: "0.009999" }),
-      "invalid_request_error",
-      400,
-      "amount",
-    );
-    expect(err.message).toBe(
-      "A refund on eth is at least 0.010000 USDT: below that, its network fee would cost more than it returns.",
-    );
-    expect(await refundsOf(paymentId)).toEqual([]);
-    expect(await ethBalance(m)).toEqual(before);
-    expect((await refund(m, { payment: paymentId, amount: "0.010000", destination: "sender" })).status).toBe(200);
-    // Live: the registry's per-chain floor, which <CHAIN>_REFUND_MINIMUM overrides.
-    const live = loadConfig({ ...process.env, TRON_REFUND_MINIMUM: "7.500000" });
-    expect(CHAINS.map((c) => formatAmount(refundMinimum(c, "live", live)))).toEqual([
-      "5.000000",
-      "0.500000",
-      "0.100000",
-      "7.500000",
-      "0.500000",
-    ]);
-    expect(refundMinimum("tron", "sandbox", live)).toBe(10_000n);
-  });
+  it(
+    "below the chain's minimum refund (dust): 400 on amount, " + "nothing written; live minimums sit above the fee",
+    async () => {
+      const m = await newMerchant();
+      const paymentId = await creditedPayment(m, ["1.000000"]);
+      const before = await ethBalance(m);
+      const err = expectError(
+        await refund(m, { payment: paymentId, amount: "0.009999" }),
+        "invalid_request_error",
+        400,
+        "amount",
+      );
+      expect(err.message).toBe(
+        "A refund on eth is at least 0.010000 USDT: below that, its network fee would cost more than it returns.",
+      );
+      expect(await refundsOf(paymentId)).toEqual([]);
+      expect(await ethBalance(m)).toEqual(before);
+      expect((await refund(m, { payment: paymentId, amount: "0.010000", destination: "sender" })).status).toBe(200);
+      // Live: the registry's per-chain floor, which <CHAIN>_REFUND_MINIMUM overrides.
+      const live = loadConfig({ ...process.env, TRON_REFUND_MINIMUM: "7.500000" });
+      expect(CHAINS.map((c) => formatAmount(refundMinimum(c, "live", live)))).toEqual([
+        "5.000000",
+        "0.500000",
+        "0.100000",
+        "7.500000",
+        "0.500000",
+      ]);
+      expect(refundMinimum("tron", "sandbox", live)).toBe(10_000n);
+    },
+  );
 
   it("422 insufficient_balance when available on the chain no longer covers it (paid out meanwhile)", async () => {
     const m = await newMerchant();
@@ -273,33 +300,37 @@ describe("POST /v1/refunds refuses, writing nothing", () => {
 });
 
 describe("the refund policy", () => {
-  it("opens a claim refund of an overpayment above the threshold, once; one the merchant canceled is not offered again", async () => {
-    const m = await newMerchant();
-    const small = await creditedPayment(m, ["10.000000", "0.500000"]);
-    const large = await creditedPayment(m, ["10.000000", "1.500000"]);
-    expect(await applyRefundPolicy(getDb(), large)).toEqual([]); // no policy: nothing
-    await setRefundPolicy(getDb(), {
-      merchant: m.id,
-      mode: "sandbox",
-      overpaidAboveUnits: 1_000_000n,
-      refundLatePayments: false,
-    });
-    expect(await applyRefundPolicy(getDb(), small)).toEqual([]); // 0.5 over: within the threshold
-    expect(await applyRefundPolicy(getDb(), large)).toEqual(["overpayment"]);
-    const [opened] = (await api("GET", `/v1/refunds?payment=${large}`, { key: m.sandboxKey })).json.data;
-    expect(opened).toMatchObject({
-      amount: "1.500000",
-      reason: "overpayment",
-      destination: "claim",
-      status: "requires_action",
-    });
-    expect(opened).toMatchObject({ claim_url: null, claim_pending: true }); // a list never carries the link
-    expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
-    await api("POST", `/v1/refunds/${opened.id}/cancel`, { key: m.sandboxKey, body: {} });
-    expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
-    expect(await refundsOf(large)).toHaveLength(1);
-    expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
-  });
+  it(
+    "opens a claim refund of an overpayment above the threshold, once; " +
+      "one the merchant canceled is not offered again",
+    async () => {
+      const m = await newMerchant();
+      const small = await creditedPayment(m, ["10.000000", "0.500000"]);
+      const large = await creditedPayment(m, ["10.000000", "1.500000"]);
+      expect(await applyRefundPolicy(getDb(), large)).toEqual([]); // no policy: nothing
+      await setRefundPolicy(getDb(), {
+        merchant: m.id,
+        mode: "sandbox",
+        overpaidAboveUnits: 1_000_000n,
+        refundLatePayments: false,
+      });
+      expect(await applyRefundPolicy(getDb(), small)).toEqual([]); // 0.5 over: within the threshold
+      expect(await applyRefundPolicy(getDb(), large)).toEqual(["overpayment"]);
+      const [opened] = (await api("GET", `/v1/refunds?payment=${large}`, { key: m.sandboxKey })).json.data;
+      expect(opened).toMatchObject({
+        amount: "1.500000",
+        reason: "overpayment",
+        destination: "claim",
+        status: "requires_action",
+      });
+      expect(opened).toMatchObject({ claim_url: null, claim_pending: true }); // a list never carries the link
+      expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
+      await api("POST", `/v1/refunds/${opened.id}/cancel`, { key: m.sandboxKey, body: {} });
+      expect(await applyRefundPolicy(getDb(), large)).toEqual([]);
+      expect(await refundsOf(large)).toHaveLength(1);
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    },
+  );
 
   it("never opens a refund below the chain's minimum, even with a threshold of 0 (dust anyone can send)", async () => {
     const m = await newMerchant();

@@ -256,65 +256,68 @@ describe.concurrent("freeze: a transfer to a frozen address fails on chain, othe
 // On bnb: no suite file reorganizes bnb, while eth's reorg test (tests/chains/evm-lifecycle.test.ts) took this
 // test's transaction out of the chain in CI.
 describe("congest and drop (bnb)", () => {
-  it("congest: the next block has the base fee; a transaction priced under it is not mined until its fee is raised", async () => {
-    const w = await fundedWallet(m.sandboxKey, "bnb", "1.000000");
-    const client = w.client as PublicClient;
-    const send = (raw: Hex) => client.request({ method: "eth_sendRawTransaction", params: [raw] });
-    const sign = (nonce: number, maxFeeGwei: string) =>
-      w.wallet.signTransaction({
-        to: evmAddress(),
-        value: 1n,
-        nonce,
-        gas: 21_000n,
-        maxFeePerGas: parseGwei(maxFeeGwei),
-        maxPriorityFeePerGas: parseGwei("1"),
-      });
-    const before = (await client.getBlock()).baseFeePerGas!;
-    const nonce = await client.getTransactionCount({ address: w.address, blockTag: "pending" });
-    // Signed before the congestion and held back by a missing nonce, so it is in the pool when the fee rises.
-    const queuedHash = await send(await sign(nonce + 1, "10"));
-    const headBefore = await client.getBlockNumber();
-    try {
-      const reply = await control("bnb", "congest", { base_fee_gwei: "50" });
-      expect(reply.status, reply.text).toBe(200);
-      expect(reply.json).toEqual({
-        object: "sandbox_chain_congested",
-        chain: "bnb",
-        base_fee_per_gas: "50000000000",
-        compute_unit_price: null,
-        head: expect.any(Number),
-      });
-      // The first block mined after the call has the base fee. Other suite files mine on the shared chain
-      // meanwhile, so that block may come before the head the reply read: look from the head before the call.
-      const last = BigInt(reply.json.head) + 1n;
-      await waitForBlock(client, last);
-      const fees: bigint[] = [];
-      for (let n = headBefore + 1n; n <= last; n++)
-        fees.push((await client.getBlock({ blockNumber: n })).baseFeePerGas!);
-      expect(fees).toContain(parseGwei("50"));
+  it(
+    "congest: the next block has the base fee; " + "a transaction priced under it is not mined until its fee is raised",
+    async () => {
+      const w = await fundedWallet(m.sandboxKey, "bnb", "1.000000");
+      const client = w.client as PublicClient;
+      const send = (raw: Hex) => client.request({ method: "eth_sendRawTransaction", params: [raw] });
+      const sign = (nonce: number, maxFeeGwei: string) =>
+        w.wallet.signTransaction({
+          to: evmAddress(),
+          value: 1n,
+          nonce,
+          gas: 21_000n,
+          maxFeePerGas: parseGwei(maxFeeGwei),
+          maxPriorityFeePerGas: parseGwei("1"),
+        });
+      const before = (await client.getBlock()).baseFeePerGas!;
+      const nonce = await client.getTransactionCount({ address: w.address, blockTag: "pending" });
+      // Signed before the congestion and held back by a missing nonce, so it is in the pool when the fee rises.
+      const queuedHash = await send(await sign(nonce + 1, "10"));
+      const headBefore = await client.getBlockNumber();
+      try {
+        const reply = await control("bnb", "congest", { base_fee_gwei: "50" });
+        expect(reply.status, reply.text).toBe(200);
+        expect(reply.json).toEqual({
+          object: "sandbox_chain_congested",
+          chain: "bnb",
+          base_fee_per_gas: "50000000000",
+          compute_unit_price: null,
+          head: expect.any(Number),
+        });
+        // The first block mined after the call has the base fee. Other suite files mine on the shared chain
+        // meanwhile, so that block may come before the head the reply read: look from the head before the call.
+        const last = BigInt(reply.json.head) + 1n;
+        await waitForBlock(client, last);
+        const fees: bigint[] = [];
+        for (let n = headBefore + 1n; n <= last; n++)
+          fees.push((await client.getBlock({ blockNumber: n })).baseFeePerGas!);
+        expect(fees).toContain(parseGwei("50"));
 
-      // Anvil refuses a transaction priced under the base fee at broadcast...
-      await expect(send(await sign(nonce, "10"))).rejects.toThrow(/fee/i);
-      // ...and drops the pooled one once it could be mined: the nonce it waited for goes in at a raised fee.
-      const bumped = await send(await sign(nonce, "100"));
-      const receipt = await client.waitForTransactionReceipt({ hash: bumped, pollingInterval: 50 });
-      expect(receipt.status).toBe("success");
-      // Mined while the base fee was still above the refused price (it falls by 1/8 per empty block).
-      expect((await client.getBlock({ blockNumber: receipt.blockNumber })).baseFeePerGas!).toBeGreaterThan(
-        parseGwei("10"),
-      );
-      await waitForBlock(client, receipt.blockNumber + 3n);
-      expect(await client.getTransaction({ hash: queuedHash }).catch(() => null)).toBeNull();
-      expect(await client.getTransactionCount({ address: w.address })).toBe(nonce + 1);
+        // Anvil refuses a transaction priced under the base fee at broadcast...
+        await expect(send(await sign(nonce, "10"))).rejects.toThrow(/fee/i);
+        // ...and drops the pooled one once it could be mined: the nonce it waited for goes in at a raised fee.
+        const bumped = await send(await sign(nonce, "100"));
+        const receipt = await client.waitForTransactionReceipt({ hash: bumped, pollingInterval: 50 });
+        expect(receipt.status).toBe("success");
+        // Mined while the base fee was still above the refused price (it falls by 1/8 per empty block).
+        expect((await client.getBlock({ blockNumber: receipt.blockNumber })).baseFeePerGas!).toBeGreaterThan(
+          parseGwei("10"),
+        );
+        await waitForBlock(client, receipt.blockNumber + 3n);
+        expect(await client.getTransaction({ hash: queuedHash }).catch(() => null)).toBeNull();
+        expect(await client.getTransactionCount({ address: w.address })).toBe(nonce + 1);
 
-      // EIP-1559: blocks under their gas target lower the base fee again.
-      const later = await client.getBlock();
-      expect(later.baseFeePerGas!).toBeLessThan(parseGwei("50"));
-    } finally {
-      const restore = await control("bnb", "congest", { base_fee_gwei: formatGwei(before) });
-      expect(restore.status, restore.text).toBe(200);
-    }
-  });
+        // EIP-1559: blocks under their gas target lower the base fee again.
+        const later = await client.getBlock();
+        expect(later.baseFeePerGas!).toBeLessThan(parseGwei("50"));
+      } finally {
+        const restore = await control("bnb", "congest", { base_fee_gwei: formatGwei(before) });
+        expect(restore.status, restore.text).toBe(200);
+      }
+    },
+  );
 
   it("drop: a stalled transaction leaves the pool and is never mined", async () => {
     const w = await fundedWallet(m.sandboxKey, "bnb", "1.000000");

@@ -99,26 +99,29 @@ afterAll(async () => {
 });
 
 describe("the emulated Solana fee market", () => {
-  it("reports per recent slot the lowest price paid, raised to the given write-locked accounts' (Agave's cache)", async () => {
-    sandbox.advanceSlots(1); // not in the slot of the payer's funding (price 0, which locked it too)
-    const before = await lamportsOf(payer.address);
-    const signature = await pricedTransfer(7_000);
-    const landed = await waitForSignatureStatus(rpc, signature, "confirmed");
-    // 5,000 per signature + 7,000 micro-lamports × 1,000 units (7 lamports); the lamports went to itself.
-    expect(before - (await lamportsOf(payer.address))).toBe(5_000n + 7n);
-    const mine = (await fees([payer.address])).result!;
-    expect(mine.find((f) => f.slot === Number(landed!.slot))?.prioritizationFee).toBe(7_000);
-    expect(mine.length).toBeLessThanOrEqual(150);
-    expect(mine.map((f) => f.slot)).toEqual([...mine.map((f) => f.slot)].sort((a, b) => a - b));
-    // A quiet account in a slot of its own: nothing paid.
-    sandbox.advanceSlots(2);
-    const quiet = (await fees([(await generateKeyPairSigner()).address])).result!;
-    expect(quiet.at(-1)!.prioritizationFee).toBe(0);
+  it(
+    "reports per recent slot the lowest price paid, " + "raised to the given write-locked accounts' (Agave's cache)",
+    async () => {
+      sandbox.advanceSlots(1); // not in the slot of the payer's funding (price 0, which locked it too)
+      const before = await lamportsOf(payer.address);
+      const signature = await pricedTransfer(7_000);
+      const landed = await waitForSignatureStatus(rpc, signature, "confirmed");
+      // 5,000 per signature + 7,000 micro-lamports × 1,000 units (7 lamports); the lamports went to itself.
+      expect(before - (await lamportsOf(payer.address))).toBe(5_000n + 7n);
+      const mine = (await fees([payer.address])).result!;
+      expect(mine.find((f) => f.slot === Number(landed!.slot))?.prioritizationFee).toBe(7_000);
+      expect(mine.length).toBeLessThanOrEqual(150);
+      expect(mine.map((f) => f.slot)).toEqual([...mine.map((f) => f.slot)].sort((a, b) => a - b));
+      // A quiet account in a slot of its own: nothing paid.
+      sandbox.advanceSlots(2);
+      const quiet = (await fees([(await generateKeyPairSigner()).address])).result!;
+      expect(quiet.at(-1)!.prioritizationFee).toBe(0);
 
-    const many = Array.from({ length: 129 }, () => payer.address);
-    expect((await fees(many)).error).toMatchObject({ code: -32602, message: expect.stringMatching(/max 128/) });
-    expect((await fees(["not-an-address"])).error).toMatchObject({ code: -32602 });
-  });
+      const many = Array.from({ length: 129 }, () => payer.address);
+      expect((await fees(many)).error).toMatchObject({ code: -32602, message: expect.stringMatching(/max 128/) });
+      expect((await fees(["not-an-address"])).error).toMatchObject({ code: -32602 });
+    },
+  );
 
   it(
     "under congestion every block reports the floor; a transaction under it is accepted and held, lands once the " +

@@ -96,46 +96,53 @@ describe("sandbox Tron chain: anvil behind a Tron HTTP API facade, driven by unm
     expect(mint.log[0].topics).toEqual([TRANSFER_TOPIC, "0".repeat(64), topicOf(payer.address.base58)]);
   });
 
-  it("builds a TRC-20 transfer with triggersmartcontract, signs and broadcasts it; receipt, logs and balances follow", async () => {
-    const { result, transaction } = await transfer(1_500_000);
-    expect(result.result).toBe(true);
-    expect(transaction.raw_data.contract[0]!.parameter.value).toMatchObject({
-      owner_address: payer.address.hex.toLowerCase(),
-      contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
-    });
-    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction));
-    expect(sent).toMatchObject({ result: true, txid: transaction.txID });
+  it(
+    "builds a TRC-20 transfer with triggersmartcontract, " +
+      "signs and broadcasts it; receipt, logs and balances follow",
+    async () => {
+      const { result, transaction } = await transfer(1_500_000);
+      expect(result.result).toBe(true);
+      expect(transaction.raw_data.contract[0]!.parameter.value).toMatchObject({
+        owner_address: payer.address.hex.toLowerCase(),
+        contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
+      });
+      const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction));
+      expect(sent).toMatchObject({ result: true, txid: transaction.txID });
 
-    const txInfo = await minedInfo(transaction.txID);
-    expect(txInfo).toMatchObject({
-      id: transaction.txID,
-      contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
-      receipt: { result: "SUCCESS" },
-    });
-    expect(txInfo.log).toEqual([
-      {
-        address: info.tokenHex.slice(2).toLowerCase(),
-        topics: [TRANSFER_TOPIC, topicOf(payer.address.base58), topicOf(recipient.address.base58)],
-        data: (1_500_000).toString(16).padStart(64, "0"),
-      },
-    ]);
-    Object.assign(firstTransfer, { txID: transaction.txID, blockNumber: txInfo.blockNumber });
+      const txInfo = await minedInfo(transaction.txID);
+      expect(txInfo).toMatchObject({
+        id: transaction.txID,
+        contract_address: TronWeb.address.toHex(info.token).toLowerCase(),
+        receipt: { result: "SUCCESS" },
+      });
+      expect(txInfo.log).toEqual([
+        {
+          address: info.tokenHex.slice(2).toLowerCase(),
+          topics: [TRANSFER_TOPIC, topicOf(payer.address.base58), topicOf(recipient.address.base58)],
+          data: (1_500_000).toString(16).padStart(64, "0"),
+        },
+      ]);
+      Object.assign(firstTransfer, { txID: transaction.txID, blockNumber: txInfo.blockNumber });
 
-    const token = await tw.contract().at(info.token);
-    expect(BigInt(await token.balanceOf(recipient.address.base58).call())).toBe(1_500_000n);
-    expect(await balanceOf(payer.address.base58)).toBe(98_500_000n);
-    // Energy is burnt as on mainnet: USDT to a balance that was zero takes 130,285 energy at 100 sun; the ~345
-    // bytes come from the payer's free daily bandwidth.
-    expect(txInfo).toMatchObject({ fee: 13_028_500, receipt: { energy_fee: 13_028_500, energy_usage_total: 130_285 } });
-    expect(txInfo.receipt.net_usage).toBeGreaterThan(300);
-    expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000 - 13_028_500);
-    const tx = await wallet("/wallet/gettransactionbyid", { value: transaction.txID });
-    expect(tx).toMatchObject({
-      txID: transaction.txID,
-      ret: [{ contractRet: "SUCCESS" }],
-      raw_data_hex: transaction.raw_data_hex,
-    });
-  });
+      const token = await tw.contract().at(info.token);
+      expect(BigInt(await token.balanceOf(recipient.address.base58).call())).toBe(1_500_000n);
+      expect(await balanceOf(payer.address.base58)).toBe(98_500_000n);
+      // Energy is burnt as on mainnet: USDT to a balance that was zero takes 130,285 energy at 100 sun; the ~345
+      // bytes come from the payer's free daily bandwidth.
+      expect(txInfo).toMatchObject({
+        fee: 13_028_500,
+        receipt: { energy_fee: 13_028_500, energy_usage_total: 130_285 },
+      });
+      expect(txInfo.receipt.net_usage).toBeGreaterThan(300);
+      expect(await tw.trx.getUnconfirmedBalance(payer.address.base58)).toBe(50_000_000 - 13_028_500);
+      const tx = await wallet("/wallet/gettransactionbyid", { value: transaction.txID });
+      expect(tx).toMatchObject({
+        txID: transaction.txID,
+        ret: [{ contractRet: "SUCCESS" }],
+        raw_data_hex: transaction.raw_data_hex,
+      });
+    },
+  );
 
   it("offline path (txLocal + blockHeader), then /jsonrpc and the 19-block solidity lag", async () => {
     const blockHeader = await headerFromNowBlock();

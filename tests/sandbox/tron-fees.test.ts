@@ -104,99 +104,116 @@ describe("sandbox Tron fees: bandwidth, energy, fee_limit and account creation a
     expect(await trx(info, holder.address)).toBe(1 - (failed.fee ?? 0));
   });
 
-  it("burns 130,285 energy to an empty balance and 64,285 to a holder; bandwidth is free once a day, then 1,000 sun a byte", async () => {
-    const payer = await account(info);
-    const to = await account(info);
-    await fundTronAddress(info, payer.address, { usdtUnits: 10_000_000n, trxSun: 100_000_000n });
-    const start = await trx(info, payer.address);
-    expect(start).toBe(100_000_000);
+  it(
+    "burns 130,285 energy to an empty balance and 64,285 to a holder; " +
+      "bandwidth is free once a day, then 1,000 sun a byte",
+    async () => {
+      const payer = await account(info);
+      const to = await account(info);
+      await fundTronAddress(info, payer.address, { usdtUnits: 10_000_000n, trxSun: 100_000_000n });
+      const start = await trx(info, payer.address);
+      expect(start).toBe(100_000_000);
 
-    // estimateenergy answers what the broadcast is then charged.
-    const parameter =
-      TronWeb.address.toHex(to.address).slice(2).padStart(64, "0") + (1_000_000).toString(16).padStart(64, "0");
-    const estimate = await post(`${info.fullHost}/wallet/estimateenergy`, {
-      owner_address: payer.address,
-      contract_address: info.token,
-      function_selector: "transfer(address,uint256)",
-      parameter,
-      visible: true,
-    });
-    expect(estimate.energy_required).toBe(130_285);
-    const first = await sendUsdt(info, payer, to.address, 1_000_000);
-    expect(first.receipt).toMatchObject({ energy_usage_total: 130_285, energy_fee: 13_028_500, result: "SUCCESS" });
-    expect(first.receipt.net_fee).toBeUndefined();
-    const bytes = first.receipt.net_usage;
-    expect(bytes).toBeGreaterThan(300);
-    expect(bytes).toBeLessThan(400);
-    expect(first.fee).toBe(13_028_500);
+      // estimateenergy answers what the broadcast is then charged.
+      const parameter =
+        TronWeb.address.toHex(to.address).slice(2).padStart(64, "0") + (1_000_000).toString(16).padStart(64, "0");
+      const estimate = await post(`${info.fullHost}/wallet/estimateenergy`, {
+        owner_address: payer.address,
+        contract_address: info.token,
+        function_selector: "transfer(address,uint256)",
+        parameter,
+        visible: true,
+      });
+      expect(estimate.energy_required).toBe(130_285);
+      const first = await sendUsdt(info, payer, to.address, 1_000_000);
+      expect(first.receipt).toMatchObject({ energy_usage_total: 130_285, energy_fee: 13_028_500, result: "SUCCESS" });
+      expect(first.receipt.net_fee).toBeUndefined();
+      const bytes = first.receipt.net_usage;
+      expect(bytes).toBeGreaterThan(300);
+      expect(bytes).toBeLessThan(400);
+      expect(first.fee).toBe(13_028_500);
 
-    // The free 600 bytes are now mostly used: the next transaction pays for all of its bytes in TRX.
-    const second = await sendUsdt(info, payer, to.address, 1_000_000);
-    expect(second.receipt).toMatchObject({ energy_usage_total: 64_285, energy_fee: 6_428_500, net_fee: bytes * 1000 });
-    expect(second.fee).toBe(6_428_500 + bytes * 1000);
+      // The free 600 bytes are now mostly used: the next transaction pays for all of its bytes in TRX.
+      const second = await sendUsdt(info, payer, to.address, 1_000_000);
+      expect(second.receipt).toMatchObject({
+        energy_usage_total: 64_285,
+        energy_fee: 6_428_500,
+        net_fee: bytes * 1000,
+      });
+      expect(second.fee).toBe(6_428_500 + bytes * 1000);
 
-    const resources = await post(`${info.fullHost}/wallet/getaccountresource`, {
-      address: payer.address,
-      visible: true,
-    });
-    expect(resources).toMatchObject({ freeNetLimit: 600, TotalEnergyLimit: 180_000_000_000 });
-    expect(resources.freeNetUsed).toBeGreaterThanOrEqual(bytes - 1);
-    // Every sun the receipts report left the balance, and nothing else did.
-    expect(await trx(info, payer.address)).toBe(start - first.fee - second.fee);
-    expect(await usdtOf(info, to.address)).toBe(2_000_000n);
-  });
+      const resources = await post(`${info.fullHost}/wallet/getaccountresource`, {
+        address: payer.address,
+        visible: true,
+      });
+      expect(resources).toMatchObject({ freeNetLimit: 600, TotalEnergyLimit: 180_000_000_000 });
+      expect(resources.freeNetUsed).toBeGreaterThanOrEqual(bytes - 1);
+      // Every sun the receipts report left the balance, and nothing else did.
+      expect(await trx(info, payer.address)).toBe(start - first.fee - second.fee);
+      expect(await usdtOf(info, to.address)).toBe(2_000_000n);
+    },
+  );
 
-  it("fee_limit caps the energy: short of it, the call fails OUT_OF_ENERGY and still burns the whole limit", async () => {
-    const payer = await account(info);
-    const to = await account(info);
-    await fundTronAddress(info, payer.address, { usdtUnits: 10_000_000n, trxSun: 50_000_000n });
-    const failed = await sendUsdt(info, payer, to.address, 1_000_000, 5_000_000);
-    expect(failed).toMatchObject({
-      result: "FAILED",
-      fee: 5_000_000,
-      receipt: { result: "OUT_OF_ENERGY", energy_usage_total: 50_000, energy_fee: 5_000_000 },
-    });
-    expect(await usdtOf(info, to.address)).toBe(0n);
-    expect(await usdtOf(info, payer.address)).toBe(10_000_000n);
-    expect(await trx(info, payer.address)).toBe(50_000_000 - 5_000_000);
-    // The failure is a transaction in its block like any other.
-    const block = await post(`${info.fullHost}/wallet/getblockbynum`, { num: failed.blockNumber });
-    const listed = block.transactions.find((t: { txID: string }) => t.txID === failed.id);
-    expect(listed.ret).toEqual([{ contractRet: "OUT_OF_ENERGY" }]);
-    // No other transaction of the payer's shows in the block (the burn behind the fee is not a Tron transaction).
-    expect(
-      block.transactions.filter(
-        (t: any) =>
-          t.raw_data.contract[0].parameter.value.owner_address === TronWeb.address.toHex(payer.address).toLowerCase(),
-      ),
-    ).toHaveLength(1);
-  });
+  it(
+    "fee_limit caps the energy: short of it, " + "the call fails OUT_OF_ENERGY and still burns the whole limit",
+    async () => {
+      const payer = await account(info);
+      const to = await account(info);
+      await fundTronAddress(info, payer.address, { usdtUnits: 10_000_000n, trxSun: 50_000_000n });
+      const failed = await sendUsdt(info, payer, to.address, 1_000_000, 5_000_000);
+      expect(failed).toMatchObject({
+        result: "FAILED",
+        fee: 5_000_000,
+        receipt: { result: "OUT_OF_ENERGY", energy_usage_total: 50_000, energy_fee: 5_000_000 },
+      });
+      expect(await usdtOf(info, to.address)).toBe(0n);
+      expect(await usdtOf(info, payer.address)).toBe(10_000_000n);
+      expect(await trx(info, payer.address)).toBe(50_000_000 - 5_000_000);
+      // The failure is a transaction in its block like any other.
+      const block = await post(`${info.fullHost}/wallet/getblockbynum`, { num: failed.blockNumber });
+      const listed = block.transactions.find((t: { txID: string }) => t.txID === failed.id);
+      expect(listed.ret).toEqual([{ contractRet: "OUT_OF_ENERGY" }]);
+      // No other transaction of the payer's shows in the block (the burn behind the fee is not a Tron transaction).
+      expect(
+        block.transactions.filter(
+          (t: any) =>
+            t.raw_data.contract[0].parameter.value.owner_address === TronWeb.address.toHex(payer.address).toLowerCase(),
+        ),
+      ).toHaveLength(1);
+    },
+  );
 
-  it("creating an account costs the sender 1.1 TRX with no stake; TRX sent on to an existing account costs only bandwidth", async () => {
-    const payer = await account(info);
-    const fresh = await account(info);
-    await fundTronAddress(info, payer.address, { trxSun: 20_000_000n });
-    const created = await payer.tw.trx.sendTransaction(fresh.address, 3_000_000);
-    expect(created.result).toBe(true);
-    const creation = await minedInfo(info, created.transaction.txID);
-    expect(creation).toMatchObject({ fee: 1_100_000, receipt: { net_fee: 100_000 } });
-    expect(await post(`${info.fullHost}/wallet/getaccount`, { address: fresh.address, visible: true })).toMatchObject({
-      address: fresh.address,
-      balance: 3_000_000,
-    });
-    const again = await payer.tw.trx.sendTransaction(fresh.address, 1_000_000);
-    const plain = await minedInfo(info, again.transaction.txID);
-    expect(plain.fee).toBeUndefined(); // its ~268 bytes come from the free allowance
-    expect(plain.receipt.net_usage).toBeGreaterThan(200);
-    expect(await trx(info, payer.address)).toBe(20_000_000 - 3_000_000 - 1_100_000 - 1_000_000);
+  it(
+    "creating an account costs the sender 1.1 TRX with no stake; " +
+      "TRX sent on to an existing account costs only bandwidth",
+    async () => {
+      const payer = await account(info);
+      const fresh = await account(info);
+      await fundTronAddress(info, payer.address, { trxSun: 20_000_000n });
+      const created = await payer.tw.trx.sendTransaction(fresh.address, 3_000_000);
+      expect(created.result).toBe(true);
+      const creation = await minedInfo(info, created.transaction.txID);
+      expect(creation).toMatchObject({ fee: 1_100_000, receipt: { net_fee: 100_000 } });
+      expect(await post(`${info.fullHost}/wallet/getaccount`, { address: fresh.address, visible: true })).toMatchObject(
+        {
+          address: fresh.address,
+          balance: 3_000_000,
+        },
+      );
+      const again = await payer.tw.trx.sendTransaction(fresh.address, 1_000_000);
+      const plain = await minedInfo(info, again.transaction.txID);
+      expect(plain.fee).toBeUndefined(); // its ~268 bytes come from the free allowance
+      expect(plain.receipt.net_usage).toBeGreaterThan(200);
+      expect(await trx(info, payer.address)).toBe(20_000_000 - 3_000_000 - 1_100_000 - 1_000_000);
 
-    // A balance that cannot cover amount + the 1 TRX creation fee is refused before anything is charged.
-    const broke = await account(info);
-    await fundTronAddress(info, broke.address, { trxSun: 1_500_000n });
-    const refused = await broke.tw.trx.sendTransaction((await account(info)).address, 1_000_000);
-    expect(refused).toMatchObject({ result: false, code: "CONTRACT_VALIDATE_ERROR" });
-    expect(await trx(info, broke.address)).toBe(1_500_000);
-  });
+      // A balance that cannot cover amount + the 1 TRX creation fee is refused before anything is charged.
+      const broke = await account(info);
+      await fundTronAddress(info, broke.address, { trxSun: 1_500_000n });
+      const refused = await broke.tw.trx.sendTransaction((await account(info)).address, 1_000_000);
+      expect(refused).toMatchObject({ result: false, code: "CONTRACT_VALIDATE_ERROR" });
+      expect(await trx(info, broke.address)).toBe(1_500_000);
+    },
+  );
 
   it("charges by overridden parameters when a test asks for them", async () => {
     const pricey = priceyChain.info;

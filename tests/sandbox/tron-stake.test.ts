@@ -76,7 +76,8 @@ describe("sandbox Tron Stake 2.0: freeze, delegate, undelegate, unfreeze", () =>
       }),
     ).toEqual({
       Error:
-        "class org.tron.core.exception.ContractValidateException : frozenBalance must be less than or equal to accountBalance",
+        "class org.tron.core.exception.ContractValidateException : " +
+        "frozenBalance must be less than or equal to accountBalance",
     });
     const frozen = await send(staker, await staker.tw.transactionBuilder.freezeBalanceV2(14_000 * TRX, "ENERGY"));
     expect(frozen.fee).toBeUndefined(); // its bytes came from the free allowance
@@ -102,31 +103,35 @@ describe("sandbox Tron Stake 2.0: freeze, delegate, undelegate, unfreeze", () =>
     expect(await balance(staker)).toBe(6_000 * TRX - (paid.fee ?? 0));
   });
 
-  it("delegates energy to another account, which then pays nothing for it; stake backing used energy cannot be lent", async () => {
-    lender = await account(15_000n * BigInt(TRX));
-    user = await account(1n * BigInt(TRX), 10_000_000n);
-    // The staker's stake mostly backs the energy it just used: only the rest can be delegated.
-    const max = await wallet("getcandelegatedmaxsize", { owner_address: staker.address, type: 1, visible: true });
-    expect(max.max_size).toBeLessThan(1_000 * TRX);
-    expect(
-      await refused(staker, await staker.tw.transactionBuilder.delegateResource(7_000 * TRX, user.address, "ENERGY")),
-    ).toMatch(/available FreezeEnergyV2 balance/);
+  it(
+    "delegates energy to another account, which then pays nothing for it; " +
+      "stake backing used energy cannot be lent",
+    async () => {
+      lender = await account(15_000n * BigInt(TRX));
+      user = await account(1n * BigInt(TRX), 10_000_000n);
+      // The staker's stake mostly backs the energy it just used: only the rest can be delegated.
+      const max = await wallet("getcandelegatedmaxsize", { owner_address: staker.address, type: 1, visible: true });
+      expect(max.max_size).toBeLessThan(1_000 * TRX);
+      expect(
+        await refused(staker, await staker.tw.transactionBuilder.delegateResource(7_000 * TRX, user.address, "ENERGY")),
+      ).toMatch(/available FreezeEnergyV2 balance/);
 
-    await send(lender, await lender.tw.transactionBuilder.freezeBalanceV2(14_000 * TRX, "ENERGY"));
-    await send(lender, await lender.tw.transactionBuilder.delegateResource(14_000 * TRX, user.address, "ENERGY"));
-    expect(
-      await wallet("getdelegatedresourcev2", { fromAddress: lender.address, toAddress: user.address, visible: true }),
-    ).toEqual({
-      delegatedResource: [{ from: lender.address, to: user.address, frozen_balance_for_energy: 14_000 * TRX }],
-    });
-    expect((await resources(user)).EnergyLimit).toBeGreaterThan(130_285);
+      await send(lender, await lender.tw.transactionBuilder.freezeBalanceV2(14_000 * TRX, "ENERGY"));
+      await send(lender, await lender.tw.transactionBuilder.delegateResource(14_000 * TRX, user.address, "ENERGY"));
+      expect(
+        await wallet("getdelegatedresourcev2", { fromAddress: lender.address, toAddress: user.address, visible: true }),
+      ).toEqual({
+        delegatedResource: [{ from: lender.address, to: user.address, frozen_balance_for_energy: 14_000 * TRX }],
+      });
+      expect((await resources(user)).EnergyLimit).toBeGreaterThan(130_285);
 
-    const before = await balance(user);
-    const paid = await sendUsdt(user, staker.address, 1_000_000);
-    expect(paid.receipt).toMatchObject({ energy_usage: 64_285, result: "SUCCESS" });
-    expect(paid.fee).toBeUndefined(); // energy lent, bandwidth free: 1 TRX is enough to move USDT
-    expect(await balance(user)).toBe(before);
-  });
+      const before = await balance(user);
+      const paid = await sendUsdt(user, staker.address, 1_000_000);
+      expect(paid.receipt).toMatchObject({ energy_usage: 64_285, result: "SUCCESS" });
+      expect(paid.fee).toBeUndefined(); // energy lent, bandwidth free: 1 TRX is enough to move USDT
+      expect(await balance(user)).toBe(before);
+    },
+  );
 
   it("takes the delegation back: the user's energy is gone, and a locked delegation waits for its lock", async () => {
     await send(lender, await lender.tw.transactionBuilder.undelegateResource(14_000 * TRX, user.address, "ENERGY"));

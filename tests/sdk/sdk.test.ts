@@ -210,51 +210,54 @@ describe("webhooks", () => {
     await worker?.stop();
   });
 
-  it("constructEvent verifies a real delivery and refuses a tampered body, a wrong secret, an old timestamp", async () => {
-    const client = await clientFor();
-    const endpoint = await client.webhookEndpoints.create({
-      url: receiver.url("/sdk"),
-      events: ["payment.awaiting_payment"],
-    });
-    expect(endpoint.secret).toMatch(/^whsec_/);
-    const payment = await client.payments.create({ amount: "6.000000", chain: "eth" });
-    const hit = await waitFor(() => receiver.at("/sdk")[0]);
-    const header = hit.headers["service-signature"] as string;
+  it(
+    "constructEvent verifies a real delivery and refuses a tampered body, " + "a wrong secret, an old timestamp",
+    async () => {
+      const client = await clientFor();
+      const endpoint = await client.webhookEndpoints.create({
+        url: receiver.url("/sdk"),
+        events: ["payment.awaiting_payment"],
+      });
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const payment = await client.payments.create({ amount: "6.000000", chain: "eth" });
+      const hit = await waitFor(() => receiver.at("/sdk")[0]);
+      const header = hit.headers["service-signature"] as string;
 
-    const event = sdk.webhooks.constructEvent(hit.body, header, endpoint.secret);
-    expect(event.type).toBe("payment.awaiting_payment");
-    expect(event.data.object).toEqual(payment);
-    expect(await client.events.retrieve(event.id)).toEqual(event);
-    expect(client.webhooks.constructEvent(Buffer.from(hit.body), header, endpoint.secret).id).toBe(event.id);
+      const event = sdk.webhooks.constructEvent(hit.body, header, endpoint.secret);
+      expect(event.type).toBe("payment.awaiting_payment");
+      expect(event.data.object).toEqual(payment);
+      expect(await client.events.retrieve(event.id)).toEqual(event);
+      expect(client.webhooks.constructEvent(Buffer.from(hit.body), header, endpoint.secret).id).toBe(event.id);
 
-    const refusal = (body: string, value: string | undefined, secret = endpoint.secret) => {
-      try {
-        sdk.constructEvent(body, value, secret);
-        return "accepted";
-      } catch (e) {
-        expect(e).toBeInstanceOf(sdk.WebhookSignatureError);
-        return (e as Sdk.WebhookSignatureError).reason;
+      const refusal = (body: string, value: string | undefined, secret = endpoint.secret) => {
+        try {
+          sdk.constructEvent(body, value, secret);
+          return "accepted";
+        } catch (e) {
+          expect(e).toBeInstanceOf(sdk.WebhookSignatureError);
+          return (e as Sdk.WebhookSignatureError).reason;
+        }
+      };
+      expect(refusal(hit.body.replace("6.000000", "60.000000"), header)).toBe("no_matching_signature");
+      expect(refusal(hit.body, header, `whsec_${"A".repeat(32)}`)).toBe("no_matching_signature");
+      const old = Math.floor(Date.now() / 1000) - 301;
+      const oldV1 = createHmac("sha256", endpoint.secret).update(`${old}.${hit.body}`).digest("hex");
+      expect(refusal(hit.body, `t=${old},v1=${oldV1}`)).toBe("timestamp_outside_tolerance");
+      expect(sdk.constructEvent(hit.body, `t=${old},v1=${oldV1}`, endpoint.secret, 600).id).toBe(event.id);
+      expect(refusal(hit.body, "v1=abc")).toBe("malformed_header");
+      expect(refusal(hit.body, undefined)).toBe("missing_header");
+      const [t, v1] = header.split(",");
+      expect(refusal(hit.body, `${t},v1=${"0".repeat(64)},${v1}`)).toBe("accepted"); // any of several v1
+
+      // The delivery is listed among the event's attempts once recorded.
+      let attempts: Sdk.WebhookAttempt[] = [];
+      for (let i = 0; i < 50 && attempts.length === 0; i++) {
+        attempts = await client.events.attempts(event.id).toArray();
+        if (attempts.length === 0) await new Promise((r) => setTimeout(r, 100));
       }
-    };
-    expect(refusal(hit.body.replace("6.000000", "60.000000"), header)).toBe("no_matching_signature");
-    expect(refusal(hit.body, header, `whsec_${"A".repeat(32)}`)).toBe("no_matching_signature");
-    const old = Math.floor(Date.now() / 1000) - 301;
-    const oldV1 = createHmac("sha256", endpoint.secret).update(`${old}.${hit.body}`).digest("hex");
-    expect(refusal(hit.body, `t=${old},v1=${oldV1}`)).toBe("timestamp_outside_tolerance");
-    expect(sdk.constructEvent(hit.body, `t=${old},v1=${oldV1}`, endpoint.secret, 600).id).toBe(event.id);
-    expect(refusal(hit.body, "v1=abc")).toBe("malformed_header");
-    expect(refusal(hit.body, undefined)).toBe("missing_header");
-    const [t, v1] = header.split(",");
-    expect(refusal(hit.body, `${t},v1=${"0".repeat(64)},${v1}`)).toBe("accepted"); // any of several v1
-
-    // The delivery is listed among the event's attempts once recorded.
-    let attempts: Sdk.WebhookAttempt[] = [];
-    for (let i = 0; i < 50 && attempts.length === 0; i++) {
-      attempts = await client.events.attempts(event.id).toArray();
-      if (attempts.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(attempts).toMatchObject([{ endpoint_id: endpoint.id, success: true, status_code: 200 }]);
-  });
+      expect(attempts).toMatchObject([{ endpoint_id: endpoint.id, success: true, status_code: 200 }]);
+    },
+  );
 
   it("webhook endpoints: retrieve without the secret, update, list, delete", async () => {
     const client = await clientFor();

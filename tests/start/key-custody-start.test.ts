@@ -60,7 +60,8 @@ describe("key custody under npm start (web and worker on one machine)", () => {
       expect(out).not.toMatch(/Sign in:|Owner:|mnt_(live|test)_sk_|Merchant: +mer_/);
       expect(out).toContain("users invite --merchant mer_… --email E --role owner");
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
-      const databaseUrl = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`;
+      const databaseUrl =
+        `postgres://postgres:${encodeURIComponent(state.password)}` + `@127.0.0.1:${state.port}/usdt_payments`;
       const cliEnv = { ...env, DATABASE_URL: databaseUrl, EMBEDDED_DATABASE: "1" };
       const db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();

@@ -196,7 +196,8 @@ describe("live mode on the operator's own Ethereum node", () => {
       expect(environOf(npmStartChild(service.pid!, "start-worker")).LIVE_SEED_MNEMONIC).toBe(mnemonic);
 
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
-      const databaseUrl = `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`;
+      const password = encodeURIComponent(state.password);
+      const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${state.port}/usdt_payments`;
       db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();
       const one = async <T extends pg.QueryResultRow>(sql: string, params: unknown[]) =>

@@ -125,7 +125,8 @@ describe("npm start with its sandbox chains, as an operator and a developer meet
         async () =>
           (
             await db.query(
-              "select count(distinct role)::int as n from custody_fundings where mode = 'sandbox' and chain = 'polygon'",
+              "select count(distinct role)::int as n from custody_fundings " +
+                "where mode = 'sandbox' and chain = 'polygon'",
             )
           ).rows[0].n === 2,
         60_000,

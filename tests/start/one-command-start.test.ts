@@ -72,7 +72,8 @@ async function stopAndCheckNothingLeft(started: Started, dataDir: string) {
 }
 
 describe("one-command start (npm start, embedded database)", () => {
-  it("starts database, sandbox chains, web and worker, prints a working sandbox key once, and stops cleanly", async () => {
+  it("starts database, sandbox chains, web and worker, " +
+    "prints a working sandbox key once, and stops cleanly", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "usdt-start-"));
     let firstChains: string[] = [];
     let emulatedFirst: [string, string][] = [];
@@ -109,7 +110,8 @@ describe("one-command start (npm start, embedded database)", () => {
       // The worker is up: graphile-worker registered our periodic jobs.
       const state = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8"));
       const client = new pg.Client({
-        connectionString: `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/usdt_payments`,
+        connectionString:
+          `postgres://postgres:${encodeURIComponent(state.password)}` + `@127.0.0.1:${state.port}/usdt_payments`,
       });
       await client.connect();
       let crons: string[] = [];
@@ -135,7 +137,11 @@ describe("one-command start (npm start, embedded database)", () => {
         ...first
           .output()
           .matchAll(
-            /Sandbox: +(eth|bnb|polygon) +(http:\/\/127\.0\.0\.1:\d+) +chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)/g,
+            new RegExp(
+              String.raw`Sandbox: +(eth|bnb|polygon) +(http://127\.0\.0\.1:\d+) +` +
+                String.raw`chain id (\d+), USDT (0x[0-9a-fA-F]{40}) \((\d+) decimals\)`,
+              "g",
+            ),
           ),
       ];
       expect(chainLines.map((l) => [l[1], l[3], l[5]])).toEqual([

@@ -14,8 +14,8 @@ import {
 } from "../helpers/started-service";
 
 // A web process SIGKILLed under load: clients POST with Idempotency-Keys, as a real client would, retrying a
-// request that got no answer (the connection cut, even mid-body, or refused while the web restarts) with the same key. The
-// supervisor starts the web again; no answer is a 5xx, no retried request makes a second payment or event, and
+// request that got no answer (the connection cut, even mid-body, or refused while the web restarts) with the same key.
+// The supervisor starts the web again; no answer is a 5xx, no retried request makes a second payment or event, and
 // the books stay consistent. Then the worker is killed: /api/health names it until it is up again.
 const CLIENTS = 3;
 

@@ -38,7 +38,8 @@ describe("the worker (signer) and the xpubs the web derives live addresses from"
     });
     expect(run.code, run.out).toBe(1);
     expect(run.out).toContain(
-      "[worker] refusing to start: LIVE_EVM_XPUB is not the extended public key of the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE)",
+      "[worker] refusing to start: LIVE_EVM_XPUB is not the extended " +
+        "public key of the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE)",
     );
     expect(run.out).not.toContain("LIVE_TRON_XPUB is not");
     expect(run.out).not.toContain("[worker] running");

@@ -94,20 +94,24 @@ afterAll(async () => {
 });
 
 describe("DepositSweeper (EIP-7702 delegate of deposit addresses)", () => {
-  it("sweeps exactly the amounts of a USDT-like token that returns nothing; delegated addresses need no authorization again", async () => {
-    const { keys, batch } = await deposits(3, 5_000_000n);
-    expect(await sweepAs(sweeper, batch, keys)).toEqual({ status: "success", authorizations: 3 });
-    expect(await balance(treasury)).toBe(15_000_000n);
-    for (const k of keys) {
-      expect(await balance(k.address)).toBe(0n);
-      expect(await client.getCode({ address: k.address as Address })).toBe(delegationCode(contract.address));
-    }
-    // A transfer that arrives later stays until it is swept, by exactly its amount.
-    for (const k of keys) await mint(k.address, 7n);
-    const again = { ...batch, members: batch.members.map((m) => ({ ...m, raw: "4" })) };
-    expect(await sweepAs(sweeper, again, keys)).toEqual({ status: "success", authorizations: 0 });
-    for (const k of keys) expect(await balance(k.address)).toBe(3n);
-  });
+  it(
+    "sweeps exactly the amounts of a USDT-like token that returns nothing; " +
+      "delegated addresses need no authorization again",
+    async () => {
+      const { keys, batch } = await deposits(3, 5_000_000n);
+      expect(await sweepAs(sweeper, batch, keys)).toEqual({ status: "success", authorizations: 3 });
+      expect(await balance(treasury)).toBe(15_000_000n);
+      for (const k of keys) {
+        expect(await balance(k.address)).toBe(0n);
+        expect(await client.getCode({ address: k.address as Address })).toBe(delegationCode(contract.address));
+      }
+      // A transfer that arrives later stays until it is swept, by exactly its amount.
+      for (const k of keys) await mint(k.address, 7n);
+      const again = { ...batch, members: batch.members.map((m) => ({ ...m, raw: "4" })) };
+      expect(await sweepAs(sweeper, again, keys)).toEqual({ status: "success", authorizations: 0 });
+      for (const k of keys) expect(await balance(k.address)).toBe(3n);
+    },
+  );
 
   it("lets nobody but the sweeper start a sweep, and nothing goes anywhere but the treasury", async () => {
     const { keys, batch } = await deposits(1, 1_000_000n);

@@ -7,7 +7,10 @@ import { CONFIG_VARIABLES } from "@/lib/platform/config/env";
 const root = path.resolve(import.meta.dirname, "../..");
 /** Where the service's own code lives (tests, e2e and bench have knobs of their own). */
 const SOURCE_DIRS = ["lib", "app", "scripts", "worker", "components", "sandbox", "db"];
-/** Files that may name a process.env variable outside lib/platform/config, each for a reason lib/platform/config/env.ts gives. */
+/**
+ * Files that may name a process.env variable outside lib/platform/config,
+ * each for a reason lib/platform/config/env.ts gives.
+ */
 const PROCESS_ENV_PLUMBING = [
   "scripts/lib/spawn-web.ts",
   "scripts/lib/entry-bundles.ts",

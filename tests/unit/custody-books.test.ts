@@ -39,7 +39,8 @@ describe("Solana token account rent, from a transaction's balances", () => {
     const rent = 2_039_280n;
     expect(
       tokenAccountRent({
-        // 0 fee payer, 1 treasury wallet, 2 deposit token account (closed), 3 treasury token account (created), 4 a new SOL account
+        // 0 fee payer, 1 treasury wallet, 2 deposit token account
+        // (closed), 3 treasury token account (created), 4 a new SOL account
         preBalances: [1_000_000_000n, 5n, rent, 0n, 0n],
         postBalances: [1_000_000_000n - 5_000n - rent - 1_000n, 5n + rent, 0n, rent, 1_000n],
         preTokenBalances: [{ accountIndex: 2 }],

@@ -85,7 +85,8 @@ describe("loadConfig", () => {
         SOLANA_RPC_URL: "http://s.example",
       }),
     ).toEqual([
-      "OUTBOUND_CRASH_AT is a test hook and cannot be set while live chains are configured (TRON_RPC_URL, SOLANA_RPC_URL)",
+      "OUTBOUND_CRASH_AT is a test hook and cannot be set while " +
+        "live chains are configured (TRON_RPC_URL, SOLANA_RPC_URL)",
     ]);
   });
 

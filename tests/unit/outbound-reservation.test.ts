@@ -52,28 +52,31 @@ const topUp = (from: string, amount: bigint) =>
   });
 
 describe("native coin reserved for a signer's transactions on their way", () => {
-  it("counts the signer's signed and broadcast candidates, not another signer's nor those already in a block", async () => {
-    const { driver, reserved } = recordingDriver();
-    const a = address();
-    const keys = { signer: { address: a, privateKey: new Uint8Array(32) }, feePayer: null };
-    const sign = async (intent: OutboundRow, signer = keys) =>
-      (await signCandidate(getDb(), driver, signer, intent, "first", null))!;
+  it(
+    "counts the signer's signed and broadcast candidates, " + "not another signer's nor those already in a block",
+    async () => {
+      const { driver, reserved } = recordingDriver();
+      const a = address();
+      const keys = { signer: { address: a, privateKey: new Uint8Array(32) }, feePayer: null };
+      const sign = async (intent: OutboundRow, signer = keys) =>
+        (await signCandidate(getDb(), driver, signer, intent, "first", null))!;
 
-    const first = await topUp(a, 1n); // costs 10
-    await sign(first);
-    const b = address();
-    await sign(await topUp(b, 5n), { signer: { address: b, privateKey: new Uint8Array(32) }, feePayer: null });
-    const second = await topUp(a, 2n); // costs 20
-    await sign(second);
-    // The first is broadcast now: still on its way.
-    await query(getDb(), "update outbound_transactions set status = 'broadcast' where id = $1", [first.id]);
-    await query(getDb(), "update outbound_candidates set status = 'broadcast' where outbound_id = $1", [first.id]);
-    await sign(await topUp(a, 4n));
-    // The first is in a block: the chain's balance already shows what it took.
-    await query(getDb(), "update outbound_transactions set status = 'mined' where id = $1", [first.id]);
-    await query(getDb(), "update outbound_candidates set status = 'mined' where outbound_id = $1", [first.id]);
-    await sign(await topUp(a, 8n));
+      const first = await topUp(a, 1n); // costs 10
+      await sign(first);
+      const b = address();
+      await sign(await topUp(b, 5n), { signer: { address: b, privateKey: new Uint8Array(32) }, feePayer: null });
+      const second = await topUp(a, 2n); // costs 20
+      await sign(second);
+      // The first is broadcast now: still on its way.
+      await query(getDb(), "update outbound_transactions set status = 'broadcast' where id = $1", [first.id]);
+      await query(getDb(), "update outbound_candidates set status = 'broadcast' where outbound_id = $1", [first.id]);
+      await sign(await topUp(a, 4n));
+      // The first is in a block: the chain's balance already shows what it took.
+      await query(getDb(), "update outbound_transactions set status = 'mined' where id = $1", [first.id]);
+      await query(getDb(), "update outbound_candidates set status = 'mined' where outbound_id = $1", [first.id]);
+      await sign(await topUp(a, 8n));
 
-    expect(reserved).toEqual([0n, 0n, 10n, 30n, 60n]);
-  });
+      expect(reserved).toEqual([0n, 0n, 10n, 30n, 60n]);
+    },
+  );
 });

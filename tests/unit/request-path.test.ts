@@ -12,21 +12,29 @@ describe("the one path every decision of the web server uses", () => {
     expect(decideRequestPath("/")).toEqual({ kind: "ok", pathname: "/", forward: "/" });
   });
 
-  it("redirects escaped letters, digits and -._~ to the plain spelling (serves it on /v1), and leaves other escapes alone", () => {
-    expect(decideRequestPath("/%63heckout/pay_abc")).toEqual({ kind: "redirect", location: "/checkout/pay_abc" });
-    expect(decideRequestPath("/%761/sandbox/chains/eth/reorg?x=1")).toEqual({
-      kind: "ok",
-      pathname: "/v1/sandbox/chains/eth/reorg",
-      forward: "/v1/sandbox/chains/eth/reorg?x=1",
-    });
-    expect(decideRequestPath("/v1/payments/pay%5Fa%2Db%7E")).toEqual({
-      kind: "ok",
-      pathname: "/v1/payments/pay_a-b~",
-      forward: "/v1/payments/pay_a-b~",
-    });
-    expect(decideRequestPath("/v1/payments/%ff")).toMatchObject({ kind: "ok", forward: "/v1/payments/%25ff" });
-    expect(decideRequestPath("/pay/a%20b")).toMatchObject({ kind: "ok", pathname: "/pay/a b", forward: "/pay/a%20b" });
-  });
+  it(
+    "redirects escaped letters, digits and -._~ to the plain spelling (serves it on /v1), " +
+      "and leaves other escapes alone",
+    () => {
+      expect(decideRequestPath("/%63heckout/pay_abc")).toEqual({ kind: "redirect", location: "/checkout/pay_abc" });
+      expect(decideRequestPath("/%761/sandbox/chains/eth/reorg?x=1")).toEqual({
+        kind: "ok",
+        pathname: "/v1/sandbox/chains/eth/reorg",
+        forward: "/v1/sandbox/chains/eth/reorg?x=1",
+      });
+      expect(decideRequestPath("/v1/payments/pay%5Fa%2Db%7E")).toEqual({
+        kind: "ok",
+        pathname: "/v1/payments/pay_a-b~",
+        forward: "/v1/payments/pay_a-b~",
+      });
+      expect(decideRequestPath("/v1/payments/%ff")).toMatchObject({ kind: "ok", forward: "/v1/payments/%25ff" });
+      expect(decideRequestPath("/pay/a%20b")).toMatchObject({
+        kind: "ok",
+        pathname: "/pay/a b",
+        forward: "/pay/a%20b",
+      });
+    },
+  );
 
   it.each([
     ["/x/../checkout/pay_abc", "/checkout/pay_abc"],

@@ -7,15 +7,18 @@ import { sweeperContract } from "@/lib/chains/evm/deposit-sweeper";
 const on = chainOn;
 
 describe("the sweep strategy per chain", () => {
-  it("defaults to batched EIP-7702 sweeps on every EVM chain, live and sandbox; Tron and Solana have their own way", () => {
-    const cfg = loadConfig({});
-    for (const chain of ["eth", "bnb", "polygon"] as const) {
-      expect(sweepStrategy(on("live", chain), cfg)).toBe("batch7702");
-      expect(sweepStrategy(on("sandbox", chain), cfg)).toBe("batch7702");
-    }
-    expect(sweepStrategy(on("live", "tron"), cfg)).toBe("topup");
-    expect(sweepStrategy(on("sandbox", "solana"), cfg)).toBe("topup");
-  });
+  it(
+    "defaults to batched EIP-7702 sweeps on every EVM chain, " + "live and sandbox; Tron and Solana have their own way",
+    () => {
+      const cfg = loadConfig({});
+      for (const chain of ["eth", "bnb", "polygon"] as const) {
+        expect(sweepStrategy(on("live", chain), cfg)).toBe("batch7702");
+        expect(sweepStrategy(on("sandbox", chain), cfg)).toBe("batch7702");
+      }
+      expect(sweepStrategy(on("live", "tron"), cfg)).toBe("topup");
+      expect(sweepStrategy(on("sandbox", "solana"), cfg)).toBe("topup");
+    },
+  );
 
   it("takes <CHAIN>_SWEEP_STRATEGY in both modes, and SANDBOX_SWEEP_STRATEGY for the other sandbox chains", () => {
     const cfg = loadConfig({
@@ -41,13 +44,17 @@ describe("the sweep strategy per chain", () => {
 });
 
 describe("the sweeper contract's address", () => {
-  it("depends only on the treasury and the sweeper (CREATE2): the same on every chain, another for another treasury", () => {
-    const treasury = "0x1111111111111111111111111111111111111111";
-    const sweeper = "0x2222222222222222222222222222222222222222";
-    const a = sweeperContract(treasury, sweeper);
-    expect(sweeperContract(treasury, sweeper)).toEqual(a);
-    expect(sweeperContract("0x3333333333333333333333333333333333333333", sweeper).address).not.toBe(a.address);
-    expect(sweeperContract(treasury, "0x3333333333333333333333333333333333333333").address).not.toBe(a.address);
-    expect(a.deployData.slice(0, 66)).toBe(`0x${"00".repeat(32)}`); // the salt, then the creation code
-  });
+  it(
+    "depends only on the treasury and the sweeper (CREATE2): " +
+      "the same on every chain, another for another treasury",
+    () => {
+      const treasury = "0x1111111111111111111111111111111111111111";
+      const sweeper = "0x2222222222222222222222222222222222222222";
+      const a = sweeperContract(treasury, sweeper);
+      expect(sweeperContract(treasury, sweeper)).toEqual(a);
+      expect(sweeperContract("0x3333333333333333333333333333333333333333", sweeper).address).not.toBe(a.address);
+      expect(sweeperContract(treasury, "0x3333333333333333333333333333333333333333").address).not.toBe(a.address);
+      expect(a.deployData.slice(0, 66)).toBe(`0x${"00".repeat(32)}`); // the salt, then the creation code
+    },
+  );
 });

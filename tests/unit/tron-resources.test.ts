@@ -177,18 +177,21 @@ describe("energy (VMActuator energy limit, ReceiptCapsule.payEnergyBill)", () =>
 });
 
 describe("account creation (consumeForCreateNewAccount + TransferActuator)", () => {
-  it("a TRX transfer to a new account burns 0.1 TRX for bandwidth and 1 TRX in the actuator, never free bandwidth", () => {
-    const charge = chargeAccountCreation(account(), 10n * TRX, 1n * TRX, 268n, NOW, P, W);
-    expect(charge).toMatchObject({
-      ok: true,
-      netUsage: 0n,
-      netFee: 100_000n,
-      systemFee: 1_000_000n,
-      burnt: 1_100_000n,
-    });
-    if (!charge.ok) throw new Error("unreachable");
-    expect(charge.account.freeNetUsage).toBe(0n);
-  });
+  it(
+    "a TRX transfer to a new account burns 0.1 TRX for bandwidth " + "and 1 TRX in the actuator, never free bandwidth",
+    () => {
+      const charge = chargeAccountCreation(account(), 10n * TRX, 1n * TRX, 268n, NOW, P, W);
+      expect(charge).toMatchObject({
+        ok: true,
+        netUsage: 0n,
+        netFee: 100_000n,
+        systemFee: 1_000_000n,
+        burnt: 1_100_000n,
+      });
+      if (!charge.ok) throw new Error("unreachable");
+      expect(charge.account.freeNetUsage).toBe(0n);
+    },
+  );
 
   it("pays the creation's bytes from staked bandwidth when it covers them, leaving only the 1 TRX", () => {
     const staker = account({ frozenForBandwidth: 1_000n * TRX });

@@ -126,7 +126,8 @@ describe("wallet errors in words", () => {
 
   it("names the network, the fee coin, or the short reason", () => {
     expect(walletErrorMessage(new WalletPayError("wrong-network", "no switch"), ctx)).toBe(
-      "Your wallet is not on BNB Smart Chain (chain ID 56). Select BNB Smart Chain (chain ID 56) in your wallet by hand, then try again.",
+      "Your wallet is not on BNB Smart Chain (chain ID 56). " +
+        "Select BNB Smart Chain (chain ID 56) in your wallet by hand, then try again.",
     );
     expect(walletErrorMessage(new Error("insufficient funds for gas * price + value"), ctx)).toBe(
       "Your wallet does not have enough USDT or BNB for this payment.",

@@ -45,7 +45,8 @@ const freeCount = async (family: ChainFamily) =>
   (
     await query<{ n: number }>(
       getDb(),
-      "select count(*)::int as n from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null",
+      "select count(*)::int as n from deposit_address_pool " +
+        "where mode = 'live' and family = $1 and allocated_at is null",
       [family],
     )
   )[0]!.n;
@@ -65,40 +66,45 @@ afterAll(async () => {
 });
 
 describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker fills", (family, chain) => {
-  it("the refill job fills the pool with the seed's addresses, gap-free from the counter, to the target and no further", async () => {
-    const [{ next_index: before }] = (await query<{ next_index: string }>(
-      getDb(),
-      "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
-      [family],
-    )) as [{ next_index: string }];
-    await runRefillJob(family);
-    const rows = await query<{ derivation_index: string; address: string }>(
-      getDb(),
-      "select derivation_index::text as derivation_index, address from deposit_address_pool p where mode = 'live' " +
-        "and family = $1 order by p.derivation_index",
-      [family],
-    );
-    expect(rows).toHaveLength(POOL_TARGET);
-    expect(rows.map((r) => Number(r.derivation_index))).toEqual(
-      Array.from({ length: POOL_TARGET }, (_, i) => Number(before) + i),
-    );
-    for (const row of rows.filter((_, i) => i % 37 === 0))
-      expect(row.address).toBe(deriveAddress(seed, family, Number(row.derivation_index)).address);
-    const [counter] = await query<{ next_index: string }>(
-      getDb(),
-      "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
-      [family],
-    );
-    expect(Number(counter!.next_index)).toBe(Number(before) + POOL_TARGET);
-    await runRefillJob(family);
-    expect(await freeCount(family)).toBe(POOL_TARGET);
-  });
+  it(
+    "the refill job fills the pool with the seed's addresses, " +
+      "gap-free from the counter, to the target and no further",
+    async () => {
+      const [{ next_index: before }] = (await query<{ next_index: string }>(
+        getDb(),
+        "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
+        [family],
+      )) as [{ next_index: string }];
+      await runRefillJob(family);
+      const rows = await query<{ derivation_index: string; address: string }>(
+        getDb(),
+        "select derivation_index::text as derivation_index, address from deposit_address_pool p where mode = 'live' " +
+          "and family = $1 order by p.derivation_index",
+        [family],
+      );
+      expect(rows).toHaveLength(POOL_TARGET);
+      expect(rows.map((r) => Number(r.derivation_index))).toEqual(
+        Array.from({ length: POOL_TARGET }, (_, i) => Number(before) + i),
+      );
+      for (const row of rows.filter((_, i) => i % 37 === 0))
+        expect(row.address).toBe(deriveAddress(seed, family, Number(row.derivation_index)).address);
+      const [counter] = await query<{ next_index: string }>(
+        getDb(),
+        "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
+        [family],
+      );
+      expect(Number(counter!.next_index)).toBe(Number(before) + POOL_TARGET);
+      await runRefillJob(family);
+      expect(await freeCount(family)).toBe(POOL_TARGET);
+    },
+  );
 
   it("payments take the lowest free addresses; concurrent ones never share one", async () => {
     const m = await newMerchant();
     const [{ lowest }] = (await query<{ lowest: string }>(
       getDb(),
-      "select min(derivation_index)::text as lowest from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null",
+      "select min(derivation_index)::text as lowest from deposit_address_pool " +
+        "where mode = 'live' and family = $1 and allocated_at is null",
       [family],
     )) as [{ lowest: string }];
     const payments = await Promise.all(Array.from({ length: 24 }, () => newPayment(m.id, chain)));
@@ -122,95 +128,103 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
     expect(await freeCount(family)).toBe(POOL_TARGET - 24);
   });
 
-  it("a payment that leaves the pool below the low-water mark queues the pool's refill in its own transaction", async () => {
-    const m = await newMerchant();
-    await query(getDb(), "select graphile_worker.remove_job($1)", [refillJobKey("live", family)]);
-    // Leave exactly POOL_LOW_WATER free: the next claim takes one of them.
-    await query(
-      getDb(),
-      `delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null and derivation_index not in (
+  it(
+    "a payment that leaves the pool below the low-water mark " + "queues the pool's refill in its own transaction",
+    async () => {
+      const m = await newMerchant();
+      await query(getDb(), "select graphile_worker.remove_job($1)", [refillJobKey("live", family)]);
+      // Leave exactly POOL_LOW_WATER free: the next claim takes one of them.
+      await query(
+        getDb(),
+        `delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null
+       and derivation_index not in (
          select derivation_index from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null
          order by derivation_index limit $2)`,
-      [family, POOL_LOW_WATER],
-    );
-    await query(
-      getDb(),
-      `update deposit_index_counters set next_index = (select max(derivation_index) + 1 from deposit_address_pool
-         where mode = 'live' and family = $1) where mode = 'live' and family = $1`,
-      [family],
-    );
-    const queuedIn = (tx: Parameters<Parameters<typeof inTransaction>[1]>[0]) =>
-      query<{ payload: { mode: string; family: string } }>(
-        tx,
-        "select payload from graphile_worker._private_jobs where key = $1",
-        [refillJobKey("live", family)],
+        [family, POOL_LOW_WATER],
       );
-    // Read inside the payment's transaction: the run's pool keeper takes committed refill jobs at once.
-    const asked = await inTransaction(getDb(), async (tx) => {
-      await createPayment(tx, live(m.id), { amount: 1_000_000n, chain });
-      return queuedIn(tx);
-    });
-    expect(asked.map((j) => j.payload)).toEqual([{ mode: "live", family }]);
-    await runRefillJob(family);
-    expect(await freeCount(family)).toBe(POOL_TARGET);
-  });
-
-  it("with the pool empty, the payment waits in intent_created and becomes payable (with its event) once the refill runs", async () => {
-    await query(
-      getDb(),
-      "delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null",
-      [family],
-    );
-    const m = await newMerchant();
-    const waiting = await newPayment(m.id, chain);
-    expect(waiting).toMatchObject({ status: "intent_created", chain, depositAddress: null, watchKey: null });
-    const eventsOf = (id: string) =>
-      query<{ type: string; body: string }>(
+      await query(
         getDb(),
-        "select type, body from events where object_id = $1 order by created_at",
-        [id],
+        `update deposit_index_counters set next_index = (select max(derivation_index) + 1 from deposit_address_pool
+         where mode = 'live' and family = $1) where mode = 'live' and family = $1`,
+        [family],
       );
-    expect(await eventsOf(waiting.id)).toEqual([]);
-    // Asked to pay it meanwhile, the sandbox's simulate says why it cannot yet (the check is the same in sandbox).
-    await expect(
-      prepareSimulatedPayment(getDb(), { merchantId: m.id, mode: "live" }, waiting.id),
-    ).rejects.toMatchObject({
-      type: "invalid_request_error",
-      param: "id",
-      message: expect.stringContaining("deposit address is not ready yet"),
-    });
+      const queuedIn = (tx: Parameters<Parameters<typeof inTransaction>[1]>[0]) =>
+        query<{ payload: { mode: string; family: string } }>(
+          tx,
+          "select payload from graphile_worker._private_jobs where key = $1",
+          [refillJobKey("live", family)],
+        );
+      // Read inside the payment's transaction: the run's pool keeper takes committed refill jobs at once.
+      const asked = await inTransaction(getDb(), async (tx) => {
+        await createPayment(tx, live(m.id), { amount: 1_000_000n, chain });
+        return queuedIn(tx);
+      });
+      expect(asked.map((j) => j.payload)).toEqual([{ mode: "live", family }]);
+      await runRefillJob(family);
+      expect(await freeCount(family)).toBe(POOL_TARGET);
+    },
+  );
 
-    // The payer's choice of this network on a chain-agnostic payment cannot wait the same way: a clear error,
-    // nothing changed.
-    const agnostic = await newPayment(m.id);
-    await expect(selectPaymentChain(getDb(), agnostic.id, chain)).rejects.toMatchObject({
-      type: "chain_disabled",
-      param: "chain",
-    });
-    const [unchanged] = await query<{ chain: string | null }>(getDb(), "select chain from payments where id = $1", [
-      agnostic.id,
-    ]);
-    expect(unchanged!.chain).toBeNull();
+  it(
+    "with the pool empty, the payment waits in intent_created and " +
+      "becomes payable (with its event) once the refill runs",
+    async () => {
+      await query(
+        getDb(),
+        "delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null",
+        [family],
+      );
+      const m = await newMerchant();
+      const waiting = await newPayment(m.id, chain);
+      expect(waiting).toMatchObject({ status: "intent_created", chain, depositAddress: null, watchKey: null });
+      const eventsOf = (id: string) =>
+        query<{ type: string; body: string }>(
+          getDb(),
+          "select type, body from events where object_id = $1 order by created_at",
+          [id],
+        );
+      expect(await eventsOf(waiting.id)).toEqual([]);
+      // Asked to pay it meanwhile, the sandbox's simulate says why it cannot yet (the check is the same in sandbox).
+      await expect(
+        prepareSimulatedPayment(getDb(), { merchantId: m.id, mode: "live" }, waiting.id),
+      ).rejects.toMatchObject({
+        type: "invalid_request_error",
+        param: "id",
+        message: expect.stringContaining("deposit address is not ready yet"),
+      });
 
-    await runRefillJob(family);
-    const [row] = await query<{ status: string; deposit_address: string; derivation_index: string }>(
-      getDb(),
-      "select status, deposit_address, derivation_index::text from payments where id = $1",
-      [waiting.id],
-    );
-    expect(row!.status).toBe("awaiting_payment");
-    expect(row!.deposit_address).toBe(deriveAddress(seed, family, Number(row!.derivation_index)).address);
-    const events = await eventsOf(waiting.id);
-    expect(events.map((e) => e.type)).toEqual(["payment.awaiting_payment"]);
-    expect(JSON.parse(events[0]!.body).data.object).toMatchObject({
-      id: waiting.id,
-      status: "awaiting_payment",
-      chain,
-      deposit_address: row!.deposit_address,
-    });
-    // And now the payer's choice gets an address too.
-    expect((await selectPaymentChain(getDb(), agnostic.id, chain)).depositAddress).toBeTruthy();
-  });
+      // The payer's choice of this network on a chain-agnostic payment cannot wait the same way: a clear error,
+      // nothing changed.
+      const agnostic = await newPayment(m.id);
+      await expect(selectPaymentChain(getDb(), agnostic.id, chain)).rejects.toMatchObject({
+        type: "chain_disabled",
+        param: "chain",
+      });
+      const [unchanged] = await query<{ chain: string | null }>(getDb(), "select chain from payments where id = $1", [
+        agnostic.id,
+      ]);
+      expect(unchanged!.chain).toBeNull();
+
+      await runRefillJob(family);
+      const [row] = await query<{ status: string; deposit_address: string; derivation_index: string }>(
+        getDb(),
+        "select status, deposit_address, derivation_index::text from payments where id = $1",
+        [waiting.id],
+      );
+      expect(row!.status).toBe("awaiting_payment");
+      expect(row!.deposit_address).toBe(deriveAddress(seed, family, Number(row!.derivation_index)).address);
+      const events = await eventsOf(waiting.id);
+      expect(events.map((e) => e.type)).toEqual(["payment.awaiting_payment"]);
+      expect(JSON.parse(events[0]!.body).data.object).toMatchObject({
+        id: waiting.id,
+        status: "awaiting_payment",
+        chain,
+        deposit_address: row!.deposit_address,
+      });
+      // And now the payer's choice gets an address too.
+      expect((await selectPaymentChain(getDb(), agnostic.id, chain)).depositAddress).toBeTruthy();
+    },
+  );
 });
 
 describe("a worker that cannot derive a pool", () => {

@@ -34,19 +34,22 @@ describe("live EVM and Tron addresses from the account xpub (the web process hol
     expect(accountXpub(seed, "tron")).not.toBe(evm);
   });
 
-  it("LIVE_EVM_XPUB / LIVE_TRON_XPUB accept only account-level extended public keys, never echoing a private one", () => {
-    const seed = mnemonicToSeedSync(HARDHAT);
-    const xprv = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0").privateExtendedKey;
-    const master = HDKey.fromMasterSeed(seed).publicExtendedKey;
-    expect(() => loadConfig({ LIVE_EVM_XPUB: xprv })).toThrow(
-      /LIVE_EVM_XPUB must be an account-level extended public key/,
-    );
-    expect(() => loadConfig({ LIVE_EVM_XPUB: xprv })).not.toThrow(new RegExp(xprv));
-    expect(() => loadConfig({ LIVE_TRON_XPUB: master })).toThrow(/LIVE_TRON_XPUB must be/);
-    expect(() => loadConfig({ LIVE_TRON_XPUB: "xpubnonsense" })).toThrow(/LIVE_TRON_XPUB must be/);
-    const ok = loadConfig({ LIVE_EVM_XPUB: accountXpub(seed, "evm"), LIVE_TRON_XPUB: accountXpub(seed, "tron") });
-    expect(ok.liveXpubs).toEqual({ evm: accountXpub(seed, "evm"), tron: accountXpub(seed, "tron") });
-  });
+  it(
+    "LIVE_EVM_XPUB / LIVE_TRON_XPUB accept only account-level extended public keys, " + "never echoing a private one",
+    () => {
+      const seed = mnemonicToSeedSync(HARDHAT);
+      const xprv = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0").privateExtendedKey;
+      const master = HDKey.fromMasterSeed(seed).publicExtendedKey;
+      expect(() => loadConfig({ LIVE_EVM_XPUB: xprv })).toThrow(
+        /LIVE_EVM_XPUB must be an account-level extended public key/,
+      );
+      expect(() => loadConfig({ LIVE_EVM_XPUB: xprv })).not.toThrow(new RegExp(xprv));
+      expect(() => loadConfig({ LIVE_TRON_XPUB: master })).toThrow(/LIVE_TRON_XPUB must be/);
+      expect(() => loadConfig({ LIVE_TRON_XPUB: "xpubnonsense" })).toThrow(/LIVE_TRON_XPUB must be/);
+      const ok = loadConfig({ LIVE_EVM_XPUB: accountXpub(seed, "evm"), LIVE_TRON_XPUB: accountXpub(seed, "tron") });
+      expect(ok.liveXpubs).toEqual({ evm: accountXpub(seed, "evm"), tron: accountXpub(seed, "tron") });
+    },
+  );
 
   it("the seed holder sees xpubs that are not its seed's", () => {
     const seed = mnemonicToSeedSync(HARDHAT);

@@ -187,14 +187,17 @@ describe("SSRF at send time", () => {
       expect(own.connections()).toBe(1);
     }));
 
-  it("a kept connection the endpoint closes as the next delivery is written: that delivery goes on a new one, once", () =>
-    withOwnReceiver(async (own) => {
-      own.drop("/drop", "reused");
-      expect(await post(own.url("/drop"), 1)).toMatchObject({ success: true, statusCode: 200 });
-      expect(await post(own.url("/drop"), 2)).toMatchObject({ success: true, statusCode: 200 });
-      expect(own.at("/drop").map((r) => r.body)).toEqual(['{"n":1}', '{"n":2}']);
-      expect(own.connections()).toBe(2); // the kept one, then a new one for the second
-    }));
+  it(
+    "a kept connection the endpoint closes as the next delivery is written: " + "that delivery goes on a new one, once",
+    () =>
+      withOwnReceiver(async (own) => {
+        own.drop("/drop", "reused");
+        expect(await post(own.url("/drop"), 1)).toMatchObject({ success: true, statusCode: 200 });
+        expect(await post(own.url("/drop"), 2)).toMatchObject({ success: true, statusCode: 200 });
+        expect(own.at("/drop").map((r) => r.body)).toEqual(['{"n":1}', '{"n":2}']);
+        expect(own.connections()).toBe(2); // the kept one, then a new one for the second
+      }),
+  );
 
   it("a new connection closed without an answer is a failed attempt, not sent again at once", () =>
     withOwnReceiver(async (own) => {

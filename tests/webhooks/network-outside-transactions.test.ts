@@ -83,7 +83,8 @@ const newPayment = async (base: string, m: TestMerchant) =>
   };
 
 describe("network calls run outside database transactions", () => {
-  it("a dozen replays to a slow receiver (more than the pool) leave other merchants' API and checkout fast", async () => {
+  it("a dozen replays to a slow receiver (more than the pool) " +
+    "leave other merchants' API and checkout fast", async () => {
     // TRUST_PROXY: the checkout request below counts against a client IP of its own, not the other tests'.
     const web = await spawnWebServer(root, { ...baseEnv(), DATABASE_POOL_SIZE: "4", TRUST_PROXY: "true" });
     servers.push(web);
@@ -177,7 +178,8 @@ describe("network calls run outside database transactions", () => {
     expect((await call(web.url, "GET", "/v1/webhooks", m.sandboxKey)).json.data).toHaveLength(1);
   }, 60_000);
 
-  it("a retry with the key while the replay is sending gets 409 and sends nothing; afterwards the stored answer", async () => {
+  it("a retry with the key while the replay is sending gets 409 and sends nothing; " +
+    "afterwards the stored answer", async () => {
     const m = await newMerchant();
     const hook = slowUrl.replace("/slow", "/slow-idempotent");
     const payment = (
@@ -205,24 +207,28 @@ describe("network calls run outside database transactions", () => {
     expect(slowHits.get("/slow-idempotent"), "sent once").toBe(1);
   }, 30_000);
 
-  it(`a claim left in progress by a crashed request is taken over after ${IN_PROGRESS_TTL_MINUTES} minutes, not before`, async () => {
-    const m = await newMerchant();
-    const body = { url: slowUrl };
-    const claimLeft = (key: string, minutesAgo: number) =>
-      query(
-        getDb(),
-        `insert into idempotency_keys (merchant_id, mode, key, request_hash, method, path, created_at)
+  it(
+    `a claim left in progress by a crashed request is taken over after ` +
+      `${IN_PROGRESS_TTL_MINUTES} minutes, not before`,
+    async () => {
+      const m = await newMerchant();
+      const body = { url: slowUrl };
+      const claimLeft = (key: string, minutesAgo: number) =>
+        query(
+          getDb(),
+          `insert into idempotency_keys (merchant_id, mode, key, request_hash, method, path, created_at)
          values ($1, 'sandbox', $2, 'x', 'POST', '/v1/webhooks', now() - make_interval(mins => $3))`,
-        [m.id, key, minutesAgo],
-      );
-    await claimLeft("fresh-claim", 1);
-    await claimLeft("stale-claim", IN_PROGRESS_TTL_MINUTES + 1);
-    const create = (key: string) =>
-      api("POST", "/v1/webhooks", { key: m.sandboxKey, body, headers: { "idempotency-key": key } });
-    expectError(await create("fresh-claim"), "idempotency_conflict", 409, "Idempotency-Key");
-    const takenOver = await create("stale-claim");
-    expect(takenOver.status).toBe(200);
-    expect(takenOver.headers.get("idempotent-replayed")).toBeNull();
-    expect((await create("stale-claim")).headers.get("idempotent-replayed")).toBe("true");
-  });
+          [m.id, key, minutesAgo],
+        );
+      await claimLeft("fresh-claim", 1);
+      await claimLeft("stale-claim", IN_PROGRESS_TTL_MINUTES + 1);
+      const create = (key: string) =>
+        api("POST", "/v1/webhooks", { key: m.sandboxKey, body, headers: { "idempotency-key": key } });
+      expectError(await create("fresh-claim"), "idempotency_conflict", 409, "Idempotency-Key");
+      const takenOver = await create("stale-claim");
+      expect(takenOver.status).toBe(200);
+      expect(takenOver.headers.get("idempotent-replayed")).toBeNull();
+      expect((await create("stale-claim")).headers.get("idempotent-replayed")).toBe("true");
+    },
+  );
 });

@@ -62,56 +62,59 @@ const attempts = (eventId: string) =>
   );
 
 describe("receivers answering bytes a text column cannot hold (NUL, invalid UTF-8, gzip)", () => {
-  it("every endpoint's attempt is recorded with a safe excerpt; successes stay settled and are not sent again", async () => {
-    const m = await newMerchant();
-    for (const path of Object.keys(ANSWERS))
-      expect((await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: `${base}${path}` } })).status).toBe(
-        200,
-      );
-    const payment = (
-      await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000", chain: "eth" } })
-    ).json;
-    const [event] = await query<{ id: string }>(getDb(), "select id from events where object_id = $1", [payment.id]);
+  it(
+    "every endpoint's attempt is recorded with a safe excerpt; " + "successes stay settled and are not sent again",
+    async () => {
+      const m = await newMerchant();
+      for (const path of Object.keys(ANSWERS))
+        expect((await api("POST", "/v1/webhooks", { key: m.sandboxKey, body: { url: `${base}${path}` } })).status).toBe(
+          200,
+        );
+      const payment = (
+        await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000", chain: "eth" } })
+      ).json;
+      const [event] = await query<{ id: string }>(getDb(), "select id from events where object_id = $1", [payment.id]);
 
-    // Another test file's worker (fast retry clock) may claim the event's job first, and retry the failure:
-    // either way every endpoint's first attempt gets recorded, and a success is never sent again.
-    await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
-    const firstAttempts = async () => (await attempts(event!.id)).filter((r) => r.attempt === 1);
-    let recorded = await firstAttempts();
-    for (let waited = 0; recorded.length < 4 && waited < 10_000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-      recorded = await firstAttempts();
-    }
-    expect(recorded).toHaveLength(4);
-    const safe = (text: string) => !text.includes("\0") && Buffer.from(text, "utf8").toString("utf8") === text;
-    for (const row of recorded) expect(safe(row.response_body), row.response_body).toBe(true);
-    const byPath = (path: string) => recorded.find((r) => r.url === `${base}${path}`)!;
-    expect(byPath("/nul-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
-    expect(byPath("/nul-ok").response_body).toBe("ok\uFFFD\uFFFD\uFFFD\uFFFD done");
-    expect(byPath("/gzip-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
-    expect(byPath("/plain-ok")).toMatchObject({ success: true, response_body: "fine", status: "succeeded" });
-    expect(byPath("/nul-fail")).toMatchObject({ success: false, status_code: 500 });
-    expect(byPath("/nul-fail").status).not.toBe("succeeded");
-    expect(byPath("/nul-fail").response_body).toBe("bad\uFFFD\uFFFDgateway");
+      // Another test file's worker (fast retry clock) may claim the event's job first, and retry the failure:
+      // either way every endpoint's first attempt gets recorded, and a success is never sent again.
+      await deliverWebhooks(getDb(), { eventId: event!.id }, { waitMs: 5_000 });
+      const firstAttempts = async () => (await attempts(event!.id)).filter((r) => r.attempt === 1);
+      let recorded = await firstAttempts();
+      for (let waited = 0; recorded.length < 4 && waited < 10_000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+        recorded = await firstAttempts();
+      }
+      expect(recorded).toHaveLength(4);
+      const safe = (text: string) => !text.includes("\0") && Buffer.from(text, "utf8").toString("utf8") === text;
+      for (const row of recorded) expect(safe(row.response_body), row.response_body).toBe(true);
+      const byPath = (path: string) => recorded.find((r) => r.url === `${base}${path}`)!;
+      expect(byPath("/nul-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
+      expect(byPath("/nul-ok").response_body).toBe("ok\uFFFD\uFFFD\uFFFD\uFFFD done");
+      expect(byPath("/gzip-ok")).toMatchObject({ success: true, status_code: 200, status: "succeeded" });
+      expect(byPath("/plain-ok")).toMatchObject({ success: true, response_body: "fine", status: "succeeded" });
+      expect(byPath("/nul-fail")).toMatchObject({ success: false, status_code: 500 });
+      expect(byPath("/nul-fail").status).not.toBe("succeeded");
+      expect(byPath("/nul-fail").response_body).toBe("bad\uFFFD\uFFFDgateway");
 
-    // Nothing of the successes is sent again: they are settled. The failure waits for its retry, which may be
-    // due already under the other file's fast retry clock, so only it may be claimed here.
-    const again = await deliverWebhooks(getDb(), { eventId: event!.id });
-    expect(again.filter((r) => r.id !== byPath("/nul-fail").delivery_id)).toEqual([]);
-    const succeeded = ["/nul-ok", "/gzip-ok", "/plain-ok"];
-    for (const path of succeeded) expect(hits.get(path), path).toBe(1);
+      // Nothing of the successes is sent again: they are settled. The failure waits for its retry, which may be
+      // due already under the other file's fast retry clock, so only it may be claimed here.
+      const again = await deliverWebhooks(getDb(), { eventId: event!.id });
+      expect(again.filter((r) => r.id !== byPath("/nul-fail").delivery_id)).toEqual([]);
+      const succeeded = ["/nul-ok", "/gzip-ok", "/plain-ok"];
+      for (const path of succeeded) expect(hits.get(path), path).toBe(1);
 
-    // A replay to the same receivers is answered and recorded per endpoint too.
-    const replay = await api("POST", `/v1/payments/${payment.id}/replay`, { key: m.sandboxKey });
-    expect(replay.status).toBe(200);
-    expect(replay.json.deliveries.map((d: { success: boolean }) => d.success)).toEqual([true, true, false, true]);
-    const afterReplay = await attempts(event!.id);
-    for (const path of succeeded)
-      expect(
-        afterReplay.filter((r) => r.url === `${base}${path}`),
-        path,
-      ).toHaveLength(2);
-    expect(afterReplay.filter((r) => r.url === `${base}/nul-fail`).length).toBeGreaterThanOrEqual(2);
-    for (const row of afterReplay) expect(safe(row.response_body), row.response_body).toBe(true);
-  });
+      // A replay to the same receivers is answered and recorded per endpoint too.
+      const replay = await api("POST", `/v1/payments/${payment.id}/replay`, { key: m.sandboxKey });
+      expect(replay.status).toBe(200);
+      expect(replay.json.deliveries.map((d: { success: boolean }) => d.success)).toEqual([true, true, false, true]);
+      const afterReplay = await attempts(event!.id);
+      for (const path of succeeded)
+        expect(
+          afterReplay.filter((r) => r.url === `${base}${path}`),
+          path,
+        ).toHaveLength(2);
+      expect(afterReplay.filter((r) => r.url === `${base}/nul-fail`).length).toBeGreaterThanOrEqual(2);
+      for (const row of afterReplay) expect(safe(row.response_body), row.response_body).toBe(true);
+    },
+  );
 });

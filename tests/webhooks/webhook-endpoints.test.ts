@@ -68,44 +68,47 @@ describe("POST /v1/webhooks: SSRF-safe URLs", () => {
 });
 
 describe("POST /v1/webhooks: the endpoint object", () => {
-  it("returns the webhook endpoint object with the secret once; lists never show it; it is stored encrypted", async () => {
-    const m = await newMerchant();
-    const created = (
-      await register(m.sandboxKey, { url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"] })
-    ).json;
-    expect(Object.keys(created).sort()).toEqual(["active", "created_at", "events", "id", "object", "secret", "url"]);
-    expect(created).toMatchObject({
-      object: "webhook_endpoint",
-      url: "https://8.8.8.8/hooks",
-      events: ["payment.confirmed", "payout.failed"],
-      active: true,
-    });
-    expect(created.id).toMatch(/^wh_[0-9A-Za-z]{24}$/);
-    expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
-
-    const list = await api("GET", "/v1/webhooks", { key: m.sandboxKey });
-    expect(list.json.object).toBe("list");
-    expect(list.json.has_more).toBe(false);
-    expect(list.json.data).toEqual([
-      {
-        id: created.id,
+  it(
+    "returns the webhook endpoint object with the secret once; " + "lists never show it; it is stored encrypted",
+    async () => {
+      const m = await newMerchant();
+      const created = (
+        await register(m.sandboxKey, { url: "https://8.8.8.8/hooks", events: ["payment.confirmed", "payout.failed"] })
+      ).json;
+      expect(Object.keys(created).sort()).toEqual(["active", "created_at", "events", "id", "object", "secret", "url"]);
+      expect(created).toMatchObject({
         object: "webhook_endpoint",
         url: "https://8.8.8.8/hooks",
         events: ["payment.confirmed", "payout.failed"],
         active: true,
-        created_at: created.created_at,
-      },
-    ]);
-    expect(list.text).not.toContain("whsec_");
+      });
+      expect(created.id).toMatch(/^wh_[0-9A-Za-z]{24}$/);
+      expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
 
-    const [stored] = await query<{ encrypted_secret: string }>(
-      getDb(),
-      "select encrypted_secret from webhook_endpoints where id = $1",
-      [created.id],
-    );
-    expect(stored!.encrypted_secret).not.toContain(created.secret.slice(6));
-    expect(stored!.encrypted_secret).toMatch(/^v1\./);
-  });
+      const list = await api("GET", "/v1/webhooks", { key: m.sandboxKey });
+      expect(list.json.object).toBe("list");
+      expect(list.json.has_more).toBe(false);
+      expect(list.json.data).toEqual([
+        {
+          id: created.id,
+          object: "webhook_endpoint",
+          url: "https://8.8.8.8/hooks",
+          events: ["payment.confirmed", "payout.failed"],
+          active: true,
+          created_at: created.created_at,
+        },
+      ]);
+      expect(list.text).not.toContain("whsec_");
+
+      const [stored] = await query<{ encrypted_secret: string }>(
+        getDb(),
+        "select encrypted_secret from webhook_endpoints where id = $1",
+        [created.id],
+      );
+      expect(stored!.encrypted_secret).not.toContain(created.secret.slice(6));
+      expect(stored!.encrypted_secret).toMatch(/^v1\./);
+    },
+  );
 
   it("events: omitted or [] means all; unknown types are refused", async () => {
     const m = await newMerchant();
@@ -176,36 +179,44 @@ describe("host names are judged by every address they resolve to", () => {
     }
   });
 
-  it("WEBHOOKS_ALLOW_PRIVATE_URLS=true lets sandbox endpoints use http and loopback; live endpoints never", async () => {
-    const m = await newMerchant();
-    const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "true" });
-    const local = await createWebhookEndpoint(
-      getDb(),
-      { merchantId: m.id, mode: "sandbox" },
-      { url: "http://127.0.0.1:4000/hook" },
-      { config },
-    );
-    expect(local.row.url).toBe("http://127.0.0.1:4000/hook");
-    await expect(
-      createWebhookEndpoint(
-        getDb(),
-        { merchantId: m.id, mode: "live" },
-        { url: "http://127.0.0.1:4000/hook" },
-        { config },
-      ),
-    ).rejects.toMatchObject({ param: "url" });
-    await expect(
-      createWebhookEndpoint(getDb(), { merchantId: m.id, mode: "live" }, { url: "https://127.0.0.1/hook" }, { config }),
-    ).rejects.toMatchObject({ param: "url" });
-    await expect(
-      createWebhookEndpoint(
+  it(
+    "WEBHOOKS_ALLOW_PRIVATE_URLS=true lets sandbox endpoints use http and loopback; " + "live endpoints never",
+    async () => {
+      const m = await newMerchant();
+      const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "true" });
+      const local = await createWebhookEndpoint(
         getDb(),
         { merchantId: m.id, mode: "sandbox" },
         { url: "http://127.0.0.1:4000/hook" },
-        { config: loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "false" }) },
-      ),
-    ).rejects.toMatchObject({ param: "url" });
-  });
+        { config },
+      );
+      expect(local.row.url).toBe("http://127.0.0.1:4000/hook");
+      await expect(
+        createWebhookEndpoint(
+          getDb(),
+          { merchantId: m.id, mode: "live" },
+          { url: "http://127.0.0.1:4000/hook" },
+          { config },
+        ),
+      ).rejects.toMatchObject({ param: "url" });
+      await expect(
+        createWebhookEndpoint(
+          getDb(),
+          { merchantId: m.id, mode: "live" },
+          { url: "https://127.0.0.1/hook" },
+          { config },
+        ),
+      ).rejects.toMatchObject({ param: "url" });
+      await expect(
+        createWebhookEndpoint(
+          getDb(),
+          { merchantId: m.id, mode: "sandbox" },
+          { url: "http://127.0.0.1:4000/hook" },
+          { config: loadConfig({ ...process.env, WEBHOOKS_ALLOW_PRIVATE_URLS: "false" }) },
+        ),
+      ).rejects.toMatchObject({ param: "url" });
+    },
+  );
 });
 
 describe("idempotent registration", () => {

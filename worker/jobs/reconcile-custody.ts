@@ -10,9 +10,9 @@ import * as contracts from "@/lib/platform/jobs/contracts";
 import { defineJob } from "@/lib/platform/jobs/define-job";
 
 /**
- * Alerts by log (an error line per finding) and by metric (reconcile_results, docs/OPERATIONS.md#metrics): a shortfall against what
- * merchants are owed, less USDT on chain than the custody books hold, a treasury or sweeper short of native
- * coin for one transaction, or books that do not hold together.
+ * Alerts by log (an error line per finding) and by metric (reconcile_results, docs/OPERATIONS.md#metrics): a shortfall
+ * against what merchants are owed, less USDT on chain than the custody books hold, a treasury or sweeper short of
+ * native coin for one transaction, or books that do not hold together.
  */
 export const reconcileCustodyJob = defineJob(contracts.reconcileCustody, async (payload) => {
   const db = getDb();

@@ -153,7 +153,10 @@ export function walletErrorMessage(error: unknown, ctx: ErrorContext, phase: "co
     case "insufficient-funds":
       return `Your wallet does not have enough USDT or ${ctx.gas} for this payment.`;
     case "no-wallet":
-      return "No wallet was found in this browser. Install a wallet extension, or pay by scanning the QR code or copying the address.";
+      return (
+        "No wallet was found in this browser. Install a wallet extension, " +
+        "or pay by scanning the QR code or copying the address."
+      );
     case "other":
       // EIP-1193 -32002: a prompt from an earlier click is still open (often hidden behind the browser).
       if (chain(error).some((n) => n.code === -32002))

@@ -22,7 +22,8 @@ export function useWalletFlow(ctx: ErrorContext) {
     async (
       phase: "connect" | "send",
       text: string,
-      // biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with its tx id
+      /* biome-ignore lint/suspicious/noConfusingVoidType: a connect step resolves with nothing, a send step with
+         its tx id */
       step: (say: (text: string) => void) => Promise<string | undefined | void>,
     ) => {
       setState({ kind: "busy", text });

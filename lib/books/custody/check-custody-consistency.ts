@@ -27,7 +27,8 @@ export async function checkCustodyConsistency(db: Db, mode?: Mode): Promise<Cust
     db,
     `with books as (select mode, chain, asset, sum(amount) as units from custody_entries
                     where account = 'in_flight' and ($1::text is null or mode = $1) group by 1, 2, 3),
-          open as (select mode, chain, case asset when 'token' then 'usdt' else 'native' end as asset, sum(raw_amount) as units
+          open as (select mode, chain, case asset when 'token' then 'usdt' else 'native' end as asset,
+                          sum(raw_amount) as units
                    from outbound_transactions where status in ('signed','broadcast','mined') and asset <> 'stake'
                          and ($1::text is null or mode = $1)
                    group by 1, 2, 3)

@@ -55,7 +55,8 @@ export async function readCustodyBooks(
     const held = await query<{ address: string }>(
       tx,
       `select address from custody_entries
-       where mode = $1 and chain = $2 and asset = 'usdt' and account in ('deposit_addresses','in_flight') and address is not null
+       where mode = $1 and chain = $2 and asset = 'usdt' and account in ('deposit_addresses','in_flight')
+         and address is not null
        group by address having sum(amount) <> 0 order by address`,
       [mode, chain],
     );
@@ -79,9 +80,11 @@ export async function readCustodyBooks(
     const open = await query<{ payer: string; landed: string; unlanded: number }>(
       tx,
       `select ${addressKeySql("payer")} as payer,
-              coalesce(sum(coalesce(fee_native, 0) + coalesce(rent_paid_native, 0)) filter (where status = 'mined'), 0)::text as landed,
+              coalesce(sum(coalesce(fee_native, 0) + coalesce(rent_paid_native, 0))
+                filter (where status = 'mined'), 0)::text as landed,
               (count(*) filter (where status in ('signed','broadcast')))::int as unlanded
-       from (select case when $4::text is not null and signer->>'role' = 'deposit' then $4::text else from_address end as payer,
+       from (select case when $4::text is not null and signer->>'role' = 'deposit' then $4::text else from_address end
+                      as payer,
                     status, fee_native, rent_paid_native
              from outbound_transactions where mode = $1 and chain = $2 and status in ('signed','broadcast','mined')) o
        where ${addressKeySql("payer")} = any($3::text[]) group by 1`,

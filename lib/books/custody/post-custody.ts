@@ -42,7 +42,8 @@ export async function postCustody(tx: Db, journals: CustodyJournal[]): Promise<s
   await query(
     tx,
     `insert into custody_entries (journal_id, mode, chain, asset, account, address, amount, cause_type, cause_id)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[])`,
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+                          $8::text[], $9::text[])`,
     [0, 1, 2, 3, 4, 5, 6, 7, 8].map(column),
   );
   return ids;

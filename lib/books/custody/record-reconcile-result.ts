@@ -19,7 +19,8 @@ export async function recordReconcileResult(db: Db, mode: Mode, report: ChainRec
     db,
     `insert into reconcile_results (mode, chain, checked_at, shortfall_units, unmatched_units, gas_short, alerts)
      values ($1, $2, now(), $3, $4, $5, $6::jsonb)
-     on conflict (mode, chain) do update set checked_at = excluded.checked_at, shortfall_units = excluded.shortfall_units,
+     on conflict (mode, chain) do update set checked_at = excluded.checked_at,
+       shortfall_units = excluded.shortfall_units,
        unmatched_units = excluded.unmatched_units, gas_short = excluded.gas_short, alerts = excluded.alerts`,
     [
       mode,
@@ -44,6 +45,7 @@ export function readReconcileResults(db: Db) {
     alerts: string[];
   }>(
     db,
-    "select mode, chain, checked_at, shortfall_units::text, unmatched_units::text, gas_short, alerts from reconcile_results",
+    "select mode, chain, checked_at, shortfall_units::text, unmatched_units::text, gas_short, alerts " +
+      "from reconcile_results",
   );
 }

@@ -15,7 +15,8 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
   const problems: LedgerInconsistency[] = [];
   const unbalanced = await query<{ journal_id: string; total: string }>(
     db,
-    `select journal_id, sum(amount_units)::text as total from ledger_entries where ($1::text is null or merchant_id = $1)
+    `select journal_id, sum(amount_units)::text as total from ledger_entries
+     where ($1::text is null or merchant_id = $1)
      group by journal_id having sum(amount_units) <> 0`,
     [merchantId ?? null],
   );
@@ -31,7 +32,8 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
               coalesce(sum(amount_units) filter (where account = 'payouts_in_flight'), 0) as in_flight_units,
               coalesce(sum(amount_units) filter (where account = 'refunds_in_flight'), 0) as refunds_in_flight_units
        from ledger_entries where ($1::text is null or merchant_id = $1) group by merchant_id, mode, chain)
-     select coalesce(b.merchant_id, d.merchant_id) as merchant_id, coalesce(b.mode, d.mode) as mode, coalesce(b.chain, d.chain) as chain,
+     select coalesce(b.merchant_id, d.merchant_id) as merchant_id, coalesce(b.mode, d.mode) as mode,
+            coalesce(b.chain, d.chain) as chain,
             concat_ws('/', b.available_units, b.reserved_units, b.in_flight_units, b.refunds_in_flight_units) as stored,
             concat_ws('/', d.available_units, d.reserved_units, d.in_flight_units, d.refunds_in_flight_units) as derived
      from (select merchant_id, mode, chain, available_units, reserved_units, in_flight_units, refunds_in_flight_units

@@ -91,14 +91,16 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
   // wait on it only for the update and the caller's COMMIT.
   await query(
     tx,
-    `insert into balances (merchant_id, mode, chain) select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing`,
+    `insert into balances (merchant_id, mode, chain) select * ` +
+      `from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing`,
     [col("merchantId"), col("mode"), col("chain")],
   );
   const column = (i: number) => entryRows.map((r) => r[i]);
   await query(
     tx,
     `insert into ledger_entries (journal_id, merchant_id, mode, chain, account, amount_units, cause_type, cause_id)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`,
+     select *
+     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])`,
     [0, 1, 2, 3, 4, 5, 6, 7].map(column),
   );
   // Several rows are locked in key order first, so writers of overlapping sets never deadlock (an UPDATE's
@@ -114,7 +116,8 @@ export async function postJournals(tx: Db, journals: Journal[]): Promise<string[
   try {
     await query(
       tx,
-      `update balances b set available_units = b.available_units + d.available, reserved_units = b.reserved_units + d.reserved,
+      `update balances b
+       set available_units = b.available_units + d.available, reserved_units = b.reserved_units + d.reserved,
          in_flight_units = b.in_flight_units + d.in_flight,
          refunds_in_flight_units = b.refunds_in_flight_units + d.refunds_in_flight, updated_at = now()
        from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])

@@ -14,7 +14,10 @@ export function checksumAddress(address: string): string {
   return out;
 }
 
-/** 0x + 40 hex digits; when the letters are not all lower case, they must carry the EIP-55 checksum (viem's strict isAddress). */
+/**
+ * 0x + 40 hex digits; when the letters are not all lower case,
+ * they must carry the EIP-55 checksum (viem's strict isAddress).
+ */
 export function isChecksummedOrLowerAddress(address: string): boolean {
   if (!HEX_ADDRESS.test(address)) return false;
   return address.toLowerCase() === address || checksumAddress(address) === address;

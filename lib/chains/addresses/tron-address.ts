@@ -18,7 +18,9 @@ function tronBytes(address: string): Uint8Array | null {
 
 export const isTronAddress = (address: string): boolean => tronBytes(address) !== null;
 
-/** T-address (or its hex form, 41… or 0x…, as TronWeb takes it) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks. */
+/**
+ * T-address (or its hex form, 41… or 0x…, as TronWeb takes it) → the 0x-prefixed 20-byte form Tron's /jsonrpc speaks.
+ */
 export function tronToEvmHex(address: string): string {
   if (/^(41|0x)[0-9a-fA-F]{40}$/.test(address)) return `0x${address.slice(2).toLowerCase()}`;
   const bytes = tronBytes(address);

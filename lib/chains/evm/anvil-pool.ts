@@ -23,7 +23,8 @@ export async function dropPoolTransaction(rpc: Rpc, hash: string): Promise<boole
     const earlier = await earlierPooled(rpc, tx);
     await rpc("anvil_removePoolTransactions", [tx.from]);
     for (const raw of earlier) {
-      // Refused only if it became invalid meanwhile (e.g. priced under a raised base fee): then a block would drop it too.
+      // Refused only if it became invalid meanwhile (e.g. priced
+      // under a raised base fee): then a block would drop it too.
       await rpc("eth_sendRawTransaction", [raw]).catch((err: unknown) =>
         log.warn("sandbox drop: an earlier pooled transaction was not taken back", { error: String(err) }),
       );

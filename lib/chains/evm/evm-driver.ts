@@ -241,7 +241,9 @@ export class EvmDriver implements OutboundDriver<EvmPrepared> {
     return pending ? { state: "pending" } : { state: "unknown" };
   }
 
-  /** Provably lost: the signer's count at the confirmed depth is past the nonce, and this candidate is not what used it. */
+  /**
+   * Provably lost: the signer's count at the confirmed depth is past the nonce, and this candidate is not what used it.
+   */
   async cannotLand(intent: OutboundIntent, candidate: OutboundCandidate, confirmedHead: number): Promise<boolean> {
     if (candidate.nonce === null) return false;
     return (await this.chainNonce(intent.fromAddress, confirmedHead)) > candidate.nonce;

@@ -15,6 +15,9 @@ export async function solanaTokenAccountProblem(config: ChainConfig, to: string)
     .send();
   const owner = value?.owner as string | undefined;
   if (owner === TOKEN_PROGRAM_ADDRESS || owner === TOKEN_2022_PROGRAM)
-    return "to_address is a token account, not a wallet: give the wallet (owner) address; its USDT account is derived from it";
+    return (
+      "to_address is a token account, not a wallet: " +
+      "give the wallet (owner) address; its USDT account is derived from it"
+    );
   return null;
 }

@@ -7,7 +7,8 @@ import { tronToEvmHex } from "@/lib/chains/addresses/tron-address";
  */
 export async function backfillTronWatchKeys(client: pg.PoolClient): Promise<void> {
   const { rows } = await client.query<{ id: string; deposit_address: string }>(
-    "select id, deposit_address from payments where chain = 'tron' and deposit_address is not null and watch_key is null",
+    "select id, deposit_address from payments " +
+      "where chain = 'tron' and deposit_address is not null and watch_key is null",
   );
   for (const row of rows)
     await client.query("update payments set watch_key = $2 where id = $1", [row.id, tronToEvmHex(row.deposit_address)]);

@@ -139,7 +139,10 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
     }
   }
 
-  /** The treasury pays its own transfers' energy from its stake: what the stake cannot cover burns, logged and counted. */
+  /**
+   * The treasury pays its own transfers' energy from its stake: what the stake cannot cover burns, logged and
+   * counted.
+   */
   private async stakeLeft(intent: OutboundIntent, energy: bigint): Promise<bigint> {
     const left = await energyLeft(this.node, intent.fromAddress);
     if (left >= energy) return left;
@@ -255,7 +258,10 @@ export class TronDriver implements OutboundDriver<TronPrepared> {
   }
 }
 
-/** What a role's transfer may burn: TRX sent (+ a new account's creation), or the fee limit's unstaked share; + bandwidth. */
+/**
+ * What a role's transfer may burn: TRX sent (+ a new account's creation), or the fee limit's unstaked share;
+ * + bandwidth.
+ */
 function needsSun(intent: OutboundIntent, feeLimit: bigint, quoted: { burnShare: [bigint, bigint] } | null): bigint {
   if (intent.asset === "native") return intent.rawAmount + ACCOUNT_CREATION_SUN + BANDWIDTH_ALLOWANCE_SUN;
   if (intent.asset === "stake") return BANDWIDTH_ALLOWANCE_SUN;

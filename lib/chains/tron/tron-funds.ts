@@ -8,9 +8,15 @@ import type { TronNode } from "./tron-node";
  * waits (the sandbox's faucet, or the operator, tops the role up).
  */
 
-/** Bandwidth one transaction may burn when the free allowance is spent (≈345 bytes at mainnet's 1,000 sun), rounded up. */
+/**
+ * Bandwidth one transaction may burn when the free allowance is spent (≈345 bytes at mainnet's 1,000 sun), rounded
+ * up.
+ */
 export const BANDWIDTH_ALLOWANCE_SUN = 400_000n;
-/** A TRX transfer to an account that does not exist yet creates it: 1 TRX (getCreateNewAccountFeeInSystemContract) + 0.1 TRX. */
+/**
+ * A TRX transfer to an account that does not exist yet creates it: 1 TRX (getCreateNewAccountFeeInSystemContract)
+ * + 0.1 TRX.
+ */
 export const ACCOUNT_CREATION_SUN = 1_100_000n;
 
 interface SignedTronTx {

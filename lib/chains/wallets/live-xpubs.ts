@@ -28,6 +28,7 @@ export function liveXpubMismatches(cfg: AppConfig = config()): string[] {
     .map(
       (family) =>
         `${VARIABLE[family]} is not the extended public key of the live seed (LIVE_SEED_MNEMONIC / LIVE_SEED_FILE): ` +
-        "addresses derived from it would not be this wallet's. Set it to what `npm run --silent cli -- wallets xpub` prints.",
+        "addresses derived from it would not be this wallet's. " +
+        "Set it to what `npm run --silent cli -- wallets xpub` prints.",
     );
 }

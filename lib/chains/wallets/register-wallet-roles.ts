@@ -18,7 +18,8 @@ export async function registerWalletRoles(
     await execute(
       db,
       `insert into wallet_roles (mode, chain, role, address, path) values ($1, $2, $3, $4, $5)
-       on conflict (mode, chain, role) do update set address = excluded.address, path = excluded.path, updated_at = now()`,
+       on conflict (mode, chain, role) do update
+       set address = excluded.address, path = excluded.path, updated_at = now()`,
       [config.mode, config.chain, key.role, key.address, key.path],
     );
   return keys.map((k) => ({ role: k.role, address: k.address }));

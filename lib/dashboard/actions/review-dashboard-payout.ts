@@ -92,4 +92,5 @@ export async function setDashboardPolicy(
 }
 
 export const SELF_APPROVAL_REFUSED =
-  "Self-approval is only for a team with a single owner and no admin: with two, each payout needs the other's approval.";
+  "Self-approval is only for a team with a single owner and no admin: " +
+  "with two, each payout needs the other's approval.";

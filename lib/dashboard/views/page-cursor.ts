@@ -3,7 +3,9 @@ import { DomainError } from "@/lib/kernel/domain-error";
 /** The dashboard's page size for lists. */
 export const DASHBOARD_PAGE_SIZE = 20;
 
-/** Where a list page is: after the row `after` (Next) or before the row `before` (Previous); neither: the first page. */
+/**
+ * Where a list page is: after the row `after` (Next) or before the row `before` (Previous); neither: the first page.
+ */
 export interface PageCursor {
   after?: string;
   before?: string;

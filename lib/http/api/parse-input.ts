@@ -58,7 +58,8 @@ export async function readJsonBody(req: Request): Promise<Record<string, unknown
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw invalidRequest(
-      `Request body must be a JSON object, not ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`}.`,
+      `Request body must be a JSON object, ` +
+        `not ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`}.`,
     );
   }
   return parsed as Record<string, unknown>;

@@ -58,7 +58,8 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
   const wait = retryAfterSeconds(result.retryAfterMs);
   throw new ApiError(
     "rate_limit_exceeded",
-    `Rate limit of ${limit} requests per 60 seconds exceeded for this API key. Retry after ${wait} second${wait === 1 ? "" : "s"}.`,
+    `Rate limit of ${limit} requests per 60 seconds exceeded for this API key. ` +
+      `Retry after ${wait} second${wait === 1 ? "" : "s"}.`,
     {
       headers: { ...headers, "Retry-After": String(wait) },
     },

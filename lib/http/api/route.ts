@@ -31,7 +31,10 @@ export interface HandlerContext<Body, Query> {
 export interface HandlerResult {
   status?: number;
   body: unknown;
-  /** The body holds a secret shown once: its stored idempotent copy is encrypted (lib/platform/idempotency/idempotency-keys.ts). */
+  /**
+   * The body holds a secret shown once: its stored idempotent copy is encrypted
+   * (lib/platform/idempotency/idempotency-keys.ts).
+   */
   sensitive?: boolean;
   /** A GET that answers server-sent events: the stream replaces `body` (text/event-stream). */
   stream?: ReadableStream<Uint8Array>;
@@ -211,7 +214,8 @@ function overloadError(err: unknown): ApiError | null {
   if (!isPoolExhausted(err) && !isStatementTimeout(err)) return null;
   return new ApiError(
     "internal_server_error",
-    "The service is busy and could not complete this request in time; retry in a moment (with the same Idempotency-Key, a retry is safe).",
+    "The service is busy and could not complete this request in time; " +
+      "retry in a moment (with the same Idempotency-Key, a retry is safe).",
     { headers: { "Retry-After": "1" } },
   );
 }

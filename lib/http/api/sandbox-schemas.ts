@@ -51,7 +51,9 @@ const gweiField = z
     description: `Gwei as a decimal string (at most 9 decimals), up to ${MAX_BASE_FEE_GWEI}.`,
   });
 
-/** Congestion on Solana: the others' traffic pays up to 100 lamports per compute unit (4M lamports for 40,000 units). */
+/**
+ * Congestion on Solana: the others' traffic pays up to 100 lamports per compute unit (4M lamports for 40,000 units).
+ */
 export const MAX_COMPUTE_UNIT_PRICE = 100_000_000n;
 
 /** Micro-lamports per compute unit, a whole number as a decimal string; "0" ends a congestion. */
@@ -63,14 +65,18 @@ const computeUnitPriceField = z
     ctx.issues.push({
       code: "custom",
       input: value,
-      message: `compute_unit_price must be a whole number of micro-lamports as a decimal string, from "0" to "${MAX_COMPUTE_UNIT_PRICE}"`,
+      message:
+        `compute_unit_price must be a whole number of micro-lamports as a decimal string, ` +
+        `from "0" to "${MAX_COMPUTE_UNIT_PRICE}"`,
     });
     return z.NEVER;
   })
   .meta({
     type: "string",
     pattern: "^\\d{1,9}$",
-    description: `Micro-lamports per compute unit, a decimal string, up to ${MAX_COMPUTE_UNIT_PRICE}; "0" ends the congestion.`,
+    description:
+      `Micro-lamports per compute unit, a decimal string, ` +
+      `up to ${MAX_COMPUTE_UNIT_PRICE}; "0" ends the congestion.`,
   });
 
 /** EVM chains take base_fee_gwei, solana compute_unit_price (checked against the path's chain by the domain code). */

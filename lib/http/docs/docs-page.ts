@@ -43,7 +43,8 @@ export function nonceOf(csp: string | null): string | null {
 export function docsPageHtml(nonce: string | null): string {
   const attr = nonce ? ` nonce="${nonce}"` : "";
   const asset = (file: string) => `${DOCS_PATH}/assets/${file}?v=${swaggerUiVersion()}`;
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -53,13 +54,15 @@ export function docsPageHtml(nonce: string | null): string {
 <link rel="stylesheet" href="${asset("swagger-ui.css")}">
 </head>
 <body>
-<noscript><p>This page needs JavaScript. The OpenAPI document is at <a href="${OPENAPI_URL}">${OPENAPI_URL}</a>.</p></noscript>
+<noscript><p>This page needs JavaScript. ` +
+    `The OpenAPI document is at <a href="${OPENAPI_URL}">${OPENAPI_URL}</a>.</p></noscript>
 <div id="swagger-ui"></div>
 <script${attr} src="${asset("swagger-ui-bundle.js")}"></script>
 <script${attr}>${START}</script>
 </body>
 </html>
-`;
+`
+  );
 }
 
 /** GET /docs. No Cache-Control of its own: the web server's security headers say no-store. */

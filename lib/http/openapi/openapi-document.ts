@@ -26,7 +26,8 @@ function describe(op: Operation): string {
   ];
   if (op.sandboxOnly) lines.push("Sandbox keys only: to a live key this path does not exist (404).");
   lines.push(
-    `Rate limit: ${LIMITS[op.rateLimit ?? "default"]} requests per 60 s per key${op.rateLimit ? ` (the \`${op.rateLimit}\` window)` : ""}.`,
+    `Rate limit: ${LIMITS[op.rateLimit ?? "default"]} requests per 60 s ` +
+      `per key${op.rateLimit ? ` (the \`${op.rateLimit}\` window)` : ""}.`,
   );
   return lines.filter(Boolean).join("\n\n");
 }
@@ -113,7 +114,8 @@ export function openApiDocument(serverUrl?: string) {
           type: "http",
           scheme: "bearer",
           description:
-            "An API key (`mnt_test_sk_…` sandbox, `mnt_live_sk_…` live) from the dashboard, with the scopes each operation names.",
+            "An API key (`mnt_test_sk_…` sandbox, `mnt_live_sk_…` live) " +
+            "from the dashboard, with the scopes each operation names.",
         },
       },
     },

@@ -23,10 +23,15 @@ export function writePlainPage(res: ServerResponse, status: number, title: strin
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Content-Security-Policy", STATIC_PAGE_CSP);
   setStaticPageHeaders(res);
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
-<h1 style="font-size:1.5rem">${title}</h1><p>${text}</p>
-</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+      `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+      `<title>${title}</title></head>` +
+      `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;` +
+      `padding:0 1rem;color:#0f172a">\n` +
+      `<h1 style="font-size:1.5rem">${title}</h1><p>${text}</p>\n` +
+      `</body></html>`,
+  );
 }
 
 /** 400 for a path the server will not route: the API's envelope on /v1, a plain page elsewhere. */
@@ -91,7 +96,8 @@ export function writeRawEnvelope(socket: Duplex, status: 400 | 405, requestId: s
   const body = envelope("invalid_request_error", status, text[1]!, requestId);
   const allow = status === 405 ? `Allow: ${ROUTED_METHODS.join(", ")}\r\n` : "";
   socket.end(
-    `HTTP/1.1 ${status} ${text[0]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Cache-Control: no-store\r\nX-API-Version: 1\r\nRequest-Id: ${requestId}\r\n${allow}Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${text[0]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-API-Version: 1\r\n` +
+      `Request-Id: ${requestId}\r\n${allow}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -21,11 +21,13 @@ export function takeStreamSlot(key: { keyId: string; merchantId: string; mode: s
   const [mine, owners] = holders.map((h) => open.get(h) ?? 0) as [number, number];
   if (mine >= EVENT_STREAM_LIMITS.perKey)
     throw refuse(
-      `This API key already has ${EVENT_STREAM_LIMITS.perKey} open event streams: close one (or wait for it to end) first.`,
+      `This API key already has ${EVENT_STREAM_LIMITS.perKey} open event streams: ` +
+        `close one (or wait for it to end) first.`,
     );
   if (owners >= EVENT_STREAM_LIMITS.perOwner)
     throw refuse(
-      `Your account already has ${EVENT_STREAM_LIMITS.perOwner} open event streams in this mode, across its keys: close one first.`,
+      `Your account already has ${EVENT_STREAM_LIMITS.perOwner} open ` +
+        `event streams in this mode, across its keys: close one first.`,
     );
   if (total >= EVENT_STREAM_LIMITS.perProcess)
     throw refuse("Too many event streams are open on this server: retry shortly.");

@@ -118,7 +118,9 @@ function secretHashOf(authorization: string | null): string {
   return sha256Hex(secret);
 }
 
-/** The key's owner, unless there is no such key or it is revoked (a revoked_at in the future is a rolled key's overlap). */
+/**
+ * The key's owner, unless there is no such key or it is revoked (a revoked_at in the future is a rolled key's overlap).
+ */
 function acceptKey(row: KeyRow | undefined, now: number): AuthContext {
   if (!row || (row.revoked_at && row.revoked_at.getTime() <= now))
     throw unauthorized("Invalid API key provided, or the key was revoked or rotated.");

@@ -69,7 +69,8 @@ export function authOptions(): AuthOptions {
               sid: result.sessionId,
             };
           if (result.reason === "limited") throw new Error(`${LIMITED_PREFIX}${result.waitMs}`);
-          // Codes the sign-in form understands (lib/identity/users/sign-in-messages.ts); a wrong password stays next-auth's own.
+          // Codes the sign-in form understands (lib/identity/users/sign-in-messages.ts);
+          // a wrong password stays next-auth's own.
           if (result.reason !== "invalid") throw new Error(result.reason);
           return null;
         },

@@ -9,7 +9,8 @@ export function invitationEmail(input: { merchantName: string; role: Role; link:
       "",
       `Accept the invitation and choose your password: ${input.link}`,
       "",
-      `The link works once and expires on ${input.expiresAt.slice(0, 10)}. If you did not expect it, ignore this email.`,
+      `The link works once and expires on ${input.expiresAt.slice(0, 10)}. ` +
+        `If you did not expect it, ignore this email.`,
     ].join("\n"),
   };
 }

@@ -23,7 +23,8 @@ export async function listAudit(db: Db, merchantId: string, opts: { after?: stri
     db,
     `select a.id, a.action, a.target, a.ip, a.user_agent, a.created_at,
             coalesce(u.email, (select r.details->>'email' || ' (removed)' from audit_log r
-                                where r.merchant_id = a.merchant_id and r.action = 'user.removed' and r.target = a.user_id
+                                where r.merchant_id = a.merchant_id and r.action = 'user.removed'
+                                and r.target = a.user_id
                                 limit 1), a.user_id) as email
        from audit_log a left join users u on u.id = a.user_id
       where a.merchant_id = $1

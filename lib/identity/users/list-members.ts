@@ -32,7 +32,8 @@ export async function listMembers(db: Db, merchantId: string): Promise<Member[]>
   }>(
     db,
     `select u.id, u.email, u.role, u.created_at,
-            (select max(a.created_at) from sign_in_attempts a where a.email = lower(u.email) and a.succeeded) as last_sign_in,
+            (select max(a.created_at) from sign_in_attempts a where a.email = lower(u.email)
+              and a.succeeded) as last_sign_in,
             coalesce((select json_agg(json_build_object('id', k.id, 'mode', k.mode,
                                         'label', k.display_prefix || '…' || k.last4) order by k.created_at, k.id)
                         from api_keys k

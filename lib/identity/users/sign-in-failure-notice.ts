@@ -22,7 +22,8 @@ export function signInFailureEmail(input: SignInFailureNotice & { merchantName: 
       "Your account is not locked: sign-ins from that address are slowed down, yours from elsewhere are not.",
       input.kind === "code"
         ? "Whoever made them knew your password: change it now, and sign out of every session under Security."
-        : "If this was not you, no action is needed; a second factor (authenticator app or passkey) keeps a guessed password useless.",
+        : "If this was not you, no action is needed; " +
+          "a second factor (authenticator app or passkey) keeps a guessed password useless.",
     ].join("\n"),
   };
 }

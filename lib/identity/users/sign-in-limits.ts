@@ -70,7 +70,8 @@ export async function failureCounts(db: Db, who: Attempter, nowMs = Date.now()):
           and a.created_at > coalesce(ok.client, $3::timestamptz)),
      codes as (
        select a.created_at from sign_in_attempts a, ok
-        where a.email = $1 and a.kind = 'code' and not a.succeeded and a.created_at > coalesce(ok.account, $3::timestamptz))
+        where a.email = $1 and a.kind = 'code' and not a.succeeded
+        and a.created_at > coalesce(ok.account, $3::timestamptz))
      select
        (select min(created_at) from (
           select created_at from sign_in_attempts

@@ -2,7 +2,10 @@ import { z } from "zod";
 
 const LIMIT_MESSAGE = "limit must be a whole number from 1 to 100";
 
-/** `limit` and `starting_after` as the API's lists take them (docs/API.md#pagination) (query strings, so parsed from text). */
+/**
+ * `limit` and `starting_after` as the API's lists take them
+ * (docs/API.md#pagination) (query strings, so parsed from text).
+ */
 export const paginationQuery = {
   limit: z
     .string()

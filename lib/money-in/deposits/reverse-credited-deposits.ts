@@ -59,7 +59,8 @@ export async function reverseCreditedDeposits(
   // taken from `available` is what is there.
   const held = await query<{ merchant_id: string; available_units: string }>(
     tx,
-    `select merchant_id, available_units::text from balances where merchant_id = any($1::text[]) and mode = $2 and chain = $3
+    `select merchant_id, available_units::text from balances
+     where merchant_id = any($1::text[]) and mode = $2 and chain = $3
      order by merchant_id, mode, chain for update`,
     [[...new Set(orphaned.map((d) => d.merchant_id))], scope.mode, scope.chain],
   );
@@ -104,8 +105,8 @@ export async function reverseCreditedDeposits(
   const column = <K extends keyof ReorgReversal>(k: K) => reversals.map((r) => String(r[k]));
   await query(
     tx,
-    `insert into reorg_reversals (id, deposit_id, payment_id, merchant_id, mode, chain, tx_hash, amount_units, taken_from_available_units,
-       receivable_units, block_number, block_hash, ancestor_block_number)
+    `insert into reorg_reversals (id, deposit_id, payment_id, merchant_id, mode, chain, tx_hash, amount_units,
+       taken_from_available_units, receivable_units, block_number, block_hash, ancestor_block_number)
      select r.id, r.deposit_id, r.payment_id, r.merchant_id, $1, $2, r.tx_hash, r.amount, r.taken, r.receivable,
        r.block_number, r.block_hash, $3
      from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[],

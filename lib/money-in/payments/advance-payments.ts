@@ -19,7 +19,8 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
   await query(
     tx,
     `update payments set confirmations = greatest(0, $3 - tx_block_number + 1), updated_at = now()
-     where mode = $1 and chain = $2 and status in ('pending','confirming') and confirmations <> greatest(0, $3 - tx_block_number + 1)`,
+     where mode = $1 and chain = $2 and status in ('pending','confirming')
+     and confirmations <> greatest(0, $3 - tx_block_number + 1)`,
     [scope.mode, scope.chain, head.number],
   );
   const { threshold, required } = scope.confirmations;
@@ -28,7 +29,8 @@ export async function advanceInFlightPayments(tx: Db, scope: WatchScope, head: B
       tx,
       `select ${PAYMENT_COLUMNS} from payments
        where mode = $1 and chain = $2
-         and ((status = 'pending' and confirmations >= $3) or (status in ('pending','confirming') and confirmations >= $4))
+         and ((status = 'pending' and confirmations >= $3)
+              or (status in ('pending','confirming') and confirmations >= $4))
        order by id for update`,
       [scope.mode, scope.chain, threshold, required],
     )

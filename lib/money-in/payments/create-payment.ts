@@ -36,8 +36,8 @@ export async function createPayment(
   const expiresAt = new Date(createdAt.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN) * 1000);
   const [row] = await query(
     db,
-    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index, description,
-       metadata, payment_link_id, created_at, expires_at, watch_key)
+    `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index,
+       description, metadata, payment_link_id, created_at, expires_at, watch_key)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning ${PAYMENT_COLUMNS}`,
     [
       id,

@@ -28,7 +28,8 @@ export async function loadDailyVolume(
        select generate_series(($3::timestamptz at time zone 'UTC')::date - ($4::int - 1),
          ($3::timestamptz at time zone 'UTC')::date, interval '1 day')::date as day
      )
-     select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(p.amount_units::numeric), 0)::text as units, count(p.id)::int as n
+     select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(p.amount_units::numeric), 0)::text as units,
+       count(p.id)::int as n
        from days d
        left join payments p
          on p.merchant_id = $1 and p.mode = $2 and p.status = 'confirmed'

@@ -38,7 +38,8 @@ export const paymentObject = z
       )
       .meta({
         description:
-          "Every transfer into the payment on its chain, in chain order (a payment paid in several parts, or overpaid, has several).",
+          "Every transfer into the payment on its chain, " +
+          "in chain order (a payment paid in several parts, or overpaid, has several).",
       }),
     confirmations: z.int().min(0),
     expires_at: timestamp,

@@ -21,7 +21,8 @@ export function serializePayment(row: PaymentRow, baseUrl: string, transfers: Pa
     chain: row.chain,
     amount: formatAmount(row.amountUnits),
     currency: "USDT" as const,
-    // An addition to the object (docs/API.md#the-payment-object): what has arrived so far, so under- and overpayments are visible.
+    // An addition to the object (docs/API.md#the-payment-object):
+    // what has arrived so far, so under- and overpayments are visible.
     amount_received: formatAmount(row.amountReceivedUnits),
     amount_refunded: formatAmount(row.amountRefundedUnits),
     deposit_address: row.depositAddress,

@@ -31,7 +31,8 @@ export async function prepareSimulatedPayment(db: Db, owner: Owner, paymentId: s
   if (!payment.chain || !payment.depositAddress) {
     throw new DomainError(
       "invalid_request_error",
-      "This payment has no network yet: the payer chooses one at checkout. Create it with a chain to simulate a transfer right away.",
+      "This payment has no network yet: the payer chooses one at checkout. " +
+        "Create it with a chain to simulate a transfer right away.",
       { param: "id" },
     );
   }

@@ -63,7 +63,8 @@ export async function rememberBlocks(
   blocks = [...new Map(blocks.map((b) => [b.number, b])).values()];
   await query(
     tx,
-    `insert into chain_blocks (mode, chain, number, hash) select $1, $2, n, h from unnest($3::bigint[], $4::text[]) as b(n, h)
+    `insert into chain_blocks (mode, chain, number, hash) select $1, $2, n, h
+     from unnest($3::bigint[], $4::text[]) as b(n, h)
      on conflict (mode, chain, number) do update set hash = excluded.hash`,
     [scope.mode, scope.chain, blocks.map((b) => b.number), blocks.map((b) => b.hash)],
   );

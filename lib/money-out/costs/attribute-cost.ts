@@ -44,7 +44,8 @@ export async function attributeOutboundCost(tx: Db, row: OutboundRow): Promise<v
     if (part > 0n)
       await execute(
         tx,
-        `insert into outbound_costs (outbound_id, mode, chain, purpose, subject_type, subject_id, merchant_id, fee_native)
+        `insert into outbound_costs
+           (outbound_id, mode, chain, purpose, subject_type, subject_id, merchant_id, fee_native)
          values ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           row.id,

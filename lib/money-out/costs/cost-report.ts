@@ -38,7 +38,9 @@ const native = (chain: Chain, raw: bigint) => formatUnits(raw, CHAIN_SPECS[chain
  */
 export async function costReport(db: Db, filter: CostReportFilter) {
   const params = [filter.mode, filter.since, filter.chain ?? null, filter.merchantId ?? null];
-  const where = `mode = $1 and created_at >= $2 and ($3::text is null or chain = $3) and ($4::text is null or merchant_id = $4)`;
+  const where =
+    `mode = $1 and created_at >= $2 and ($3::text is null or chain = $3) ` +
+    `and ($4::text is null or merchant_id = $4)`;
   const [byDay, totals, accepting] = await Promise.all([
     query<Sum & { day: string }>(
       db,

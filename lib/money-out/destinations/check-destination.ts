@@ -9,8 +9,8 @@ import { destinationProblem } from "@/lib/chains/connect/chain-families";
 const refuse = (problem: string) => new DomainError("invalid_request_error", problem, { param: "to_address" });
 
 /**
- * Creating a payout or a refund, first phase (in the request's short transaction): the destination guards the database can
- * answer. Returns the network check still to run outside any transaction (Solana: is it a token account? EVM:
+ * Creating a payout or a refund, first phase (in the request's short transaction): the destination guards the database
+ * can answer. Returns the network check still to run outside any transaction (Solana: is it a token account? EVM:
  * is it a contract?).
  */
 export async function prepareDestinationCheck(

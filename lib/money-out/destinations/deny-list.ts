@@ -86,7 +86,8 @@ export async function addDenied(
   const [row] = await query<{ id: string; created_at: Date }>(
     db,
     `insert into payout_denylist (id, chain, address, reason) values ($1, $2, $3, $4)
-     on conflict (coalesce(chain, '*'), address, source) do update set reason = coalesce(excluded.reason, payout_denylist.reason)
+     on conflict (coalesce(chain, '*'), address, source) do update
+     set reason = coalesce(excluded.reason, payout_denylist.reason)
      returning id, created_at`,
     [newId("deny_"), chain, addressKey(address), reason],
   );
@@ -114,7 +115,8 @@ export async function removeDenied(
     `with gone as (delete from payout_denylist where address = $1 and chain is not distinct from $2 and source = 'cli'
        returning source, reason)
      select source, reason from gone
-     union all select source, reason from payout_denylist where address = $1 and chain is not distinct from $2 and source = 'ofac'`,
+     union all select source, reason from payout_denylist
+       where address = $1 and chain is not distinct from $2 and source = 'ofac'`,
     [addressKey(address), chain],
   );
   return {

@@ -16,7 +16,10 @@ export async function ownDestinationProblem(db: Db, mode: Mode, chain: Chain, to
   const config = await chainConfig(db, mode, chain);
   const key = watchKey(chain, to);
   if (config && watchKey(chain, config.tokenAddress) === key)
-    return "to_address is the USDT token contract itself: tokens sent there are lost; give the recipient's wallet address";
+    return (
+      "to_address is the USDT token contract itself: " +
+      "tokens sent there are lost; give the recipient's wallet address"
+    );
   const [deposit] = await query(db, "select 1 from payments where mode = $1 and watch_key = $2 limit 1", [mode, key]);
   if (deposit) return "to_address is one of this service's own deposit addresses; give the recipient's wallet address";
   const roles = await query<{ chain: Chain; role: string; address: string }>(
@@ -28,6 +31,9 @@ export async function ownDestinationProblem(db: Db, mode: Mode, chain: Chain, to
   if (own) return `to_address is this service's own ${own.role} address; give the recipient's wallet address`;
   const family = roles.filter((r) => CHAIN_FAMILY[r.chain] === CHAIN_FAMILY[chain]);
   if (ownContracts(chain, family).some((address) => watchKey(chain, address) === key))
-    return "to_address is one of this service's own contracts: USDT sent there cannot be moved again; give the recipient's wallet address";
+    return (
+      "to_address is one of this service's own contracts: " +
+      "USDT sent there cannot be moved again; give the recipient's wallet address"
+    );
   return null;
 }

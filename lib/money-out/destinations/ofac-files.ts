@@ -87,7 +87,8 @@ function readText(path: string): string {
   }
 }
 
-const SDN_COLUMNS = 12; // ent_num, SDN_Name, SDN_Type, Program, Title, Call_Sign, Vess_type, Tonnage, GRT, Vess_flag, Vess_owner, Remarks
+// ent_num, SDN_Name, SDN_Type, Program, Title, Call_Sign, Vess_type, Tonnage, GRT, Vess_flag, Vess_owner, Remarks
+const SDN_COLUMNS = 12;
 const COMMENT_COLUMNS = 2; // ent_num, Remarks_Extended
 
 /**
@@ -105,8 +106,8 @@ export function readOfacFiles(paths: string[]): SdnEntry[] {
     const width = records[0]!.fields.length;
     if (width !== SDN_COLUMNS && width !== COMMENT_COLUMNS)
       throw new OfacFileError(
-        `${path}: line ${records[0]!.line} has ${width} fields; OFAC's SDN.CSV has ${SDN_COLUMNS} (ent_num … Remarks) ` +
-          `and sdn_comments.csv ${COMMENT_COLUMNS} (ent_num, Remarks_Extended)`,
+        `${path}: line ${records[0]!.line} has ${width} fields; OFAC's SDN.CSV has ${SDN_COLUMNS} ` +
+          `(ent_num … Remarks) and sdn_comments.csv ${COMMENT_COLUMNS} (ent_num, Remarks_Extended)`,
       );
     for (const { line, fields } of records) {
       const where = `${path}: line ${line}`;

@@ -25,7 +25,8 @@ export async function createOutbound(db: Db, input: OutboundInput): Promise<Outb
   const [row] = await query(
     db,
     `insert into outbound_transactions
-       (id, mode, chain, purpose, status, signer, from_address, to_address, asset, raw_amount, cause_id, after_id, options)
+       (id, mode, chain, purpose, status, signer, from_address, to_address, asset, raw_amount,
+        cause_id, after_id, options)
      values ($1, $2, $3, $4, 'intent', $5, $6, $7, $8, $9, $10, $11, $12)
      returning ${outboundRow.columns}`,
     [

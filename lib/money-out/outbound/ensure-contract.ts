@@ -41,7 +41,8 @@ export async function ensureContract(
     query<{ id: string; status: string }>(
       db,
       `select id, status from outbound_transactions
-       where mode = $1 and chain = $2 and purpose = 'deploy' and cause_id = $3 and status not in ('reverted','expired')`,
+       where mode = $1 and chain = $2 and purpose = 'deploy' and cause_id = $3
+       and status not in ('reverted','expired')`,
       [config.mode, config.chain, address],
     );
   let [deployment] = await live();
@@ -53,7 +54,8 @@ export async function ensureContract(
     const deployer = await client.getCode({ address: CREATE2_DEPLOYER });
     if (!deployer || deployer === "0x")
       throw new Error(
-        `no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${config.chain}: the ${contract.name} cannot be deployed (${contract.otherwise})`,
+        `no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${config.chain}: ` +
+          `the ${contract.name} cannot be deployed (${contract.otherwise})`,
       );
     try {
       deployment = await inTransaction(db, (tx) =>

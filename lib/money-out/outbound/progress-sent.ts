@@ -34,7 +34,8 @@ export async function sendCandidate(
     if (candidate.broadcastHead === null) {
       await execute(
         db,
-        "update outbound_candidates set broadcast_head = $2, updated_at = now() where id = $1 and broadcast_head is null",
+        "update outbound_candidates set broadcast_head = $2, updated_at = now() " +
+          "where id = $1 and broadcast_head is null",
         [candidate.id, ctx.head],
       );
       log.warn("outbound broadcast refused; offered again on the next passes", {

@@ -63,9 +63,10 @@ async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screeni
 }
 
 /**
- * Each member payout moves with the batch as a payout moves with its own transfer (lib/money-out/transfers/cause-hooks.ts),
- * with the batch's `tx_hash`, except: a batch of several that reverted paid nobody, so its members go back to
- * `pending` and are sent again, alone; a batch given up before it was signed lets its members be queued again.
+ * Each member payout moves with the batch as a payout moves with its own transfer
+ * (lib/money-out/transfers/cause-hooks.ts), with the batch's `tx_hash`, except: a batch of several that reverted paid
+ * nobody, so its members go back to `pending` and are sent again, alone; a batch given up before it was signed lets its
+ * members be queued again.
  */
 async function onBatchTransfer(tx: Db, intent: OutboundRow, trigger: OutboundTrigger): Promise<void> {
   const members = membersOf(intent);

@@ -12,7 +12,10 @@ export interface PayoutPolicy {
   reviewAboveUnits: bigint | null;
   /** Payouts to a destination this merchant never paid (a confirmed payout) in this mode wait for review. */
   reviewNewDestinations: boolean;
-  /** The payout's requester may approve it (only while the team has a single approver; lib/dashboard/actions/second-approver.ts). */
+  /**
+   * The payout's requester may approve it (only while the team has a single approver;
+   * lib/dashboard/actions/second-approver.ts).
+   */
   allowSelfApproval: boolean;
 }
 

@@ -75,7 +75,8 @@ export async function checkClaimCode(db: Db, claim: RefundClaim, code: string): 
   // Given back to this link only (a regenerated one started again from 0).
   await query(
     db,
-    "update refunds set claim_code_failures = greatest(claim_code_failures - 1, 0) where id = $1 and claim_token_hash = $2",
+    "update refunds set claim_code_failures = greatest(claim_code_failures - 1, 0) " +
+      "where id = $1 and claim_token_hash = $2",
     [refund.id, refund.claimTokenHash],
   );
 }

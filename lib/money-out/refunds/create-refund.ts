@@ -67,7 +67,8 @@ export async function createRefund(
   if (amount < minimum)
     throw refuse(
       "amount",
-      `A refund on ${chain} is at least ${formatAmount(minimum)} USDT: below that, its network fee would cost more than it returns.`,
+      `A refund on ${chain} is at least ${formatAmount(minimum)} USDT: ` +
+        `below that, its network fee would cost more than it returns.`,
     );
   const id = newId("re_");
   try {

@@ -23,9 +23,10 @@ export const refundObject = z
       .nullable()
       .meta({
         description:
-          "Where the payer gives the address, a secret that moves the money: only in the response that creates the " +
-          "refund or regenerates its link, and from `GET /v1/refunds/{id}` to keys with `refunds:write`, while it waits " +
-          "for the address. Null elsewhere (lists, events, webhooks, the event stream, read-only keys).",
+          "Where the payer gives the address, a secret that moves the money: " +
+          "only in the response that creates the refund or regenerates its link, " +
+          "and from `GET /v1/refunds/{id}` to keys with `refunds:write`, while it waits for the address. " +
+          "Null elsewhere (lists, events, webhooks, the event stream, read-only keys).",
       }),
     claim_pending: z.boolean().meta({
       description: "True while a `claim` refund waits for the payer's address (`requires_action`).",

@@ -26,7 +26,8 @@ const PER_RUN = 50;
  * needs (EVM, Tron; from the sweeper) and the sweep itself, which waits for the top-up to confirm; a partial
  * unique index makes a second planner's sweep of the same address fail, so none is planned twice. EVM chains
  * with the `batch7702` strategy instead sweep many addresses per transaction, without gas (plan-batch-sweeps.ts);
- * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead (chains/tron/tron-staked-sweep.ts).
+ * Tron with the `stake` energy strategy lends the sweep the treasury's energy instead
+ * (chains/tron/tron-staked-sweep.ts).
  * An address USDT's issuer has frozen is never swept, and a frozen treasury stops every sweep (skip-frozen.ts).
  * Sweeps move the service's own custody only: merchant balances do not change.
  */

@@ -74,7 +74,8 @@ export async function followTransfer<Row extends CauseRow, Trigger extends strin
     case "reorged":
       await execute(
         tx,
-        `update ${cause.table} set tx_hash = coalesce($2, tx_hash), confirmations = $3, updated_at = now() where id = $1`,
+        `update ${cause.table} set tx_hash = coalesce($2, tx_hash), ` +
+          `confirmations = $3, updated_at = now() where id = $1`,
         [row.id, intent.txHash, trigger === "reorged" ? null : intent.confirmations],
       );
       return;

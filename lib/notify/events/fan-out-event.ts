@@ -75,7 +75,8 @@ export async function fanOutEvents(db: Db, events: FanOutEvent[]): Promise<void>
     db,
     `insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status)
      select d.id, d.event_id, d.endpoint_id, d.merchant_id, d.mode, 'pending'
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as d(id, event_id, endpoint_id, merchant_id, mode)`,
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         as d(id, event_id, endpoint_id, merchant_id, mode)`,
     [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.eventId),

@@ -35,7 +35,8 @@ export async function currentStreamCursor(db: Db): Promise<StreamCursor> {
 export async function streamCursorAfter(db: Db, owner: Owner, eventId: string): Promise<StreamCursor> {
   const [row] = await query<{ xid: string; seq: string }>(
     db,
-    "select stream_xid::text as xid, stream_seq::text as seq from events where id = $1 and merchant_id = $2 and mode = $3",
+    "select stream_xid::text as xid, stream_seq::text as seq " +
+      "from events where id = $1 and merchant_id = $2 and mode = $3",
     [eventId, owner.merchantId, owner.mode],
   );
   if (!row) throw invalidRequest(`Last-Event-ID names no event of yours: ${eventId.slice(0, 40)}`, "Last-Event-ID");
@@ -96,7 +97,8 @@ export async function readStreamPage(db: Db, owner: Owner, cursor: StreamCursor,
  */
 const pagesInFlight = new Map<string, ReturnType<typeof readStreamPage>>();
 function sharedStreamPage(db: Db, owner: Owner, cursor: StreamCursor, types: EventType[] | null) {
-  const key = `${owner.merchantId}:${owner.mode}:${cursor.xid}:${cursor.seq}:${types ? [...types].sort().join(",") : "*"}`;
+  const key =
+    `${owner.merchantId}:${owner.mode}:${cursor.xid}:${cursor.seq}:` + `${types ? [...types].sort().join(",") : "*"}`;
   let page = pagesInFlight.get(key);
   if (!page) {
     page = readStreamPage(db, owner, cursor, types).finally(() => pagesInFlight.delete(key));
@@ -114,8 +116,8 @@ const NOT_YET_READABLE_MS = [50, 100, 250, 500, 1_000];
  * Every event after `cursor` as it becomes readable: the backlog page by page, then a read each time the
  * database says one of the owner's transactions wrote events (lib/platform/db/change-feed.ts), until
  * `signal` aborts, `maxMs` passes (the client then resumes with Last-Event-ID: no connection is held for
- * hours) or `allowed` says no. A notified event stays unreadable while an older transaction runs; the stream looks again
- * shortly, then each second, until it is. On its first read, and after the feed's connection was lost, it
+ * hours) or `allowed` says no. A notified event stays unreadable while an older transaction runs; the stream looks
+ * again shortly, then each second, until it is. On its first read, and after the feed's connection was lost, it
  * does not know what was notified, so it waits in the same way for every transaction committed by then.
  */
 export async function* streamEvents(

@@ -42,7 +42,8 @@ export function claimDeliveries(
          next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
        where ${column} = $1 and status = 'pending' and (next_attempt_at is null or next_attempt_at <= now())
        returning id, event_id, endpoint_id, attempt_count, mode)
-     select c.id, c.endpoint_id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active, w.encrypted_secret
+     select c.id, c.endpoint_id, c.attempt_count, c.mode, e.body, w.url, (w.active and w.deleted_at is null) as active,
+       w.encrypted_secret
      from claimed c join events e on e.id = c.event_id join webhook_endpoints w on w.id = c.endpoint_id`,
     [value, ATTEMPT_LEASE_MS],
   );
@@ -54,7 +55,8 @@ export async function deferDeliveries(db: Db, ids: string[]): Promise<void> {
   await inTransaction(db, async (tx) => {
     await query(
       tx,
-      "update webhook_deliveries set attempt_count = attempt_count - 1, next_attempt_at = $2, updated_at = now() where id = any($1)",
+      "update webhook_deliveries " +
+        "set attempt_count = attempt_count - 1, next_attempt_at = $2, updated_at = now() where id = any($1)",
       [ids, runAt],
     );
     for (const id of ids) await enqueueJob(tx, "deliver_webhook", { deliveryId: id }, { runAt });

@@ -33,10 +33,12 @@ export async function listAttempts(
     response_body: string | null;
   }>(
     db,
-    `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error, a.duration_ms,
-       a.response_body
-     from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_endpoints w on w.id = d.endpoint_id
-     where d.merchant_id = $1 and d.mode = $2 and ($3::text is null or d.event_id = $3) and ($4::text is null or d.endpoint_id = $4)
+    `select a.id, d.event_id, d.endpoint_id, w.url, a.attempt, a.started_at, a.success, a.status_code, a.error,
+       a.duration_ms, a.response_body
+     from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+       join webhook_endpoints w on w.id = d.endpoint_id
+     where d.merchant_id = $1 and d.mode = $2 and ($3::text is null or d.event_id = $3)
+       and ($4::text is null or d.endpoint_id = $4)
        and ($5::bigint is null or a.id < $5)
      order by a.id desc limit $6`,
     [owner.merchantId, owner.mode, of.eventId ?? null, of.endpointId ?? null, before, limit + 1],

@@ -22,8 +22,10 @@ export async function insertAttempts(db: Db, attempts: FinishedAttempt[]): Promi
   if (attempts.length === 0) return;
   await query(
     db,
-    `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, success)
-     select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::bool[])`,
+    `insert into webhook_attempts
+       (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, success)
+     select *
+     from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::bool[])`,
     [
       attempts.map((a) => a.deliveryId),
       attempts.map((a) => a.number),
@@ -61,7 +63,8 @@ export async function markFailed(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await query(
     db,
-    "update webhook_deliveries set status = $2, next_attempt_at = null, updated_at = now() where id = any($1) and status = any($3)",
+    "update webhook_deliveries set status = $2, next_attempt_at = null, updated_at = now() " +
+      "where id = any($1) and status = any($3)",
     [ids, GAVE_UP.to, GAVE_UP.from],
   );
 }

@@ -31,7 +31,8 @@ export async function recordReplayAttempt(
       // Locked: concurrent replays (and their numbering) of one delivery take turns.
       const [delivery] = await query<{ id: string; last_attempt: number }>(
         tx,
-        `select d.id, coalesce((select max(attempt) from webhook_attempts a where a.delivery_id = d.id), 0)::int as last_attempt
+        `select d.id,
+           coalesce((select max(attempt) from webhook_attempts a where a.delivery_id = d.id), 0)::int as last_attempt
          from webhook_deliveries d where d.event_id = $1 and d.endpoint_id = $2 for update`,
         [eventId, endpointId],
       );

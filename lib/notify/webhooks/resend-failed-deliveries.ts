@@ -30,7 +30,8 @@ export async function resendFailedDeliveries(
 ): Promise<ResendFailedResult> {
   const [endpoint] = await query<{ active: boolean }>(
     tx,
-    "select active from webhook_endpoints where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null for update",
+    "select active from webhook_endpoints where id = $1 " +
+      "and merchant_id = $2 and mode = $3 and deleted_at is null for update",
     [endpointId, owner.merchantId, owner.mode],
   );
   if (!endpoint) throw notFound("webhook endpoint", endpointId);

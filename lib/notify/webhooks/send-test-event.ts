@@ -40,7 +40,8 @@ export async function sendTestEvent(
     });
     await query(
       tx,
-      "insert into events (id, merchant_id, mode, type, object_id, body, created_at) values ($1, $2, $3, $4, $5, $6, $7)",
+      "insert into events (id, merchant_id, mode, type, object_id, body, created_at) " +
+        "values ($1, $2, $3, $4, $5, $6, $7)",
       [id, owner.merchantId, owner.mode, TEST_EVENT_TYPE, endpoint.id, body, createdAt],
     );
     await opts.alsoInTransaction?.(tx);

@@ -32,7 +32,10 @@ export interface LiveChainEnv {
   refundMinimum: bigint | undefined;
   /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
   maxFeeGwei: number | undefined;
-  /** EVM, both modes: how deposit addresses are swept (the default is per chain, lib/money-out/sweeps/sweep-strategy.ts). */
+  /**
+   * EVM, both modes: how deposit addresses are swept (the default is per chain,
+   * lib/money-out/sweeps/sweep-strategy.ts).
+   */
   sweepStrategy: SweepStrategy | undefined;
   /** EVM, both modes: how payouts are sent (the default is per mode, lib/money-out/payouts/payout-strategy.ts). */
   payoutStrategy: PayoutStrategy | undefined;

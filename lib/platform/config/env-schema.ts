@@ -131,7 +131,10 @@ export interface AppConfig {
   masterKey: Buffer | undefined;
   /** Signs and encrypts dashboard sessions; derived from the master key when unset (lib/identity/auth/secret.ts). */
   nextAuthSecret: string | undefined;
-  /** Where the dashboard's invitation emails go out (never logged: it may carry a password); unset, links are only shown. */
+  /**
+   * Where the dashboard's invitation emails go out (never logged:
+   * it may carry a password); unset, links are only shown.
+   */
   smtpUrl: string | undefined;
   smtpFrom: string | undefined;
   liveSeedMnemonic: string | undefined;
@@ -184,7 +187,10 @@ export interface AppConfig {
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
-  /** Where the metrics listeners bind; each process's port (unset: no listener), and the bearer token they require if set. */
+  /**
+   * Where the metrics listeners bind; each process's port (unset:
+   * no listener), and the bearer token they require if set.
+   */
   metrics: { host: string; webPort: number | undefined; workerPort: number | undefined; token: string | undefined };
   /** Where the CLI keeps its state between runs (`listen`'s position): $XDG_STATE_HOME/usdt-payments. */
   cliStateDir: string;

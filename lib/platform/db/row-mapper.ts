@@ -82,7 +82,9 @@ function compileMap(sqlNames: string[], keys: string[], converts: (FromDriver | 
   const reads = sqlNames.map((name, i) => `v${i} = r[${q(name)}]`).join(", ");
   const anyMissing = sqlNames.map((_, i) => `v${i} === undefined`).join(" || ");
   const fields = keys.map((key, i) => `${q(key)}: ${converts[i] ? `v${i} === null ? null : c${i}(v${i})` : `v${i}`}`);
-  const source = `${locals} return function mapRow(r) { const ${reads}; if (${anyMissing}) missing(r); return { ${fields.join(", ")} }; };`;
+  const source =
+    `${locals} return function mapRow(r) { const ${reads}; ` +
+    `if (${anyMissing}) missing(r); return { ${fields.join(", ")} }; };`;
   const missing = (raw: Record<string, unknown>) => {
     const name = sqlNames.find((n) => raw[n] === undefined);
     throw new Error(`rowMapper: the row has no ${name}; select the mapper's columns`);

@@ -105,7 +105,8 @@ export async function claimIdempotencyKey(
   if (existing.request_hash !== req.hash) {
     throw new DomainError(
       "idempotency_conflict",
-      `Idempotency-Key '${req.key}' was already used with different parameters (${existing.method} ${existing.path}). ` +
+      `Idempotency-Key '${req.key}' was already used with different ` +
+        `parameters (${existing.method} ${existing.path}). ` +
         "Use a new key for a new request.",
       { param: "Idempotency-Key" },
     );
@@ -134,7 +135,9 @@ export function storeResponseStatement(auth: KeyOwner, key: string, response: Re
     ? encryptSecret(masterKey(), Buffer.from(response.bodyText), bodyPurpose(auth, key))
     : response.bodyText;
   return {
-    text: "update idempotency_keys set response_status = $4, response_body = $5 where merchant_id = $1 and mode = $2 and key = $3",
+    text:
+      "update idempotency_keys set response_status = $4, response_body = $5 " +
+      "where merchant_id = $1 and mode = $2 and key = $3",
     values: [auth.merchantId, auth.mode, key, response.status, body],
   };
 }
@@ -162,7 +165,8 @@ export async function expireIdempotencyKeys(db: Db, batch = 5000): Promise<numbe
   return execute(
     db,
     `delete from idempotency_keys where ctid in (
-       select ctid from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit $1)`,
+       select ctid from idempotency_keys
+       where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit $1)`,
     [batch],
   );
 }

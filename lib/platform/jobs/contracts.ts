@@ -66,14 +66,16 @@ export const expireOverduePayments = defineJobContract({
 export const expirePayment = defineJobContract({
   name: "expire_payment",
   description:
-    "Expires one payment with no network chosen at its expires_at (one with a network: once its chain's watcher has read that far).",
+    "Expires one payment with no network chosen at its expires_at (one with a network: " +
+    "once its chain's watcher has read that far).",
   payload: z.object({ paymentId: z.string() }),
 });
 
 export const notifySignInFailures = defineJobContract({
   name: "notify_sign_in_failures",
   description:
-    "Emails a dashboard user that someone reached the failed sign-in limit on their account (queued with the audit entry, at most hourly).",
+    "Emails a dashboard user that someone reached the failed sign-in " +
+    "limit on their account (queued with the audit entry, at most hourly).",
   payload: z.object({
     user_id: z.string(),
     kind: z.enum(["password", "code", "passkey"]),

@@ -12,14 +12,17 @@ import type { RateLimiter, RateLimitResult } from "./types";
 export const admitSql = (rows: string, p: { now: string; window: string; limit: string }) => `
 insert into rate_limit_buckets as b (bucket, hits, updated_at) ${rows}
 on conflict (bucket) do update
-  set hits = array(select h from unnest(b.hits) h where h > ${p.now}::bigint - ${p.window}::bigint order by h) || ${p.now}::bigint,
+  set hits = array(select h from unnest(b.hits) h where h > ${p.now}::bigint - ${p.window}::bigint order by h)
+             || ${p.now}::bigint,
       updated_at = now()
   where (select count(*) from unnest(b.hits) h where h > ${p.now}::bigint - ${p.window}::bigint) < ${p.limit}::int
 returning cardinality(hits) as count`;
 
 const ADMIT = admitSql("values ($1, array[$2::bigint], now())", { now: "$2", window: "$3", limit: "$4" });
 
-const OLDEST = `select min(h)::bigint as oldest from rate_limit_buckets, unnest(hits) h where bucket = $1 and h > $2::bigint - $3::bigint`;
+const OLDEST =
+  `select min(h)::bigint as oldest from rate_limit_buckets, unnest(hits) h ` +
+  `where bucket = $1 and h > $2::bigint - $3::bigint`;
 
 export class PostgresRateLimiter implements RateLimiter {
   /** `pool` is read at each call: the process's current pool (a closed one is replaced by the next getPool). */
@@ -51,7 +54,8 @@ export const admittedResult = (limit: number, count: number): RateLimitResult =>
 export async function pruneRateLimitBuckets(pool: pg.Pool, idleMs: number, batch = 1000): Promise<number> {
   const res = await pool.query(
     `delete from rate_limit_buckets where bucket in (
-       select bucket from rate_limit_buckets where updated_at < now() - ($1::bigint * interval '1 millisecond') limit $2)`,
+       select bucket from rate_limit_buckets where updated_at < now() - ($1::bigint * interval '1 millisecond')
+       limit $2)`,
     [idleMs, batch],
   );
   return res.rowCount ?? 0;

@@ -20,7 +20,9 @@ function scopesLabel(scopes: string[]): string {
   return extra.length ? `all, ${extra.join(", ")}` : "all";
 }
 
-/** API keys of the selected mode; developers and up create, roll and revoke (live: step-up; docs/DASHBOARD.md#api-keys). */
+/**
+ * API keys of the selected mode; developers and up create, roll and revoke (live: step-up; docs/DASHBOARD.md#api-keys).
+ */
 export default async function KeysPage() {
   const [user, mode] = await Promise.all([requirePageUser("keys:read"), dashboardMode()]);
   const keys = await listModeKeys(getDb(), { merchantId: user.merchantId, mode });

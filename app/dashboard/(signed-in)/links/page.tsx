@@ -50,7 +50,8 @@ export default async function LinksPage({
       {links.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-6 text-sm text-slate-700">
           {state === "active"
-            ? `No active ${mode} links. Create one above, or with POST /v1/payment-links; each stays active for 30 minutes.`
+            ? `No active ${mode} links. Create one above, ` +
+              `or with POST /v1/payment-links; each stays active for 30 minutes.`
             : `No expired ${mode} links yet.`}
         </p>
       ) : (

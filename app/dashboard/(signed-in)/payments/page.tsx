@@ -37,7 +37,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         <p className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-6 text-sm text-slate-700">
           {page.filtered
             ? "No payments match these filters. Change or clear them to see more."
-            : `No ${mode} payments yet. Create one with POST /v1/payments (an API key from API keys) or share a payment link.`}
+            : `No ${mode} payments yet. Create one with POST /v1/payments ` +
+              `(an API key from API keys) or share a payment link.`}
         </p>
       ) : (
         <PaymentsTable payments={page.payments} />

@@ -17,7 +17,9 @@ import { createPayoutAction, reviewPayoutAction, setPolicyAction } from "./actio
 export const dynamic = "force-dynamic";
 const PAGE_SIZE = 20;
 
-/** Payouts of the selected mode: the review queue, the policy, a new payout, and the list (docs/DASHBOARD.md#payouts). */
+/**
+ * Payouts of the selected mode: the review queue, the policy, a new payout, and the list (docs/DASHBOARD.md#payouts).
+ */
 export default async function PayoutsPage({
   searchParams,
 }: {

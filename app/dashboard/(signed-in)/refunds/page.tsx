@@ -35,7 +35,9 @@ export default async function RefundsPage({
       key={label}
       href={s ? `/dashboard/refunds?status=${s}` : "/dashboard/refunds"}
       aria-current={status === s ? "page" : undefined}
-      className="rounded px-2 py-1 text-sm text-slate-800 aria-[current=page]:bg-slate-900 aria-[current=page]:text-white"
+      className={
+        "rounded px-2 py-1 text-sm text-slate-800 aria-[current=page]:bg-slate-900 aria-[current=page]:text-white"
+      }
     >
       {label}
     </Link>

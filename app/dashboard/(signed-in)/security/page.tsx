@@ -47,7 +47,8 @@ export default async function SecurityPage() {
               Recovery codes left: <strong>{codesLeft}</strong>.
             </>
           ) : (
-            "No second factor yet. Add one: sign-in will ask for it, and live keys, live webhook endpoints and payouts need it."
+            "No second factor yet. Add one: sign-in will ask for it, " +
+            "and live keys, live webhook endpoints and payouts need it."
           )}
         </p>
         <ul aria-label="Passkeys" className="divide-y divide-slate-200">

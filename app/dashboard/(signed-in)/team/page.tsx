@@ -44,7 +44,8 @@ export default async function TeamPage() {
               <p data-member-keys className="break-all text-xs text-slate-600">
                 {m.keys.length === 0
                   ? "No API keys of theirs"
-                  : `API keys they created (revoked if they leave): ${m.keys.map((k) => `${k.label} (${k.mode})`).join(", ")}`}
+                  : `API keys they created (revoked if they leave): ` +
+                    `${m.keys.map((k) => `${k.label} (${k.mode})`).join(", ")}`}
               </p>
               {owner && (
                 <div className="flex flex-wrap gap-3">

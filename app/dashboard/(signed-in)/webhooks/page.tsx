@@ -37,7 +37,10 @@ export default async function WebhooksPage() {
               </Link>
               <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
                 <span
-                  className={`rounded px-1.5 py-0.5 ${w.active ? "bg-emerald-100 text-emerald-900" : "bg-slate-200 text-slate-800"}`}
+                  className={
+                    `rounded px-1.5 py-0.5 ` +
+                    `${w.active ? "bg-emerald-100 text-emerald-900" : "bg-slate-200 text-slate-800"}`
+                  }
                 >
                   {w.active ? "enabled" : "disabled"}
                 </span>

@@ -32,7 +32,8 @@ export const EVENTS = {
         .optional()
         .meta({
           description:
-            "false: events with a delivery not delivered (pending or given up); true: events every delivery of which succeeded.",
+            "false: events with a delivery not delivered (pending or given up); " +
+            "true: events every delivery of which succeeded.",
         }),
     }),
     response: listOf(eventObject).meta({ id: "EventList" }),

@@ -25,11 +25,12 @@ export const REFUNDS = {
     tag,
     summary: "Refund a payment",
     description:
-      "Debits `available` on the payment's chain at once, up to what the payment received (credited) less earlier refunds. " +
-      "`destination`: `claim` (the default) gives a `claim_url` where the payer enters the address; `sender` sends back to " +
-      "the address the payment came from (never an exchange's deposit address: it may not be the payer's); `address` sends to " +
-      "`to_address`. The transfer is signed and sent by the worker. `claim_url` (and `claim_code` with " +
-      "`require_claim_code`) are secrets: this response is the only place the code is ever shown.",
+      "Debits `available` on the payment's chain at once, up to what the payment received (credited) " +
+      "less earlier refunds. `destination`: `claim` (the default) gives a `claim_url` where the " +
+      "payer enters the address; `sender` sends back to the address the payment came from (never " +
+      "an exchange's deposit address: it may not be the payer's); `address` sends to `to_address`. " +
+      "The transfer is signed and sent by the worker. `claim_url` (and `claim_code` with `require_claim_code`) " +
+      "are secrets: this response is the only place the code is ever shown.",
     scope: "refunds:write",
     body: createRefundBody,
     response: refundObject,

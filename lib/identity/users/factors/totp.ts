@@ -27,7 +27,8 @@ export async function beginTotpEnrollment(
   const stored = await query(
     db,
     `insert into user_totp (user_id, sealed_secret) values ($1, $2)
-     on conflict (user_id) do update set sealed_secret = excluded.sealed_secret, created_at = now(), last_time_step = null
+     on conflict (user_id) do update
+     set sealed_secret = excluded.sealed_secret, created_at = now(), last_time_step = null
        where user_totp.confirmed_at is null
      returning user_id`,
     [user.id, seal(user.id, secret)],

@@ -33,7 +33,10 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         </h2>
         <pre
           data-testid="event-json"
-          className="whitespace-pre-wrap rounded-lg bg-slate-900 p-4 font-mono text-xs text-slate-100 [overflow-wrap:anywhere]"
+          className={
+            "whitespace-pre-wrap rounded-lg bg-slate-900 p-4 " +
+            "font-mono text-xs text-slate-100 [overflow-wrap:anywhere]"
+          }
         >
           {detail.json}
         </pre>

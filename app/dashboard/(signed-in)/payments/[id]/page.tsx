@@ -40,7 +40,12 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         </h1>
         <p className="break-all font-mono text-xs text-slate-600">{p.id}</p>
       </div>
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+      <dl
+        className={
+          "grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 rounded-lg " +
+          "bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200"
+        }
+      >
         <dt className="text-slate-600">Status</dt>
         <dd data-testid="payment-status">
           <StatusBadge status={p.status} />

@@ -34,7 +34,12 @@ export default async function RefundPage({ params }: { params: Promise<{ id: str
         </h1>
         <p className="break-all font-mono text-xs text-slate-600">{r.id}</p>
       </div>
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+      <dl
+        className={
+          "grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 rounded-lg " +
+          "bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200"
+        }
+      >
         {row(
           "Status",
           <span data-testid="refund-status">
