@@ -40,12 +40,14 @@ export interface ResponseMeta {
 
 export type WithResponse<T> = T & { readonly lastResponse: ResponseMeta };
 
-type ListQuery = Record<string, string | number | undefined> & { starting_after?: string };
+/** A query value; an object is sent as bracketed parameters (`created: { gte }` → `created[gte]=…`). */
+type QueryValue = string | number | undefined | Record<string, string | number | undefined>;
+type ListQuery = Record<string, QueryValue> & { starting_after?: string };
 
 export interface Call {
   method: "GET" | "POST" | "DELETE";
   path: string;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, QueryValue>;
   body?: unknown;
   options?: RequestOptions | undefined;
 }
@@ -101,8 +103,13 @@ export class Transport {
 
   private url(call: Call): string {
     const url = new URL(`${this.config.baseUrl}${call.path}`); // baseUrl has no trailing slash (Client)
-    for (const [name, value] of Object.entries(call.query ?? {}))
-      if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value === undefined) continue;
+      if (typeof value !== "object") url.searchParams.set(name, String(value));
+      else
+        for (const [key, v] of Object.entries(value))
+          if (v !== undefined) url.searchParams.set(`${name}[${key}]`, String(v));
+    }
     return url.toString();
   }
 }

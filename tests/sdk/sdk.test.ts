@@ -62,6 +62,21 @@ describe("payments", () => {
     for await (const p of client.payments.list({ limit: 2 })) walked.push(p.id);
     expect(walked).toEqual(created.map((p) => p.id).reverse());
     expect(urls.map((u) => new URL(u).search)).toEqual(["?limit=2", `?limit=2&starting_after=${created[1]!.id}`]);
+
+    // Filters as objects, sent as bracketed parameters, kept on every page.
+    urls.length = 0;
+    const filtered: string[] = [];
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    for await (const p of client.payments.list({
+      limit: 1,
+      chain: "eth",
+      created: { gte: since },
+      metadata: { amount: "2.000000" },
+    }))
+      filtered.push(p.id);
+    expect(filtered).toEqual([created[1]!.id]);
+    expect(new URL(urls[0]!).searchParams.get("created[gte]")).toBe(since);
+    expect(new URL(urls[0]!).searchParams.get("metadata[amount]")).toBe("2.000000");
   });
 
   it("throws typed errors from the envelope, and never retries a 4xx", async () => {

@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
   GET: apiRoute({
     ...PAYMENTS.list,
     handler: async ({ db, auth, query }) => {
-      const page = await listPayments(db, auth, query);
+      const page = await listPayments(db, auth, query, query);
       return { body: { object: "list", data: page.rows.map(serializePaymentListItem), has_more: page.hasMore } };
     },
   }),

@@ -65,12 +65,29 @@ export async function readJsonBody(req: Request): Promise<Record<string, unknown
   return parsed as Record<string, unknown>;
 }
 
-/** Query string to a plain object; a repeated parameter is an error rather than silently picking one. */
-export function readQuery(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
+/** A query value: text, or (from `name[key]=value` parameters) an object of texts. */
+export type QueryValue = string | Record<string, string>;
+
+/**
+ * Query string to a plain object; a repeated parameter is an error rather than silently picking one. Stripe's
+ * bracketed parameters, `created[gte]=…` or `metadata[order_id]=…`, become one object per name
+ * (`{ created: { gte: "…" } }`), which a schema validates as a whole (docs/API.md#filters).
+ */
+export function readQuery(url: URL): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
   for (const [key, value] of url.searchParams) {
-    if (key in out) throw invalidRequest(`Query parameter '${key}' was given more than once.`, key);
-    out[key] = value;
+    const bracketed = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key);
+    if (!bracketed) {
+      if (key in out) throw invalidRequest(`Query parameter '${key}' was given more than once.`, key);
+      out[key] = value;
+      continue;
+    }
+    const [, name, sub] = bracketed as unknown as [string, string, string];
+    const group = (out[name] ??= {});
+    if (typeof group === "string")
+      throw invalidRequest(`Query parameter '${name}' was given both alone and as '${key}'.`, key);
+    if (Object.hasOwn(group, sub)) throw invalidRequest(`Query parameter '${key}' was given more than once.`, key);
+    group[sub] = value;
   }
   return out;
 }
@@ -122,17 +139,32 @@ export function isImpossiblePathParam(value: string): boolean {
   return UNSAFE_TEXT.test(value);
 }
 
-/** Validates with a zod schema; the first problem becomes a 400 naming the field as a dotted path. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/**
+ * Validates with a zod schema; the first problem becomes a 400 naming the field as a dotted path (a body's
+ * `metadata.order`), or as it was written in a query string (`created[gte]`).
+ */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  opts: { in?: "body" | "query" } = {},
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
+  const name = (parts: string[]) =>
+    opts.in === "query"
+      ? parts[0] +
+        parts
+          .slice(1)
+          .map((p) => `[${p}]`)
+          .join("")
+      : parts.join(".");
   if (issue.code === "unrecognized_keys") {
-    const param = [...path, issue.keys[0]!].join(".");
+    const param = name([...path, issue.keys[0]!]);
     throw new ApiError("invalid_request_error", `Unknown parameter: '${param}'.`, { param });
   }
-  const param = path.length ? path.join(".") : null;
+  const param = path.length ? name(path) : null;
   if (param && valueAt(input, path) === undefined)
     throw invalidRequest(`Missing required parameter: '${param}'.`, param);
   throw invalidRequest(

@@ -101,7 +101,7 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
       const params = await readPathParams(routeCtx);
       const rawQuery = readQuery(url);
       refuseUnsafeText(rawQuery);
-      const query = (def.query ? validate(def.query, rawQuery) : undefined) as Out<Q>;
+      const query = (def.query ? validate(def.query, rawQuery, { in: "query" }) : undefined) as Out<Q>;
       const headers = def.headers ? readDeclaredHeaders(def.headers, req.headers) : {};
       const signal = req.signal;
 

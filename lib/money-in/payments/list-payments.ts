@@ -2,10 +2,12 @@ import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
 import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
+import type { ListFilters } from "@/lib/kernel/schemas/list-filters";
+import { listFilterSql } from "@/lib/platform/db/list-filter-sql";
 import { PAYMENT_COLUMNS, type PaymentStatus, toPaymentRow, type PaymentRow } from "./payment-row";
 
-/** Optional narrowing of a payment list (the dashboard's filters; /v1 passes none). */
-export interface PaymentFilters {
+/** Optional narrowing of a payment list (the API's filters, docs/API.md#filters, and the dashboard's). */
+export interface PaymentFilters extends ListFilters {
   status?: PaymentStatus;
   chain?: Chain;
   /** created_at >= createdFrom and < createdBefore */
@@ -44,6 +46,7 @@ function paymentFilterSql(owner: { merchantId: string; mode: Mode }, f: PaymentF
   if (f.chain) add((n) => `chain = ${n}`, f.chain);
   if (f.createdFrom) add((n) => `created_at >= ${n}`, f.createdFrom);
   if (f.createdBefore) add((n) => `created_at < ${n}`, f.createdBefore);
+  where.push(...listFilterSql(f, values));
   // Hex (EVM addresses, EVM and Tron hashes) is matched whatever its case; base58 is case-sensitive.
   if (f.search)
     add(

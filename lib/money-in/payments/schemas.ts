@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { metadataField } from "@/lib/kernel/schemas/metadata";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
+import { PAYMENT_STATUSES } from "@/db/schema/payments";
 import { amountField, boundedString } from "@/lib/kernel/schemas/common";
 import { CHAINS } from "@/lib/chains/chains";
 
@@ -22,4 +24,9 @@ export const createPaymentBody = z.strictObject({
 });
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;
 
-export const listPaymentsQuery = z.strictObject(paginationQuery);
+export const listPaymentsQuery = z.strictObject({
+  ...paginationQuery,
+  status: z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional(),
+  chain: chainField.optional(),
+  ...listFilterQuery,
+});

@@ -1,21 +1,25 @@
 import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
 import type { Mode } from "@/lib/kernel/mode";
+import { listFilterSql } from "@/lib/platform/db/list-filter-sql";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
-import type { PayoutStatus } from "./schemas";
+import type { ListPayoutsQuery } from "./schemas";
 
+/** Newest first, narrowed by the API's filters (docs/API.md#filters). */
 export async function listPayouts(
   db: Db,
   owner: { merchantId: string; mode: Mode },
-  page: { limit?: number; starting_after?: string; status?: PayoutStatus },
+  page: Partial<ListPayoutsQuery>,
 ): Promise<{ rows: PayoutRow[]; hasMore: boolean }> {
-  const filter = page.status
-    ? { sql: "merchant_id = $1 and mode = $2 and status = $3", values: [owner.merchantId, owner.mode, page.status] }
-    : { sql: "merchant_id = $1 and mode = $2", values: [owner.merchantId, owner.mode] };
+  const values: unknown[] = [owner.merchantId, owner.mode];
+  const where = ["merchant_id = $1", "mode = $2"];
+  if (page.status) where.push(`status = $${values.push(page.status)}`);
+  if (page.chain) where.push(`chain = $${values.push(page.chain)}`);
+  where.push(...listFilterSql(page, values));
   const result = await keysetPage(db, {
     table: "payouts",
     columns: PAYOUT_COLUMNS,
-    filter,
+    filter: { sql: where.join(" and "), values },
     limit: page.limit,
     startingAfter: page.starting_after,
     noun: "payout",

@@ -3,6 +3,7 @@ import { metadataField } from "@/lib/kernel/schemas/metadata";
 import { amountField, boundedString } from "@/lib/kernel/schemas/common";
 import { addressProblem } from "@/lib/chains/validate-address";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
 import { chainField } from "@/lib/money-in/payments/schemas";
 
 export const PAYOUT_STATUSES = ["pending", "review_required", "processing", "confirmed", "failed", "blocked"] as const;
@@ -28,4 +29,7 @@ export type CreatePayoutInput = z.output<typeof createPayoutBody>;
 export const listPayoutsQuery = z.strictObject({
   ...paginationQuery,
   status: z.enum(PAYOUT_STATUSES, { error: `status must be one of ${PAYOUT_STATUSES.join(", ")}` }).optional(),
+  chain: chainField.optional(),
+  ...listFilterQuery,
 });
+export type ListPayoutsQuery = z.output<typeof listPayoutsQuery>;

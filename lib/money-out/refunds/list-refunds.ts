@@ -1,12 +1,13 @@
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
+import { listFilterSql } from "@/lib/platform/db/list-filter-sql";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
 import type { ListRefundsQuery } from "./schemas";
 
 type Owner = { merchantId: string; mode: Mode };
 
-/** Newest first, optionally of one payment and in one status. */
+/** Newest first, optionally of one payment, narrowed by the API's filters (docs/API.md#filters). */
 export async function listRefunds(
   db: Db,
   owner: Owner,
@@ -16,6 +17,8 @@ export async function listRefunds(
   const values: unknown[] = [owner.merchantId, owner.mode];
   if (page.payment) conditions.push(`payment_id = $${values.push(page.payment)}`);
   if (page.status) conditions.push(`status = $${values.push(page.status)}`);
+  if (page.chain) conditions.push(`chain = $${values.push(page.chain)}`);
+  conditions.push(...listFilterSql(page, values));
   const result = await keysetPage(db, {
     table: "refunds",
     columns: REFUND_COLUMNS,

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { metadataField } from "@/lib/kernel/schemas/metadata";
 import { amountField } from "@/lib/kernel/schemas/common";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
+import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
+import { chainField } from "@/lib/money-in/payments/schemas";
 
 export const REFUND_STATUSES = ["requires_action", "pending", "processing", "succeeded", "failed", "canceled"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -79,5 +81,7 @@ export const listRefundsQuery = z.strictObject({
   ...paginationQuery,
   payment: z.string({ error: "payment must be a payment id" }).max(100).optional(),
   status: z.enum(REFUND_STATUSES, oneOf("status", REFUND_STATUSES)).optional(),
+  chain: chainField.optional(),
+  ...listFilterQuery,
 });
 export type ListRefundsQuery = z.output<typeof listRefundsQuery>;

@@ -2,6 +2,8 @@ import { notFound } from "@/lib/kernel/domain-error";
 import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
 import { query } from "@/lib/platform/db/query";
+import { listFilterSql } from "@/lib/platform/db/list-filter-sql";
+import type { ListFilters } from "@/lib/kernel/schemas/list-filters";
 import type { Mode } from "@/lib/kernel/mode";
 import type { EventType } from "./event-types";
 import type { EventObject } from "./record-event";
@@ -28,12 +30,14 @@ export async function listEvents(
     ending_before?: string;
     type?: EventType;
     delivery_success?: boolean;
+    created?: ListFilters["created"];
   },
 ) {
   const clauses = ["merchant_id = $1", "mode = $2"];
   const values: unknown[] = [owner.merchantId, owner.mode];
   if (page.type) clauses.push(`type = $${values.push(page.type)}`);
   if (page.delivery_success !== undefined) clauses.push(DELIVERY_FILTER[`${page.delivery_success}`]);
+  clauses.push(...listFilterSql({ created: page.created }, values));
   const result = await keysetPage(db, {
     table: "events",
     columns: "id, body",

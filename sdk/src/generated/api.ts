@@ -1753,6 +1753,19 @@ export interface operations {
       query?: {
         limit?: string;
         starting_after?: string;
+        status?: "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -2088,6 +2101,18 @@ export interface operations {
         limit?: string;
         starting_after?: string;
         status?: "pending" | "review_required" | "processing" | "confirmed" | "failed" | "blocked";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -2205,6 +2230,18 @@ export interface operations {
         starting_after?: string;
         payment?: string;
         status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "canceled";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -2727,6 +2764,13 @@ export interface operations {
           | "refund.canceled";
         /** @description false: events with a delivery not delivered (pending or given up); true: events every delivery of which succeeded. */
         delivery_success?: "true" | "false";
+        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
       };
       header?: never;
       path?: never;

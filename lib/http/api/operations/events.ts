@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attemptPaginationQuery, paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listOf } from "@/lib/kernel/schemas/response-fields";
+import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
 import { paymentObject } from "@/lib/money-in/payments/payment-object";
 import { payoutObject } from "@/lib/money-out/payouts/payout-object";
 import { refundObject } from "@/lib/money-out/refunds/refund-object";
@@ -35,6 +36,7 @@ export const EVENTS = {
             "false: events with a delivery not delivered (pending or given up); " +
             "true: events every delivery of which succeeded.",
         }),
+      created: listFilterQuery.created,
     }),
     response: listOf(eventObject).meta({ id: "EventList" }),
   }),
