@@ -51,7 +51,8 @@ const created = z
     description:
       "Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or " +
       "an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).",
-    param: { style: "deepObject", explode: true },
+    // No bound is the example: the API reference's "Try it out" then sends none (it fills an object from its example).
+    param: { style: "deepObject", explode: true, example: {} },
   });
 
 const metadata = z
@@ -76,7 +77,8 @@ const metadata = z
   .optional()
   .meta({
     description: "`metadata[key]=value`: the stored value of that key equals the text (several must all match).",
-    param: { style: "deepObject", explode: true },
+    // No bound is the example: the API reference's "Try it out" then sends none (it fills an object from its example).
+    param: { style: "deepObject", explode: true, example: {} },
   });
 
 /** The filters' fields of a list's query schema: `created[…]` and `metadata[…]`. */
