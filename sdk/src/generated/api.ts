@@ -1755,14 +1755,20 @@ export interface operations {
         starting_after?: string;
         status?: "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
-        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
         created?: {
           gt?: string;
           gte?: string;
           lt?: string;
           lte?: string;
         };
-        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
         metadata?: {
           [key: string]: string;
         };
@@ -2102,14 +2108,20 @@ export interface operations {
         starting_after?: string;
         status?: "pending" | "review_required" | "processing" | "confirmed" | "failed" | "blocked";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
-        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
         created?: {
           gt?: string;
           gte?: string;
           lt?: string;
           lte?: string;
         };
-        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
         metadata?: {
           [key: string]: string;
         };
@@ -2231,14 +2243,20 @@ export interface operations {
         payment?: string;
         status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "canceled";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
-        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
         created?: {
           gt?: string;
           gte?: string;
           lt?: string;
           lte?: string;
         };
-        /** @description `metadata[key]=value`: the stored value of that key equals the text (several must all match). */
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
         metadata?: {
           [key: string]: string;
         };
@@ -2764,7 +2782,10 @@ export interface operations {
           | "refund.canceled";
         /** @description false: events with a delivery not delivered (pending or given up); true: events every delivery of which succeeded. */
         delivery_success?: "true" | "false";
-        /** @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC). */
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
         created?: {
           gt?: string;
           gte?: string;
