@@ -1,3 +1,4 @@
+import { maxOf } from "@/lib/kernel/bigint";
 import { log } from "@/lib/platform/log";
 import { countSignal } from "@/lib/platform/metrics/signals";
 import type { ChainConfig } from "../chain-config";
@@ -40,7 +41,7 @@ export async function stakedSweepPlan(
     return null;
   }
   const bandwidthSun = lending.receiverHasFreeBandwidth ? 0n : transfer.bandwidthSun;
-  const short = bandwidthSun > nativeBalance ? bandwidthSun - nativeBalance : 0n;
+  const short = maxOf(bandwidthSun - nativeBalance, 0n);
   return {
     topupRaw: lending.receiverExists ? short : short > ACTIVATION_SUN ? short : ACTIVATION_SUN,
     options: { feeLimitSun: transfer.feeLimitSun.toString() },

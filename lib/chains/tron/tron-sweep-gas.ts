@@ -17,7 +17,7 @@ export async function tronSweepGas(
   to: string,
   raw: bigint,
   nativeBalance: bigint,
-  lendingInFlight: () => Promise<bigint> = async () => 0n,
+  lendingInFlight: () => Promise<bigint>,
 ): Promise<SweepGas> {
   const node = new TronNode(config);
   const quote = await quoteTokenTransfer(node, config.tokenAddress, from, to, raw, config.maxFeeLimitSun!);

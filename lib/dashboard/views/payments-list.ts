@@ -1,6 +1,7 @@
 import { CHAINS, type Chain } from "@/lib/chains/chains";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
+import { utcDay } from "@/lib/kernel/schemas/list-filters";
 import { listPayments, type PaymentFilters } from "@/lib/money-in/payments/list-payments";
 import { PAYMENT_STATUS_VALUES, type PaymentStatus } from "@/lib/money-in/payments/payment-row";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
@@ -8,12 +9,6 @@ import { DASHBOARD_PAGE_SIZE, pageCursor, pageLinks, withStaleCursor } from "./p
 
 export type PaymentsQuery = Record<string, string | undefined>;
 type FieldErrors = Partial<Record<"status" | "chain" | "from" | "to" | "q", string>>;
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const dayStart = (v: string) => {
-  const d = new Date(`${v}T00:00:00.000Z`);
-  return DAY.test(v) && !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v) ? d : null;
-};
 
 /** The page's query (status, chain, from, to as UTC days, q) → the list's filters, or an error per field. */
 export function parsePaymentFilters(q: PaymentsQuery): { filters: PaymentFilters; errors: FieldErrors } {
@@ -27,19 +22,21 @@ export function parsePaymentFilters(q: PaymentsQuery): { filters: PaymentFilters
     if ((CHAINS as readonly string[]).includes(q.chain)) filters.chain = q.chain as Chain;
     else errors.chain = "Choose a network from the list.";
   }
+  const created: NonNullable<PaymentFilters["created"]> = {};
   if (q.from) {
-    const d = dayStart(q.from);
-    if (d) filters.createdFrom = d;
+    const d = utcDay(q.from);
+    if (d) created.gte = d;
     else errors.from = "Enter a date as YYYY-MM-DD.";
   }
   if (q.to) {
-    const d = dayStart(q.to);
+    const d = utcDay(q.to);
     if (d)
-      filters.createdBefore = new Date(d.getTime() + 86_400_000); // the whole "to" day is included
+      created.lt = new Date(d.getTime() + 86_400_000); // the whole "to" day is included
     else errors.to = "Enter a date as YYYY-MM-DD.";
   }
-  if (filters.createdFrom && filters.createdBefore && filters.createdFrom >= filters.createdBefore)
+  if (created.gte && created.lt && created.gte >= created.lt)
     errors.to = "The end date must not be before the start date.";
+  if (created.gte || created.lt) filters.created = created;
   const search = q.q?.trim();
   if (search) {
     if (search.length <= 200) filters.search = search;

@@ -4,8 +4,13 @@ import { METADATA_LIMITS } from "./metadata";
 /** How many `metadata[key]` filters one list request may combine. */
 export const MAX_METADATA_FILTERS = 10;
 
-/** What every list of the API can be narrowed by besides its own fields (docs/API.md#filters). */
+/**
+ * What the lists of the API are narrowed by besides their own fields (docs/API.md#filters): `status` and `chain`
+ * are each list's own values, validated by its schema.
+ */
 export interface ListFilters {
+  status?: string;
+  chain?: string;
   created?: { gt?: Date; gte?: Date; lt?: Date; lte?: Date };
   /** Each key's value, compared with the stored value as text (`123` finds the number 123 and the string "123"). */
   metadata?: Record<string, string>;
@@ -16,18 +21,22 @@ const MOMENT_MESSAGE = "must be Unix seconds or an ISO 8601 date-time with its o
 const ISO_MOMENT =
   /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
 
-/** The text's calendar date exists (JavaScript would take 2026-02-30 for March 2nd). */
-function realDate(text: string): boolean {
-  const [y, m, d] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+/**
+ * A `YYYY-MM-DD` day's start, 00:00 UTC, or null when no such day exists (JavaScript takes 2026-02-30 for
+ * March 2nd).
+ */
+export function utcDay(text: string): Date | null {
+  const day = new Date(`${text}T00:00:00.000Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text)
+    ? day
+    : null;
 }
 
 function moment(bound: string) {
   return z.string({ error: `created[${bound}] ${MOMENT_MESSAGE}` }).transform((text, ctx): Date => {
     const at = /^\d{1,12}$/.test(text)
       ? new Date(Number(text) * 1000)
-      : ISO_MOMENT.test(text) && realDate(text)
+      : ISO_MOMENT.test(text) && utcDay(text.slice(0, 10))
         ? new Date(text.length === 10 ? `${text}T00:00:00Z` : text)
         : null;
     if (at && !Number.isNaN(at.getTime())) return at;

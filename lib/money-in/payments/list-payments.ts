@@ -10,9 +10,6 @@ import { PAYMENT_COLUMNS, type PaymentStatus, toPaymentRow, type PaymentRow } fr
 export interface PaymentFilters extends ListFilters {
   status?: PaymentStatus;
   chain?: Chain;
-  /** created_at >= createdFrom and < createdBefore */
-  createdFrom?: Date;
-  createdBefore?: Date;
   /** A payment id, a deposit address, or the transaction hash of one of its deposits (exact match). */
   search?: string;
 }
@@ -42,10 +39,6 @@ function paymentFilterSql(owner: { merchantId: string; mode: Mode }, f: PaymentF
     values.push(value);
     where.push(sql(`$${values.length}`));
   };
-  if (f.status) add((n) => `status = ${n}`, f.status);
-  if (f.chain) add((n) => `chain = ${n}`, f.chain);
-  if (f.createdFrom) add((n) => `created_at >= ${n}`, f.createdFrom);
-  if (f.createdBefore) add((n) => `created_at < ${n}`, f.createdBefore);
   where.push(...listFilterSql(f, values));
   // Hex (EVM addresses, EVM and Tron hashes) is matched whatever its case; base58 is case-sensitive.
   if (f.search)

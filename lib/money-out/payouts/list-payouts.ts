@@ -13,8 +13,6 @@ export async function listPayouts(
 ): Promise<{ rows: PayoutRow[]; hasMore: boolean }> {
   const values: unknown[] = [owner.merchantId, owner.mode];
   const where = ["merchant_id = $1", "mode = $2"];
-  if (page.status) where.push(`status = $${values.push(page.status)}`);
-  if (page.chain) where.push(`chain = $${values.push(page.chain)}`);
   where.push(...listFilterSql(page, values));
   const result = await keysetPage(db, {
     table: "payouts",

@@ -16,8 +16,6 @@ export async function listRefunds(
   const conditions = ["merchant_id = $1", "mode = $2"];
   const values: unknown[] = [owner.merchantId, owner.mode];
   if (page.payment) conditions.push(`payment_id = $${values.push(page.payment)}`);
-  if (page.status) conditions.push(`status = $${values.push(page.status)}`);
-  if (page.chain) conditions.push(`chain = $${values.push(page.chain)}`);
   conditions.push(...listFilterSql(page, values));
   const result = await keysetPage(db, {
     table: "refunds",
