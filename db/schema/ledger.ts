@@ -20,6 +20,11 @@ export const ledgerEntries = pgTable(
     chain: text("chain").notNull(),
     account: text("account").notNull(),
     amountUnits: bigint("amount_units", { mode: "bigint" }).notNull(),
+    /**
+     * On an `available` entry: the merchant's available balance on that chain right after it (the balance
+     * transactions' running balance), written under the balances row's lock; null on every other account.
+     */
+    availableAfterUnits: bigint("available_after_units", { mode: "bigint" }),
     causeType: text("cause_type", { enum: ["payment", "deposit", "payout", "refund", "adjustment"] }).notNull(),
     causeId: text("cause_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -28,6 +33,8 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_owner_idx").on(t.merchantId, t.mode, t.chain, t.account),
     index("ledger_entries_cause_idx").on(t.causeType, t.causeId),
     index("ledger_entries_journal_idx").on(t.journalId),
+    // The balance transactions: a merchant's `available` entries in the order they moved the balance.
+    index("ledger_entries_available_idx").on(t.merchantId, t.mode, t.id).where(sql`${t.account} = 'available'`),
     check(
       "ledger_entries_account_check",
       // Joined as is: drizzle-kit compares this text with the migrations' snapshot, whitespace included.
@@ -37,6 +44,7 @@ export const ledgerEntries = pgTable(
       ]),
     ),
     check("ledger_entries_nonzero", sql`${t.amountUnits} <> 0`),
+    check("ledger_entries_available_after", sql`(${t.account} = 'available') = (${t.availableAfterUnits} is not null)`),
   ],
 );
 

@@ -23,6 +23,7 @@ export const LAYERS = [
   "notify",
   "money-in",
   "money-out",
+  "reports",
   "identity",
   "http",
   "dashboard",

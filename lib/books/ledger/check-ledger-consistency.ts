@@ -2,14 +2,16 @@ import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 
 export interface LedgerInconsistency {
-  kind: "unbalanced_journal" | "balance_mismatch" | "receivable_mismatch";
+  kind: "unbalanced_journal" | "balance_mismatch" | "receivable_mismatch" | "running_balance_mismatch";
   detail: string;
 }
 
 /**
  * Proves the maintained balances equal what the journal says: every journal sums to zero, and every
  * balances row equals the sum of its account's entries (and no entries exist without a row), and what the
- * `reorg_receivables` entries say merchants owe equals the open reorg reversals' receivables.
+ * `reorg_receivables` entries say merchants owe equals the open reorg reversals' receivables, and every
+ * `available` entry's running balance (`available_after_units`, the balance transactions') is the sum of its
+ * chain's entries up to it, so the last one is the balance.
  */
 export async function checkLedgerConsistency(db: Db, merchantId?: string): Promise<LedgerInconsistency[]> {
   const problems: LedgerInconsistency[] = [];
@@ -64,6 +66,20 @@ export async function checkLedgerConsistency(db: Db, merchantId?: string): Promi
     problems.push({
       kind: "receivable_mismatch",
       detail: `${r.merchant_id}/${r.mode}/${r.chain}: reorg_receivables entries ${r.owed}, open reversals ${r.open}`,
+    });
+  const running = await query<{ merchant_id: string; mode: string; chain: string; id: string; stored: string }>(
+    db,
+    `select merchant_id, mode, chain, id::text, stored::text, running::text from (
+       select merchant_id, mode, chain, id, available_after_units as stored,
+              sum(amount_units) over (partition by merchant_id, mode, chain order by id) as running
+       from ledger_entries where account = 'available' and ($1::text is null or merchant_id = $1)) r
+     where stored is distinct from running order by id limit 20`,
+    [merchantId ?? null],
+  );
+  for (const r of running)
+    problems.push({
+      kind: "running_balance_mismatch",
+      detail: `${r.merchant_id}/${r.mode}/${r.chain}: ledger entry ${r.id} says available after it was ${r.stored}`,
     });
   return problems;
 }

@@ -180,6 +180,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/balance_transactions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List balance transactions
+     * @description Every movement of `available`, newest first in the order it moved each chain's balance: the sum of a range's `net` is the change of `available_after` over it, to the unit. `type`, `chain`, `source` and `created[…]` narrow the list.
+     *
+     *     Requires the key scope `balances:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listBalanceTransactions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/balance_transactions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a balance transaction
+     * @description Requires the key scope `balances:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveBalanceTransaction"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/payouts": {
     parameters: {
       query?: never;
@@ -1251,6 +1297,49 @@ export interface components {
        */
       in_flight: string;
     };
+    BalanceTransactionList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["BalanceTransaction"][];
+      has_more: boolean;
+    };
+    BalanceTransaction: {
+      /** @example txn_0d6c1f0e8a4b4b6e9c2f6a1d3e5b7c90 */
+      id: string;
+      /** @constant */
+      object: "balance_transaction";
+      /** @enum {string} */
+      type: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+      /**
+       * @description What it moved: positive credits `available`, negative debits it.
+       * @example -25.000000
+       */
+      amount: string;
+      /**
+       * @description What the service charged for it: always 0.000000 today.
+       * @example -25.000000
+       */
+      fee: string;
+      /**
+       * @description `amount` less `fee`.
+       * @example -25.000000
+       */
+      net: string;
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      /** @description The payment, payout or refund (or adjustment) it belongs to. */
+      source: string;
+      /**
+       * @description `available` on that chain right after it.
+       * @example -25.000000
+       */
+      available_after: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      created_at: string;
+    };
     PayoutList: {
       /** @constant */
       object: "list";
@@ -2097,6 +2186,84 @@ export interface operations {
       400: components["responses"]["InvalidRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  listBalanceTransactions: {
+    parameters: {
+      query?: {
+        limit?: string;
+        starting_after?: string;
+        type?: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        source?: string;
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BalanceTransactionList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveBalanceTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BalanceTransaction"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["InternalError"];
     };

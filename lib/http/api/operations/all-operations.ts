@@ -1,4 +1,5 @@
 import type { Operation } from "../operation";
+import { BALANCE_TRANSACTIONS } from "./balance-transactions";
 import { BALANCES } from "./balances";
 import { CHAINS_OPERATIONS } from "./chains";
 import { EVENTS } from "./events";
@@ -14,6 +15,7 @@ export const OPERATIONS: Operation[] = [
   PAYMENTS,
   PAYMENT_LINKS,
   BALANCES,
+  BALANCE_TRANSACTIONS,
   PAYOUTS,
   REFUNDS,
   WEBHOOKS,
