@@ -32,15 +32,16 @@ export function utcDay(text: string): Date | null {
     : null;
 }
 
-function moment(bound: string) {
-  return z.string({ error: `created[${bound}] ${MOMENT_MESSAGE}` }).transform((text, ctx): Date => {
+/** A moment as the API takes one: Unix seconds, an ISO 8601 date-time with its offset, or a bare date (UTC). */
+export function momentField(name: string) {
+  return z.string({ error: `${name} ${MOMENT_MESSAGE}` }).transform((text, ctx): Date => {
     const at = /^\d{1,12}$/.test(text)
       ? new Date(Number(text) * 1000)
       : ISO_MOMENT.test(text) && utcDay(text.slice(0, 10))
         ? new Date(text.length === 10 ? `${text}T00:00:00Z` : text)
         : null;
     if (at && !Number.isNaN(at.getTime())) return at;
-    ctx.issues.push({ code: "custom", message: `created[${bound}] ${MOMENT_MESSAGE}`, input: text });
+    ctx.issues.push({ code: "custom", message: `${name} ${MOMENT_MESSAGE}`, input: text });
     return z.NEVER;
   });
 }
@@ -48,10 +49,10 @@ function moment(bound: string) {
 const created = z
   .strictObject(
     {
-      gt: moment("gt").optional(),
-      gte: moment("gte").optional(),
-      lt: moment("lt").optional(),
-      lte: moment("lte").optional(),
+      gt: momentField("created[gt]").optional(),
+      gte: momentField("created[gte]").optional(),
+      lt: momentField("created[lt]").optional(),
+      lte: momentField("created[lte]").optional(),
     },
     { error: "created takes bounds: created[gte], created[gt], created[lt] or created[lte]" },
   )

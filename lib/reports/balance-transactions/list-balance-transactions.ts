@@ -9,13 +9,12 @@ import type { BalanceTransactionObject, ListBalanceTransactionsQuery } from "./b
 type Owner = { merchantId: string; mode: Mode };
 
 /**
+ * The owner's `available` entries ($1 merchant, $2 mode) as `e`, each with its `t.type` and `t.source`.
  * A balance transaction is a journal's one `available` entry (lib/books/ledger/post-journal.ts): its id is the
  * journal's, its type and source follow from the journal's cause, its running balance was written with it.
  * A credit through a deposit names the deposit's payment; an adjustment's cause is `adj_…:reason`.
  */
-const ENTRIES = `
-  select e.id, e.journal_id, e.chain, e.amount_units::text as amount, e.available_after_units::text as after,
-         e.created_at, t.type, t.source
+export const BALANCE_ENTRIES_FROM = `
   from ledger_entries e
   left join deposits d on e.cause_type = 'deposit' and d.id = e.cause_id
   cross join lateral (select
@@ -30,8 +29,11 @@ const ENTRIES = `
       when 'adjustment' then split_part(e.cause_id, ':', 1)
       else e.cause_id end as source) t
   where e.merchant_id = $1 and e.mode = $2 and e.account = 'available'`;
+export const BALANCE_ENTRIES = `
+  select e.id, e.journal_id, e.chain, e.amount_units::text as amount, e.available_after_units::text as after,
+         e.created_at, t.type, t.source ${BALANCE_ENTRIES_FROM}`;
 
-interface EntryRow {
+export interface EntryRow {
   id: string;
   journal_id: string;
   chain: BalanceTransactionObject["chain"];
@@ -50,7 +52,7 @@ function journalOf(id: string): string | null {
   return parts ? `jnl_${parts.slice(1).join("-")}` : null;
 }
 
-function toObject(row: EntryRow): BalanceTransactionObject {
+export function toBalanceTransaction(row: EntryRow): BalanceTransactionObject {
   const amount = formatAmount(BigInt(row.amount));
   return {
     id: `txn_${row.journal_id.slice(4).replaceAll("-", "")}`,
@@ -83,20 +85,20 @@ export async function listBalanceTransactions(
   const limit = page.limit ?? 20;
   const rows = await query<EntryRow>(
     db,
-    `${ENTRIES}${where.map((c) => ` and ${c}`).join("")} order by e.id desc limit $${values.push(limit + 1)}`,
+    `${BALANCE_ENTRIES}${where.map((c) => ` and ${c}`).join("")} order by e.id desc limit $${values.push(limit + 1)}`,
     values,
   );
-  return { data: rows.slice(0, limit).map(toObject), hasMore: rows.length > limit };
+  return { data: rows.slice(0, limit).map(toBalanceTransaction), hasMore: rows.length > limit };
 }
 
 /** One of the owner's balance transactions; 404 otherwise. */
 export async function getBalanceTransaction(db: Db, owner: Owner, id: string): Promise<BalanceTransactionObject> {
   const journal = journalOf(id);
   const [row] = journal
-    ? await query<EntryRow>(db, `${ENTRIES} and e.journal_id = $3`, [owner.merchantId, owner.mode, journal])
+    ? await query<EntryRow>(db, `${BALANCE_ENTRIES} and e.journal_id = $3`, [owner.merchantId, owner.mode, journal])
     : [];
   if (!row) throw new DomainError("not_found", `No such balance transaction: '${id}'.`);
-  return toObject(row);
+  return toBalanceTransaction(row);
 }
 
 async function cursorEntry(db: Db, owner: Owner, id: string): Promise<string> {

@@ -382,6 +382,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/reports/statement": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A period's statement
+     * @description Per chain (`chain`, or every chain enabled in the key's mode) for `from` (included) to `to` (excluded): the opening balance, the balance transactions' totals by type, the fees and network costs, the closing balance (opening plus the totals, to the unit), and the payouts created in the period with their balance transactions.
+     *
+     *     Requires the key scopes `balances:read` and `payouts:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveStatement"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhooks": {
     parameters: {
       query?: never;
@@ -1464,6 +1488,104 @@ export interface components {
       /** @description When an unclaimed claim is canceled. */
       expires_at: string | null;
       succeeded_at: string | null;
+    };
+    Statement: {
+      /** @constant */
+      object: "statement";
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      to: string;
+      chains: {
+        /** @enum {string} */
+        chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /** @description `available` at `from`. */
+        opening_balance: string;
+        /** @description `available` at `to`: opening balance plus every total. */
+        closing_balance: string;
+        /** @description The balance transactions of the period summed by type (every type, zeros included). */
+        totals: {
+          [key: string]: string;
+        };
+        /** @description How many balance transactions the period holds. */
+        transactions: number;
+        /** @description What the service charged: 0.000000. */
+        fees: string;
+        /** @description Network fees of the period's transactions for you, paid by the operator, not by `available`. */
+        network_costs: {
+          symbol: string;
+          payments: {
+            count: number;
+            /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
+            total: string;
+          };
+          payouts: {
+            count: number;
+            /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
+            total: string;
+          };
+          refunds: {
+            count: number;
+            /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
+            total: string;
+          };
+          /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
+          total: string;
+        };
+        /** @description The payouts created in the period, oldest first, each with its balance transactions. */
+        payouts: {
+          /** @example po_5Vw8rT1m */
+          id: string;
+          /** @constant */
+          object: "payout";
+          /** @enum {string} */
+          status: "pending" | "review_required" | "processing" | "confirmed" | "failed" | "blocked";
+          /** @enum {string} */
+          chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+          to_address: string;
+          /**
+           * @description USDT, a decimal string with exactly 6 decimals
+           * @example 25.000000
+           */
+          amount: string;
+          /** @constant */
+          currency: "USDT";
+          tx_hash: string | null;
+          confirmations?: number;
+          /**
+           * Format: date-time
+           * @example 2026-11-27T10:00:00.000Z
+           */
+          confirmed_at?: string;
+          /**
+           * @description Only on a failed or blocked payout.
+           * @enum {string}
+           */
+          failure_code?:
+            | "rejected"
+            | "denied_destination"
+            | "sanctioned_destination"
+            | "destination_frozen"
+            | "transfer_reverted"
+            | "transfer_expired";
+          failure_message?: string | null;
+          /**
+           * Format: date-time
+           * @example 2026-11-27T10:00:00.000Z
+           */
+          created_at: string;
+          description?: string;
+          metadata: components["schemas"]["Metadata"];
+          balance_transactions: components["schemas"]["BalanceTransaction"][];
+        }[];
+        has_more_payouts: boolean;
+      }[];
     };
     WebhookEndpointList: {
       /** @constant */
@@ -2627,6 +2749,41 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveStatement: {
+    parameters: {
+      query: {
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /** @description The period's start (included). */
+        from: string;
+        /** @description The period's end (excluded). */
+        to: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Statement"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["InternalError"];
     };

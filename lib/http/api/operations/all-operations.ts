@@ -7,6 +7,7 @@ import { PAYMENT_LINKS } from "./payment-links";
 import { PAYMENTS } from "./payments";
 import { PAYOUTS } from "./payouts";
 import { REFUNDS } from "./refunds";
+import { REPORTS } from "./reports";
 import { SANDBOX } from "./sandbox";
 import { WEBHOOKS } from "./webhooks";
 
@@ -18,6 +19,7 @@ export const OPERATIONS: Operation[] = [
   BALANCE_TRANSACTIONS,
   PAYOUTS,
   REFUNDS,
+  REPORTS,
   WEBHOOKS,
   EVENTS,
   CHAINS_OPERATIONS,
