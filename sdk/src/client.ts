@@ -1,4 +1,6 @@
+import { BalanceTransactions } from "./resources/balance-transactions.js";
 import { Balances } from "./resources/balances.js";
+import { Reports } from "./resources/reports.js";
 import { Chains } from "./resources/chains.js";
 import { Events } from "./resources/events.js";
 import { PaymentLinks } from "./resources/payment-links.js";
@@ -7,7 +9,8 @@ import { Payouts } from "./resources/payouts.js";
 import { Refunds } from "./resources/refunds.js";
 import { Sandbox } from "./resources/sandbox.js";
 import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
-import { Transport } from "./transport.js";
+import { type RequestOptions, Transport } from "./transport.js";
+import type { SearchParams, SearchResultList } from "./types.js";
 import { webhooks } from "./webhooks.js";
 
 export interface ClientOptions {
@@ -26,14 +29,22 @@ export class Client {
   readonly payments: Payments;
   readonly paymentLinks: PaymentLinks;
   readonly balances: Balances;
+  readonly balanceTransactions: BalanceTransactions;
+  readonly reports: Reports;
   readonly chains: Chains;
   readonly payouts: Payouts;
   readonly refunds: Refunds;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly sandbox: Sandbox;
+  /** Payments, payouts and refunds by id, address, transaction hash, amount, metadata or description. */
+  search(params: SearchParams, options?: RequestOptions) {
+    return this.http.request<SearchResultList>({ method: "GET", path: "/v1/search", query: params, options });
+  }
+
   /** Verifying deliveries needs no key; the same functions are exported as `webhooks`. */
   readonly webhooks = webhooks;
+  private readonly http: Transport;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
     if (typeof apiKey !== "string" || apiKey === "")
@@ -47,9 +58,12 @@ export class Client {
       timeoutMs: options.timeoutMs ?? 60_000,
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     });
+    this.http = http;
     this.payments = new Payments(http);
     this.paymentLinks = new PaymentLinks(http);
     this.balances = new Balances(http);
+    this.balanceTransactions = new BalanceTransactions(http);
+    this.reports = new Reports(http);
     this.chains = new Chains(http);
     this.payouts = new Payouts(http);
     this.refunds = new Refunds(http);

@@ -34,6 +34,13 @@ export type PaymentLinkCreateParams = RequestBody<"createPaymentLink">;
 
 export type Balance = Schemas["Balance"];
 export type BalanceList = Schemas["BalanceList"];
+export type BalanceTransaction = Schemas["BalanceTransaction"];
+export type BalanceTransactionList = Schemas["BalanceTransactionList"];
+export type BalanceTransactionListParams = ListParams<"listBalanceTransactions">;
+export type Statement = Schemas["Statement"];
+export type StatementParams = NonNullable<operations["retrieveStatement"]["parameters"]["query"]>;
+export type SearchResultList = Schemas["SearchResultList"];
+export type SearchParams = ListParams<"search">;
 export type ChainStatus = Schemas["Chain"];
 export type ChainList = Schemas["ChainList"];
 

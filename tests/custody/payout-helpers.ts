@@ -6,6 +6,8 @@ import { getDb } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { checkLedgerConsistency } from "@/lib/books/ledger/check-ledger-consistency";
 import { formatAmount } from "@/lib/kernel/amount";
+import { CHAIN_SPECS } from "@/lib/chains/chain-registry";
+import { parseUnits } from "viem";
 import { PAYOUT_COLUMNS, toPayoutRow } from "@/lib/money-out/payouts/payout-row";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 import { createWebhookEndpoint } from "@/lib/notify/webhooks/create-webhook-endpoint";
@@ -153,9 +155,38 @@ export async function expectPayoutConfirms(s: PayoutSetting, chain: Chain, recip
     tx_hash: done.tx_hash,
     metadata: { order: `A-${chain}` },
   });
-  await expectOwnCost(created.json.id, s.merchant.id);
+  const fee = await expectOwnCost(created.json.id, s.merchant.id);
+  await expectInStatement(s, chain, created.json, fee);
   expect(await checkLedgerConsistency(getDb(), s.merchant.id)).toEqual([]);
   return done;
+}
+
+/**
+ * The statement of the payout's chain from its creation to now lists it with its debit, and counts its network
+ * fee among the payouts' costs (docs/API.md#statements).
+ */
+async function expectInStatement(
+  s: PayoutSetting,
+  chain: Chain,
+  payout: { id: string; created_at: string },
+  fee: bigint,
+) {
+  const to = new Date(Date.now() + 60_000).toISOString();
+  const reply = await api(
+    "GET",
+    `/v1/reports/statement?chain=${chain}&from=${encodeURIComponent(payout.created_at)}&to=${encodeURIComponent(to)}`,
+    { key: s.merchant.sandboxKey },
+  );
+  expect(reply.status, reply.text).toBe(200);
+  const [statement] = reply.json.chains;
+  const listed = statement.payouts.find((p: { id: string }) => p.id === payout.id);
+  expect(listed).toMatchObject({
+    status: "confirmed",
+    balance_transactions: [{ type: "payout", amount: "-12.345678" }],
+  });
+  const costs = statement.network_costs.payouts;
+  expect(costs.count).toBeGreaterThanOrEqual(1);
+  expect(parseUnits(costs.total, CHAIN_SPECS[chain].native.decimals)).toBeGreaterThanOrEqual(fee);
 }
 
 /** A payout bears its transfer's fee (and rent), exactly, whether the transfer confirmed or reverted (`cli costs`). */
@@ -178,6 +209,7 @@ async function expectOwnCost(payoutId: string, merchantId: string) {
   expect(costs).toEqual([
     { subject_type: "payout", subject_id: payoutId, merchant_id: merchantId, fee: transfer!.fee },
   ]);
+  return BigInt(transfer!.fee);
 }
 
 /** A fresh address frozen through the sandbox API, the merchant's balance then, and a 1 USDT payout to it. */

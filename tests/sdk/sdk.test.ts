@@ -7,7 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/platform/config/env";
-import { getPool } from "@/lib/platform/db/client";
+import { adjustBalance } from "@/lib/books/ledger/adjust-balance";
+import { getDb, getPool } from "@/lib/platform/db/client";
 import { type JobRunner, startWorker } from "@/worker/start-jobs";
 import type * as Sdk from "../../sdk/src/index";
 import { newMerchant, webUrls } from "../helpers/api";
@@ -133,6 +134,31 @@ describe("payments", () => {
     expect(await rejection(client.refunds.retrieve("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
     expect(await rejection(client.refunds.cancel("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
     expect((await client.refunds.list({ payment: payment.id })).data).toEqual([]);
+  });
+
+  it("finds and accounts: balance transactions page by page, a statement, search", async () => {
+    const m = await newMerchant();
+    const client = new sdk.Client(m.sandboxKey, { baseUrl: base() });
+    for (const amount of [1_000_000n, 2_000_000n, 3_000_000n])
+      await adjustBalance(getDb(), { merchantId: m.id, mode: "sandbox", chain: "bnb", amount, reason: "sdk" });
+    const walked: string[][] = [];
+    for await (const t of client.balanceTransactions.list({ chain: "bnb", limit: 2 }))
+      walked.push([t.type, t.amount, t.available_after]);
+    expect(walked).toEqual([
+      ["adjustment", "3.000000", "6.000000"],
+      ["adjustment", "2.000000", "3.000000"],
+      ["adjustment", "1.000000", "1.000000"],
+    ]);
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const statement = await client.reports.statement({ chain: "bnb", from: "2026-01-01", to });
+    expect(statement.chains[0]).toMatchObject({
+      opening_balance: "0.000000",
+      closing_balance: "6.000000",
+      totals: { adjustment: "6.000000", payment: "0.000000" },
+    });
+    const payment = await client.payments.create({ amount: "4.000000", chain: "bnb", metadata: { order_id: "SDK-7" } });
+    const found = await client.search({ query: "metadata[order_id]:SDK-7", limit: 5 });
+    expect(found.data.map((o) => [o.object, o.id])).toEqual([["payment", payment.id]]);
   });
 });
 

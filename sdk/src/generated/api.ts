@@ -406,6 +406,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search payments, payouts and refunds
+     * @description Finds the key's payments, payouts and refunds by id, address (deposit, payer or recipient), transaction hash, exact amount, metadata value or description: `query` is terms that must all match, each a bare value (any field) or `field:value` (`id`, `address`, `tx`, `amount`, `description`, `metadata`, `metadata[key]`), and `type:payment|payout|refund` narrows the kinds. Newest first, as full objects; payouts and refunds only with their read scope.
+     *
+     *     Requires the key scope `payments:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["search"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhooks": {
     parameters: {
       query?: never;
@@ -1586,6 +1610,12 @@ export interface components {
         }[];
         has_more_payouts: boolean;
       }[];
+    };
+    SearchResultList: {
+      /** @constant */
+      object: "list";
+      data: (components["schemas"]["Payment"] | components["schemas"]["Payout"] | components["schemas"]["Refund"])[];
+      has_more: boolean;
     };
     WebhookEndpointList: {
       /** @constant */
@@ -2779,6 +2809,39 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Statement"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  search: {
+    parameters: {
+      query: {
+        /** @description Terms, all of which must match (docs: Search syntax). */
+        query: string;
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SearchResultList"];
         };
       };
       400: components["responses"]["InvalidRequest"];

@@ -9,6 +9,7 @@ import { PAYOUTS } from "./payouts";
 import { REFUNDS } from "./refunds";
 import { REPORTS } from "./reports";
 import { SANDBOX } from "./sandbox";
+import { SEARCH } from "./search";
 import { WEBHOOKS } from "./webhooks";
 
 /** Every /v1 operation, in the order the reference lists them. */
@@ -20,6 +21,7 @@ export const OPERATIONS: Operation[] = [
   PAYOUTS,
   REFUNDS,
   REPORTS,
+  SEARCH,
   WEBHOOKS,
   EVENTS,
   CHAINS_OPERATIONS,
