@@ -34,6 +34,8 @@ export interface Operation<B extends Schema = Schema, Q extends Schema = Schema>
   response: z.ZodType;
   /** The 200 body's media type when it is not JSON: an events stream answers `text/event-stream`. */
   produces?: "text/event-stream";
+  /** A 200 body in several media types (an export: CSV or JSON lines), each with its schema; replaces `response`. */
+  contents?: Record<string, z.ZodType>;
   /** Error types it answers beyond those every operation may (invalid_request_error, unauthorized, …). */
   errors?: readonly ErrorType[];
 }

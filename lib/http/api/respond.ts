@@ -42,6 +42,27 @@ export function jsonResponse(
 }
 
 /** A server-sent events answer, with the headers every /v1 answer carries; proxies are asked not to buffer it. */
+/** A file streamed as it is made (an export): its media type, and a name to save it under. */
+export function fileStreamResponse(
+  stream: ReadableStream<Uint8Array>,
+  file: { contentType: string; filename: string },
+  requestId: string,
+  extra: Record<string, string> = {},
+): Response {
+  return new Response(stream, {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Disposition": `attachment; filename="${file.filename}"`,
+      "Cache-Control": "no-store",
+      "X-Accel-Buffering": "no",
+      "X-Content-Type-Options": "nosniff",
+      "X-API-Version": API_VERSION,
+      "Request-Id": requestId,
+      ...extra,
+    },
+  });
+}
+
 export function eventStreamResponse(
   stream: ReadableStream<Uint8Array>,
   requestId: string,

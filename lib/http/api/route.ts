@@ -11,7 +11,7 @@ import { executeWrite } from "./execute-write";
 import { readIdempotencyKey } from "./idempotency-header";
 import { isImpossiblePathParam, readJsonBody, readQuery, refuseUnsafeText, validate } from "./parse-input";
 import { authenticateAdmitted, rateLimitHeaders } from "./rate-limit";
-import { eventStreamResponse, jsonResponse, requestIdOf } from "./respond";
+import { eventStreamResponse, fileStreamResponse, jsonResponse, requestIdOf } from "./respond";
 import type { Operation } from "./operation";
 
 export interface HandlerContext<Body, Query> {
@@ -38,6 +38,8 @@ export interface HandlerResult {
   sensitive?: boolean;
   /** A GET that answers server-sent events: the stream replaces `body` (text/event-stream). */
   stream?: ReadableStream<Uint8Array>;
+  /** The stream is a file (an export), not events: its media type and name. */
+  file?: { contentType: string; filename: string };
   /** A POST's last writes, sent with its stored response and COMMIT (execute-write.ts `WriteResult`). */
   writes?: Statement[];
 }
@@ -117,6 +119,7 @@ export function apiRoute<B extends Schema = undefined, Q extends Schema = undefi
           signal,
           requestId,
         });
+        if (result.stream && result.file) return fileStreamResponse(result.stream, result.file, requestId, rateHeaders);
         if (result.stream) return eventStreamResponse(result.stream, requestId, rateHeaders);
         return jsonResponse(result.status ?? 200, JSON.stringify(result.body), requestId, rateHeaders);
       }

@@ -66,7 +66,9 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       "200": {
         description: "OK",
         headers: ref([...ALWAYS, ...RATE_LIMIT, ...(isPost ? (["Idempotent-Replayed"] as const) : [])]),
-        content: { [op.produces ?? "application/json"]: { schema: op.response } },
+        content: op.contents
+          ? Object.fromEntries(Object.entries(op.contents).map(([type, schema]) => [type, { schema }]))
+          : { [op.produces ?? "application/json"]: { schema: op.response } },
       },
       ...errorResponses(op),
     },

@@ -1,3 +1,4 @@
+import { eq, sql } from "drizzle-orm";
 import { auditLog } from "@/db/schema/users";
 import type { Db } from "@/lib/platform/db/client";
 import { newId } from "@/lib/kernel/random";
@@ -10,14 +11,18 @@ export interface Actor {
   userAgent: string | null;
 }
 
+type Entry = { action: string; target?: string; details?: Record<string, unknown> };
+
 /** Appends one row to the audit log; call it in the mutation's own transaction. */
-export async function recordAudit(
-  db: Db,
-  actor: Actor,
-  entry: { action: string; target?: string; details?: Record<string, unknown> },
-): Promise<void> {
+export async function recordAudit(db: Db, actor: Actor, entry: Entry): Promise<void> {
+  await recordAuditEntry(db, actor, entry);
+}
+
+/** recordAudit, returning the entry's id (for completeAudit). */
+export async function recordAuditEntry(db: Db, actor: Actor, entry: Entry): Promise<string> {
+  const id = newId("aud_");
   await db.insert(auditLog).values({
-    id: newId("aud_"),
+    id,
     merchantId: actor.merchantId,
     userId: actor.userId,
     action: entry.action,
@@ -26,4 +31,13 @@ export async function recordAudit(
     ip: actor.ip,
     userAgent: actor.userAgent?.slice(0, 512) ?? null,
   });
+  return id;
+}
+
+/** Adds what was known only at the end (an export's row count) to an entry's details. */
+export async function completeAudit(db: Db, id: string, details: Record<string, unknown>): Promise<void> {
+  await db
+    .update(auditLog)
+    .set({ details: sql`coalesce(${auditLog.details}, '{}'::jsonb) || ${JSON.stringify(details)}::jsonb` })
+    .where(eq(auditLog.id, id));
 }

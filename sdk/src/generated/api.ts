@@ -430,6 +430,102 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/exports/payments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payments
+     * @description Every payment its list would page through for the same filters, newest first, in one streamed answer: CSV (`format=csv`, the default; times in UTC or `timezone`) or JSON lines (`format=jsonl`, the API's objects). Each export is recorded in the audit log with its filter and row count.
+     *
+     *     Requires the key scope `payments:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["exportPayments"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/exports/payouts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payouts
+     * @description Every payout its list would page through for the same filters, newest first, in one streamed answer: CSV (`format=csv`, the default; times in UTC or `timezone`) or JSON lines (`format=jsonl`, the API's objects). Each export is recorded in the audit log with its filter and row count.
+     *
+     *     Requires the key scope `payouts:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["exportPayouts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/exports/refunds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export refunds
+     * @description Every refund its list would page through for the same filters, newest first, in one streamed answer: CSV (`format=csv`, the default; times in UTC or `timezone`) or JSON lines (`format=jsonl`, the API's objects). Each export is recorded in the audit log with its filter and row count.
+     *
+     *     Requires the key scope `refunds:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["exportRefunds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/exports/balance_transactions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export balance transactions
+     * @description Every balance transaction its list would page through for the same filters, newest first, in one streamed answer: CSV (`format=csv`, the default; times in UTC or `timezone`) or JSON lines (`format=jsonl`, the API's objects). Each export is recorded in the audit log with its filter and row count.
+     *
+     *     Requires the key scope `balances:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["exportBalanceTransactions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhooks": {
     parameters: {
       query?: never;
@@ -2842,6 +2938,217 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["SearchResultList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  exportPayments: {
+    parameters: {
+      query?: {
+        status?: "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
+        metadata?: {
+          [key: string]: string;
+        };
+        /** @description `csv` (the default) or `jsonl` (one API object per line). */
+        format?: "csv" | "jsonl";
+        /** @description CSV only: the IANA time zone its times are written in, with their offset (default UTC). */
+        timezone?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+          "application/x-ndjson": components["schemas"]["Payment"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  exportPayouts: {
+    parameters: {
+      query?: {
+        status?: "pending" | "review_required" | "processing" | "confirmed" | "failed" | "blocked";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
+        metadata?: {
+          [key: string]: string;
+        };
+        /** @description `csv` (the default) or `jsonl` (one API object per line). */
+        format?: "csv" | "jsonl";
+        /** @description CSV only: the IANA time zone its times are written in, with their offset (default UTC). */
+        timezone?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+          "application/x-ndjson": components["schemas"]["Payout"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  exportRefunds: {
+    parameters: {
+      query?: {
+        payment?: string;
+        status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "canceled";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /**
+         * @description `metadata[key]=value`: the stored value of that key equals the text (several must all match).
+         * @example {}
+         */
+        metadata?: {
+          [key: string]: string;
+        };
+        /** @description `csv` (the default) or `jsonl` (one API object per line). */
+        format?: "csv" | "jsonl";
+        /** @description CSV only: the IANA time zone its times are written in, with their offset (default UTC). */
+        timezone?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+          "application/x-ndjson": components["schemas"]["Refund"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  exportBalanceTransactions: {
+    parameters: {
+      query?: {
+        type?: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        source?: string;
+        /**
+         * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
+         * @example {}
+         */
+        created?: {
+          gt?: string;
+          gte?: string;
+          lt?: string;
+          lte?: string;
+        };
+        /** @description `csv` (the default) or `jsonl` (one API object per line). */
+        format?: "csv" | "jsonl";
+        /** @description CSV only: the IANA time zone its times are written in, with their offset (default UTC). */
+        timezone?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+          "application/x-ndjson": components["schemas"]["BalanceTransaction"];
         };
       };
       400: components["responses"]["InvalidRequest"];

@@ -3,6 +3,7 @@ import { BALANCE_TRANSACTIONS } from "./balance-transactions";
 import { BALANCES } from "./balances";
 import { CHAINS_OPERATIONS } from "./chains";
 import { EVENTS } from "./events";
+import { EXPORT_OPERATIONS } from "./exports";
 import { PAYMENT_LINKS } from "./payment-links";
 import { PAYMENTS } from "./payments";
 import { PAYOUTS } from "./payouts";
@@ -22,6 +23,7 @@ export const OPERATIONS: Operation[] = [
   REFUNDS,
   REPORTS,
   SEARCH,
+  EXPORT_OPERATIONS,
   WEBHOOKS,
   EVENTS,
   CHAINS_OPERATIONS,
