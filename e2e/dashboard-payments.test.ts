@@ -82,7 +82,7 @@ describe("dashboard payments and events", () => {
     await snapshot(page, "dashboard-payments-list");
     await snapshotWide(page, "dashboard-payments-list");
 
-    await page.getByLabel("Search").fill(target.deposit_address);
+    await page.getByLabel("Search", { exact: true }).fill(target.deposit_address);
     await page.getByRole("button", { name: "Apply filters" }).click();
     await page.waitForURL(/q=/);
     const rows = page.locator("tr[data-payment]");

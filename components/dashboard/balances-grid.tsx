@@ -30,6 +30,12 @@ export function BalancesGrid({ balances, live }: { balances: Balance[]; live: bo
             <dt className="text-slate-600">In flight</dt>
             <dd className="text-right font-mono tabular-nums">{b.in_flight} USDT</dd>
           </dl>
+          <a
+            href={`/dashboard/balance-transactions?chain=${b.chain}`}
+            className="mt-2 inline-block text-sm text-slate-800 underline underline-offset-2"
+          >
+            Balance history
+          </a>
         </li>
       ))}
     </ul>

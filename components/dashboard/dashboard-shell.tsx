@@ -16,6 +16,8 @@ const NAV: { href: string; label: string; permission?: Permission }[] = [
   { href: "/dashboard/links", label: "Payment links" },
   { href: "/dashboard/payouts", label: "Payouts" },
   { href: "/dashboard/refunds", label: "Refunds" },
+  { href: "/dashboard/balance-transactions", label: "Balance history", permission: "balances:read" },
+  { href: "/dashboard/statement", label: "Statement", permission: "payouts:read" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "API keys" },
@@ -52,6 +54,20 @@ export function DashboardShell({
           <Link href="/dashboard" className="mr-auto min-w-0 truncate font-semibold text-slate-900">
             {user.merchantName}
           </Link>
+          <search className="order-last w-full sm:order-none sm:w-64">
+            <form action="/dashboard/search" method="get" className="w-full">
+              <label htmlFor="global-search" className="sr-only">
+                Search payments, payouts and refunds
+              </label>
+              <input
+                id="global-search"
+                name="q"
+                type="search"
+                placeholder="Search: id, address, tx hash, amount…"
+                className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-base sm:text-sm"
+              />
+            </form>
+          </search>
           <form action={actions.switchMode} aria-label="Mode" className="flex rounded-lg bg-slate-100 p-0.5">
             {(["sandbox", "live"] as const).map((m) => (
               <button

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ExportLink } from "@/components/dashboard/export-link";
 import { Pager } from "@/components/dashboard/pager";
 import { PaymentsFilters } from "@/components/dashboard/payments-filters";
 import { PaymentsTable } from "@/components/dashboard/payments-table";
@@ -23,7 +24,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const page = await loadPaymentsPage(getDb(), { merchantId: user.merchantId, mode }, query);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold text-slate-900">Payments</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-2xl font-semibold text-slate-900">Payments</h1>
+        <ExportLink path="/dashboard/payments" query={query} />
+      </div>
       <PaymentsFilters query={query} errors={page.errors} />
       {page.staleCursor ? (
         <p className="text-sm text-slate-700">

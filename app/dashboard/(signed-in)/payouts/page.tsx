@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ExportLink } from "@/components/dashboard/export-link";
 import { CreatePayoutForm } from "@/components/dashboard/create-payout-form";
 import { PayoutList } from "@/components/dashboard/payout-list";
 import { PolicyForm } from "@/components/dashboard/policy-form";
@@ -45,7 +46,10 @@ export default async function PayoutsPage({
   const query = (extra: Record<string, string>) => new URLSearchParams({ ...(status ? { status } : {}), ...extra });
   return (
     <div className="space-y-8">
-      <h1 className="text-2xl font-semibold text-slate-900">Payouts</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-2xl font-semibold text-slate-900">Payouts</h1>
+        <ExportLink path="/dashboard/payouts" query={{ status }} />
+      </div>
 
       <section aria-labelledby="review-heading" className="space-y-3">
         <h2 id="review-heading" className="text-lg font-semibold text-slate-900">

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ExportLink } from "@/components/dashboard/export-link";
 import { RefundList } from "@/components/dashboard/refund-list";
 import { RefundPolicyForm } from "@/components/dashboard/refund-policy-form";
 import { requirePageUser } from "@/lib/identity/auth/guard";
@@ -45,7 +46,10 @@ export default async function RefundsPage({
   const last = page.refunds.at(-1);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold text-slate-900">Refunds</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-2xl font-semibold text-slate-900">Refunds</h1>
+        <ExportLink path="/dashboard/refunds" query={{ status }} />
+      </div>
       <p className="text-sm text-slate-700">
         Refund a payment from its page. A claim link lets the payer choose the address.
       </p>

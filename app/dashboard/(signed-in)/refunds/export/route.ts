@@ -1,0 +1,5 @@
+import { exportDownload } from "../../../export-download";
+
+export const dynamic = "force-dynamic";
+
+export const GET = (req: Request) => exportDownload(req, "refunds", "refunds:read", "/dashboard/refunds");
