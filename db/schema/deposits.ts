@@ -41,6 +41,9 @@ export const deposits = pgTable(
   (t) => [
     uniqueIndex("deposits_transfer_key").on(t.mode, t.chain, t.txHash, t.position),
     index("deposits_payment_idx").on(t.paymentId, t.blockNumber, t.logIndex),
+    // Search: a payment found by a transfer's hash or sender (lib/reports/search).
+    index("deposits_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
+    index("deposits_from_address_lower_idx").on(sql`lower(${t.fromAddress})`),
     index("deposits_uncredited_idx").on(t.mode, t.chain, t.blockNumber).where(sql`${t.status} = 'pending'`),
     check("deposits_amount_nonnegative", sql`${t.amountUnits} >= 0`),
     check("deposits_status_check", sql`${t.status} in ('pending','credited','orphaned')`),

@@ -68,6 +68,13 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
+    // Search (lib/reports/search): every field a term reads is an index, so a term is one bitmap of index scans.
+    index("payments_deposit_address_lower_idx").on(sql`lower(${t.depositAddress})`),
+    index("payments_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
+    index("payments_amount_idx").on(t.amountUnits),
+    index("payments_metadata_idx").using("gin", t.metadata),
+    index("payments_description_trgm_idx").using("gin", sql`${t.description} gin_trgm_ops`),
+    index("payments_payer_address_lower_idx").on(sql`lower(${t.payerAddress})`),
     uniqueIndex("payments_deposit_address_key")
       .on(t.mode, t.depositAddress)
       .where(sql`${t.depositAddress} is not null`),

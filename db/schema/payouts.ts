@@ -51,6 +51,12 @@ export const payouts = pgTable(
   },
   (t) => [
     index("payouts_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
+    // Search (lib/reports/search): every field a term reads is an index, so a term is one bitmap of index scans.
+    index("payouts_to_address_lower_idx").on(sql`lower(${t.toAddress})`),
+    index("payouts_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
+    index("payouts_amount_idx").on(t.amountUnits),
+    index("payouts_metadata_idx").using("gin", t.metadata),
+    index("payouts_description_trgm_idx").using("gin", sql`${t.description} gin_trgm_ops`),
     index("payouts_owner_status_idx").on(t.merchantId, t.mode, t.status, t.createdAt, t.id),
     check("payouts_amount_positive", sql`${t.amountUnits} > 0`),
     check(

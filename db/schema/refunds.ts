@@ -74,6 +74,12 @@ export const refunds = pgTable(
   },
   (t) => [
     index("refunds_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
+    // Search (lib/reports/search): every field a term reads is an index, so a term is one bitmap of index scans.
+    index("refunds_to_address_lower_idx").on(sql`lower(${t.toAddress})`),
+    index("refunds_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
+    index("refunds_amount_idx").on(t.amountUnits),
+    index("refunds_metadata_idx").using("gin", t.metadata),
+    index("refunds_reason_trgm_idx").using("gin", sql`${t.reason} gin_trgm_ops`),
     index("refunds_owner_status_idx").on(t.merchantId, t.mode, t.status, t.createdAt, t.id),
     index("refunds_payment_idx").on(t.paymentId, t.createdAt, t.id),
     uniqueIndex("refunds_claim_token_key").on(t.claimTokenHash).where(sql`${t.claimTokenHash} is not null`),

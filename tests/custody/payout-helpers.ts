@@ -37,6 +37,9 @@ export function startJobsWorker(): Promise<SpawnedWorker> {
     WEBHOOK_RETRY_SCALE: "0.1",
     WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
     WORKER_CONCURRENCY: "5", // two files' workers, watchers and web servers share the database's connections
+    // Any file's worker may take any file's jobs, and a file's worker stops with its file: jobs it held when it went
+    // are freed after this many seconds (tests/FLAKES.md), not the 60 s a payout test's wait would race.
+    JOB_LOCK_RECOVERY_SECONDS: "10",
     // eth's payouts go out in batches (reconcile.test.ts owns eth and tests them); the other chains' one by one.
     ETH_PAYOUT_STRATEGY: "batch",
   });

@@ -12,7 +12,7 @@ import { serializeRefund } from "@/lib/money-out/refunds/serialize-refund";
 import type { Db } from "@/lib/platform/db/client";
 import { listBalanceTransactionsQuery } from "../balance-transactions/balance-transaction-object";
 import { listBalanceTransactions } from "../balance-transactions/list-balance-transactions";
-import { exportFormatQuery } from "./export-format";
+import { type ExportFormat, exportFormatQuery } from "./export-format";
 
 type Owner = { merchantId: string; mode: Mode };
 type ApiObject = Record<string, unknown> & { id: string };
@@ -24,6 +24,7 @@ type Batch = (
   after: string | undefined,
   size: number,
   baseUrl: string,
+  format: ExportFormat,
 ) => Promise<{ objects: ApiObject[]; hasMore: boolean }>;
 
 const paging = { limit: true, starting_after: true } as const;
@@ -53,13 +54,17 @@ export const EXPORTS = {
       "description",
       "metadata",
     ],
-    batch: (async (db, owner, filters, after, size, baseUrl) => {
+    batch: (async (db, owner, filters, after, size, baseUrl, format) => {
       const page = await listPayments(db, owner, { limit: size, starting_after: after }, filters as PaymentFilters);
-      const transfers = await readPaymentTransfers(
-        db,
-        page.rows.map((p) => p.id),
-      );
-      const objects = page.rows.map((p) => serializePayment(p, baseUrl, transfers.get(p.id) ?? []));
+      // A CSV has no column for the transfers: they are read for JSON lines only.
+      const transfers =
+        format === "jsonl"
+          ? await readPaymentTransfers(
+              db,
+              page.rows.map((p) => p.id),
+            )
+          : null;
+      const objects = page.rows.map((p) => serializePayment(p, baseUrl, transfers?.get(p.id) ?? []));
       return { objects, hasMore: page.hasMore };
     }) as Batch,
   },

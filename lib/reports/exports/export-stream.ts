@@ -54,7 +54,15 @@ export function exportStream(db: Db, owner: { merchantId: string; mode: Mode }, 
     },
     async pull(controller) {
       try {
-        const batch = await source.batch(db, owner, req.filters, after, req.batchSize ?? BATCH, req.baseUrl);
+        const batch = await source.batch(
+          db,
+          owner,
+          req.filters,
+          after,
+          req.batchSize ?? BATCH,
+          req.baseUrl,
+          req.format,
+        );
         if (batch.objects.length) {
           const text =
             req.format === "csv"

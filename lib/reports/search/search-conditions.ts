@@ -1,19 +1,18 @@
 import { parseAmount } from "@/lib/kernel/amount";
 import type { SearchTerm, SearchType } from "./search-query";
 
-/** The columns a search reads in each table, as SQL over its alias `x` (trusted constants). */
+/** The columns a search reads in each table, as SQL over its alias `x` (trusted constants), each indexed (0044). */
 interface Columns {
   ids: string[];
   addresses: string[];
-  /** Addresses of the transfers that paid it (a payment's deposits), as an EXISTS over `deposits d`. */
+  /** The payment's transfers' senders, in `deposits` (a payment only). */
   depositAddresses?: string;
   hashes: string[];
   depositHashes?: string;
-  amounts: string[];
+  amount: string;
   text: string;
 }
 
-const DEPOSITS = "select 1 from deposits d where d.payment_id = x.id and ";
 export const SEARCH_COLUMNS: Record<SearchType, Columns> = {
   payment: {
     ids: ["x.id"],
@@ -21,14 +20,14 @@ export const SEARCH_COLUMNS: Record<SearchType, Columns> = {
     depositAddresses: "d.from_address",
     hashes: ["x.tx_hash"],
     depositHashes: "d.tx_hash",
-    amounts: ["x.amount_units", "x.amount_received_units"],
+    amount: "x.amount_units",
     text: "x.description",
   },
   payout: {
     ids: ["x.id"],
     addresses: ["x.to_address"],
     hashes: ["x.tx_hash"],
-    amounts: ["x.amount_units"],
+    amount: "x.amount_units",
     text: "x.description",
   },
   // A refund is found by its payment's id too.
@@ -36,7 +35,7 @@ export const SEARCH_COLUMNS: Record<SearchType, Columns> = {
     ids: ["x.id", "x.payment_id"],
     addresses: ["x.to_address"],
     hashes: ["x.tx_hash"],
-    amounts: ["x.amount_units"],
+    amount: "x.amount_units",
     text: "x.reason",
   },
 };
@@ -47,7 +46,8 @@ const HEX = /^(0x)?[0-9a-f]+$/i;
 
 /**
  * One term's condition on a table, its values appended to `values`; null when the term cannot match there (an
- * amount that is no amount). A bare term matches any field.
+ * amount that is no amount). A bare term matches any field. Every branch is an index's condition (lower(column),
+ * jsonb_path_ops, trigrams, the payment ids of matching deposits), so the planner ORs index scans, never a scan.
  */
 export function termCondition(type: SearchType, term: SearchTerm, values: unknown[]): string | null {
   const c = SEARCH_COLUMNS[type];
@@ -57,27 +57,35 @@ export function termCondition(type: SearchType, term: SearchTerm, values: unknow
   const v = term.value;
   if (any || term.field === "id") parts.push(...c.ids.map((col) => `${col} = ${param(v)}`));
   const exact = (cols: string[], inDeposits?: string) => {
-    const hex = HEX.test(v);
-    const p = param(hex ? v.toLowerCase() : v);
-    const eq = (col: string) => (hex ? `lower(${col}) = ${p}` : `${col} = ${p}`);
+    const lower = param(v.toLowerCase());
+    // Base58 is found through the same lower() index, then compared as written.
+    const exactly = HEX.test(v) ? "" : ` and %s = ${param(v)}`;
+    const eq = (col: string) => `(lower(${col}) = ${lower}${exactly.replace("%s", col)})`;
     parts.push(...cols.map(eq));
-    if (inDeposits) parts.push(`exists (${DEPOSITS}${eq(inDeposits)})`);
+    if (inDeposits) parts.push(`x.id = any(array(select d.payment_id from deposits d where ${eq(inDeposits)}))`);
   };
   if (any || term.field === "address") exact(c.addresses, c.depositAddresses);
   if (any || term.field === "tx") exact(c.hashes, c.depositHashes);
   if (any || term.field === "amount") {
     const units = amountUnits(v);
-    if (units !== null) parts.push(...c.amounts.map((col) => `${col} = ${param(units.toString())}`));
+    if (units !== null) parts.push(`${c.amount} = ${param(units.toString())}`);
   }
   if (any || term.field === "description")
     parts.push(`${c.text} ilike ${param(`%${v.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
-  if (any || term.field === "metadata")
-    parts.push(
-      term.key === null
-        ? `exists (select 1 from jsonb_each_text(x.metadata) m where m.value = ${param(v)})`
-        : `x.metadata ->> ${param(term.key)} = ${param(v)}`,
-    );
+  if (any || term.field === "metadata") parts.push(`x.metadata @? ${param(metadataPath(term.key, v))}::jsonpath`);
   return parts.length ? `(${parts.join(" or ")})` : null;
+}
+
+/**
+ * The jsonpath that finds `value` at `key` (any key when null), compared as written: the string, and the number
+ * or boolean it spells. JSON.stringify quotes both as jsonpath's string literals do.
+ */
+function metadataPath(key: string | null, value: string): string {
+  const at = key === null ? "$.*" : `$.${JSON.stringify(key)}`;
+  const alternatives = [`@ == ${JSON.stringify(value)}`];
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(value)) alternatives.push(`@ == ${value}`);
+  if (value === "true" || value === "false") alternatives.push(`@ == ${value}`);
+  return `${at} ? (${alternatives.join(" || ")})`;
 }
 
 function amountUnits(text: string): bigint | null {

@@ -50,13 +50,16 @@ async function searchTable(
     conditions.push(condition);
   }
   const { table, columns } = TABLES[type];
+  // OFFSET 0 keeps the matches' plan apart from the ordering's: the planner would otherwise walk the merchant's
+  // rows newest first hoping to meet a match soon (the LIMIT), which reads the whole history when there is one.
   const rows = await query(
     db,
-    `select ${columns
-      .split(", ")
-      .map((c) => `x.${c}`)
-      .join(", ")} from ${table} x
-      where x.merchant_id = $1 and x.mode = $2 and ${conditions.join(" and ")}
+    `select ${columns} from (
+       select ${columns
+         .split(", ")
+         .map((c) => `x.${c}`)
+         .join(", ")} from ${table} x
+        where x.merchant_id = $1 and x.mode = $2 and ${conditions.join(" and ")} offset 0) x
       order by x.created_at desc, x.id desc limit $${values.push(opts.limit + 1)}`,
     values,
   );
