@@ -64,6 +64,9 @@ describe("GET /v1/exports/…", () => {
     const file = await download("/v1/exports/payments?chain=eth");
     expect(file.status, file.text).toBe(200);
     expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    // Streamed as it is made (chunked), never gathered first to be measured or compressed.
+    expect([file.headers.get("content-length"), file.headers.get("content-encoding")]).toEqual([null, null]);
+    expect(file.headers.get("transfer-encoding")).toBe("chunked");
     expect(file.headers.get("content-disposition")).toMatch(
       /^attachment; filename="payments-sandbox-\d{4}-\d{2}-\d{2}\.csv"$/,
     );

@@ -57,8 +57,9 @@ const acceptsGzip = (req: IncomingMessage) =>
 /**
  * Answers a /v1 request with its route's handler (lib/http/server/api-routes.ts), as Next would: a Web
  * Request with the headers the web server vetted, params decoded, a signal that aborts when the client goes
- * away; the Response written back, streamed when it is server-sent events, gzipped from 1 KB when the
- * client accepts it. The request's path is the one forwarded (`forward`), so the idempotency hash is Next's.
+ * away; the Response written back, streamed when it is server-sent events or a file (an export), otherwise
+ * gzipped from 1 KB when the client accepts it. The request's path is the one forwarded (`forward`), so the
+ * idempotency hash is Next's.
  */
 export async function serveApiRoute(
   req: IncomingMessage,
@@ -89,8 +90,13 @@ export async function serveApiRoute(
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
-  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    // HEAD gets the stream's headers and no stream: it would never end.
+  // Server-sent events never end, and an export (a file: Content-Disposition) may be gigabytes: both are written as
+  // they come, at the client's pace (drain), never gathered in memory first.
+  const streamed =
+    (response.headers.get("content-type") ?? "").startsWith("text/event-stream") ||
+    response.headers.has("content-disposition");
+  if (streamed) {
+    // HEAD gets the stream's headers and no stream: it may never end.
     if (method === "HEAD") {
       gone.abort(); // the route stops its reads and gives its stream slot back, as when a client leaves
       void response.body.cancel().catch(() => {}); // not awaited: it waits for the read in flight to stop
@@ -108,7 +114,10 @@ export async function serveApiRoute(
   res.end(bytes);
 }
 
-/** Writes each event as it comes; the client leaving cancels the stream (the route stops its reads with it). */
+/**
+ * Writes each chunk (an event, an export's batch) as it comes, the next read only once the socket has taken the
+ * last; the client leaving cancels the stream (the route stops its reads with it).
+ */
 async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
   const reader = body.getReader();
   res.once("close", () => void reader.cancel().catch(() => {}));
