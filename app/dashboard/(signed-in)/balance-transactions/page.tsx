@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ListTable } from "@/components/dashboard/list-table";
 import { ExportLink } from "@/components/dashboard/export-link";
 import { UtcTime } from "@/components/dashboard/status-badge";
 import { loadBalanceTransactionsPage } from "@/lib/dashboard/views/balance-transactions-view";
@@ -42,47 +43,34 @@ export default async function BalanceTransactionsPage({
           {page.stale ? "This page is no longer available." : "Nothing has moved this balance yet."}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="min-w-full text-left text-sm">
-            <caption className="sr-only">Balance transactions, newest first</caption>
-            <thead className="bg-slate-50 text-xs uppercase text-slate-600">
-              <tr>
-                {["Type", "Amount", "Available after", "Network", "Source", "Booked"].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-2">
-                    {h}
-                  </th>
-                ))}
+        <ListTable
+          caption="Balance transactions, newest first"
+          columns={["Type", "Amount", "Available after", "Network", "Source", "Booked"]}
+        >
+          {page.rows.map((t) => {
+            const href = sourceHref(t.source);
+            return (
+              <tr key={t.id} data-txn={t.id}>
+                <td className="px-3 py-2">{t.type.replaceAll("_", " ")}</td>
+                <td className="whitespace-nowrap px-3 py-2 text-right font-mono tabular-nums">{t.amount} USDT</td>
+                <td className="whitespace-nowrap px-3 py-2 text-right font-mono tabular-nums">{t.available_after}</td>
+                <td className="whitespace-nowrap px-3 py-2">{NETWORK[t.chain].name}</td>
+                <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">
+                  {href ? (
+                    <Link href={href} className="underline">
+                      {t.source}
+                    </Link>
+                  ) : (
+                    t.source
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
+                  <UtcTime iso={t.created_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {page.rows.map((t) => {
-                const href = sourceHref(t.source);
-                return (
-                  <tr key={t.id} data-txn={t.id}>
-                    <td className="px-3 py-2">{t.type.replaceAll("_", " ")}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right font-mono tabular-nums">{t.amount} USDT</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right font-mono tabular-nums">
-                      {t.available_after}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2">{NETWORK[t.chain].name}</td>
-                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">
-                      {href ? (
-                        <Link href={href} className="underline">
-                          {t.source}
-                        </Link>
-                      ) : (
-                        t.source
-                      )}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
-                      <UtcTime iso={t.created_at} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ListTable>
       )}
       {page.next ? (
         <Link

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ListTable } from "@/components/dashboard/list-table";
 import { StatusBadge, UtcTime } from "@/components/dashboard/status-badge";
 import { loadSearchResults } from "@/lib/dashboard/views/search-results";
 import { requirePageUser } from "@/lib/identity/auth/guard";
@@ -30,42 +31,31 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           Nothing in {mode} matches “{found.query}”.
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="min-w-full text-left text-sm">
-            <caption className="sr-only">Search results, newest first</caption>
-            <thead className="bg-slate-50 text-xs uppercase text-slate-600">
-              <tr>
-                {["Kind", "Amount", "Status", "Network", "Id", "Created"].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-2">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {found.results.map((r) => (
-                <tr key={r.id} data-result={r.id}>
-                  <td className="px-3 py-2 capitalize">{r.kind}</td>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono tabular-nums">{r.amount} USDT</td>
-                  <td className="px-3 py-2">
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">
-                    {r.chain ? (NETWORK[r.chain as Chain]?.name ?? r.chain) : "not chosen"}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">
-                    <Link href={r.href} className="text-slate-900 underline underline-offset-2">
-                      {r.id}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
-                    <UtcTime iso={r.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption="Search results, newest first"
+          columns={["Kind", "Amount", "Status", "Network", "Id", "Created"]}
+        >
+          {found.results.map((r) => (
+            <tr key={r.id} data-result={r.id}>
+              <td className="px-3 py-2 capitalize">{r.kind}</td>
+              <td className="whitespace-nowrap px-3 py-2 font-mono tabular-nums">{r.amount} USDT</td>
+              <td className="px-3 py-2">
+                <StatusBadge status={r.status} />
+              </td>
+              <td className="whitespace-nowrap px-3 py-2">
+                {r.chain ? (NETWORK[r.chain as Chain]?.name ?? r.chain) : "not chosen"}
+              </td>
+              <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">
+                <Link href={r.href} className="text-slate-900 underline underline-offset-2">
+                  {r.id}
+                </Link>
+              </td>
+              <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
+                <UtcTime iso={r.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
       {found.more ? <p className="text-sm text-slate-700">Showing the newest 50: add a term to narrow.</p> : null}
     </div>
