@@ -65,7 +65,7 @@ describe("dashboard sign-in", () => {
     const card = (chain: string) => page.locator(`li[data-chain="${chain}"]`);
     expect(await page.locator("li[data-chain]").count()).toBe(5);
     expect((await card("tron").innerText()).replace(/\s+/g, " ")).toBe(
-      "Tron Available 12.500000 USDT Reserved 0.000000 USDT In flight 0.000000 USDT",
+      "Tron Available 12.500000 USDT Reserved 0.000000 USDT In flight 0.000000 USDT Balance history",
     );
     expect(await card("eth").innerText()).toContain("3.000001 USDT");
     const balances = (await api("GET", "/v1/balances", { key: m.sandboxKey })).json.data;
