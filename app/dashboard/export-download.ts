@@ -6,7 +6,7 @@ import { dashboardMode } from "@/lib/identity/auth/mode";
 import type { Permission } from "@/lib/identity/users/roles";
 import { config } from "@/lib/platform/config/env";
 import { getDb } from "@/lib/platform/db/client";
-import { EXPORT_CONTENT_TYPES } from "@/lib/reports/exports/export-stream";
+import { EXPORT_CONTENT_TYPES, exportFilename } from "@/lib/reports/exports/export-stream";
 import type { ExportResource } from "@/lib/reports/exports/export-sources";
 
 /**
@@ -26,11 +26,10 @@ export async function exportDownload(req: Request, resource: ExportResource, per
     { resource, filters, format: "csv", baseUrl: config().publicBaseUrl },
     { actor: await actorOf(user) },
   );
-  const day = new Date().toISOString().slice(0, 10);
   return new Response(stream, {
     headers: {
       "Content-Type": EXPORT_CONTENT_TYPES.csv,
-      "Content-Disposition": `attachment; filename="${resource}-${mode}-${day}.csv"`,
+      "Content-Disposition": `attachment; filename="${exportFilename(resource, mode, "csv")}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },

@@ -1,6 +1,6 @@
 import { auditedExport } from "@/lib/dashboard/actions/audited-export";
 import { config } from "@/lib/platform/config/env";
-import { EXPORT_CONTENT_TYPES } from "@/lib/reports/exports/export-stream";
+import { EXPORT_CONTENT_TYPES, exportFilename } from "@/lib/reports/exports/export-stream";
 import type { ExportFormat } from "@/lib/reports/exports/export-format";
 import type { ExportResource } from "@/lib/reports/exports/export-sources";
 import { EXPORT_OPERATIONS } from "@/lib/http/api/operations/exports";
@@ -25,11 +25,10 @@ export function exportRoute(resource: ExportResource) {
         { resource, filters, format, timezone, baseUrl: config().publicBaseUrl },
         { apiKeyId: auth.keyId },
       );
-      const day = new Date().toISOString().slice(0, 10);
       return {
         body: null,
         stream,
-        file: { contentType: EXPORT_CONTENT_TYPES[format], filename: `${resource}-${auth.mode}-${day}.${format}` },
+        file: { contentType: EXPORT_CONTENT_TYPES[format], filename: exportFilename(resource, auth.mode, format) },
       };
     },
   });

@@ -1,7 +1,7 @@
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
 import { log } from "@/lib/platform/log";
-import { type Actor, completeAudit, recordAuditEntry } from "@/lib/identity/users/audit";
+import { type Actor, actorFor, completeAudit, recordAuditEntry } from "@/lib/identity/users/audit";
 import { type ExportRequest, exportStream } from "@/lib/reports/exports/export-stream";
 
 /**
@@ -14,8 +14,7 @@ export async function auditedExport(
   req: Omit<ExportRequest, "onEnd">,
   by: { apiKeyId: string } | { actor: Actor },
 ): Promise<ReadableStream<Uint8Array>> {
-  const actor: Actor =
-    "actor" in by ? by.actor : { merchantId: owner.merchantId, userId: null, ip: null, userAgent: null };
+  const actor = actorFor(owner.merchantId, by);
   const auditId = await recordAuditEntry(db, actor, {
     action: `export.${req.resource}`,
     details: {

@@ -1,6 +1,6 @@
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
-import { type Actor, recordAudit } from "@/lib/identity/users/audit";
+import { type Actor, actorFor, recordAudit } from "@/lib/identity/users/audit";
 import { RESEND_DEFAULT_LOOKBACK_S } from "@/lib/notify/webhooks/schemas";
 import { type ResendFailedResult, resendFailedDeliveries } from "@/lib/notify/webhooks/resend-failed-deliveries";
 
@@ -17,8 +17,7 @@ export async function resendFailedWithAudit(
 ): Promise<ResendFailedResult> {
   const from = since ?? Math.floor(Date.now() / 1000) - RESEND_DEFAULT_LOOKBACK_S;
   const result = await resendFailedDeliveries(tx, owner, endpointId, from);
-  const actor: Actor =
-    "actor" in by ? by.actor : { merchantId: owner.merchantId, userId: null, ip: null, userAgent: null };
+  const actor = actorFor(owner.merchantId, by);
   await recordAudit(tx, actor, {
     action: "webhook.resend_failed",
     target: endpointId,

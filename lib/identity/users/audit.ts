@@ -11,6 +11,11 @@ export interface Actor {
   userAgent: string | null;
 }
 
+/** Who acts for an audited write made by an API key (named in its details) or a dashboard user. */
+export function actorFor(merchantId: string, by: { apiKeyId: string } | { actor: Actor }): Actor {
+  return "actor" in by ? by.actor : { merchantId, userId: null, ip: null, userAgent: null };
+}
+
 type Entry = { action: string; target?: string; details?: Record<string, unknown> };
 
 /** Appends one row to the audit log; call it in the mutation's own transaction. */

@@ -29,6 +29,17 @@ type Batch = (
 
 const paging = { limit: true, starting_after: true } as const;
 
+/** A batch of a list that pages by `starting_after`, each row serialized as its API object. */
+const listBatch =
+  <Row>(
+    list: (db: Db, owner: Owner, page: Record<string, unknown>) => Promise<{ rows: Row[]; hasMore: boolean }>,
+    serialize: (row: Row) => ApiObject,
+  ): Batch =>
+  async (db, owner, filters, after, size) => {
+    const page = await list(db, owner, { ...filters, limit: size, starting_after: after });
+    return { objects: page.rows.map(serialize), hasMore: page.hasMore };
+  };
+
 /**
  * What each export reads: its list's filters (the same function the list runs, so an export holds exactly what the
  * list pages through), and the CSV columns, each an API object's field (docs/EXPORTS.md). A column's time is
@@ -84,10 +95,7 @@ export const EXPORTS = {
       "description",
       "metadata",
     ],
-    batch: (async (db, owner, filters, after, size) => {
-      const page = await listPayouts(db, owner, { ...filters, limit: size, starting_after: after });
-      return { objects: page.rows.map(serializePayout), hasMore: page.hasMore };
-    }) as Batch,
+    batch: listBatch(listPayouts, serializePayout),
   },
   refunds: {
     query: listRefundsQuery.omit(paging).extend(exportFormatQuery),
@@ -108,10 +116,7 @@ export const EXPORTS = {
       "metadata",
     ],
     // Never a claim link: an export is a list.
-    batch: (async (db, owner, filters, after, size) => {
-      const page = await listRefunds(db, owner, { ...filters, limit: size, starting_after: after });
-      return { objects: page.rows.map((r) => serializeRefund(r)), hasMore: page.hasMore };
-    }) as Batch,
+    batch: listBatch(listRefunds, (r) => serializeRefund(r)),
   },
   balance_transactions: {
     query: listBalanceTransactionsQuery.omit(paging).extend(exportFormatQuery),

@@ -25,6 +25,11 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   jsonl: "application/x-ndjson; charset=utf-8",
 };
 
+/** What an export is saved as: `payments-sandbox-2026-12-03.csv`. */
+export function exportFilename(resource: ExportResource, mode: Mode, format: ExportFormat, now = new Date()): string {
+  return `${resource}-${mode}-${now.toISOString().slice(0, 10)}.${format}`;
+}
+
 /**
  * An export streamed batch by batch (docs/EXPORTS.md): memory holds one batch whatever the size, and a batch is
  * read only when the client has taken the one before (pull). CSV: a header row, then one row per object, text

@@ -47,7 +47,7 @@ const HEX = /^(0x)?[0-9a-f]+$/i;
 /**
  * One term's condition on a table, its values appended to `values`; null when the term cannot match there (an
  * amount that is no amount). A bare term matches any field. Every branch is an index's condition (lower(column),
- * jsonb_path_ops, trigrams, the payment ids of matching deposits), so the planner ORs index scans, never a scan.
+ * jsonb_ops, trigrams, the payment ids of matching deposits), so the planner ORs index scans, never a scan.
  */
 export function termCondition(type: SearchType, term: SearchTerm, values: unknown[]): string | null {
   const c = SEARCH_COLUMNS[type];
@@ -59,8 +59,9 @@ export function termCondition(type: SearchType, term: SearchTerm, values: unknow
   const exact = (cols: string[], inDeposits?: string) => {
     const lower = param(v.toLowerCase());
     // Base58 is found through the same lower() index, then compared as written.
-    const exactly = HEX.test(v) ? "" : ` and %s = ${param(v)}`;
-    const eq = (col: string) => `(lower(${col}) = ${lower}${exactly.replace("%s", col)})`;
+    const asWritten = HEX.test(v) ? null : param(v);
+    const eq = (col: string) =>
+      asWritten ? `(lower(${col}) = ${lower} and ${col} = ${asWritten})` : `lower(${col}) = ${lower}`;
     parts.push(...cols.map(eq));
     if (inDeposits) parts.push(`x.id = any(array(select d.payment_id from deposits d where ${eq(inDeposits)}))`);
   };
