@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb, getPool, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
+import { startJobRunner } from "@/lib/platform/jobs/job-runner";
 import { freeDeadRunnersJobs } from "@/lib/platform/jobs/job-runner-liveness";
 
 // Jobs locked by a worker as graphile-worker itself locks them, far in the future (no live worker of the
@@ -67,4 +68,33 @@ describe("jobs held by a worker process that died", () => {
       }).toEqual({ dead: null, alive, stale: null, young });
     },
   );
+});
+
+describe("a stop whose job does not end", () => {
+  it("frees the job for other workers after the grace and returns, instead of leaving it locked", async () => {
+    // A task only this runner knows, so no other worker of the suite takes its job.
+    const task = `never_ends_${randomBytes(4).toString("hex")}`;
+    const key = `liveness-${task}`;
+    keys.push(key);
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const runner = await startJobRunner(getPool(), {
+      taskList: {
+        [task]: () => {
+          started();
+          return new Promise<void>(() => {});
+        },
+      },
+      crontab: "",
+      concurrency: 1,
+      stopGraceMs: 1_000,
+    });
+    await query(getDb(), "select graphile_worker.add_job($1, '{}'::json, job_key := $2)", [task, key]);
+    await running;
+    expect(await lockOf(key)).not.toBeNull();
+    await runner.stop(); // without the grace, this waits for the job forever (the test's timeout fails it)
+    expect(await lockOf(key)).toBeNull();
+  });
 });

@@ -20,6 +20,8 @@ export interface JobRunnerLiveness {
   events: WorkerEvents;
   /** Starts the heartbeat loop (after `run()` resolved). */
   start(): void;
+  /** Frees the jobs this process's workers hold (a stop whose jobs did not end); returns their ids. */
+  free(): Promise<string[]>;
   /** Stops beating and removes this process's rows (an orderly stop frees its locks itself). */
   stop(): Promise<void>;
 }
@@ -66,6 +68,14 @@ export function jobRunnerLiveness(pool: pg.Pool, staleAfterSeconds: number): Job
         });
       };
       timer = setTimeout(tick, 0);
+    },
+    async free() {
+      const { rows } = await pool.query<{ id: string }>(
+        "select id::text from graphile_worker.jobs where locked_by = any($1::text[])",
+        [[...ids]],
+      );
+      await pool.query("select graphile_worker.force_unlock_workers($1::text[])", [[...ids]]);
+      return rows.map((r) => r.id);
     },
     async stop() {
       clearTimeout(timer);

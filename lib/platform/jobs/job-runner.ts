@@ -14,8 +14,14 @@ const logger = new Logger((scope) => (level, message, meta) => {
   else log.debug(message, fields);
 });
 
+/** How long a stop waits for running jobs before it frees them. */
+const STOP_GRACE_MS = 10_000;
+
 export interface JobRunner {
-  /** An orderly stop: running jobs finish, then this process's heartbeat rows go. */
+  /**
+   * An orderly stop: running jobs finish, then this process's heartbeat rows go. A job still running after the
+   * grace is freed for another worker (it is safe to run twice), rather than held locked until lock recovery.
+   */
   stop(): Promise<void>;
 }
 
@@ -33,7 +39,7 @@ export interface JobRunner {
  */
 export async function startJobRunner(
   pool: pg.Pool,
-  jobs: { taskList: TaskList; crontab: string; concurrency?: number },
+  jobs: { taskList: TaskList; crontab: string; concurrency?: number; stopGraceMs?: number },
 ): Promise<JobRunner> {
   const liveness = jobRunnerLiveness(pool, config().jobLockRecoverySeconds);
   const stopped = new AbortController();
@@ -96,8 +102,16 @@ export async function startJobRunner(
     async stop() {
       stopped.abort();
       wedged.stop();
-      await halt(runner);
-      await supervising;
+      // Within the process's own shutdown limit (scripts/lib/shutdown.ts, 15 s), so the locks are freed before
+      // it exits: a job that never ends (a chain call that hangs) would otherwise stay locked by a dead process.
+      const graceOver = new AbortController();
+      const halted = await Promise.race([
+        halt(runner).then(() => true),
+        sleep(jobs.stopGraceMs ?? STOP_GRACE_MS, graceOver.signal).then(() => false),
+      ]);
+      graceOver.abort();
+      if (halted) await supervising;
+      else log.warn("jobs still running at the stop were freed for other workers", { jobs: await liveness.free() });
       await liveness.stop();
     },
   };
