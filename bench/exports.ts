@@ -1,7 +1,7 @@
 // `npm run bench:exports`: one web instance over a merchant with BENCH_PAYMENTS (default 1,000,000) payments,
 // each with an order number in metadata, a deposit address and one deposit: the CSV export's rows per second and
 // the web's peak memory above idle while it streams, then the latency (p50, p99 of BENCH_SAMPLES sequential
-// requests) of a search by metadata value, deposit address and transaction hash, and of a filtered list page.
+// requests) of a search by metadata value, deposit address and transaction hash, and of filtered list pages.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -96,6 +96,7 @@ try {
     "list page: status + chain + created range",
     () => "/v1/payments?status=confirmed&chain=eth&created[gte]=2020-01-01&limit=20",
   );
+  await latency("list page: metadata[order_id]", (i) => `/v1/payments?metadata[order_id]=ORD-${pick(i)}`);
 } finally {
   await server.stop();
   await database.drop();

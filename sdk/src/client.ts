@@ -3,6 +3,7 @@ import { Balances } from "./resources/balances.js";
 import { Reports } from "./resources/reports.js";
 import { Chains } from "./resources/chains.js";
 import { Events } from "./resources/events.js";
+import { Exports } from "./resources/exports.js";
 import { PaymentLinks } from "./resources/payment-links.js";
 import { Payments } from "./resources/payments.js";
 import { Payouts } from "./resources/payouts.js";
@@ -31,6 +32,7 @@ export class Client {
   readonly balances: Balances;
   readonly balanceTransactions: BalanceTransactions;
   readonly reports: Reports;
+  readonly exports: Exports;
   readonly chains: Chains;
   readonly payouts: Payouts;
   readonly refunds: Refunds;
@@ -64,6 +66,7 @@ export class Client {
     this.balances = new Balances(http);
     this.balanceTransactions = new BalanceTransactions(http);
     this.reports = new Reports(http);
+    this.exports = new Exports(http);
     this.chains = new Chains(http);
     this.payouts = new Payouts(http);
     this.refunds = new Refunds(http);

@@ -17,6 +17,7 @@ export {
   type WebhookSignatureFailure,
 } from "./errors.js";
 export { type Page, PageList } from "./page-list.js";
+export type { ExportFile } from "./resources/exports.js";
 export type { RequestOptions, ResponseMeta, WithResponse } from "./transport.js";
 export { VERSION } from "./transport.js";
 export type * from "./types.js";

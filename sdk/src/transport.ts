@@ -57,12 +57,26 @@ export class Transport {
   constructor(private readonly config: TransportConfig) {}
 
   async request<T>(call: Call): Promise<WithResponse<T>> {
+    const sent = await this.send(call, "application/json", (response) => response.text());
+    return withMeta<T>(sent.response, sent.value, sent);
+  }
+
+  /**
+   * A streamed answer (an export): sent and retried as any call until its headers arrive; the timeout ends there,
+   * and the body is the caller's to read at its own pace (the `signal` still aborts it).
+   */
+  async download(call: Call, accept: string): Promise<Response> {
+    return (await this.send(call, accept, async () => undefined)).response;
+  }
+
+  /** One call with retries: what `read` makes of the first 2xx answer, within each attempt's timeout. */
+  private async send<V>(call: Call, accept: string, read: (response: Response) => Promise<V>) {
     const options = call.options ?? {};
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const idempotencyKey = call.method === "POST" ? (options.idempotencyKey ?? crypto.randomUUID()) : null;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
-      accept: "application/json",
+      accept,
       "user-agent": `usdt-payments-sdk/${VERSION}`,
     };
     if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
@@ -72,21 +86,27 @@ export class Transport {
 
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < maxRetries;
+      const timeout = new AbortController();
+      const timer = setTimeout(
+        () => timeout.abort(new DOMException("The operation timed out.", "TimeoutError")),
+        options.timeoutMs ?? this.config.timeoutMs,
+      );
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
       let response: Response;
-      let text: string;
+      let outcome: { value: V } | { error: string };
       try {
-        const timeout = AbortSignal.timeout(options.timeoutMs ?? this.config.timeoutMs);
-        const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
         response = await this.config.fetch(url, { method: call.method, headers, body, signal });
-        text = await response.text();
+        outcome = response.ok ? { value: await read(response) } : { error: await response.text() };
       } catch (cause) {
         if (options.signal?.aborted) throw cause; // the caller gave up: no retry
         if (!mayRetry) throw connectionError(call, attempt + 1, cause);
         await sleep(backoffMs(attempt));
         continue;
+      } finally {
+        clearTimeout(timer);
       }
-      if (response.ok) return withMeta<T>(response, text, { idempotencyKey, attempts: attempt + 1 });
-      const error = errorFromResponse(response.status, response.headers, text);
+      if ("value" in outcome) return { response, value: outcome.value, idempotencyKey, attempts: attempt + 1 };
+      const error = errorFromResponse(response.status, response.headers, outcome.error);
       const wait =
         mayRetry && isRetryableStatus(response.status) ? retryDelayMs(attempt, error.headers.get("retry-after")) : null;
       if (wait === null) throw error;

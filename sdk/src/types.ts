@@ -40,6 +40,10 @@ export type BalanceTransactionListParams = ListParams<"listBalanceTransactions">
 export type Statement = Schemas["Statement"];
 export type StatementParams = NonNullable<operations["retrieveStatement"]["parameters"]["query"]>;
 export type SearchResultList = Schemas["SearchResultList"];
+/** An export's query: its list's filters, `format` and `timezone`. */
+export type ExportParams<
+  Op extends "exportPayments" | "exportPayouts" | "exportRefunds" | "exportBalanceTransactions",
+> = NonNullable<operations[Op]["parameters"]["query"]>;
 export type SearchParams = ListParams<"search">;
 export type ChainStatus = Schemas["Chain"];
 export type ChainList = Schemas["ChainList"];

@@ -159,6 +159,20 @@ describe("payments", () => {
     const payment = await client.payments.create({ amount: "4.000000", chain: "bnb", metadata: { order_id: "SDK-7" } });
     const found = await client.search({ query: "metadata[order_id]:SDK-7", limit: 5 });
     expect(found.data.map((o) => [o.object, o.id])).toEqual([["payment", payment.id]]);
+
+    // Exports: JSON lines object by object equal the list; CSV as text, with the service's file name.
+    const lines = await client.exports.balanceTransactions({ chain: "bnb", format: "jsonl" });
+    const exported: Sdk.BalanceTransaction[] = [];
+    for await (const t of lines.objects()) exported.push(t);
+    expect(exported).toEqual(await client.balanceTransactions.list({ chain: "bnb" }).toArray());
+    const csv = await client.exports.payments({ metadata: { order_id: "SDK-7" } });
+    expect(csv.filename).toMatch(/^payments-sandbox-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.contentType).toBe("text/csv; charset=utf-8");
+    const rows = (await csv.text()).trimEnd().split("\n");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^id,created_at,status,chain,amount,/);
+    expect(rows[1]).toMatch(new RegExp(`^${payment.id},`));
+    expect(() => csv.objects()).toThrow(TypeError);
   });
 });
 
@@ -215,6 +229,20 @@ describe("retries", () => {
       expect(elapsed).toBeLessThan(2_500);
     } finally {
       await proxy.close();
+    }
+    // An export is retried as any call until its answer's headers arrive.
+    const again = await startProxy(base(), (_, i) =>
+      i === 0 ? { status: 429, headers: { "retry-after": "1" }, body: busy } : "forward",
+    );
+    try {
+      const file = await new sdk.Client(merchant.sandboxKey, { baseUrl: again.url }).exports.payouts();
+      expect((await file.text()).split("\n")[0]).toMatch(/^id,created_at,status,chain,amount,/);
+      expect(again.seen.map((r) => [r.path, r.upstream?.status])).toEqual([
+        ["/v1/exports/payouts", undefined],
+        ["/v1/exports/payouts", 200],
+      ]);
+    } finally {
+      await again.close();
     }
   });
 

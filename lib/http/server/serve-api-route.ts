@@ -126,10 +126,21 @@ async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse)
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value)) await drainedOrClosed(res);
     }
     res.end();
   } catch {
     res.destroy();
   }
+}
+
+/** Until the socket takes more or the client goes; both listeners removed either way (one wait per chunk). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
 }

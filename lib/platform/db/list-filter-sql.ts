@@ -1,11 +1,12 @@
 import type { ListFilters } from "@/lib/kernel/schemas/list-filters";
+import { metadataJsonPath } from "./metadata-path";
 
 const BOUNDS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 /**
  * The SQL conditions of a list's filters (lib/kernel/schemas/list-filters.ts), their values appended to `values`
  * ($n numbered after what is there). Tables name the columns `status`, `chain`, `created_at` and `metadata`
- * (jsonb); a metadata value is compared as text, so a number or a boolean is found by how it is written.
+ * (jsonb); a metadata value is found as the string and as the number or boolean it spells (the GIN index answers).
  */
 export function listFilterSql(filters: ListFilters, values: unknown[]): string[] {
   const where: string[] = [];
@@ -17,6 +18,6 @@ export function listFilterSql(filters: ListFilters, values: unknown[]): string[]
     if (at) where.push(`created_at ${op} ${param(at)}`);
   }
   for (const [key, value] of Object.entries(filters.metadata ?? {}))
-    where.push(`metadata ->> ${param(key)}::text = ${param(value)}::text`);
+    where.push(`metadata @? ${param(metadataJsonPath(key, value))}::jsonpath`);
   return where;
 }

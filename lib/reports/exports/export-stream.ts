@@ -1,7 +1,6 @@
-import { stringify } from "csv-stringify/sync";
 import type { Mode } from "@/lib/kernel/mode";
 import type { Db } from "@/lib/platform/db/client";
-import { type ExportFormat, inZone, neutralize } from "./export-format";
+import { csvRows, type ExportFormat, inZone, neutralize } from "./export-format";
 import { EXPORTS, type ExportResource } from "./export-sources";
 
 /** Rows read per batch: each batch is one list query (keyset, no transaction held), encoded and sent. */
@@ -31,14 +30,17 @@ export function exportFilename(resource: ExportResource, mode: Mode, format: Exp
 }
 
 /**
- * An export streamed batch by batch (docs/EXPORTS.md): memory holds one batch whatever the size, and a batch is
- * read only when the client has taken the one before (pull). CSV: a header row, then one row per object, text
- * cells neutralized against formula injection; JSON lines: the API's objects.
+ * An export streamed batch by batch (docs/EXPORTS.md): memory holds two batches whatever the size (the one being
+ * sent and the next, read meanwhile), and no batch is read before the client has taken the one before the
+ * current (pull). CSV: a header row, then one row per object, text cells neutralized against formula injection;
+ * JSON lines: the API's objects.
  */
 export function exportStream(db: Db, owner: { merchantId: string; mode: Mode }, req: ExportRequest) {
   const source = EXPORTS[req.resource];
   const encoder = new TextEncoder();
-  let after: string | undefined;
+  const read = (after: string | undefined) =>
+    source.batch(db, owner, req.filters, after, req.batchSize ?? BATCH, req.baseUrl, req.format);
+  let next: ReturnType<typeof read> | undefined;
   let rows = 0;
   let ended = false;
   const end = (completed: boolean) => {
@@ -46,7 +48,7 @@ export function exportStream(db: Db, owner: { merchantId: string; mode: Mode }, 
     ended = true;
     req.onEnd?.(rows, completed);
   };
-  const csvRow = (o: Record<string, unknown>) =>
+  const csvCells = (o: Record<string, unknown>) =>
     source.columns.map((column) => {
       const value = o[column];
       if (column === "metadata") return JSON.stringify(value ?? {});
@@ -55,27 +57,22 @@ export function exportStream(db: Db, owner: { merchantId: string; mode: Mode }, 
     });
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      if (req.format === "csv") controller.enqueue(encoder.encode(stringify([source.columns as readonly string[]])));
+      if (req.format === "csv") controller.enqueue(encoder.encode(csvRows([source.columns])));
     },
     async pull(controller) {
       try {
-        const batch = await source.batch(
-          db,
-          owner,
-          req.filters,
-          after,
-          req.batchSize ?? BATCH,
-          req.baseUrl,
-          req.format,
-        );
+        const batch = await (next ?? read(undefined));
+        // The next batch's query runs while this one is encoded and sent: the database's time and the
+        // encoding's overlap (two batches in memory at most).
+        next = batch.hasMore ? read(batch.objects.at(-1)!.id) : undefined;
+        next?.catch(() => {}); // awaited by the next pull; a cancelled export never awaits it
         if (batch.objects.length) {
           const text =
             req.format === "csv"
-              ? stringify(batch.objects.map(csvRow))
+              ? csvRows(batch.objects.map(csvCells))
               : batch.objects.map((o) => `${JSON.stringify(o)}\n`).join("");
           controller.enqueue(encoder.encode(text));
           rows += batch.objects.length;
-          after = batch.objects.at(-1)!.id;
         }
         if (!batch.hasMore) {
           controller.close();

@@ -1,5 +1,6 @@
 import { parseAmount } from "@/lib/kernel/amount";
 import type { SearchTerm, SearchType } from "./search-query";
+import { metadataJsonPath } from "@/lib/platform/db/metadata-path";
 
 /** The columns a search reads in each table, as SQL over its alias `x` (trusted constants), each indexed (0044). */
 interface Columns {
@@ -73,20 +74,8 @@ export function termCondition(type: SearchType, term: SearchTerm, values: unknow
   }
   if (any || term.field === "description")
     parts.push(`${c.text} ilike ${param(`%${v.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
-  if (any || term.field === "metadata") parts.push(`x.metadata @? ${param(metadataPath(term.key, v))}::jsonpath`);
+  if (any || term.field === "metadata") parts.push(`x.metadata @? ${param(metadataJsonPath(term.key, v))}::jsonpath`);
   return parts.length ? `(${parts.join(" or ")})` : null;
-}
-
-/**
- * The jsonpath that finds `value` at `key` (any key when null), compared as written: the string, and the number
- * or boolean it spells. JSON.stringify quotes both as jsonpath's string literals do.
- */
-function metadataPath(key: string | null, value: string): string {
-  const at = key === null ? "$.*" : `$.${JSON.stringify(key)}`;
-  const alternatives = [`@ == ${JSON.stringify(value)}`];
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(value)) alternatives.push(`@ == ${value}`);
-  if (value === "true" || value === "false") alternatives.push(`@ == ${value}`);
-  return `${at} ? (${alternatives.join(" || ")})`;
 }
 
 function amountUnits(text: string): bigint | null {
