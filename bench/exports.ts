@@ -18,6 +18,11 @@ const root = path.resolve(import.meta.dirname, "..");
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS || 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES || 100);
 
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
@@ -57,17 +62,23 @@ try {
     peak = Math.max(peak, rssKb(server.pid));
   }, 50);
   const started = performance.now();
+  const cpuBefore = cpuSeconds(server.pid);
+  const clientBefore = process.cpuUsage();
   const reply = await get("/v1/exports/payments");
   let rows = -1; // the header
   const reader = reply.body!.getReader();
   for (let part = await reader.read(); !part.done; part = await reader.read())
     for (let at = part.value.indexOf(10); at !== -1; at = part.value.indexOf(10, at + 1)) rows++;
   const seconds = (performance.now() - started) / 1000;
+  const webCpu = cpuSeconds(server.pid) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
+  const clientCpu = (client.user + client.system) / 1e6;
   clearInterval(sampler);
   console.log(
     `export: ${rows} rows in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds)} rows/s; ` +
       `web RSS idle ${Math.round(idle / 1024)} MB, peak ${Math.round(peak / 1024)} MB ` +
-      `(+${Math.round((peak - idle) / 1024)} MB)`,
+      `(+${Math.round((peak - idle) / 1024)} MB); web CPU ${webCpu.toFixed(1)} s ` +
+      `(${Math.round((100 * webCpu) / seconds)} % of a core), the reading client's ${clientCpu.toFixed(1)} s`,
   );
 
   const latency = async (name: string, pathOf: (i: number) => string) => {

@@ -4,7 +4,7 @@ import type { Chain } from "@/lib/chains/chains";
 import type { Mode } from "@/lib/kernel/mode";
 import type { ListFilters } from "@/lib/kernel/schemas/list-filters";
 import { listFilterSql } from "@/lib/platform/db/list-filter-sql";
-import { PAYMENT_COLUMNS, type PaymentStatus, toPaymentRow, type PaymentRow } from "./payment-row";
+import { type PaymentStatus, type PaymentRow, paymentObjectRow, paymentRow } from "./payment-row";
 
 /** Optional narrowing of a payment list (the API's filters, docs/API.md#filters, and the dashboard's). */
 export interface PaymentFilters extends ListFilters {
@@ -14,22 +14,44 @@ export interface PaymentFilters extends ListFilters {
   search?: string;
 }
 
-export async function listPayments(
+export function listPayments(
   db: Db,
   owner: { merchantId: string; mode: Mode },
-  page: { limit?: number; starting_after?: string; ending_before?: string },
+  page: PageRequest,
   filters: PaymentFilters = {},
 ): Promise<{ rows: PaymentRow[]; hasMore: boolean }> {
+  return pagePayments(db, owner, page, filters, paymentRow);
+}
+
+/** The same page, of only the columns the payment object is made of (an export: a third less to read and parse). */
+export function listPaymentObjectRows(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  page: PageRequest,
+  filters: PaymentFilters = {},
+) {
+  return pagePayments(db, owner, page, filters, paymentObjectRow);
+}
+
+type PageRequest = { limit?: number; starting_after?: string; ending_before?: string };
+
+async function pagePayments<Row>(
+  db: Db,
+  owner: { merchantId: string; mode: Mode },
+  page: PageRequest,
+  filters: PaymentFilters,
+  mapper: { columns: string; map: (raw: Record<string, unknown>) => Row },
+): Promise<{ rows: Row[]; hasMore: boolean }> {
   const result = await keysetPage(db, {
     table: "payments",
-    columns: PAYMENT_COLUMNS,
+    columns: mapper.columns,
     filter: paymentFilterSql(owner, filters),
     limit: page.limit,
     startingAfter: page.starting_after,
     endingBefore: page.ending_before,
     noun: "payment",
   });
-  return { rows: result.rows.map(toPaymentRow), hasMore: result.hasMore };
+  return { rows: result.rows.map(mapper.map), hasMore: result.hasMore };
 }
 
 function paymentFilterSql(owner: { merchantId: string; mode: Mode }, f: PaymentFilters) {

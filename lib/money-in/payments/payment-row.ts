@@ -12,3 +12,24 @@ export type PaymentRow = typeof payments.$inferSelect;
 export const paymentRow = rowMapper(payments);
 export const PAYMENT_COLUMNS = paymentRow.columns;
 export const toPaymentRow = paymentRow.map;
+
+/** The columns the payment object is made of (serializePayment): an export reads only these. */
+const PAYMENT_OBJECT_KEYS = [
+  "id",
+  "status",
+  "chain",
+  "amountUnits",
+  "amountReceivedUnits",
+  "amountRefundedUnits",
+  "depositAddress",
+  "description",
+  "metadata",
+  "txHash",
+  "payerAddress",
+  "confirmations",
+  "expiresAt",
+  "createdAt",
+  "confirmedAt",
+] as const;
+export type PaymentObjectRow = Pick<PaymentRow, (typeof PAYMENT_OBJECT_KEYS)[number]>;
+export const paymentObjectRow = paymentRow.pick(PAYMENT_OBJECT_KEYS);

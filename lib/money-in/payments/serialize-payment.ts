@@ -1,6 +1,6 @@
 import type { PaymentListItem, PaymentObject } from "./payment-object";
 import { formatAmount } from "@/lib/kernel/amount";
-import type { PaymentRow } from "./payment-row";
+import type { PaymentObjectRow, PaymentRow } from "./payment-row";
 import type { PaymentTransfer } from "./payment-transfers";
 
 export function checkoutUrl(baseUrl: string, paymentId: string): string {
@@ -13,7 +13,7 @@ export function checkoutUrl(baseUrl: string, paymentId: string): string {
  * payment; `amount_received` (an addition) is the sum of the transfers seen to the deposit address on its chain, and
  * `transfers` (read with readPaymentTransfers) lists them.
  */
-export function serializePayment(row: PaymentRow, baseUrl: string, transfers: PaymentTransfer[]): PaymentObject {
+export function serializePayment(row: PaymentObjectRow, baseUrl: string, transfers: PaymentTransfer[]): PaymentObject {
   return {
     id: row.id,
     object: "payment" as const,

@@ -1,5 +1,5 @@
 import type { Mode } from "@/lib/kernel/mode";
-import { listPayments, type PaymentFilters } from "@/lib/money-in/payments/list-payments";
+import { listPaymentObjectRows, type PaymentFilters } from "@/lib/money-in/payments/list-payments";
 import { readPaymentTransfers } from "@/lib/money-in/payments/payment-transfers";
 import { listPaymentsQuery } from "@/lib/money-in/payments/schemas";
 import { serializePayment } from "@/lib/money-in/payments/serialize-payment";
@@ -66,7 +66,12 @@ export const EXPORTS = {
       "metadata",
     ],
     batch: (async (db, owner, filters, after, size, baseUrl, format) => {
-      const page = await listPayments(db, owner, { limit: size, starting_after: after }, filters as PaymentFilters);
+      const page = await listPaymentObjectRows(
+        db,
+        owner,
+        { limit: size, starting_after: after },
+        filters as PaymentFilters,
+      );
       // A CSV has no column for the transfers: they are read for JSON lines only.
       const transfers =
         format === "jsonl"
