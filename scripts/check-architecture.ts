@@ -79,6 +79,13 @@ const found: Record<string, string[]> = {
     /^lib\/kernel\//,
     /^(lib\/(?!kernel\/)|app\/|components\/|worker\/|db\/)/,
   ),
+  // A kind of money out is a client of the transfer engine (lib/money-out/README.md): the engine screens, books,
+  // queues and moves it; the kind keeps only its own rules and events.
+  "kinds of money out (payouts, refunds) reaching past the transfer engine": forbiddenImports(
+    modules,
+    /^lib\/money-out\/(payouts|refunds)\//,
+    /^lib\/(money-out\/(outbound|destinations|costs|sweeps)\/|books\/|notify\/events\/record-event\.ts)/,
+  ),
   // Each route bundle would get a registry of its own, and metrics of the web process are kept by its server.
   "prom-client loaded by a Next route or page (app/)": reachableImports(
     modules,

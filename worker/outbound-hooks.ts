@@ -1,5 +1,5 @@
 import { registerOutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
-import { payoutBatchOutboundHooks } from "@/lib/money-out/payouts/payout-batch-hooks";
+import { payoutBatchOutboundHooks } from "@/lib/money-out/payouts/execute-payout";
 import { payoutOutboundHooks } from "@/lib/money-out/payouts/payout-kind";
 import { refundOutboundHooks } from "@/lib/money-out/refunds/refund-kind";
 

@@ -3,7 +3,7 @@ import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import { getDb, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
-import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
+import { prepareDestinationCheck } from "@/lib/money-out/transfers/check-destination";
 import { createPayout } from "@/lib/money-out/payouts/create-payout";
 import { sandboxChainOps } from "@/lib/chains/connect/chain-families";
 import { roleAddress } from "@/lib/chains/wallets/role-address";

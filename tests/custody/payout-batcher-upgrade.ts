@@ -4,7 +4,7 @@ import type { Chain } from "@/lib/chains/chains";
 import { CREATE2_DEPLOYER, create2Deployment } from "@/lib/chains/evm/create2";
 import { delegationCode } from "@/lib/chains/evm/evm-batch";
 import { DELEGATED_PAYOUT_BATCHER } from "@/lib/chains/evm/payout-batcher";
-import { ensurePayoutBatcher } from "@/lib/money-out/payouts/ensure-payout-batcher";
+import { ensurePayoutBatcher } from "@/lib/money-out/transfers/ensure-payout-batcher";
 import { getDb } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import { anvilAccount } from "@/sandbox/evm/anvil-accounts";

@@ -1,8 +1,7 @@
 import { apiMethods } from "@/lib/http/api/methods";
 import { apiRoute } from "@/lib/http/api/route";
 import { PAYOUTS } from "@/lib/http/api/operations/payouts";
-import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
-import { createPayout } from "@/lib/money-out/payouts/create-payout";
+import { createPayout, preparePayout } from "@/lib/money-out/payouts/create-payout";
 import { listPayouts } from "@/lib/money-out/payouts/list-payouts";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";
 
@@ -19,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiMethods({
     ...PAYOUTS.create,
     // The destination guards that read the chain (Solana) run outside the request's transactions.
     phases: {
-      prepare: ({ db, auth, body }) => prepareDestinationCheck(db, auth, body),
+      prepare: ({ db, auth, body }) => preparePayout(db, auth, body),
       send: (_ctx, check) => check(),
       record: async ({ db, auth, body }) => ({
         body: serializePayout(await createPayout(db, auth, body, { keyId: auth.keyId })),

@@ -2,8 +2,7 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { validate } from "@/lib/http/api/parse-input";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
-import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
-import { createPayout } from "@/lib/money-out/payouts/create-payout";
+import { createPayout, preparePayout } from "@/lib/money-out/payouts/create-payout";
 import type { PayoutRow } from "@/lib/money-out/payouts/payout-row";
 import { createPayoutBody } from "@/lib/money-out/payouts/schemas";
 import { formatAmount } from "@/lib/kernel/amount";
@@ -58,7 +57,7 @@ export async function createDashboardPayout(
   if ("ok" in body) return body as CreatePayoutOutcome;
   try {
     const input = validate(createPayoutBody, body);
-    const check = await prepareDestinationCheck(db, owner, input);
+    const check = await preparePayout(db, owner, input);
     await check();
     const payout = await inTransaction(db, async (tx) => {
       const row = await createPayout(tx, owner, input, { userId: actor.userId });

@@ -4,7 +4,7 @@ import { listOutboundOf } from "@/lib/money-out/outbound/list-outbound-of";
 import { listObjectEvents } from "@/lib/notify/events/list-events";
 import type { Mode } from "@/lib/kernel/mode";
 import { getPayout } from "@/lib/money-out/payouts/payout-kind";
-import { batchesOf } from "@/lib/money-out/payouts/payout-batch";
+import { batchesOf } from "@/lib/money-out/transfers/payout-batch";
 import { PAYOUT_FAILURE_CODES } from "@/lib/money-out/payouts/payout-lifecycle";
 import { reviewReason } from "@/lib/money-out/payouts/payout-policy";
 import { serializePayout } from "@/lib/money-out/payouts/serialize-payout";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { amountField } from "@/lib/kernel/schemas/common";
-import { chainField } from "@/lib/money-in/payments/schemas";
+import { chainField } from "@/lib/chains/chain-field";
 
 const count = (name: string, max: number) =>
   z

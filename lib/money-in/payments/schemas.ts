@@ -4,11 +4,9 @@ import { paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
 import { PAYMENT_STATUSES } from "@/db/schema/payments";
 import { amountField, boundedString } from "@/lib/kernel/schemas/common";
-import { CHAINS } from "@/lib/chains/chains";
+import { chainField } from "@/lib/chains/chain-field";
 
 export const DEFAULT_EXPIRES_IN = 1800;
-
-export const chainField = z.enum(CHAINS, { error: `chain must be one of ${CHAINS.join(", ")}` });
 
 export const createPaymentBody = z.strictObject({
   amount: amountField("exact"),

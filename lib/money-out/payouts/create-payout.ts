@@ -1,14 +1,19 @@
-import { DomainError } from "@/lib/kernel/domain-error";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import type { Mode } from "@/lib/kernel/mode";
-import { InsufficientFundsError, postJournal } from "@/lib/books/ledger/post-journal";
-import { formatAmount } from "@/lib/kernel/amount";
+import { prepareDestinationCheck } from "@/lib/money-out/transfers/check-destination";
+import { reserveForCause } from "@/lib/money-out/transfers/reserve-cause";
 import { PAYOUT_COLUMNS, toPayoutRow, type PayoutRow } from "./payout-row";
 import type { CreatePayoutInput } from "./schemas";
+
+/**
+ * Creating a payout, first phase (in the request's short transaction): its destination's guards the database
+ * answers; returns the network check to run outside any transaction (lib/money-out/transfers/check-destination.ts).
+ */
+export const preparePayout = prepareDestinationCheck;
 
 /** Who asks for a payout: a dashboard user, or an API key (docs/PAYOUTS.md, "Review": two people). */
 export type PayoutCreator = { userId: string } | { keyId: string };
@@ -48,24 +53,6 @@ export async function createPayout(
   );
   await enqueueJob(db, "execute_payout", { payout_id: id }, { jobKey: `execute_payout:${id}` });
   // Last: the balance stays locked from here to COMMIT, and a burst of payouts waits on it one by one.
-  try {
-    await postJournal(db, {
-      merchantId: owner.merchantId,
-      mode: owner.mode,
-      chain: input.chain,
-      cause: { type: "payout", id },
-      entries: [
-        { account: "available", amount: -input.amount },
-        { account: "payouts_in_flight", amount: input.amount },
-      ],
-    });
-  } catch (err) {
-    if (!(err instanceof InsufficientFundsError)) throw err;
-    throw new DomainError(
-      "insufficient_balance",
-      `Insufficient available balance on ${input.chain} for a payout of ${formatAmount(input.amount)} USDT.`,
-      { param: "amount" },
-    );
-  }
+  await reserveForCause(db, "payout", { id, ...owner, chain: input.chain, amount: input.amount });
   return toPayoutRow(row!);
 }

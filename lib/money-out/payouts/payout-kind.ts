@@ -1,4 +1,3 @@
-import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import { causeHooks } from "@/lib/money-out/transfers/cause-hooks";
 import { causeRows } from "@/lib/money-out/transfers/move-cause";
 import type { TransferKind } from "@/lib/money-out/transfers/transfer-kind";
@@ -21,4 +20,4 @@ export const PAYOUT_KIND: TransferKind<PayoutRow, PayoutTrigger, PayoutFailureCo
 export const { get: getPayout, lock: lockPayout, move: transitionPayout } = causeRows(PAYOUT_KIND);
 
 /** A payout's part in its transfer, as every kind's (lib/money-out/transfers/cause-hooks.ts). */
-export const payoutOutboundHooks: OutboundHooks = causeHooks(PAYOUT_KIND);
+export const payoutOutboundHooks = causeHooks(PAYOUT_KIND);

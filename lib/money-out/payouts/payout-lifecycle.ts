@@ -15,12 +15,7 @@ export type PayoutTrigger =
   /** An operator approved it: it goes on as if it had never been held. */
   | "approved"
   /** An operator rejected it (failure_code `rejected`). */
-  | "rejected"
-  /**
-   * The batch it was sent in reverted at depth (all or nothing: nothing was paid): it is sent again, alone
-   * (docs/PAYOUTS.md, "Batched payouts").
-   */
-  | "batch_reverted";
+  | "rejected";
 
 const REFUND = giveBack("payout");
 

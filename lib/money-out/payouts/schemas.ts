@@ -4,7 +4,7 @@ import { amountField, boundedString } from "@/lib/kernel/schemas/common";
 import { addressProblem } from "@/lib/chains/validate-address";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
-import { chainField } from "@/lib/money-in/payments/schemas";
+import { chainField } from "@/lib/chains/chain-field";
 
 export const PAYOUT_STATUSES = ["pending", "review_required", "processing", "confirmed", "failed", "blocked"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

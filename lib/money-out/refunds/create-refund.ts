@@ -1,9 +1,9 @@
-import { InsufficientFundsError, postJournal } from "@/lib/books/ledger/post-journal";
 import { formatAmount } from "@/lib/kernel/amount";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import { newId } from "@/lib/kernel/random";
-import { recordEvents } from "@/lib/notify/events/record-event";
+import { recordCauseEvents } from "@/lib/money-out/transfers/move-cause";
+import { reserveForCause } from "@/lib/money-out/transfers/reserve-cause";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
@@ -11,7 +11,7 @@ import { newClaimCode, newClaimToken } from "./claim-token";
 import { refundMinimum } from "./refund-minimum";
 import { REFUND_COLUMNS, type RefundRow, toRefundRow } from "./refund-row";
 import type { CreateRefundInput } from "./schemas";
-import { serializeRefund } from "./serialize-refund";
+import { REFUND_KIND } from "./refund-kind";
 
 /** How long a payer has to claim a refund (docs/REFUNDS.md). */
 export const CLAIM_WINDOW_MS = 7 * 24 * 3600_000;
@@ -71,25 +71,7 @@ export async function createRefund(
         `below that, its network fee would cost more than it returns.`,
     );
   const id = newId("re_");
-  try {
-    await postJournal(db, {
-      merchantId: owner.merchantId,
-      mode: owner.mode,
-      chain,
-      cause: { type: "refund", id },
-      entries: [
-        { account: "available", amount: -amount },
-        { account: "refunds_in_flight", amount },
-      ],
-    });
-  } catch (err) {
-    if (!(err instanceof InsufficientFundsError)) throw err;
-    throw new DomainError(
-      "insufficient_balance",
-      `Insufficient available balance on ${chain} for a refund of ${formatAmount(amount)} USDT.`,
-      { param: "amount" },
-    );
-  }
+  await reserveForCause(db, "refund", { id, merchantId: owner.merchantId, mode: owner.mode, chain, amount });
   await query(db, "update payments set amount_refunded_units = amount_refunded_units + $2 where id = $1", [
     input.payment,
     amount.toString(),
@@ -127,16 +109,11 @@ export async function createRefund(
     ],
   );
   const row = toRefundRow(raw!);
-  const object = serializeRefund(row);
-  const event = (type: "refund.created" | "refund.requires_action") => ({
-    merchantId: owner.merchantId,
-    mode: owner.mode,
-    type,
-    object,
-  });
-  await recordEvents(
+  await recordCauseEvents(
     db,
-    claim ? [event("refund.created"), event("refund.requires_action")] : [event("refund.created")],
+    REFUND_KIND,
+    row,
+    claim ? ["refund.created", "refund.requires_action"] : ["refund.created"],
   );
   if (claim)
     await enqueueJob(

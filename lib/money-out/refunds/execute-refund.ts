@@ -8,11 +8,10 @@ import type { RefundRow } from "./refund-row";
  * enqueued when the refund gets its address), in the treasury's queue with the payouts: failed when the
  * destination is denied or sanctioned, else its transfer from the treasury queued; short of liquidity it waits.
  */
-const refundExecutor = causeExecutor<RefundRow, null>({
+const refundExecutor = causeExecutor<RefundRow>({
   kind: REFUND_KIND,
   enqueue: (db, id, runAt) =>
     enqueueJob(db, "execute_refund", { refund_id: id }, { jobKey: `execute_refund:${id}`, runAt }),
-  prepareRound: async () => null,
 });
 
 export const executeRefund = refundExecutor.execute;

@@ -3,7 +3,7 @@ import { addressKey } from "@/lib/chains/address-key";
 import { addressProblem, keyPairProblem } from "@/lib/chains/validate-address";
 import { DomainError } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
-import { prepareDestinationCheck } from "@/lib/money-out/destinations/check-destination";
+import { prepareDestinationCheck } from "@/lib/money-out/transfers/check-destination";
 import type { Db } from "@/lib/platform/db/client";
 import { listPaymentDeposits } from "@/lib/money-in/deposits/list-payment-deposits";
 

@@ -1,4 +1,3 @@
-import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
 import { causeHooks } from "@/lib/money-out/transfers/cause-hooks";
 import { causeRows } from "@/lib/money-out/transfers/move-cause";
 import type { TransferKind } from "@/lib/money-out/transfers/transfer-kind";
@@ -35,4 +34,4 @@ export const REFUND_KIND: TransferKind<RefundRow, RefundTrigger, RefundFailureCo
 export const { get: getRefund, lock: lockRefund, move: transitionRefund } = causeRows(REFUND_KIND);
 
 /** A refund's part in its transfer, as every kind's (lib/money-out/transfers/cause-hooks.ts). */
-export const refundOutboundHooks: OutboundHooks = causeHooks(REFUND_KIND);
+export const refundOutboundHooks = causeHooks(REFUND_KIND);

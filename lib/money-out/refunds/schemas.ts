@@ -3,7 +3,7 @@ import { metadataField } from "@/lib/kernel/schemas/metadata";
 import { amountField } from "@/lib/kernel/schemas/common";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
-import { chainField } from "@/lib/money-in/payments/schemas";
+import { chainField } from "@/lib/chains/chain-field";
 
 export const REFUND_STATUSES = ["requires_action", "pending", "processing", "succeeded", "failed", "canceled"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];

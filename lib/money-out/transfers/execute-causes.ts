@@ -14,6 +14,7 @@ import { type Db, inTransaction } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { log } from "@/lib/platform/log";
+import { prepareBatchRound } from "./payout-batch";
 import { type CauseExecution, type CauseStep, takeCauseStep } from "./take-cause-step";
 import type { CauseRow } from "./transfer-kind";
 
@@ -31,8 +32,8 @@ const done = (value: CauseStep): PromiseSettledResult<CauseStep> => ({ status: "
  * of the treasury, their destinations screened side by side, one transaction under the treasury's lock; each
  * job still gets its own step, retry and failure.
  */
-export function causeExecutor<Row extends CauseRow, Round>(
-  execution: CauseExecution<Row, Round>,
+export function causeExecutor<Row extends CauseRow>(
+  execution: CauseExecution<Row>,
 ): {
   execute(db: Db, id: string): Promise<CauseStep>;
   round(db: Db, mode: Mode, chain: Chain, ids: string[]): Promise<Steps>;
@@ -59,7 +60,7 @@ export function causeExecutor<Row extends CauseRow, Round>(
       [ids],
     );
     // Network reads before the transaction: the destinations screened (the sanctions oracle, USDT's issuer
-    // freeze; unreadable, that cause waits), the treasury's liquidity, what the kind's round needs.
+    // freeze; unreadable, that cause waits), the treasury's liquidity, the batch contract when the kind batches there.
     const screenings = await Promise.all(
       waiting.map((c) => (c.to_address ? screenDestination(config, c.id, c.to_address) : UNSCREENED)),
     );
@@ -71,14 +72,14 @@ export function causeExecutor<Row extends CauseRow, Round>(
     }
     if (!screened.size) return steps;
     const liquidity = await readTreasuryLiquidity(db, config);
-    const extras = await execution.prepareRound(db, config, [...screened.keys()]);
+    const batch = execution.batched?.(config) ? await prepareBatchRound(db, config, [...screened.keys()]) : null;
     const inOneTransaction = (some: string[]) =>
       inTransaction(db, async (tx) => {
         await lockTreasuryQueue(tx, config);
         const stepped: Steps = new Map();
         // In id order, as every transaction that locks several causes does (no deadlock).
         for (const id of some)
-          stepped.set(id, done(await takeCauseStep(tx, execution, config, liquidity, id, screened.get(id)!, extras)));
+          stepped.set(id, done(await takeCauseStep(tx, execution, config, liquidity, id, screened.get(id)!, batch)));
         return stepped;
       });
     const taken = await eachAtFault([...screened.keys()], inOneTransaction).catch((err: unknown) => {

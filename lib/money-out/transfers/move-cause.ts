@@ -4,6 +4,7 @@ import { postJournal } from "@/lib/books/ledger/post-journal";
 import { recordEvents } from "@/lib/notify/events/record-event";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
+import type { EventType } from "@/lib/notify/events/event-types";
 import type { TransferFailureCode } from "./transfer-failures";
 import type { CauseRow, TransferKind, TransferTrigger } from "./transfer-kind";
 
@@ -110,4 +111,18 @@ export async function moveCause<Row extends CauseRow, Trigger extends string, Co
       { merchantId: moved.merchantId, mode: moved.mode, type: step.event, object: kind.serialize(moved) },
     ]);
   return moved;
+}
+
+/** Events about a cause outside a status change (a refund's `refund.created`), with its object, in the caller's tx. */
+export async function recordCauseEvents<Row extends CauseRow>(
+  tx: Db,
+  kind: TransferKind<Row, string>,
+  row: Row,
+  types: EventType[],
+): Promise<void> {
+  const object = kind.serialize(row);
+  await recordEvents(
+    tx,
+    types.map((type) => ({ merchantId: row.merchantId, mode: row.mode, type, object })),
+  );
 }

@@ -5,19 +5,18 @@ import { queueTreasuryTransfer, type TreasuryLiquidity } from "@/lib/money-out/o
 import type { Db } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
 import { lockCause, moveCause } from "./move-cause";
+import { type BatchRound, queueInBatch } from "./payout-batch";
 import type { CauseRow, TransferKind } from "./transfer-kind";
 
 /** How a kind of money out is executed: its job, and what it adds to the engine's step (take-cause-step.ts). */
-export interface CauseExecution<Row extends CauseRow, Round> {
+export interface CauseExecution<Row extends CauseRow> {
   kind: TransferKind<Row, string>;
-  /** Enqueues the kind's execution job for one cause (run again at `runAt`). */
-  enqueue(db: Db, id: string, runAt: Date): Promise<unknown>;
-  /** Network reads a round needs before its transaction (a payout's batch contract). */
-  prepareRound(db: Db, config: ChainConfig, ids: string[]): Promise<Round>;
+  /** Enqueues the kind's execution job for one cause (run again at `runAt`, else at once). */
+  enqueue(db: Db, id: string, runAt?: Date): Promise<unknown>;
   /** After the deny-list, under the lock: true when the cause is held (a payout for review). */
   hold?(tx: Db, row: Row): Promise<boolean>;
-  /** Queues the cause's transfer: its id, or null while the treasury cannot cover it (default: queueAlone). */
-  queue?(tx: Db, config: ChainConfig, liquidity: TreasuryLiquidity, row: Row, round: Round): Promise<string | null>;
+  /** Whether the chain's causes of this kind join a batch (payout-batch.ts) rather than go alone. */
+  batched?(config: ChainConfig): boolean;
 }
 
 /** What one execution did with a cause (execute-causes.ts). */
@@ -28,14 +27,14 @@ export type CauseStep = "queued" | "waiting" | "denied" | "held" | "nothing_to_d
  * its destination refused by the deny-list or the screening → `denied`; held by its kind; else its transfer
  * queued and recorded on it.
  */
-export async function takeCauseStep<Row extends CauseRow, Round>(
+export async function takeCauseStep<Row extends CauseRow>(
   tx: Db,
-  execution: CauseExecution<Row, Round>,
+  execution: CauseExecution<Row>,
   config: ChainConfig,
   liquidity: TreasuryLiquidity,
   id: string,
   screening: DestinationScreening,
-  round: Round,
+  batch: BatchRound | null,
 ): Promise<CauseStep> {
   const { kind } = execution;
   const row = await lockCause(tx, kind, id);
@@ -46,9 +45,17 @@ export async function takeCauseStep<Row extends CauseRow, Round>(
     return "denied";
   }
   if (await execution.hold?.(tx, row)) return "held";
-  const transferId = execution.queue
-    ? await execution.queue(tx, config, liquidity, row, round)
-    : await queueAlone(tx, kind.purpose, config, liquidity, row);
+  const { toAddress } = row;
+  const transferId =
+    batch && !batch.alone.has(row.id)
+      ? await queueInBatch(
+          tx,
+          config,
+          liquidity,
+          { id: row.id, toAddress, amountUnits: row.amountUnits },
+          batch.batcher,
+        )
+      : await queueAlone(tx, kind.purpose, config, liquidity, row);
   if (!transferId) return "waiting";
   await execute(tx, `update ${kind.table} set outbound_id = $2, updated_at = now() where id = $1`, [
     row.id,
@@ -58,7 +65,7 @@ export async function takeCauseStep<Row extends CauseRow, Round>(
 }
 
 /** The cause's own transfer from the treasury, in its queue: its id, or null while the treasury cannot cover it. */
-export async function queueAlone(
+async function queueAlone(
   tx: Db,
   purpose: "payout" | "refund",
   config: ChainConfig,

@@ -25,7 +25,12 @@ export type TransferTrigger =
   /** Its destination is refused (sanctioned, deny-listed, frozen by the issuer), at execution or before signing. */
   | "denied"
   /** The transfer provably failed (reverted at depth, or expired after the allowed re-signs). */
-  | "transfer_failed";
+  | "transfer_failed"
+  /**
+   * The batch it was sent in reverted at depth (all or nothing: nothing was paid): it is sent again, alone
+   * (payout-batch-hooks.ts; only kinds that batch have this row).
+   */
+  | "batch_reverted";
 
 /**
  * What a kind of money out (a payout, a refund) tells the transfer engine about itself: its table, lifecycle

@@ -1,17 +1,41 @@
-import type { Address } from "viem";
 import { fromUsdtUnits } from "@/lib/chains/chain-adapter";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
+import { log } from "@/lib/platform/log";
 import { createOutbound } from "@/lib/money-out/outbound/create-outbound";
 import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { treasuryCovers, type TreasuryLiquidity } from "@/lib/money-out/outbound/treasury-queue";
+import { ensurePayoutBatcher, type PayoutBatcher } from "./ensure-payout-batcher";
 
 /** Members per batch: at most ~5M gas (payoutBatchGas), inside every EVM chain's block. */
 export const PAYOUT_BATCH_MAX = 50;
 
-/** The contract a round's batches pay through, and the setup they wait for (null when done). */
-export type PayoutBatcher = { address: Address; after: string | null };
+/** A round's batch contract, and the causes that go alone because their last batch reverted. */
+export interface BatchRound {
+  batcher: PayoutBatcher;
+  alone: Set<string>;
+}
+
+/**
+ * What a round of batched causes needs before its transaction (network reads): the PayoutBatcher set up, and which
+ * causes go alone. Null when no batch contract can be had: they are paid one by one.
+ */
+export async function prepareBatchRound(db: Db, config: ChainConfig, ids: string[]): Promise<BatchRound | null> {
+  let batcher: PayoutBatcher;
+  try {
+    batcher = await ensurePayoutBatcher(db, config);
+  } catch (err) {
+    // No batch contract can be had (no CREATE2 deployer; a deployment that holds no code): paid alone.
+    log.error("payouts cannot be batched: sent one by one", {
+      mode: config.mode,
+      chain: config.chain,
+      error: String(err),
+    });
+    return null;
+  }
+  return { batcher, alone: await lastBatchReverted(db, ids) };
+}
 
 /** The batches a payout was sent in (its detail page lists them with its own transfers). */
 export async function batchesOf(db: Db, payoutId: string): Promise<string[]> {
@@ -41,7 +65,7 @@ export async function lastBatchReverted(db: Db, payoutIds: string[]): Promise<Se
  * null when the treasury, less what it still owes, cannot cover the payout. The batch fills until the chain's
  * outbound leader takes it (track-outbound.ts closes it to members before it screens and signs it).
  */
-export async function queuePayoutInBatch(
+export async function queueInBatch(
   tx: Db,
   config: ChainConfig,
   liquidity: TreasuryLiquidity,

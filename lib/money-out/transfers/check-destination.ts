@@ -2,7 +2,7 @@ import { DomainError } from "@/lib/kernel/domain-error";
 import { chainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import type { Mode } from "@/lib/kernel/mode";
-import { ownDestinationProblem } from "./destination-guards";
+import { ownDestinationProblem } from "@/lib/money-out/destinations/destination-guards";
 import type { Chain } from "@/lib/chains/chains";
 import { destinationProblem } from "@/lib/chains/connect/chain-families";
 

@@ -2,7 +2,6 @@ import { addressKey } from "@/lib/chains/address-key";
 import type { ChainConfig } from "@/lib/chains/chain-config";
 import type { Db } from "@/lib/platform/db/client";
 import { execute } from "@/lib/platform/db/query";
-import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
 import { denialOf } from "@/lib/money-out/destinations/deny-list";
 import { type DestinationScreening, screenDestination } from "@/lib/money-out/destinations/screen-destination";
 import type { OutboundHooks } from "@/lib/money-out/outbound/outbound-hooks";
@@ -10,8 +9,10 @@ import type { OutboundTrigger } from "@/lib/money-out/outbound/outbound-lifecycl
 import type { OutboundRow } from "@/lib/money-out/outbound/outbound-row";
 import type { PayoutBatchMember } from "@/lib/money-out/outbound/outbound-types";
 import { transitionOutbound } from "@/lib/money-out/outbound/transition-outbound";
-import { followTransfer } from "@/lib/money-out/transfers/cause-hooks";
-import { lockPayout, PAYOUT_KIND, transitionPayout } from "./payout-kind";
+import { followTransfer } from "./cause-hooks";
+import { lockCause, moveCause } from "./move-cause";
+import type { CauseExecution } from "./take-cause-step";
+import type { CauseRow } from "./transfer-kind";
 
 type Screenings = Map<string, DestinationScreening>;
 
@@ -32,7 +33,12 @@ async function screenMembers(config: ChainConfig, intent: OutboundRow): Promise<
  * `blocked` (refunded, `payout.blocked`) and leave the batch, and the signing is refused this round: the rest
  * is screened and signed on the next. A batch left empty is given up, never signed.
  */
-async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screenings): Promise<boolean> {
+async function refuseBatchSigning<Row extends CauseRow>(
+  { kind }: CauseExecution<Row>,
+  tx: Db,
+  intent: OutboundRow,
+  screened: Screenings,
+): Promise<boolean> {
   const members = membersOf(intent);
   const kept: PayoutBatchMember[] = [];
   for (const member of members) {
@@ -43,8 +49,8 @@ async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screeni
       kept.push(member);
       continue;
     }
-    const payout = await lockPayout(tx, member.payoutId);
-    if (payout?.status === "pending") await transitionPayout(tx, payout, "denied", { failureCode });
+    const payout = await lockCause(tx, kind, member.payoutId);
+    if (payout?.status === "pending") await moveCause(tx, kind, payout, "denied", { failureCode });
     await execute(tx, "delete from payout_batch_members where outbound_id = $1 and payout_id = $2", [
       intent.id,
       member.payoutId,
@@ -68,38 +74,47 @@ async function refuseBatchSigning(tx: Db, intent: OutboundRow, screened: Screeni
  * nobody, so its members go back to `pending` and are sent again, alone; a batch given up before it was signed lets its
  * members be queued again.
  */
-async function onBatchTransfer(tx: Db, intent: OutboundRow, trigger: OutboundTrigger): Promise<void> {
+async function onBatchTransfer<Row extends CauseRow>(
+  { kind, enqueue }: CauseExecution<Row>,
+  tx: Db,
+  intent: OutboundRow,
+  trigger: OutboundTrigger,
+): Promise<void> {
   const members = membersOf(intent);
   // A batch of one is a plain transfer (payoutBatchCall): its revert is the payout's own, as when sent alone.
   const alone = members.length === 1;
   for (const member of members) {
-    const asOwn = { ...intent, purpose: "payout" as const, causeId: member.payoutId };
+    const asOwn = { ...intent, purpose: kind.purpose, causeId: member.payoutId };
     if ((trigger !== "reverted" && trigger !== "given_up") || (alone && trigger === "reverted")) {
-      await followTransfer(PAYOUT_KIND, tx, asOwn, trigger);
+      await followTransfer(kind, tx, asOwn, trigger);
       continue;
     }
-    const payout = await lockPayout(tx, member.payoutId);
+    const payout = await lockCause(tx, kind, member.payoutId);
     if (!payout || payout.outboundId !== intent.id) continue;
     if (payout.status === "processing" && trigger === "given_up") {
-      await followTransfer(PAYOUT_KIND, tx, asOwn, trigger);
+      await followTransfer(kind, tx, asOwn, trigger);
       continue;
     }
-    if (payout.status === "processing") await transitionPayout(tx, payout, "batch_reverted", { txHash: null });
+    if (payout.status === "processing") await moveCause(tx, kind, payout, "batch_reverted", { txHash: null });
     else if (payout.status !== "pending") continue;
-    await execute(tx, "update payouts set outbound_id = null, updated_at = now() where id = $1", [payout.id]);
-    await enqueueJob(tx, "execute_payout", { payout_id: payout.id }, { jobKey: `execute_payout:${payout.id}` });
+    await execute(tx, `update ${kind.table} set outbound_id = null, updated_at = now() where id = $1`, [payout.id]);
+    await enqueue(tx, payout.id);
   }
 }
 
-export const payoutBatchOutboundHooks: OutboundHooks<Screenings> = {
-  screen: screenMembers,
-  refuseSigning: refuseBatchSigning,
-  onTransition: onBatchTransfer,
-  async onConfirmations(db, intent) {
-    await execute(
-      db,
-      "update payouts set confirmations = $2, updated_at = now() where outbound_id = $1 and status = 'processing'",
-      [intent.id, intent.confirmations],
-    );
-  },
-};
+/** A batch's part in the outbound engine: its members screened, refused, and moved with it (see above). */
+export function payoutBatchHooks<Row extends CauseRow>(execution: CauseExecution<Row>): OutboundHooks<Screenings> {
+  return {
+    screen: screenMembers,
+    refuseSigning: (tx, intent, screened) => refuseBatchSigning(execution, tx, intent, screened),
+    onTransition: (tx, intent, trigger) => onBatchTransfer(execution, tx, intent, trigger),
+    async onConfirmations(db, intent) {
+      await execute(
+        db,
+        `update ${execution.kind.table} set confirmations = $2, updated_at = now() ` +
+          "where outbound_id = $1 and status = 'processing'",
+        [intent.id, intent.confirmations],
+      );
+    },
+  };
+}

@@ -12,7 +12,9 @@ import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { ensureContract } from "@/lib/money-out/outbound/ensure-contract";
 import { ensureSetupCall } from "@/lib/money-out/outbound/ensure-setup-call";
-import type { PayoutBatcher } from "./payout-batch";
+
+/** The contract a round's batches pay through, and the setup they wait for (null when done). */
+export type PayoutBatcher = { address: Address; after: string | null };
 
 /**
  * The PayoutBatcher of a (mode, chain) and the treasury set up to pay through it, each step once through the
