@@ -16,3 +16,4 @@ export * from "./jobs";
 export * from "./users";
 export * from "./user-security";
 export * from "./refunds";
+export * from "./customers";

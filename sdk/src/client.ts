@@ -7,6 +7,7 @@ import { Exports } from "./resources/exports.js";
 import { PaymentLinks } from "./resources/payment-links.js";
 import { Payments } from "./resources/payments.js";
 import { Payouts } from "./resources/payouts.js";
+import { Customers } from "./resources/customers.js";
 import { Refunds } from "./resources/refunds.js";
 import { Sandbox } from "./resources/sandbox.js";
 import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
@@ -36,6 +37,7 @@ export class Client {
   readonly chains: Chains;
   readonly payouts: Payouts;
   readonly refunds: Refunds;
+  readonly customers: Customers;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly sandbox: Sandbox;
@@ -70,6 +72,7 @@ export class Client {
     this.chains = new Chains(http);
     this.payouts = new Payouts(http);
     this.refunds = new Refunds(http);
+    this.customers = new Customers(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.events = new Events(http);
     this.sandbox = new Sandbox(http);

@@ -59,6 +59,13 @@ export type RefundCreateParams = RequestBody<"createRefund">;
 export type RefundListParams = ListParams<"listRefunds">;
 export type RefundRegenerateClaimUrlParams = RequestBody<"regenerateRefundClaimUrl">;
 
+export type Customer = Schemas["Customer"];
+export type CustomerList = Schemas["CustomerList"];
+export type DeletedCustomer = Schemas["DeletedCustomer"];
+export type CustomerCreateParams = RequestBody<"createCustomer">;
+export type CustomerUpdateParams = RequestBody<"updateCustomer">;
+export type CustomerListParams = ListParams<"listCustomers">;
+
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
 export type WebhookEndpointList = Schemas["WebhookEndpointList"];

@@ -186,6 +186,7 @@ describe("a key never does more than its creator may (docs/DASHBOARD.md#api-keys
       "balances:read",
       "payouts:read",
       "refunds:read",
+      "customers:read",
       "webhooks:read",
       "webhooks:write",
       "events:read",

@@ -43,6 +43,7 @@ const BOGUS_PREFIX: Record<IdKind, string> = {
   event: "evt_",
   payout: "po_",
   refund: "re_",
+  customer: "cus_",
   webhook: "wh_",
   chain: "",
 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Scope } from "@/lib/identity/api-keys/scopes";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { EVENT_TYPES } from "@/lib/notify/events/event-types";
+import { createCustomerBody, listCustomersQuery, updateCustomerBody } from "@/lib/money-in/customers/schemas";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
 import { createPaymentBody, listPaymentsQuery } from "@/lib/money-in/payments/schemas";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/money-out/payouts/schemas";
@@ -18,7 +19,7 @@ import {
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/notify/webhooks/schemas";
 
 /** What a path parameter names; the fuzzer plugs in the caller's ids, another merchant's, and junk. */
-export type IdKind = "payment" | "link" | "event" | "payout" | "refund" | "webhook" | "chain";
+export type IdKind = "payment" | "link" | "event" | "payout" | "refund" | "customer" | "webhook" | "chain";
 
 export interface Endpoint {
   method: "GET" | "POST" | "DELETE";
@@ -64,6 +65,11 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "POST", path: "/v1/refunds", body: createRefundBody, scopes: ["refunds:write"] },
   { method: "GET", path: "/v1/refunds/{refund}", query: emptyQuery, scopes: ["refunds:read"] },
   { method: "POST", path: "/v1/refunds/{refund}/cancel", body: z.strictObject({}), scopes: ["refunds:write"] },
+  { method: "GET", path: "/v1/customers", query: listCustomersQuery, scopes: ["customers:read"] },
+  { method: "POST", path: "/v1/customers", body: createCustomerBody, scopes: ["customers:write"] },
+  { method: "GET", path: "/v1/customers/{customer}", query: emptyQuery, scopes: ["customers:read"] },
+  { method: "POST", path: "/v1/customers/{customer}", body: updateCustomerBody, scopes: ["customers:write"] },
+  { method: "DELETE", path: "/v1/customers/{customer}", query: emptyQuery, scopes: ["customers:write"] },
   { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery, scopes: ["payments:read"] },
   {
     method: "POST",

@@ -120,6 +120,13 @@ const url = fc.oneof(
   { weight: 1, arbitrary: hostileString.map(loopbackOnly) },
 );
 
+// Customers' emails: valid ones most of the time (a generic string is never one), and near misses.
+const email = fc.oneof(
+  { weight: 3, arbitrary: fc.emailAddress() },
+  { weight: 1, arbitrary: fc.constantFrom("", "a@", "@b", "a b@c.d", `${"x".repeat(250)}@e.io`, "\u0000@x.io") },
+  { weight: 1, arbitrary: hostileString },
+);
+
 /**
  * Anything that parses as a URL with a host other than loopback becomes a loopback URL: no traffic leaves the machine.
  */
@@ -136,6 +143,7 @@ export const FIELD_HINTS: Hints = {
   amount,
   base_fee_gwei: gwei,
   compute_unit_price: computeUnitPrice,
+  email,
   metadata,
   to_address: address,
   address,

@@ -90,6 +90,11 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
   ];
   const link = await call("POST", "/v1/payment-links", { amount: "5" });
   const webhook = await call("POST", "/v1/webhooks", { url: "http://127.0.0.1:9/fuzz" });
+  const customers = [
+    await call("POST", "/v1/customers", { name: "Fuzz", reference: "fuzz-1" }),
+    await call("POST", "/v1/customers", { email: "fuzz@example.com" }),
+    await call("POST", "/v1/customers", {}),
+  ];
   const events = (await call("GET", "/v1/events?limit=3")).data as { id: string }[];
   const ids = {
     payment: payments.map((p) => p.id as string),
@@ -97,6 +102,7 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
     event: events.map((e) => e.id),
     payout: [],
     refund: [],
+    customer: customers.map((c) => c.id as string),
     webhook: [webhook.id as string],
   };
   return { ids, linkToken: new URL(link.url as string).pathname.split("/").pop()! };

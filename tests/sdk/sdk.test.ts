@@ -107,7 +107,7 @@ describe("payments", () => {
     expect(sent).toBe(4); // maxRetries is 2 by default: none of these was sent twice
   });
 
-  it("reaches the other resources: links, balances, events, sandbox helpers, refunds", async () => {
+  it("reaches the other resources: links, balances, events, sandbox helpers, refunds, customers", async () => {
     const client = await clientFor();
     const link = await client.paymentLinks.create({ amount: "12.5", description: "SDK" });
     expect(link).toMatchObject({ object: "payment_link", amount: "12.500000", active: true });
@@ -134,6 +134,20 @@ describe("payments", () => {
     expect(await rejection(client.refunds.retrieve("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
     expect(await rejection(client.refunds.cancel("re_missing"))).toBeInstanceOf(sdk.NotFoundError);
     expect((await client.refunds.list({ payment: payment.id })).data).toEqual([]);
+
+    // Customers: created, found by reference, updated, walked, deleted; a taken reference is a typed refusal.
+    const ada = await client.customers.create({ name: "Ada", reference: "user-1", metadata: { tier: 1 } });
+    expect(ada).toMatchObject({ object: "customer", name: "Ada", reference: "user-1", email: null });
+    const taken = await rejection(client.customers.create({ reference: "user-1" }));
+    expect(taken).toBeInstanceOf(sdk.InvalidRequestError);
+    expect(taken).toMatchObject({ param: "reference" });
+    expect((await client.customers.list({ reference: "user-1" })).data).toEqual([ada]);
+    const renamed = await client.customers.update(ada.id, { email: "ada@example.com", reference: null });
+    expect(renamed).toEqual({ ...ada, email: "ada@example.com", reference: null });
+    const bob = await client.customers.create();
+    expect(await client.customers.list({ limit: 1 }).toArray()).toEqual([bob, renamed]);
+    expect(await client.customers.del(bob.id)).toEqual({ id: bob.id, object: "customer", deleted: true });
+    expect(await rejection(client.customers.retrieve(bob.id))).toBeInstanceOf(sdk.NotFoundError);
   });
 
   it("finds and accounts: balance transactions page by page, a statement, search", async () => {

@@ -10,6 +10,7 @@ export const RESOURCE_FAMILIES = [
   "balances",
   "payouts",
   "refunds",
+  "customers",
   "webhooks",
   "events",
 ] as const;

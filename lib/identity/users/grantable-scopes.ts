@@ -18,6 +18,8 @@ export const SCOPE_PERMISSION: Record<Scope, Permission | null> = {
   "payouts:write": "payouts:write",
   "refunds:read": "refunds:read",
   "refunds:write": "refunds:write",
+  "customers:read": "customers:read",
+  "customers:write": "customers:write",
   "webhooks:read": "webhooks:read",
   "webhooks:write": "webhooks:write",
   "events:read": "events:read",

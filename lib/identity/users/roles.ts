@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   "payouts:approve",
   "refunds:read",
   "refunds:write",
+  "customers:read",
+  "customers:write",
   "keys:read",
   "keys:write",
   "webhooks:read",
@@ -32,8 +34,8 @@ const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(":read") && p !== "audit:r
 /**
  * THE table of what each role may do (docs/DASHBOARD.md#roles). Owner: everything, including the team and the audit
  * log. Admin: everything but the team and the audit log. Both read the network fees (costs). Developer: keys, webhooks
- * and events, and reads payments, links, payouts and balances. Viewer: reads only. Every page and every server action
- * asks `can()`.
+ * and events, and reads payments, links, payouts, refunds, customers and balances. Viewer: reads only. Every page
+ * and every server action asks `can()`.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -44,6 +46,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "links:read",
     "payouts:read",
     "refunds:read",
+    "customers:read",
     "keys:read",
     "keys:write",
     "webhooks:read",

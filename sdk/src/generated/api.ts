@@ -382,6 +382,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List customers
+     * @description Newest first; `reference` matches exactly, `email` without regard to case.
+     *
+     *     Requires the key scope `customers:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listCustomers"];
+    put?: never;
+    /**
+     * Create a customer
+     * @description Requires the key scope `customers:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["createCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/customers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a customer
+     * @description Requires the key scope `customers:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveCustomer"];
+    put?: never;
+    /**
+     * Update a customer
+     * @description Fields left out keep their value; `null` clears `name`, `email` or `reference`.
+     *
+     *     Requires the key scope `customers:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["updateCustomer"];
+    /**
+     * Delete a customer
+     * @description Requires the key scope `customers:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    delete: operations["deleteCustomer"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/reports/statement": {
     parameters: {
       query?: never;
@@ -1608,6 +1674,36 @@ export interface components {
       /** @description When an unclaimed claim is canceled. */
       expires_at: string | null;
       succeeded_at: string | null;
+    };
+    CustomerList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["Customer"][];
+      has_more: boolean;
+    };
+    /** @description Someone a merchant receives money from: deposit addresses belong to one. */
+    Customer: {
+      /** @example cus_4fRk8sLq2 */
+      id: string;
+      /** @constant */
+      object: "customer";
+      name: string | null;
+      email: string | null;
+      /** @description The merchant's own id: unique per merchant and mode. */
+      reference: string | null;
+      metadata: components["schemas"]["Metadata"];
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      created_at: string;
+    };
+    DeletedCustomer: {
+      id: string;
+      /** @constant */
+      object: "customer";
+      /** @constant */
+      deleted: true;
     };
     Statement: {
       /** @constant */
@@ -2875,6 +2971,203 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  listCustomers: {
+    parameters: {
+      query?: {
+        limit?: string;
+        starting_after?: string;
+        reference?: string;
+        email?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  createCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          /** Format: email */
+          email?: string;
+          reference?: string;
+          /** @description Your own key/value pairs: up to 50 keys of 1–40 characters; string values up to 500 characters. */
+          metadata?: {
+            [key: string]: string | number | boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Customer"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Customer"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  updateCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string | null;
+          email?: string | null;
+          reference?: string | null;
+          /** @description Your own key/value pairs: up to 50 keys of 1–40 characters; string values up to 500 characters. */
+          metadata?: {
+            [key: string]: string | number | boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Customer"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  deleteCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeletedCustomer"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["InternalError"];
     };

@@ -2,6 +2,7 @@ import type { Operation } from "../operation";
 import { BALANCE_TRANSACTIONS } from "./balance-transactions";
 import { BALANCES } from "./balances";
 import { CHAINS_OPERATIONS } from "./chains";
+import { CUSTOMERS } from "./customers";
 import { EVENTS } from "./events";
 import { EXPORT_OPERATIONS } from "./exports";
 import { PAYMENT_LINKS } from "./payment-links";
@@ -21,6 +22,7 @@ export const OPERATIONS: Operation[] = [
   BALANCE_TRANSACTIONS,
   PAYOUTS,
   REFUNDS,
+  CUSTOMERS,
   REPORTS,
   SEARCH,
   EXPORT_OPERATIONS,
