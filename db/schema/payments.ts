@@ -15,6 +15,7 @@ import {
 import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
 import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
+import { customers } from "./customers";
 import { merchants } from "./merchants";
 
 export const PAYMENT_STATUSES = [
@@ -59,6 +60,8 @@ export const payments = pgTable(
     txBlockNumber: bigint("tx_block_number", { mode: "number" }),
     confirmations: integer("confirmations").notNull().default(0),
     paymentLinkId: text("payment_link_id"),
+    /** The merchant's customer the payment was made for, when named (docs/API.md#customers). */
+    customerId: text("customer_id").references(() => customers.id),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true, precision: 3 }),
@@ -68,6 +71,7 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id),
+    index("payments_customer_idx").on(t.customerId, t.createdAt, t.id).where(sql`${t.customerId} is not null`),
     // Search (lib/reports/search): every field a term reads is an index, so a term is one bitmap of index scans.
     index("payments_deposit_address_lower_idx").on(sql`lower(${t.depositAddress})`),
     index("payments_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/platform/db/client";
-import { query } from "@/lib/platform/db/query";
+import type { Scope } from "@/lib/identity/api-keys/scopes";
+import { execute, query } from "@/lib/platform/db/query";
 import { api, expectError, newKey, newMerchant, type TestMerchant } from "../helpers/api";
 
 // Customers (docs/API.md#customers): create, retrieve, update, delete and list, each merchant's and mode's own;
@@ -163,6 +166,68 @@ describe("customers", () => {
       400,
       "colour",
     );
+  });
+
+  it("a payment may name one of the merchant's customers: it says so, and lists by it", async () => {
+    const ada = await create({ name: "Payer" });
+    const made = await api("POST", "/v1/payments", {
+      key: m.sandboxKey,
+      body: { amount: "3.000000", chain: "eth", customer: ada.id },
+    });
+    expect(made.status, made.text).toBe(200);
+    expect(made.json.customer).toBe(ada.id);
+    expect((await api("GET", `/v1/payments/${made.json.id}`, { key: m.sandboxKey })).json.customer).toBe(ada.id);
+    const plain = await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000" } });
+    expect(plain.json.customer).toBeNull();
+    const [event] = (await api("GET", "/v1/events?type=payment.awaiting_payment&limit=5", { key: m.sandboxKey })).json
+      .data as { data: { object: { id: string; customer: string | null } } }[];
+    expect(event!.data.object).toMatchObject({ id: plain.json.id, customer: null });
+    expect(await listed(`/v1/payments?customer=${ada.id}`)).toEqual([made.json.id]);
+
+    // Another merchant's customer, the other mode's, an unknown or a deleted one: refused, nothing written.
+    const theirs = await create({}, other.sandboxKey);
+    const live = await create({}, m.liveKey);
+    const gone = await create({});
+    await api("DELETE", `/v1/customers/${gone.id}`, { key: m.sandboxKey });
+    const before = await query<{ n: string }>(
+      getDb(),
+      "select count(*)::text as n from payments where merchant_id = $1",
+      [m.id],
+    );
+    for (const customer of [theirs.id, live.id, gone.id, "cus_unknown"])
+      expectError(
+        await api("POST", "/v1/payments", { key: m.sandboxKey, body: { amount: "1.000000", chain: "eth", customer } }),
+        "invalid_request_error",
+        400,
+        "customer",
+      );
+    const after = await query<{ n: string }>(
+      getDb(),
+      "select count(*)::text as n from payments where merchant_id = $1",
+      [m.id],
+    );
+    expect(after[0]!.n).toBe(before[0]!.n);
+    // A deleted customer's payments still name it.
+    await api("DELETE", `/v1/customers/${ada.id}`, { key: m.sandboxKey });
+    expect((await api("GET", `/v1/payments/${made.json.id}`, { key: m.sandboxKey })).json.customer).toBe(ada.id);
+  });
+
+  it("migration 0045 gives full-access keys the customers' scopes, and restricted keys nothing", async () => {
+    const before = [
+      ...["payments", "payment_links", "balances", "payouts", "refunds", "webhooks", "events"].flatMap((f) => [
+        `${f}:read`,
+        `${f}:write`,
+      ]),
+    ] as Scope[];
+    const full = await newKey(m.id, "sandbox", before);
+    const restricted = await newKey(m.id, "sandbox", ["payments:read", "refunds:write"]);
+    const migration = readFileSync(path.resolve("db/migrations/0045_customers.sql"), "utf8");
+    await execute(getDb(), migration.slice(migration.lastIndexOf("--> statement-breakpoint") + 24));
+    const scopesOf = async (id: string) =>
+      (await query<{ scopes: string[] }>(getDb(), "select scopes from api_keys where id = $1", [id]))[0]!.scopes;
+    expect(await scopesOf(full.id)).toEqual([...before, "customers:read", "customers:write"]);
+    expect(await scopesOf(restricted.id)).toEqual(["payments:read", "refunds:write"]);
+    expect((await api("GET", "/v1/customers", { key: full.secret })).status).toBe(200);
   });
 
   it("need the customers scopes: a key without them is refused", async () => {

@@ -311,6 +311,9 @@ describe("leaving the team, or a role, ends the API access it gave", () => {
   it(
     "migration 0042 revokes what earlier removals and demotions left working, " + "and grants as the role table does",
     async () => {
+      // The role table as it was when 0042 ran: the scopes of later resources (0045: customers) did not exist.
+      const grantsOf0042 = (role: (typeof USER_ROLES)[number]) =>
+        grantableScopes(role).filter((scope) => !scope.startsWith("customers:"));
       const m = await newMerchant();
       const owner = await member(m.id, "owner");
       const demoted = await member(m.id, "developer");
@@ -318,7 +321,7 @@ describe("leaving the team, or a role, ends the API access it gave", () => {
       const kept = await keyOf(m.id, demoted.id, ["payments:read", "webhooks:write"]);
       const beyond = await keyOf(m.id, demoted.id, ["payments:read", "refunds:write"]);
       const orphan = await keyOf(m.id, gone.id, ["payments:read"]);
-      const ownerKey = await keyOf(m.id, owner.id, grantableScopes("owner"));
+      const ownerKey = await keyOf(m.id, owner.id, grantsOf0042("owner"));
       const cli = await createApiKey(getDb(), { merchantId: m.id, mode: "sandbox", scopes: ["payouts:write"] });
       await execute(getDb(), "delete from users where id = $1", [gone.id]); // as removals did before
       const migration = readFileSync(path.resolve("db/migrations/0042_revoke_departed_members_keys.sql"), "utf8");
@@ -337,7 +340,7 @@ describe("leaving the team, or a role, ends the API access it gave", () => {
         x[1] ?? "viewer",
         x[2]!.replace(/\s/g, "").replaceAll("'", "").split(","),
       ]);
-      expect(Object.fromEntries(arrays)).toEqual(Object.fromEntries(USER_ROLES.map((r) => [r, grantableScopes(r)])));
+      expect(Object.fromEntries(arrays)).toEqual(Object.fromEntries(USER_ROLES.map((r) => [r, grantsOf0042(r)])));
     },
   );
 });

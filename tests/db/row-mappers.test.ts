@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Column, eq, getTableColumns, getTableName, type Table } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { customers } from "@/db/schema/customers";
 import { paymentLinks } from "@/db/schema/payment-links";
 import { payments } from "@/db/schema/payments";
 import { payouts } from "@/db/schema/payouts";
@@ -13,6 +14,7 @@ import { query } from "@/lib/platform/db/query";
 import type { RowMapper } from "@/lib/platform/db/row-mapper";
 import type { Mode } from "@/lib/kernel/mode";
 import { createMerchant } from "@/lib/identity/merchants/create-merchant";
+import { customerRow } from "@/lib/money-in/customers/customer-row";
 import { paymentLinkRow, type PaymentLinkRow } from "@/lib/money-in/payment-links/payment-link-row";
 import { paymentRow, type PaymentRow, type PaymentStatus } from "@/lib/money-in/payments/payment-row";
 import { payoutRow, type PayoutRow } from "@/lib/money-out/payouts/payout-row";
@@ -80,7 +82,16 @@ const cases: { name: string; table: PgTable; mapper: RowMapper<any>; fixed: () =
       name: "payments",
       table: payments,
       mapper: paymentRow,
-      fixed: async () => ({ ...(await owner()), status: "confirmed", chain: "tron" }),
+      fixed: async () => {
+        const own = await owner();
+        const customer = `cus_rows${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
+        await query(getDb(), "insert into customers (id, merchant_id, mode) values ($1, $2, $3)", [
+          customer,
+          own.merchant_id,
+          own.mode,
+        ]);
+        return { ...own, status: "confirmed", chain: "tron", customer_id: customer };
+      },
     },
     {
       name: "payouts",
@@ -90,6 +101,7 @@ const cases: { name: string; table: PgTable; mapper: RowMapper<any>; fixed: () =
     },
     { name: "payment_links", table: paymentLinks, mapper: paymentLinkRow, fixed: owner },
     { name: "webhook_endpoints", table: webhookEndpoints, mapper: webhookEndpointRow, fixed: owner },
+    { name: "customers", table: customers, mapper: customerRow, fixed: owner },
   ];
 
 describe("row mappers derived from the Drizzle tables", () => {

@@ -13,6 +13,7 @@ const payment = {
   amount_refunded: "0.000000",
   deposit_address: "0x0000000000000000000000000000000000000001",
   metadata: {},
+  customer: null,
   checkout_url: "http://localhost:3000/checkout/pay_1",
   tx_hash: null,
   payer_address: null,

@@ -23,6 +23,7 @@ const payment = (status: PaymentStatus): PaymentRow => ({
   txBlockNumber: null,
   confirmations: 0,
   paymentLinkId: null,
+  customerId: null,
   createdAt: new Date(0),
   expiresAt: new Date(1_800_000),
   confirmedAt: null,

@@ -1,4 +1,5 @@
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
+import { invalidRequest } from "@/lib/kernel/domain-error";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -29,6 +30,7 @@ export async function createPayment(
   input: CreatePaymentInput & { paymentLinkId?: string },
 ): Promise<PaymentRow> {
   if (input.chain) requireEnabledChain(owner.mode, input.chain);
+  if (input.customer) await requireCustomer(db, owner, input.customer);
   const id = newId("pay_");
   const deposit = input.chain ? await allocateDepositAddress(db, owner.mode, input.chain, id) : null;
   const waitsForAddress = Boolean(input.chain) && !deposit;
@@ -37,8 +39,8 @@ export async function createPayment(
   const [row] = await query(
     db,
     `insert into payments (id, merchant_id, mode, status, chain, amount_units, deposit_address, derivation_index,
-       description, metadata, payment_link_id, created_at, expires_at, watch_key)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning ${PAYMENT_COLUMNS}`,
+       description, metadata, payment_link_id, created_at, expires_at, watch_key, customer_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning ${PAYMENT_COLUMNS}`,
     [
       id,
       owner.merchantId,
@@ -54,6 +56,7 @@ export async function createPayment(
       createdAt,
       expiresAt,
       input.chain && deposit ? watchKey(input.chain, deposit.address) : null,
+      input.customer ?? null,
     ],
   );
   const payment = toPaymentRow(row!);
@@ -68,4 +71,14 @@ export async function createPayment(
   // watcher); without one, nothing watches it, so a job expires it at expires_at.
   if (!payment.chain) await scheduleExpiry(db, payment);
   return payment;
+}
+
+/** A payment names one of the merchant's customers of its mode, not deleted; anything else is refused. */
+async function requireCustomer(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<void> {
+  const [found] = await query(
+    db,
+    "select 1 from customers where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null",
+    [id, owner.merchantId, owner.mode],
+  );
+  if (!found) throw invalidRequest(`No such customer: '${id}'`, "customer");
 }

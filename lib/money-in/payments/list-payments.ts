@@ -12,6 +12,8 @@ export interface PaymentFilters extends ListFilters {
   chain?: Chain;
   /** A payment id, a deposit address, or the transaction hash of one of its deposits (exact match). */
   search?: string;
+  /** The customer it was made for. */
+  customer?: string;
 }
 
 export function listPayments(
@@ -62,6 +64,7 @@ function paymentFilterSql(owner: { merchantId: string; mode: Mode }, f: PaymentF
     where.push(sql(`$${values.length}`));
   };
   where.push(...listFilterSql(f, values));
+  if (f.customer) add((n) => `customer_id = ${n}`, f.customer);
   // Hex (EVM addresses, EVM and Tron hashes) is matched whatever its case; base58 is case-sensitive.
   if (f.search)
     add(

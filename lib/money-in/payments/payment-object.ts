@@ -21,6 +21,7 @@ export const paymentObject = z
     deposit_address: z.string().nullable(),
     description: z.string().optional(),
     metadata: metadataObject,
+    customer: z.string().nullable().meta({ description: "The customer (`cus_…`) it was made for, if one was named." }),
     checkout_url: z.url(),
     tx_hash: z.string().nullable().meta({ description: "The transfer that completed the payment." }),
     payer_address: z.string().nullable().meta({

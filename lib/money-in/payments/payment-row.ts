@@ -24,6 +24,7 @@ const PAYMENT_OBJECT_KEYS = [
   "depositAddress",
   "description",
   "metadata",
+  "customerId",
   "txHash",
   "payerAddress",
   "confirmations",

@@ -13,6 +13,11 @@ export const createPaymentBody = z.strictObject({
   chain: chainField.optional(),
   description: boundedString("description", 500).optional(),
   metadata: metadataField.optional(),
+  customer: z
+    .string({ error: "customer must be a customer's id (cus_…)" })
+    .min(1, { error: "customer must be a customer's id (cus_…)" })
+    .max(64, { error: "customer must be a customer's id (cus_…)" })
+    .optional(),
   expires_in: z
     .number({ error: "expires_in must be a number of seconds" })
     .int({ error: "expires_in must be a whole number of seconds" })
@@ -26,5 +31,6 @@ export const listPaymentsQuery = z.strictObject({
   ...paginationQuery,
   status: z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional(),
   chain: chainField.optional(),
+  customer: z.string().min(1, { error: "customer must be a customer's id (cus_…)" }).optional(),
   ...listFilterQuery,
 });

@@ -28,6 +28,7 @@ export function serializePayment(row: PaymentObjectRow, baseUrl: string, transfe
     deposit_address: row.depositAddress,
     ...(row.description !== null ? { description: row.description } : {}),
     metadata: row.metadata,
+    customer: row.customerId,
     checkout_url: checkoutUrl(baseUrl, row.id),
     tx_hash: row.txHash,
     payer_address: row.payerAddress,

@@ -1379,6 +1379,8 @@ export interface components {
       deposit_address: string | null;
       description?: string;
       metadata: components["schemas"]["Metadata"];
+      /** @description The customer (`cus_…`) it was made for, if one was named. */
+      customer: string | null;
       /** Format: uri */
       checkout_url: string;
       /** @description The transfer that completed the payment. */
@@ -2188,6 +2190,7 @@ export interface operations {
         starting_after?: string;
         status?: "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        customer?: string;
         /**
          * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
          * @example {}
@@ -2254,6 +2257,7 @@ export interface operations {
           metadata?: {
             [key: string]: string | number | boolean;
           };
+          customer?: string;
           expires_in?: number;
         };
       };
@@ -3245,6 +3249,7 @@ export interface operations {
       query?: {
         status?: "intent_created" | "awaiting_payment" | "pending" | "confirming" | "confirmed" | "expired" | "failed";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        customer?: string;
         /**
          * @description Created within bounds: `created[gte]`, `created[gt]`, `created[lt]`, `created[lte]`, each Unix seconds or an ISO 8601 date-time with its offset (a bare date is 00:00 UTC).
          * @example {}
