@@ -5,8 +5,8 @@
 // static value imports from its entries; the layers under the domain (kernel, platform, chains) and the HTTP edge
 // every route shares (http, identity) are not hand-offs. Printed, not tested: a measure for the architecture's
 // reviews.
-import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { readModuleGraph } from "./lib/module-graph";
 
 const root = path.resolve(import.meta.dirname, "..");
 const WALKS: Record<string, { entries: string[]; notOnWalk?: RegExp }> = {
@@ -24,17 +24,11 @@ const WALKS: Record<string, { entries: string[]; notOnWalk?: RegExp }> = {
 const DOMAIN = /^lib\/((books|notify|money-in|money-out|reports)\/[^/]+)\//;
 const unitOf = (file: string) => DOMAIN.exec(file)?.[1] ?? /^(app|worker)\//.exec(file)?.[1] ?? null;
 
-const cruise = spawnSync(
-  path.join(root, "node_modules/.bin/depcruise"),
-  ["--config", ".dependency-cruiser.cjs", "--output-type", "json", "lib", "app", "worker"],
-  { cwd: root, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
-);
-if (cruise.status !== 0) throw new Error(`dependency-cruiser failed:\n${cruise.stderr}`);
-type Dependency = { resolved: string; dependencyTypes: string[] };
+// Value imports only: a type is no call, and an import() is a sandbox-only load.
 const modules = new Map(
-  (JSON.parse(cruise.stdout) as { modules: { source: string; dependencies: Dependency[] }[] }).modules.map((m) => [
+  readModuleGraph(root, ["lib", "app", "worker"]).map((m) => [
     m.source,
-    m.dependencies.filter((d) => !d.dependencyTypes.some((t) => t === "type-only" || t === "dynamic-import")),
+    m.imports.filter((d) => !d.typeOnly && !d.dynamic),
   ]),
 );
 

@@ -1,5 +1,6 @@
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
-import { invalidRequest } from "@/lib/kernel/domain-error";
+import { DomainError, invalidRequest } from "@/lib/kernel/domain-error";
+import { getCustomer } from "@/lib/money-in/customers/manage-customers";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -73,12 +74,11 @@ export async function createPayment(
   return payment;
 }
 
-/** A payment names one of the merchant's customers of its mode, not deleted; anything else is refused. */
+/** A payment names one of the merchant's customers of its mode, not deleted (getCustomer); anything else is a 400. */
 async function requireCustomer(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<void> {
-  const [found] = await query(
-    db,
-    "select 1 from customers where id = $1 and merchant_id = $2 and mode = $3 and deleted_at is null",
-    [id, owner.merchantId, owner.mode],
-  );
-  if (!found) throw invalidRequest(`No such customer: '${id}'`, "customer");
+  await getCustomer(db, owner, id).catch((err: unknown) => {
+    throw err instanceof DomainError && err.type === "not_found"
+      ? invalidRequest(`No such customer: '${id}'`, "customer")
+      : err;
+  });
 }
