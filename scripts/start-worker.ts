@@ -4,7 +4,7 @@
 import { bootstrapDatabase } from "./lib/bootstrap-database";
 import { closeDb, getDb, getPool, sizePoolForJobs } from "@/lib/platform/db/client";
 import { enqueueJob } from "@/lib/platform/jobs/enqueue-job";
-import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
+import { CHAIN_FAMILIES, POOL_PURPOSES } from "@/lib/kernel/chain-ids";
 import { MODES } from "@/lib/kernel/mode";
 import { countFreeAddresses, refillJobKey } from "@/lib/chains/wallets/deposit-address-pool";
 import { registerOutboundHooksOfDomains } from "@/worker/outbound-hooks";
@@ -36,13 +36,14 @@ registerOutboundHooksOfDomains();
 async function sandboxPoolsFilled(timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const family of CHAIN_FAMILIES)
-    while ((await countFreeAddresses(getDb(), "sandbox", family, 1)) === 0) {
-      if (Date.now() > deadline) {
-        console.error(`[worker] the sandbox ${family} address pool is still empty; payments on it wait for addresses`);
-        return;
+    for (const purpose of POOL_PURPOSES)
+      while ((await countFreeAddresses(getDb(), "sandbox", family, 1, purpose)) === 0) {
+        if (Date.now() > deadline) {
+          console.error(`[worker] the sandbox ${family} ${purpose} address pool is still empty; its claims wait`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
 }
 
 function workerMetrics() {
@@ -59,12 +60,13 @@ const runner = roles.includes("jobs") ? await startWorker(getPool()) : null;
 if (runner)
   for (const mode of MODES)
     for (const family of CHAIN_FAMILIES)
-      await enqueueJob(
-        getDb(),
-        "refill_deposit_address_pool",
-        { mode, family },
-        { jobKey: refillJobKey(mode, family) },
-      );
+      for (const purpose of POOL_PURPOSES)
+        await enqueueJob(
+          getDb(),
+          "refill_deposit_address_pool",
+          { mode, family, purpose },
+          { jobKey: refillJobKey(mode, family, purpose) },
+        );
 // Ready once the sandbox pools hold addresses (their seed is always here): otherwise a payment created in the
 // first second after `npm start` says so would wait in `intent_created` for its address. Live pools fill the
 // same way; a live payment in that second waits, as it would with the pool ever empty (docs/API.md).

@@ -1,6 +1,17 @@
 import { MODES } from "@/lib/kernel/mode";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * Every token transfer seen to a deposit address, once each: a transfer is identified by its chain,
@@ -12,18 +23,21 @@ import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqu
  * rounded down). `pending` amounts sit in `reserved`; `credited` ones moved to `available`; `orphaned` ones
  * were removed by a reorganization and reversed (a credited one through a `reorg_reversals` row).
  * `kind`: `payment` (on the payment's chain) or `wrong_network` (to the same address on another chain of
- * the family; credited to that chain's balance, not counted toward the payment).
+ * the family; credited to that chain's balance, not counted toward the payment), or `address` (to a permanent
+ * deposit address; `deposit_address_id` instead of `payment_id`). `ignored` deposits are below the chain's
+ * minimum (dust): recorded, held in custody, never credited.
  */
 export const deposits = pgTable(
   "deposits",
   {
     id: text("id").primaryKey(),
-    paymentId: text("payment_id").notNull(),
+    paymentId: text("payment_id"),
+    depositAddressId: text("deposit_address_id"),
     merchantId: text("merchant_id").notNull(),
     mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),
-    kind: text("kind", { enum: ["payment", "wrong_network"] }).notNull(),
-    status: text("status", { enum: ["pending", "credited", "orphaned"] }).notNull(),
+    kind: text("kind", { enum: ["payment", "wrong_network", "address"] }).notNull(),
+    status: text("status", { enum: ["pending", "credited", "orphaned", "ignored"] }).notNull(),
     txHash: text("tx_hash").notNull(),
     logIndex: integer("log_index").notNull(),
     position: integer("position"),
@@ -37,16 +51,27 @@ export const deposits = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     creditedAt: timestamp("credited_at", { withTimezone: true, precision: 3 }),
     orphanedAt: timestamp("orphaned_at", { withTimezone: true, precision: 3 }),
+    /** kind `address`: the deposit address was disabled when the transfer was recorded (credited all the same). */
+    addressDisabled: boolean("address_disabled").notNull().default(false),
   },
   (t) => [
     uniqueIndex("deposits_transfer_key").on(t.mode, t.chain, t.txHash, t.position),
     index("deposits_payment_idx").on(t.paymentId, t.blockNumber, t.logIndex),
+    index("deposits_deposit_address_idx")
+      .on(t.depositAddressId, t.blockNumber, t.logIndex)
+      .where(sql`${t.depositAddressId} is not null`),
+    index("deposits_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id).where(sql`${t.kind} = 'address'`),
     // Search: a payment found by a transfer's hash or sender (lib/reports/search).
     index("deposits_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
     index("deposits_from_address_lower_idx").on(sql`lower(${t.fromAddress})`),
     index("deposits_uncredited_idx").on(t.mode, t.chain, t.blockNumber).where(sql`${t.status} = 'pending'`),
     check("deposits_amount_nonnegative", sql`${t.amountUnits} >= 0`),
-    check("deposits_status_check", sql`${t.status} in ('pending','credited','orphaned')`),
-    check("deposits_kind_check", sql`${t.kind} in ('payment','wrong_network')`),
+    check("deposits_status_check", sql`${t.status} in ('pending','credited','orphaned','ignored')`),
+    check("deposits_kind_check", sql`${t.kind} in ('payment','wrong_network','address')`),
+    check(
+      "deposits_owner_check",
+      sql`case when ${t.kind} = 'address' then ${t.depositAddressId} is not null and ${t.paymentId} is null
+        else ${t.paymentId} is not null and ${t.depositAddressId} is null end`,
+    ),
   ],
 );

@@ -17,3 +17,4 @@ export * from "./users";
 export * from "./user-security";
 export * from "./refunds";
 export * from "./customers";
+export * from "./deposit-addresses";

@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { Metadata } from "@/lib/kernel/schemas/metadata";
 import type { Chain } from "@/lib/chains/chains";
-import { CHAIN_FAMILIES } from "@/lib/kernel/chain-ids";
+import { CHAIN_FAMILIES, POOL_PURPOSES } from "@/lib/kernel/chain-ids";
 import { customers } from "./customers";
 import { merchants } from "./merchants";
 
@@ -120,8 +120,9 @@ export const walletSeeds = pgTable("wallet_seeds", {
 /**
  * Deposit addresses derived ahead, one pool per (mode, key family), by the worker (which holds the seed or
  * the account xpub), so the web process derives nothing and holds no seed: a payment takes the lowest free
- * address with one statement (lib/chains/wallets/deposit-address-pool.ts). `payment_id` and `allocated_at`
- * are set together when a payment takes the address.
+ * address with one statement (lib/chains/wallets/deposit-address-pool.ts). `purpose` keeps two ranges apart:
+ * `payment` addresses (indexes from 0, single-use) and `deposit` addresses (indexes from 2^30, a customer's
+ * permanent address). `allocated_at` is set with `payment_id` or `deposit_address_id` when one takes the address.
  */
 export const depositAddressPool = pgTable(
   "deposit_address_pool",
@@ -130,7 +131,9 @@ export const depositAddressPool = pgTable(
     family: text("family", { enum: CHAIN_FAMILIES }).notNull(),
     derivationIndex: bigint("derivation_index", { mode: "number" }).notNull(),
     address: text("address").notNull(),
+    purpose: text("purpose", { enum: POOL_PURPOSES }).notNull().default("payment"),
     paymentId: text("payment_id"),
+    depositAddressId: text("deposit_address_id"),
     allocatedAt: timestamp("allocated_at", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -138,13 +141,25 @@ export const depositAddressPool = pgTable(
     primaryKey({ columns: [t.mode, t.family, t.derivationIndex] }),
     uniqueIndex("deposit_address_pool_address_key").on(t.mode, t.family, t.address),
     uniqueIndex("deposit_address_pool_payment_key").on(t.paymentId).where(sql`${t.paymentId} is not null`),
+    uniqueIndex("deposit_address_pool_deposit_address_key")
+      .on(t.depositAddressId)
+      .where(sql`${t.depositAddressId} is not null`),
     // The free addresses in claiming order. Keyed on `derivation_index + 0`, which the primary key cannot
     // give: with the plain column the planner could take the key instead (a generic plan whose statistics
     // saw the pool all free) and read past every address ever taken on each claim.
     index("deposit_address_pool_free_order")
-      .on(t.mode, t.family, sql`(${t.derivationIndex} + 0)`)
+      .on(t.mode, t.family, t.purpose, sql`(${t.derivationIndex} + 0)`)
       .where(sql`${t.allocatedAt} is null`),
-    check("deposit_address_pool_allocation", sql`(${t.paymentId} is null) = (${t.allocatedAt} is null)`),
+    check(
+      "deposit_address_pool_allocation",
+      sql`(${t.allocatedAt} is null) = (${t.paymentId} is null and ${t.depositAddressId} is null)`,
+    ),
+    check(
+      "deposit_address_pool_purpose",
+      sql`(${t.purpose} = 'payment' or ${t.paymentId} is null)
+        and (${t.purpose} = 'deposit' or ${t.depositAddressId} is null)`,
+    ),
+    check("deposit_address_pool_purpose_check", sql`${t.purpose} in ('payment','deposit')`),
   ],
 );
 
@@ -157,10 +172,11 @@ export const depositIndexCounters = pgTable(
   {
     mode: text("mode", { enum: MODES }).notNull(),
     family: text("family", { enum: CHAIN_FAMILIES }).notNull(),
+    purpose: text("purpose", { enum: POOL_PURPOSES }).notNull().default("payment"),
     nextIndex: bigint("next_index", { mode: "number" }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.mode, t.family] }),
+    primaryKey({ columns: [t.mode, t.family, t.purpose] }),
     check("deposit_index_counters_nonnegative", sql`${t.nextIndex} >= 0`),
   ],
 );

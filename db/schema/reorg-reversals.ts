@@ -15,7 +15,8 @@ export const reorgReversals = pgTable(
   {
     id: text("id").primaryKey(),
     depositId: text("deposit_id").notNull(),
-    paymentId: text("payment_id").notNull(),
+    /** Null for a deposit address's deposit. */
+    paymentId: text("payment_id"),
     merchantId: text("merchant_id").notNull(),
     mode: text("mode", { enum: MODES }).notNull(),
     chain: text("chain").notNull(),

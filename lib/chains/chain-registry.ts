@@ -40,6 +40,12 @@ export interface ChainSpec {
      * the treasury more than it returns; `<CHAIN>_REFUND_MINIMUM` overrides.
      */
     refundMinimumUnits: bigint;
+    /**
+     * The smallest transfer to a deposit address that is credited (USDT base units): below it, dust (address
+     * poisoning, spam) is recorded as `ignored_below_minimum` and held, not credited; `<CHAIN>_DEPOSIT_MINIMUM`
+     * overrides.
+     */
+    depositMinimumUnits: bigint;
   };
 }
 
@@ -70,6 +76,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       maxFeeGwei: 200,
       sweepThresholdUsdt: 100n,
       refundMinimumUnits: 5_000_000n,
+      depositMinimumUnits: 1_000_000n,
     },
   },
   bnb: {
@@ -89,6 +96,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       maxFeeGwei: 20,
       sweepThresholdUsdt: 10n,
       refundMinimumUnits: 500_000n,
+      depositMinimumUnits: 100_000n,
     },
   },
   polygon: {
@@ -108,6 +116,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       maxFeeGwei: 2000,
       sweepThresholdUsdt: 5n,
       refundMinimumUnits: 100_000n,
+      depositMinimumUnits: 100_000n,
     },
   },
   tron: {
@@ -128,6 +137,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       maxFeeGwei: null,
       sweepThresholdUsdt: 20n,
       refundMinimumUnits: 3_000_000n,
+      depositMinimumUnits: 1_000_000n,
     },
   },
   solana: {
@@ -150,6 +160,7 @@ export const CHAIN_SPECS: Record<Chain, ChainSpec> = {
       maxFeeGwei: null,
       sweepThresholdUsdt: 5n,
       refundMinimumUnits: 500_000n,
+      depositMinimumUnits: 100_000n,
     },
   },
 };

@@ -1,6 +1,7 @@
 import { createPayment, expire, payUntil, type Triggered, type TriggerRun } from "./trigger-payments";
 import { freshAddress } from "@/lib/chains/addresses/fresh-address";
 import { payOut, payOutBlocked, payOutFrozen } from "./trigger-payouts";
+import { depositConfirmed, depositPending, depositReversed } from "./trigger-deposits";
 import { refundCanceled, refundFailed, refundSucceeded, refundToClaim } from "./trigger-refunds";
 
 export type { Triggered, TriggerRun } from "./trigger-payments";
@@ -25,6 +26,12 @@ export const TRIGGERS: Record<string, { does: string; run: (run: TriggerRun) => 
     ]),
   ),
   "payment.expired": { does: "creates a payment expiring in 60 s; waits ~70 s", run: expire },
+  "deposit.pending": { does: "creates a deposit address and sends it 2 USDT (simulate)", run: depositPending },
+  "deposit.confirmed": { does: "the same, then mines until it is credited", run: depositConfirmed },
+  "deposit.reversed": {
+    does: "the same, then reorganizes its block away (scope sandbox:chains)",
+    run: depositReversed,
+  },
   "payout.confirmed": {
     does: "a confirmed payment, then a 1 USDT payout to a fresh address",
     run: (run) => payOut(run, freshAddress(run.chain), "confirmed"),

@@ -10,7 +10,7 @@ export interface TriggerRun {
 
 /** The object whose change records the event. */
 export interface Triggered {
-  object: "payment" | "payout" | "refund";
+  object: "payment" | "deposit" | "payout" | "refund";
   id: string;
 }
 

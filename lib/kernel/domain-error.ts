@@ -21,12 +21,15 @@ export class DomainError extends Error {
   readonly type: ErrorType;
   /** The request field at fault (`amount`, `metadata.order`), or null. */
   readonly param: string | null;
+  /** A transient refusal: the client may retry after this many seconds (the edge sends Retry-After). */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(type: ErrorType, message: string, opts: { param?: string | null } = {}) {
+  constructor(type: ErrorType, message: string, opts: { param?: string | null; retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = "DomainError";
     this.type = type;
     this.param = opts.param ?? null;
+    this.retryAfterSeconds = opts.retryAfterSeconds ?? null;
   }
 }
 

@@ -8,6 +8,7 @@ import { PaymentLinks } from "./resources/payment-links.js";
 import { Payments } from "./resources/payments.js";
 import { Payouts } from "./resources/payouts.js";
 import { Customers } from "./resources/customers.js";
+import { DepositAddresses, Deposits } from "./resources/deposit-addresses.js";
 import { Refunds } from "./resources/refunds.js";
 import { Sandbox } from "./resources/sandbox.js";
 import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
@@ -38,6 +39,8 @@ export class Client {
   readonly payouts: Payouts;
   readonly refunds: Refunds;
   readonly customers: Customers;
+  readonly depositAddresses: DepositAddresses;
+  readonly deposits: Deposits;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly sandbox: Sandbox;
@@ -73,6 +76,8 @@ export class Client {
     this.payouts = new Payouts(http);
     this.refunds = new Refunds(http);
     this.customers = new Customers(http);
+    this.depositAddresses = new DepositAddresses(http);
+    this.deposits = new Deposits(http);
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.events = new Events(http);
     this.sandbox = new Sandbox(http);

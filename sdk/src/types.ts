@@ -66,6 +66,17 @@ export type CustomerCreateParams = RequestBody<"createCustomer">;
 export type CustomerUpdateParams = RequestBody<"updateCustomer">;
 export type CustomerListParams = ListParams<"listCustomers">;
 
+export type DepositAddress = Schemas["DepositAddress"];
+export type DepositAddressList = Schemas["DepositAddressList"];
+export type DepositAddressCreateParams = RequestBody<"createDepositAddress">;
+export type DepositAddressUpdateParams = RequestBody<"updateDepositAddress">;
+export type DepositAddressListParams = ListParams<"listDepositAddresses">;
+export type Deposit = Schemas["Deposit"];
+export type DepositList = Schemas["DepositList"];
+export type DepositListParams = ListParams<"listDeposits">;
+export type SandboxSimulateDepositParams = RequestBody<"simulateDeposit">;
+export type SandboxDepositTransfer = Schemas["SandboxDepositTransfer"];
+
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
 export type WebhookEndpointList = Schemas["WebhookEndpointList"];
@@ -82,12 +93,21 @@ export type WebhookResend = Schemas["WebhookResend"];
 export type EventType = Schemas["Event"]["type"];
 /**
  * An event, discriminated by `type`: after `if (event.type === "payment.confirmed")`, `event.data.object`
- * is a `Payment` (a `Payout` for `payout.*`, a `Refund` for `refund.*`). The document only says "one of them".
+ * is a `Payment` (a `Deposit` for `deposit.*`, a `Payout` for `payout.*`, a `Refund` for `refund.*`). The document
+ * only says "one of them".
  */
 export type Event = {
   [T in EventType]: Omit<Schemas["Event"], "type" | "data"> & {
     type: T;
-    data: { object: T extends `payout.${string}` ? Payout : T extends `refund.${string}` ? Refund : Payment };
+    data: {
+      object: T extends `payout.${string}`
+        ? Payout
+        : T extends `refund.${string}`
+          ? Refund
+          : T extends `deposit.${string}`
+            ? Deposit
+            : Payment;
+    };
   };
 }[EventType];
 export type EventList = Omit<Schemas["EventList"], "data"> & { data: Event[] };

@@ -61,6 +61,21 @@ describe("npm run cli -- trigger", () => {
     ).toEqual([[result.event.id, result.payment]]);
   }, 90_000);
 
+  it("deposit.confirmed: a deposit address sent 2 USDT and mined to confirmed, its event listed", async () => {
+    const m = await newMerchant();
+    const run = await runCli(
+      ["trigger", "deposit.confirmed", "--api-key", m.sandboxKey, "--base-url", webUrls()[0]!, "--chain", CHAIN],
+      env(),
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const last = run.stdout.trimEnd().split("\n").at(-1)!;
+    const [, eventId, depositId] = /^deposit\.confirmed happened: event (evt_\w+) \(deposit (dep_\w+)\)$/.exec(last)!;
+    const deposit = await api("GET", `/v1/deposits/${depositId}`, { key: m.sandboxKey });
+    expect(deposit.json).toMatchObject({ status: "confirmed", chain: CHAIN, amount: "2.000000" });
+    const listed = await api("GET", "/v1/events?type=deposit.confirmed", { key: m.sandboxKey });
+    expect(listed.json.data.map((e: { id: string }) => e.id)).toEqual([eventId]);
+  }, 90_000);
+
   it("payment.awaiting_payment for people: one line per step, then the event; the key from USDT_API_KEY", async () => {
     const m = await newMerchant();
     const run = await runCli(["trigger", "payment.awaiting_payment", "--base-url", webUrls()[1]!], {

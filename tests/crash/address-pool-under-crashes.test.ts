@@ -67,11 +67,13 @@ describe("the deposit address pool under SIGKILL", () => {
     const m = await newMerchant("Address pool churn");
     const [start] = await query<{ next_index: string }>(
       getDb(),
-      "select next_index::text from deposit_index_counters where mode = 'live' and family = 'tron'",
+      "select next_index::text from deposit_index_counters " +
+        "where mode = 'live' and family = 'tron' and purpose = 'payment'",
     );
     const [existing] = await query<{ n: number }>(
       getDb(),
-      "select count(*)::int as n from deposit_address_pool where mode = 'live' and family = 'tron'",
+      "select count(*)::int as n from deposit_address_pool " +
+        "where mode = 'live' and family = 'tron' and purpose = 'payment'",
     );
     expect(existing!.n).toBe(0); // the pool is ours
 
@@ -119,11 +121,12 @@ describe("the deposit address pool under SIGKILL", () => {
     const pool = await query<{ derivation_index: string; address: string; payment_id: string | null }>(
       getDb(),
       "select derivation_index::text as derivation_index, address, payment_id from deposit_address_pool p where " +
-        "mode = 'live' and family = 'tron' order by p.derivation_index",
+        "mode = 'live' and family = 'tron' and purpose = 'payment' order by p.derivation_index",
     );
     const [counter] = await query<{ next_index: string }>(
       getDb(),
-      "select next_index::text from deposit_index_counters where mode = 'live' and family = 'tron'",
+      "select next_index::text from deposit_index_counters " +
+        "where mode = 'live' and family = 'tron' and purpose = 'payment'",
     );
     // Gap-free: every index from where the run began to the counter was derived, once, with the seed's address.
     expect(pool.map((r) => Number(r.derivation_index))).toEqual(

@@ -187,6 +187,7 @@ describe("a key never does more than its creator may (docs/DASHBOARD.md#api-keys
       "payouts:read",
       "refunds:read",
       "customers:read",
+      "deposits:read",
       "webhooks:read",
       "webhooks:write",
       "events:read",

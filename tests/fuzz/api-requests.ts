@@ -44,6 +44,8 @@ const BOGUS_PREFIX: Record<IdKind, string> = {
   payout: "po_",
   refund: "re_",
   customer: "cus_",
+  deposit_address: "da_",
+  deposit: "dep_",
   webhook: "wh_",
   chain: "",
 };

@@ -3,6 +3,12 @@ import type { Scope } from "@/lib/identity/api-keys/scopes";
 import { paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { EVENT_TYPES } from "@/lib/notify/events/event-types";
 import { createCustomerBody, listCustomersQuery, updateCustomerBody } from "@/lib/money-in/customers/schemas";
+import {
+  createDepositAddressBody,
+  listDepositAddressesQuery,
+  listDepositsQuery,
+  updateDepositAddressBody,
+} from "@/lib/money-in/deposit-addresses/schemas";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
 import { createPaymentBody, listPaymentsQuery } from "@/lib/money-in/payments/schemas";
 import { createPayoutBody, listPayoutsQuery } from "@/lib/money-out/payouts/schemas";
@@ -15,11 +21,22 @@ import {
   mineBody,
   reorgBody,
   simulateBody,
+  simulateDepositBody,
 } from "@/lib/http/api/sandbox-schemas";
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from "@/lib/notify/webhooks/schemas";
 
 /** What a path parameter names; the fuzzer plugs in the caller's ids, another merchant's, and junk. */
-export type IdKind = "payment" | "link" | "event" | "payout" | "refund" | "customer" | "webhook" | "chain";
+export type IdKind =
+  | "payment"
+  | "link"
+  | "event"
+  | "payout"
+  | "refund"
+  | "customer"
+  | "deposit_address"
+  | "deposit"
+  | "webhook"
+  | "chain";
 
 export interface Endpoint {
   method: "GET" | "POST" | "DELETE";
@@ -70,6 +87,22 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/v1/customers/{customer}", query: emptyQuery, scopes: ["customers:read"] },
   { method: "POST", path: "/v1/customers/{customer}", body: updateCustomerBody, scopes: ["customers:write"] },
   { method: "DELETE", path: "/v1/customers/{customer}", query: emptyQuery, scopes: ["customers:write"] },
+  { method: "GET", path: "/v1/deposit_addresses", query: listDepositAddressesQuery, scopes: ["deposits:read"] },
+  { method: "POST", path: "/v1/deposit_addresses", body: createDepositAddressBody, scopes: ["deposits:write"] },
+  {
+    method: "GET",
+    path: "/v1/deposit_addresses/{deposit_address}",
+    query: emptyQuery,
+    scopes: ["deposits:read"],
+  },
+  {
+    method: "POST",
+    path: "/v1/deposit_addresses/{deposit_address}",
+    body: updateDepositAddressBody,
+    scopes: ["deposits:write"],
+  },
+  { method: "GET", path: "/v1/deposits", query: listDepositsQuery, scopes: ["deposits:read"] },
+  { method: "GET", path: "/v1/deposits/{deposit}", query: emptyQuery, scopes: ["deposits:read"] },
   { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery, scopes: ["payments:read"] },
   {
     method: "POST",
@@ -120,6 +153,13 @@ export const ENDPOINTS: Endpoint[] = [
     body: simulateBody,
     touchesChains: true,
     scopes: ["payments:write"],
+  },
+  {
+    method: "POST",
+    path: "/v1/sandbox/deposit_addresses/{deposit_address}/simulate",
+    body: simulateDepositBody,
+    touchesChains: true,
+    scopes: ["deposits:write"],
   },
   { method: "GET", path: "/v1/webhooks", query: listWebhooksQuery, scopes: ["webhooks:read"] },
   { method: "POST", path: "/v1/webhooks", body: createWebhookBody, scopes: ["webhooks:write"] },

@@ -95,6 +95,10 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
     await call("POST", "/v1/customers", { email: "fuzz@example.com" }),
     await call("POST", "/v1/customers", {}),
   ];
+  const addresses = [
+    await call("POST", "/v1/deposit_addresses", { chain: "eth", customer: customers[0]!.id }),
+    await call("POST", "/v1/deposit_addresses", { chain: "solana" }),
+  ];
   const events = (await call("GET", "/v1/events?limit=3")).data as { id: string }[];
   const ids = {
     payment: payments.map((p) => p.id as string),
@@ -103,6 +107,8 @@ async function createObjects(baseUrl: string, key: string): Promise<{ ids: FuzzM
     payout: [],
     refund: [],
     customer: customers.map((c) => c.id as string),
+    deposit_address: addresses.map((a) => a.id as string),
+    deposit: [],
     webhook: [webhook.id as string],
   };
   return { ids, linkToken: new URL(link.url as string).pathname.split("/").pop()! };

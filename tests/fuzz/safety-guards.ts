@@ -7,7 +7,7 @@ import { loopbackOnly } from "./field-hints";
  * target, and no webhook URL points off the machine.
  */
 
-/** True unless the decoded path plainly names no chain and no payment that exists. */
+/** True unless the decoded path plainly names no chain, no payment and no deposit address that exists. */
 export function reachesRealTarget(path: string, merchants: FuzzMerchant[]): boolean {
   if (path.includes("/faucet")) return true;
   const bytewise = path.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
@@ -18,8 +18,8 @@ export function reachesRealTarget(path: string, merchants: FuzzMerchant[]): bool
     /* bytewise only */
   }
   const forms = [path, bytewise, decoded].map((p) => p.toLowerCase());
-  const payments = merchants.flatMap((m) => m.ids.payment).map((id) => id.toLowerCase());
-  return [...CHAINS, ...payments].some((target) => forms.some((form) => form.includes(target)));
+  const targets = merchants.flatMap((m) => [...m.ids.payment, ...m.ids.deposit_address]).map((id) => id.toLowerCase());
+  return [...CHAINS, ...targets].some((target) => forms.some((form) => form.includes(target)));
 }
 
 /** A webhook URL that parses with a public host is replaced: no delivery may leave the machine. */

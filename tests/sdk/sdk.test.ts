@@ -148,6 +148,16 @@ describe("payments", () => {
     expect(await client.customers.list({ limit: 1 }).toArray()).toEqual([bob, renamed]);
     expect(await client.customers.del(bob.id)).toEqual({ id: bob.id, object: "customer", deleted: true });
     expect(await rejection(client.customers.retrieve(bob.id))).toBeInstanceOf(sdk.NotFoundError);
+
+    // Deposit addresses: one per customer and chain, disabled, listed; their deposits listed (none yet).
+    const address = await client.depositAddresses.create({ chain: "tron", customer: ada.id });
+    expect(address).toMatchObject({ object: "deposit_address", customer: ada.id, chain: "tron", status: "active" });
+    expect(await client.depositAddresses.create({ chain: "tron", customer: ada.id })).toEqual(address);
+    const off = await client.depositAddresses.update(address.id, { status: "disabled" });
+    expect(off).toEqual({ ...address, status: "disabled" });
+    expect(await client.depositAddresses.list({ customer: ada.id }).toArray()).toEqual([off]);
+    expect((await client.deposits.list({ deposit_address: address.id })).data).toEqual([]);
+    expect(await rejection(client.deposits.retrieve("dep_none"))).toBeInstanceOf(sdk.NotFoundError);
   });
 
   it("finds and accounts: balance transactions page by page, a statement, search", async () => {

@@ -65,13 +65,18 @@ describe("the payment lifecycle table", () => {
     expect(moving.map((t) => `${t.trigger}:${t.ledger!.from}>${t.ledger!.to}`)).toEqual([
       "confirmations_complete:reserved>available",
     ]);
+    // Dust (a deposit address's transfer below the chain's minimum) is held in custody, never the merchant's.
     expect(
-      DEPOSIT_LIFECYCLE.transitions.map((t) => `${t.from} -${t.trigger}-> ${t.to}: ${t.ledger!.from}>${t.ledger!.to}`),
+      DEPOSIT_LIFECYCLE.transitions.map(
+        (t) => `${t.from} -${t.trigger}-> ${t.to}: ${t.ledger ? `${t.ledger.from}>${t.ledger.to}` : "nothing"}`,
+      ),
     ).toEqual([
       "pending -credit-> credited: reserved>available",
       "pending -orphan-> orphaned: reserved>chain_deposits",
       "credited -reverse-> orphaned: available>chain_deposits",
       "orphaned -mine_again-> pending: chain_deposits>reserved",
+      "ignored -orphan-> orphaned: nothing",
+      "orphaned -mine_again_as_dust-> ignored: nothing",
     ]);
   });
 

@@ -38,7 +38,12 @@ const FAMILIES: [ChainFamily, Chain][] = [
  */
 const OWN_REFILL = `${REFILL_JOB}_${process.pid}` as typeof REFILL_JOB;
 async function runRefillJob(family: ChainFamily) {
-  await enqueueJob(getDb(), OWN_REFILL, { mode: "live", family }, { jobKey: `${OWN_REFILL}:${family}` });
+  await enqueueJob(
+    getDb(),
+    OWN_REFILL,
+    { mode: "live", family, purpose: "payment" },
+    { jobKey: `${OWN_REFILL}:${family}` },
+  );
   await runOnce({ pgPool: getPool(), taskList: { [OWN_REFILL]: taskList[REFILL_JOB] } });
 }
 const freeCount = async (family: ChainFamily) =>
@@ -46,7 +51,7 @@ const freeCount = async (family: ChainFamily) =>
     await query<{ n: number }>(
       getDb(),
       "select count(*)::int as n from deposit_address_pool " +
-        "where mode = 'live' and family = $1 and allocated_at is null",
+        "where mode = 'live' and family = $1 and purpose = 'payment' and allocated_at is null",
       [family],
     )
   )[0]!.n;
@@ -72,14 +77,15 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
     async () => {
       const [{ next_index: before }] = (await query<{ next_index: string }>(
         getDb(),
-        "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
+        "select next_index::text from deposit_index_counters " +
+          "where mode = 'live' and family = $1 and purpose = 'payment'",
         [family],
       )) as [{ next_index: string }];
       await runRefillJob(family);
       const rows = await query<{ derivation_index: string; address: string }>(
         getDb(),
         "select derivation_index::text as derivation_index, address from deposit_address_pool p where mode = 'live' " +
-          "and family = $1 order by p.derivation_index",
+          "and family = $1 and purpose = 'payment' order by p.derivation_index",
         [family],
       );
       expect(rows).toHaveLength(POOL_TARGET);
@@ -90,7 +96,8 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
         expect(row.address).toBe(deriveAddress(seed, family, Number(row.derivation_index)).address);
       const [counter] = await query<{ next_index: string }>(
         getDb(),
-        "select next_index::text from deposit_index_counters where mode = 'live' and family = $1",
+        "select next_index::text from deposit_index_counters " +
+          "where mode = 'live' and family = $1 and purpose = 'payment'",
         [family],
       );
       expect(Number(counter!.next_index)).toBe(Number(before) + POOL_TARGET);
@@ -104,7 +111,7 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
     const [{ lowest }] = (await query<{ lowest: string }>(
       getDb(),
       "select min(derivation_index)::text as lowest from deposit_address_pool " +
-        "where mode = 'live' and family = $1 and allocated_at is null",
+        "where mode = 'live' and family = $1 and purpose = 'payment' and allocated_at is null",
       [family],
     )) as [{ lowest: string }];
     const payments = await Promise.all(Array.from({ length: 24 }, () => newPayment(m.id, chain)));
@@ -136,16 +143,19 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
       // Leave exactly POOL_LOW_WATER free: the next claim takes one of them.
       await query(
         getDb(),
-        `delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null
-       and derivation_index not in (
-         select derivation_index from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null
-         order by derivation_index limit $2)`,
+        `delete from deposit_address_pool
+         where mode = 'live' and family = $1 and purpose = 'payment' and allocated_at is null
+         and derivation_index not in (
+           select derivation_index from deposit_address_pool
+           where mode = 'live' and family = $1 and purpose = 'payment' and allocated_at is null
+           order by derivation_index limit $2)`,
         [family, POOL_LOW_WATER],
       );
       await query(
         getDb(),
         `update deposit_index_counters set next_index = (select max(derivation_index) + 1 from deposit_address_pool
-         where mode = 'live' and family = $1) where mode = 'live' and family = $1`,
+         where mode = 'live' and family = $1 and purpose = 'payment')
+         where mode = 'live' and family = $1 and purpose = 'payment'`,
         [family],
       );
       const queuedIn = (tx: Parameters<Parameters<typeof inTransaction>[1]>[0]) =>
@@ -159,7 +169,7 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
         await createPayment(tx, live(m.id), { amount: 1_000_000n, chain });
         return queuedIn(tx);
       });
-      expect(asked.map((j) => j.payload)).toEqual([{ mode: "live", family }]);
+      expect(asked.map((j) => j.payload)).toEqual([{ mode: "live", family, purpose: "payment" }]);
       await runRefillJob(family);
       expect(await freeCount(family)).toBe(POOL_TARGET);
     },
@@ -171,7 +181,8 @@ describe.each(FAMILIES)("live %s deposit addresses come from a pool the worker f
     async () => {
       await query(
         getDb(),
-        "delete from deposit_address_pool where mode = 'live' and family = $1 and allocated_at is null",
+        "delete from deposit_address_pool " +
+          "where mode = 'live' and family = $1 and purpose = 'payment' and allocated_at is null",
         [family],
       );
       const m = await newMerchant();

@@ -3,8 +3,9 @@ import { config } from "@/lib/platform/config/env";
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import type { Mode } from "@/lib/kernel/mode";
+import { POOL_INDEX_END, type PoolPurpose } from "@/lib/kernel/chain-ids";
 import { deriveAddress, deriveAddressFromXpub } from "./derive-address";
-import { countFreeAddresses, POOL_TARGET } from "./deposit-address-pool";
+import { countFreeAddresses, POOL_SIZES } from "./deposit-address-pool";
 import { liveMnemonic, walletSeed } from "./wallet-seed";
 
 /** Addresses derived and committed per transaction: claims see the first ones without waiting for the rest. */
@@ -25,7 +26,7 @@ async function addressDeriver(db: Db, mode: Mode, family: ChainFamily): Promise<
 }
 
 /**
- * Tops the (mode, family) pool up to `target` free addresses, CHUNK per transaction. Each transaction locks the
+ * Tops the (mode, family, purpose) pool up to `target` free addresses, CHUNK per transaction. Each one locks the
  * pool's counter row (so concurrent refills neither overshoot nor derive an index twice), derives the indexes
  * that follow it and advances it with the rows it inserts: a refill that dies or rolls back leaves the counter
  * where its addresses stop, so the pool's indexes stay gap-free. Returns how many were added: 0 when this
@@ -35,8 +36,10 @@ export async function refillDepositAddressPool(
   db: Db,
   mode: Mode,
   family: ChainFamily,
-  target = POOL_TARGET,
+  target?: number,
+  purpose: PoolPurpose = "payment",
 ): Promise<number> {
+  const want = target ?? POOL_SIZES[purpose].target;
   const derive = await addressDeriver(db, mode, family);
   if (!derive) return 0;
   let added = 0;
@@ -44,24 +47,28 @@ export async function refillDepositAddressPool(
     const count = await inTransaction(db, async (tx) => {
       const [counter] = await query<{ next_index: string }>(
         tx,
-        "select next_index::text from deposit_index_counters where mode = $1 and family = $2 for update",
-        [mode, family],
+        `select next_index::text from deposit_index_counters
+         where mode = $1 and family = $2 and purpose = $3 for update`,
+        [mode, family, purpose],
       );
-      const missing = Math.min(target - (await countFreeAddresses(tx, mode, family, target)), CHUNK);
+      const missing = Math.min(want - (await countFreeAddresses(tx, mode, family, want, purpose)), CHUNK);
       if (missing <= 0) return 0;
       const first = Number(counter!.next_index);
+      // A range never runs into the next one (lib/kernel/chain-ids.ts): no index serves two purposes.
+      if (first + missing > POOL_INDEX_END[purpose])
+        throw new Error(`the ${mode} ${family} ${purpose} address range is used up at index ${first}`);
       const indexes = Array.from({ length: missing }, (_, i) => first + i);
       await query(
         tx,
-        `insert into deposit_address_pool (mode, family, derivation_index, address)
-         select $1, $2, i, a from unnest($3::bigint[], $4::text[]) as t(i, a)`,
-        [mode, family, indexes, indexes.map(derive)],
+        `insert into deposit_address_pool (mode, family, purpose, derivation_index, address)
+         select $1, $2, $5, i, a from unnest($3::bigint[], $4::text[]) as t(i, a)`,
+        [mode, family, indexes, indexes.map(derive), purpose],
       );
-      await query(tx, "update deposit_index_counters set next_index = $3 where mode = $1 and family = $2", [
-        mode,
-        family,
-        first + missing,
-      ]);
+      await query(
+        tx,
+        "update deposit_index_counters set next_index = $3 where mode = $1 and family = $2 and purpose = $4",
+        [mode, family, first + missing, purpose],
+      );
       return missing;
     });
     added += count;

@@ -47,7 +47,12 @@ export class ApiError extends DomainError {
 
 /** The edge's answer to a domain error (an ApiError already is one). */
 export const toApiError = (err: DomainError): ApiError =>
-  err instanceof ApiError ? err : new ApiError(err.type, err.message, { param: err.param });
+  err instanceof ApiError
+    ? err
+    : new ApiError(err.type, err.message, {
+        param: err.param,
+        headers: err.retryAfterSeconds === null ? undefined : { "Retry-After": String(err.retryAfterSeconds) },
+      });
 
 /** An unknown /v1 path (also what a live key sees of the sandbox-only test helpers). */
 export const unknownPathError = (req: Request) =>

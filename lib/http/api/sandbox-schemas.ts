@@ -16,6 +16,7 @@ export const faucetBody = z.strictObject({
 });
 
 export const simulateBody = z.strictObject({ amount: amountField("exact").optional() });
+export const simulateDepositBody = z.strictObject({ amount: amountField("exact") });
 export const mineBody = z.strictObject({ blocks: count("blocks", 1000).optional() });
 export const reorgBody = z.strictObject({ depth: count("depth", 64) });
 

@@ -11,6 +11,7 @@ export const RESOURCE_FAMILIES = [
   "payouts",
   "refunds",
   "customers",
+  "deposits",
   "webhooks",
   "events",
 ] as const;

@@ -20,6 +20,8 @@ export const SCOPE_PERMISSION: Record<Scope, Permission | null> = {
   "refunds:write": "refunds:write",
   "customers:read": "customers:read",
   "customers:write": "customers:write",
+  "deposits:read": "deposits:read",
+  "deposits:write": "deposits:write",
   "webhooks:read": "webhooks:read",
   "webhooks:write": "webhooks:write",
   "events:read": "events:read",

@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   "refunds:write",
   "customers:read",
   "customers:write",
+  "deposits:read",
+  "deposits:write",
   "keys:read",
   "keys:write",
   "webhooks:read",
@@ -34,8 +36,8 @@ const READ_ALL = PERMISSIONS.filter((p) => p.endsWith(":read") && p !== "audit:r
 /**
  * THE table of what each role may do (docs/DASHBOARD.md#roles). Owner: everything, including the team and the audit
  * log. Admin: everything but the team and the audit log. Both read the network fees (costs). Developer: keys, webhooks
- * and events, and reads payments, links, payouts, refunds, customers and balances. Viewer: reads only. Every page
- * and every server action asks `can()`.
+ * and events, and reads payments, links, payouts, refunds, customers, deposits and balances. Viewer: reads only.
+ * Every page and every server action asks `can()`.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -47,6 +49,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "payouts:read",
     "refunds:read",
     "customers:read",
+    "deposits:read",
     "keys:read",
     "keys:write",
     "webhooks:read",

@@ -82,13 +82,27 @@ export async function updateCustomer(
   return customerRow.map(row!);
 }
 
-/** Deletes a customer (its row stays for what names it; its reference is free again). */
+/**
+ * Deletes a customer (its row stays for what names it; its reference is free again), unless one of its deposit
+ * addresses holds a deposit not yet credited: that is refused (400 naming id) until the deposit confirms or reverses.
+ */
 export async function deleteCustomer(
   tx: Db,
   owner: Owner,
   id: string,
 ): Promise<{ id: string; object: "customer"; deleted: true }> {
   await getCustomer(tx, owner, id, true);
+  const [waiting] = await query<{ id: string }>(
+    tx,
+    `select d.id from deposit_addresses a join deposits d on d.deposit_address_id = a.id
+      where a.customer_id = $1 and d.status = 'pending' limit 1`,
+    [id],
+  );
+  if (waiting)
+    throw invalidRequest(
+      `Customer ${id} has a deposit not yet confirmed (${waiting.id}); delete it once the deposit is confirmed.`,
+      "id",
+    );
   await execute(tx, "update customers set deleted_at = now(), updated_at = now() where id = $1", [id]);
   return { id, object: "customer", deleted: true };
 }

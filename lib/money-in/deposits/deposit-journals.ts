@@ -64,6 +64,8 @@ export function custodyDepositJournals(
 /** A deposit row as the writers get it back from their statement. */
 export interface DepositMoveRow {
   id: string;
+  /** `ignored` (dust): moves nothing of the merchant's, only custody. */
+  status?: string;
   merchant_id: string;
   amount_units: string;
   raw_amount: string;
@@ -72,7 +74,8 @@ export interface DepositMoveRow {
 
 /**
  * Posts what recording or orphaning deposits moves, in the caller's transaction: each deposit's amount between
- * the merchant's two accounts of the lifecycle's `ledger`, and its raw amount in custody (payers ⇄ its address).
+ * the merchant's two accounts of the lifecycle's `ledger` (not dust's), and its raw amount in custody (payers ⇄
+ * its address).
  */
 export async function postDepositMoves(
   tx: Db,
@@ -81,11 +84,13 @@ export async function postDepositMoves(
   ledger: { from: Account; to: Account },
   custody: "recorded" | "reversed",
 ): Promise<void> {
-  const moves = rows.map((d) => ({
-    merchantId: d.merchant_id,
-    cause: { type: "deposit" as const, id: d.id },
-    units: BigInt(d.amount_units),
-  }));
+  const moves = rows
+    .filter((d) => d.status !== "ignored")
+    .map((d) => ({
+      merchantId: d.merchant_id,
+      cause: { type: "deposit" as const, id: d.id },
+      units: BigInt(d.amount_units),
+    }));
   await postJournals(tx, movementJournals(scope, moves, ledger.from, ledger.to));
   const onChain = rows.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
   await postCustody(tx, custodyDepositJournals(scope, onChain, custody));

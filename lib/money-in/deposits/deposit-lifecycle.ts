@@ -1,7 +1,10 @@
 import { defineLifecycle } from "@/lib/kernel/define-lifecycle";
 
-/** A deposit's status: reserved for the merchant, credited to their available balance, or removed by a reorg. */
-export type DepositStatus = "pending" | "credited" | "orphaned";
+/**
+ * A deposit's status: reserved for the merchant, credited to their available balance, removed by a reorg, or
+ * dust below the chain's minimum to a deposit address (held in custody, never the merchant's balance).
+ */
+export type DepositStatus = "pending" | "credited" | "orphaned" | "ignored";
 
 export type DepositTrigger =
   /** Deep enough, and the payment that owns it confirmed (or no payment in progress will). */
@@ -11,7 +14,9 @@ export type DepositTrigger =
   /** A reorganization deeper than the required confirmations removed its block after it was credited. */
   | "reverse"
   /** The transaction of an orphaned deposit was mined again on the new chain. */
-  | "mine_again";
+  | "mine_again"
+  /** The same, for dust: it is held again, not reserved. */
+  | "mine_again_as_dust";
 
 /**
  * Every status change a deposit can make, as data, with the money each one moves for the merchant. A
@@ -21,7 +26,7 @@ export type DepositTrigger =
  */
 export const DEPOSIT_LIFECYCLE = defineLifecycle<DepositStatus, DepositTrigger, null>({
   resource: "deposit",
-  statuses: ["pending", "credited", "orphaned"],
+  statuses: ["pending", "credited", "orphaned", "ignored"],
   terminal: [],
   transitions: [
     {
@@ -56,6 +61,8 @@ export const DEPOSIT_LIFECYCLE = defineLifecycle<DepositStatus, DepositTrigger, 
       event: null,
       ledger: { from: "chain_deposits", to: "reserved", of: "the deposit" },
     },
+    { from: "ignored", trigger: "orphan", to: "orphaned", event: null, ledger: null },
+    { from: "orphaned", trigger: "mine_again_as_dust", to: "ignored", event: null, ledger: null },
   ],
 });
 
@@ -64,3 +71,4 @@ export const CREDIT = DEPOSIT_LIFECYCLE.transition("pending", "credit");
 export const ORPHAN = DEPOSIT_LIFECYCLE.transition("pending", "orphan");
 export const REVERSE = DEPOSIT_LIFECYCLE.transition("credited", "reverse");
 export const MINE_AGAIN = DEPOSIT_LIFECYCLE.transition("orphaned", "mine_again");
+export const ORPHAN_DUST = DEPOSIT_LIFECYCLE.transition("ignored", "orphan");

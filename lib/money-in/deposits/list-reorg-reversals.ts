@@ -10,7 +10,7 @@ const reorgReversalRow = rowMapper(reorgReversals);
 export interface ReorgReversalView {
   id: string;
   deposit: string;
-  payment: string;
+  payment: string | null;
   merchant: string;
   mode: Mode;
   chain: string;

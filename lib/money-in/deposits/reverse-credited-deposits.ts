@@ -10,8 +10,10 @@ import type { WatchScope } from "./watch-scope";
 export interface ReorgReversal {
   id: string;
   depositId: string;
-  paymentId: string;
-  kind: "payment" | "wrong_network";
+  /** Null for a deposit address's deposit (kind `address`). */
+  paymentId: string | null;
+  depositAddressId: string | null;
+  kind: "payment" | "wrong_network" | "address";
   merchantId: string;
   txHash: string;
   amountUnits: bigint;
@@ -37,9 +39,10 @@ export async function reverseCreditedDeposits(
   if (depositIds.length === 0) return [];
   const orphaned = await query<{
     id: string;
-    payment_id: string;
+    payment_id: string | null;
+    deposit_address_id: string | null;
     merchant_id: string;
-    kind: "payment" | "wrong_network";
+    kind: "payment" | "wrong_network" | "address";
     tx_hash: string;
     amount_units: string;
     raw_amount: string;
@@ -49,7 +52,8 @@ export async function reverseCreditedDeposits(
   }>(
     tx,
     `update deposits set status = $2, orphaned_at = now() where id = any($1::text[]) and status = $3
-     returning id, payment_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text, to_address,
+     returning id, payment_id, deposit_address_id, merchant_id, kind, tx_hash, amount_units::text, raw_amount::text,
+       to_address,
        block_number::text, block_hash`,
     [depositIds, REVERSE.to, REVERSE.from],
   );
@@ -77,6 +81,7 @@ export async function reverseCreditedDeposits(
       id: newId("rrv_"),
       depositId: d.id,
       paymentId: d.payment_id,
+      depositAddressId: d.deposit_address_id,
       kind: d.kind,
       merchantId: d.merchant_id,
       txHash: d.tx_hash,
@@ -102,7 +107,7 @@ export async function reverseCreditedDeposits(
   const onChain = orphaned.map((d) => ({ id: d.id, toAddress: d.to_address, rawAmount: BigInt(d.raw_amount) }));
   await postCustody(tx, custodyDepositJournals(scope, onChain, "reversed"));
 
-  const column = <K extends keyof ReorgReversal>(k: K) => reversals.map((r) => String(r[k]));
+  const column = <K extends keyof ReorgReversal>(k: K) => reversals.map((r) => (r[k] === null ? null : String(r[k])));
   await query(
     tx,
     `insert into reorg_reversals (id, deposit_id, payment_id, merchant_id, mode, chain, tx_hash, amount_units,

@@ -43,6 +43,8 @@ export async function recordPaymentDeposits(
       const payment = payments.get(transfer.paymentId)!;
       return {
         transfer,
+        paymentId: transfer.paymentId,
+        depositAddressId: null,
         merchantId: payment.merchantId,
         kind: payment.chain === scope.chain ? "payment" : "wrong_network",
         toAddress: payment.depositAddress!,
@@ -53,7 +55,7 @@ export async function recordPaymentDeposits(
   const batch = new PaymentBatch();
   for (const deposit of recorded) {
     if (deposit.kind !== "payment") continue;
-    let payment = batch.current(payments.get(deposit.paymentId)!);
+    let payment = batch.current(payments.get(deposit.paymentId!)!);
     const chainTime = Math.min(deposit.blockTime.getTime(), Date.now());
     if (expiredBy(payment, chainTime)) payment = expireInBatch(batch, payment);
     const received = payment.amountReceivedUnits + deposit.amountUnits;
@@ -143,9 +145,11 @@ export async function reversePaymentDeposits(
 }
 
 /** What removed deposits took from each payment's `amount_received` (wrong-network ones never counted). */
-function lostPerPayment(removed: { paymentId: string; kind: string; amountUnits: bigint }[]): Map<string, bigint> {
+function lostPerPayment(
+  removed: { paymentId: string | null; kind: string; amountUnits: bigint }[],
+): Map<string, bigint> {
   const lost = new Map<string, bigint>();
   for (const d of removed)
-    if (d.kind === "payment") lost.set(d.paymentId, (lost.get(d.paymentId) ?? 0n) + d.amountUnits);
+    if (d.kind === "payment") lost.set(d.paymentId!, (lost.get(d.paymentId!) ?? 0n) + d.amountUnits);
   return lost;
 }

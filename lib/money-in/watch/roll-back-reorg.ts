@@ -1,6 +1,10 @@
 import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 import { orphanPaymentDeposits, reversePaymentDeposits } from "@/lib/money-in/payments/apply-deposits";
+import {
+  orphanAddressDeposits,
+  reverseAddressDeposits,
+} from "@/lib/money-in/deposit-addresses/record-address-deposits";
 import { log } from "@/lib/platform/log";
 import { formatAmount } from "@/lib/kernel/amount";
 import { moveCursor, type Cursor } from "./chain-cursor";
@@ -34,12 +38,13 @@ export async function rollBackReorg(
   const candidates = await query<{
     id: string;
     status: string;
+    kind: string;
     block_number: string;
     block_hash: string;
     tx_hash: string;
   }>(
     db,
-    `select id, status, block_number::text, block_hash, tx_hash from deposits
+    `select id, status, kind, block_number::text, block_hash, tx_hash from deposits
      where mode = $1 and chain = $2 and status <> 'orphaned' and block_number > $3`,
     [target.mode, target.chain, ancestor],
   );
@@ -52,18 +57,26 @@ export async function rollBackReorg(
       target.chain,
       ancestor,
     ]);
-    const pending = gone.filter((d) => d.status === "pending").map((d) => d.id);
-    const credited = gone.filter((d) => d.status === "credited").map((d) => d.id);
-    return {
-      orphaned: await orphanPaymentDeposits(tx, target, pending),
-      reversals: await reversePaymentDeposits(tx, target, credited, ancestor),
-    };
+    // A payment's deposits are the payment's to decide; a deposit address's (dust too) are announced.
+    const ofPayments = gone.filter((d) => d.kind !== "address");
+    const ofAddresses = gone.filter((d) => d.kind === "address");
+    const ids = (of: typeof gone, ...statuses: string[]) =>
+      of.filter((d) => statuses.includes(d.status)).map((d) => d.id);
+    const orphaned =
+      (await orphanPaymentDeposits(tx, target, ids(ofPayments, "pending"))) +
+      (await orphanAddressDeposits(tx, target, ids(ofAddresses, "pending", "ignored")));
+    const reversals = [
+      ...(await reversePaymentDeposits(tx, target, ids(ofPayments, "credited"), ancestor)),
+      ...(await reverseAddressDeposits(tx, target, ids(ofAddresses, "credited"), ancestor)),
+    ];
+    return { orphaned, reversals };
   });
   for (const r of reversals) {
     log.error("a reorganization deeper than the required confirmations removed a credited deposit: reversed", {
       reversal: r.id,
       deposit: r.depositId,
       payment: r.paymentId,
+      deposit_address: r.depositAddressId,
       merchant: r.merchantId,
       chain: target.chain,
       mode: target.mode,

@@ -2,11 +2,14 @@ import { inTransaction, type Db } from "@/lib/platform/db/client";
 import { matchTransfers } from "@/lib/money-in/deposits/match-transfers";
 import { watchedAddresses } from "@/lib/money-in/deposits/watched-addresses";
 import { creditSettledDeposits } from "@/lib/money-in/deposits/credit-deposits";
+import { matchAddressTransfers } from "@/lib/money-in/deposit-addresses/match-address-transfers";
+import { creditAddressDeposits, recordAddressDeposits } from "@/lib/money-in/deposit-addresses/record-address-deposits";
 import { advanceInFlightPayments } from "@/lib/money-in/payments/advance-payments";
 import { recordPaymentDeposits } from "@/lib/money-in/payments/apply-deposits";
 import { expireDuePayments } from "@/lib/money-in/payments/expire-payment";
 import { initCursor, moveCursor, readCursor, rememberBlocks } from "./chain-cursor";
 import { rollBackReorg } from "./roll-back-reorg";
+import { scanCrashPoint } from "./scan-crash-point";
 import type { ScanTarget } from "./scan-target";
 
 export type { ScanTarget } from "./scan-target";
@@ -56,25 +59,36 @@ export async function scanOnce(db: Db, target: ScanTarget): Promise<ScanResult> 
   }
   if (to < from) return { kind: "idle", head, caughtUp: true };
 
-  const found = await matchTransfers(db, target, transfers);
+  // Payments' single-use addresses and the permanent deposit addresses, each matched through its own index.
+  const [found, foundAtAddresses] = await Promise.all([
+    matchTransfers(db, target, transfers),
+    matchAddressTransfers(db, target, transfers),
+  ]);
   const matched = adapter.keepMatched ? await adapter.keepMatched(found) : found;
+  const atAddresses = adapter.keepMatched ? await adapter.keepMatched(foundAtAddresses) : foundAtAddresses;
   const blocks = new Map(last!);
-  const unknown = matched.map((m) => m.blockNumber).filter((n) => !blocks.has(n));
+  const all = [...matched, ...atAddresses];
+  const unknown = all.map((m) => m.blockNumber).filter((n) => !blocks.has(n));
   if (unknown.length) for (const [n, b] of await adapter.blocks(unknown)) blocks.set(n, b);
   const toBlock = blocks.get(to);
-  if (!toBlock || matched.some((m) => blocks.get(m.blockNumber)?.hash !== m.blockHash))
+  if (!toBlock || all.some((m) => blocks.get(m.blockNumber)?.hash !== m.blockHash))
     throw new ChainMovedError(`${target.chain} changed during a scan of ${from}..${to}`);
 
   const deposits = await inTransaction(db, async (tx) => {
     await moveCursor(tx, target, cursor.number, toBlock);
-    const count = await recordPaymentDeposits(tx, target, matched, blocks, toBlock);
+    const count =
+      (await recordPaymentDeposits(tx, target, matched, blocks, toBlock)) +
+      (await recordAddressDeposits(tx, target, atAddresses, blocks));
     await advanceInFlightPayments(tx, target, toBlock);
     await creditSettledDeposits(tx, target, toBlock);
+    await creditAddressDeposits(tx, target, toBlock);
     // Chain time, but never ahead of the clock (a sandbox chain can be mined into the future).
     await expireDuePayments(tx, target.mode, target.chain, new Date(Math.min(toBlock.time.getTime(), Date.now())));
-    const depositBlocks = matched.map((m) => blocks.get(m.blockNumber)!);
+    const depositBlocks = all.map((m) => blocks.get(m.blockNumber)!);
     await rememberBlocks(tx, target, [toBlock, ...depositBlocks], target.keepBlocks);
+    scanCrashPoint("before_commit", count);
     return count;
   });
+  scanCrashPoint("after_commit", deposits);
   return { kind: "scanned", head, from, to, deposits, caughtUp: to === head };
 }

@@ -15,4 +15,4 @@ export const eventObjectOf = <T extends z.ZodType>(dataObject: T) =>
       created: z.int().meta({ description: "Unix time, seconds." }),
       data: z.strictObject({ object: dataObject }),
     })
-    .meta({ id: "Event", description: "Something that happened to a payment, a payout or a refund." });
+    .meta({ id: "Event", description: "Something that happened to a payment, a deposit, a payout or a refund." });

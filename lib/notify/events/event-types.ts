@@ -1,4 +1,4 @@
-/** The event types: what payments, payouts and refunds emit, and what endpoints may filter on. */
+/** The event types: what payments, deposits, payouts and refunds emit, and what endpoints may filter on. */
 export const EVENT_TYPES = [
   "payment.awaiting_payment",
   "payment.pending",
@@ -6,6 +6,9 @@ export const EVENT_TYPES = [
   "payment.confirmed",
   "payment.expired",
   "payment.failed",
+  "deposit.pending",
+  "deposit.confirmed",
+  "deposit.reversed",
   "payout.confirmed",
   "payout.failed",
   "payout.blocked",

@@ -30,6 +30,8 @@ export interface LiveChainEnv {
   sweepThreshold: bigint | undefined;
   /** Live: the smallest refund (USDT base units) on the chain. */
   refundMinimum: bigint | undefined;
+  /** Live: the smallest transfer to a deposit address that is credited (USDT base units). */
+  depositMinimum: bigint | undefined;
   /** EVM: the cap on maxFeePerGas (gwei) that fee replacements never exceed. */
   maxFeeGwei: number | undefined;
   /**
@@ -52,6 +54,7 @@ const PER_CHAIN = {
   MAX_FEE_GWEI: positiveNumber(undefined),
   SWEEP_THRESHOLD: usdtAmount(undefined),
   REFUND_MINIMUM: usdtAmount(undefined),
+  DEPOSIT_MINIMUM: usdtAmount(undefined),
   SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, undefined),
   PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, undefined),
   SANCTIONS_ORACLE: text(undefined),
@@ -82,6 +85,7 @@ export const chainEnvSchema = z.object(shape).transform((vars, ctx) => {
         maxFeeGwei: read<number>(chain, "MAX_FEE_GWEI"),
         sweepThreshold: read<bigint>(chain, "SWEEP_THRESHOLD"),
         refundMinimum: read<bigint>(chain, "REFUND_MINIMUM"),
+        depositMinimum: read<bigint>(chain, "DEPOSIT_MINIMUM"),
         sweepStrategy: read<SweepStrategy>(chain, "SWEEP_STRATEGY"),
         payoutStrategy: mapDefined(
           read<(typeof PAYOUT_STRATEGIES)[number]>(chain, "PAYOUT_STRATEGY"),

@@ -78,6 +78,7 @@ const shape = {
   SANDBOX_CONFIRMATIONS: positiveInt(4),
   SANDBOX_SWEEP_THRESHOLD: usdtAmount(1_000_000n),
   SANDBOX_REFUND_MINIMUM: usdtAmount(10_000n),
+  SANDBOX_DEPOSIT_MINIMUM: usdtAmount(10_000n),
   SANDBOX_SWEEP_STRATEGY: oneOf(SWEEP_STRATEGIES, "batch7702"),
   SANDBOX_PAYOUT_STRATEGY: oneOf(PAYOUT_STRATEGIES, "single"),
   SANDBOX_TRON_ENERGY_STRATEGY: oneOf(TRON_ENERGY_STRATEGIES, "burn"),
@@ -94,6 +95,8 @@ const shape = {
   OUTBOUND_CRASH_AT: oneOf(["after_sign", "after_broadcast"], undefined),
   OUTBOUND_CRASH_CHAINS: listOf(CHAINS, null),
   OUTBOUND_CRASH_PURPOSES: listOf(OUTBOUND_PURPOSES, null),
+  // Tests only: a watcher SIGKILLs itself in a scan that found deposits (lib/money-in/watch/scan-crash-point.ts).
+  WATCH_CRASH_AT: oneOf(["before_commit", "after_commit"], undefined),
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
   WEBHOOKS_CA_FILE: text(undefined),
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag(false),
@@ -161,6 +164,8 @@ export interface AppConfig {
   sandboxSweepThreshold: bigint;
   /** The smallest sandbox refund (USDT base units) on every chain: sandbox fees are not real, only dust is stopped. */
   sandboxRefundMinimum: bigint;
+  /** The smallest sandbox transfer to a deposit address that is credited (USDT base units), every chain. */
+  sandboxDepositMinimum: bigint;
   /** How sandbox EVM deposit addresses are swept where `<CHAIN>_SWEEP_STRATEGY` is unset. */
   sandboxSweepStrategy: SweepStrategy;
   /** How sandbox EVM payouts are sent where `<CHAIN>_PAYOUT_STRATEGY` is unset. */
@@ -184,6 +189,7 @@ export interface AppConfig {
   outboundCrashChains: Chain[] | null;
   /** Null: every purpose. */
   outboundCrashPurposes: OutboundPurpose[] | null;
+  watchCrashAt: "before_commit" | "after_commit" | undefined;
   webhookRetryScale: number;
   webhooksCaFile: string | undefined;
   webhooksAllowPrivateUrls: boolean;
@@ -239,6 +245,7 @@ export const envSchema = z
       sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
       sandboxSweepThreshold: env.SANDBOX_SWEEP_THRESHOLD,
       sandboxRefundMinimum: env.SANDBOX_REFUND_MINIMUM,
+      sandboxDepositMinimum: env.SANDBOX_DEPOSIT_MINIMUM,
       sandboxSweepStrategy: env.SANDBOX_SWEEP_STRATEGY,
       sandboxPayoutStrategy: payoutStrategyOf(env.SANDBOX_PAYOUT_STRATEGY),
       latePaymentWindowDays: env.LATE_PAYMENT_WINDOW_DAYS,
@@ -251,6 +258,7 @@ export const envSchema = z
       outboundReplaceAfterBlocks: env.OUTBOUND_REPLACE_AFTER_BLOCKS,
       outboundMaxResigns: env.OUTBOUND_MAX_RESIGNS,
       outboundCrashAt: env.OUTBOUND_CRASH_AT,
+      watchCrashAt: env.WATCH_CRASH_AT,
       outboundCrashChains: env.OUTBOUND_CRASH_CHAINS,
       outboundCrashPurposes: env.OUTBOUND_CRASH_PURPOSES,
       webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
@@ -271,14 +279,18 @@ export const envSchema = z
   .superRefine((cfg, ctx) => {
     // The crash hook SIGKILLs the signer on purpose: a test tool that must never reach real money.
     const live = CHAINS.filter((chain) => cfg.chains[chain].rpcUrl !== undefined);
-    if (cfg.outboundCrashAt && live.length)
-      ctx.addIssue({
-        code: "custom",
-        path: ["OUTBOUND_CRASH_AT"],
-        message: `is a test hook and cannot be set while live chains are configured (${live
-          .map((chain) => `${chain.toUpperCase()}_RPC_URL`)
-          .join(", ")})`,
-      });
+    for (const [hook, set] of [
+      ["OUTBOUND_CRASH_AT", cfg.outboundCrashAt],
+      ["WATCH_CRASH_AT", cfg.watchCrashAt],
+    ] as const)
+      if (set && live.length)
+        ctx.addIssue({
+          code: "custom",
+          path: [hook],
+          message: `is a test hook and cannot be set while live chains are configured (${live
+            .map((chain) => `${chain.toUpperCase()}_RPC_URL`)
+            .join(", ")})`,
+        });
   });
 
 /** Every variable the schema reads, per-chain ones spelled out (ETH_RPC_URL, …, SOLANA_USDT_DECIMALS). */

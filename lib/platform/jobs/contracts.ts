@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAIN_FAMILIES, CHAINS } from "@/lib/kernel/chain-ids";
+import { CHAIN_FAMILIES, CHAINS, POOL_PURPOSES } from "@/lib/kernel/chain-ids";
 import { MODES } from "@/lib/kernel/mode";
 import { defineJobContract } from "./define-job";
 
@@ -129,10 +129,14 @@ export const redeliverStalledWebhooks = defineJobContract({
 export const refillDepositAddressPool = defineJobContract({
   name: "refill_deposit_address_pool",
   description:
-    "Tops a (mode, family) deposit address pool up (every pool when none is named; a pool this worker " +
+    "Tops a (mode, family, purpose) address pool up (every pool when none is named; a pool this worker " +
     "cannot derive, say live Solana without the seed, is left alone), then gives payments waiting for an " +
     "address theirs. Asked for by a claim that leaves its pool low, at the worker's start, and every minute.",
-  payload: z.object({ mode: z.enum(MODES).optional(), family: z.enum(CHAIN_FAMILIES).optional() }),
+  payload: z.object({
+    mode: z.enum(MODES).optional(),
+    family: z.enum(CHAIN_FAMILIES).optional(),
+    purpose: z.enum(POOL_PURPOSES).optional(),
+  }),
   cron: "* * * * *",
 });
 

@@ -5,13 +5,15 @@ import { listFilterQuery } from "@/lib/kernel/schemas/list-filters";
 import { listOf, timestamp } from "@/lib/kernel/schemas/response-fields";
 
 /**
- * What moved a merchant's `available` balance (docs/API.md#balance-transactions): a payment credited, a credit
- * reversed by a deep reorganization, a payout or refund debited, its amount returned (failed, blocked or
- * canceled), an operator's adjustment.
+ * What moved a merchant's `available` balance (docs/API.md#balance-transactions): a payment or a deposit address's
+ * deposit credited, a credit reversed by a deep reorganization, a payout or refund debited, its amount returned
+ * (failed, blocked or canceled), an operator's adjustment.
  */
 export const BALANCE_TRANSACTION_TYPES = [
   "payment",
   "payment_reversal",
+  "deposit",
+  "deposit_reversal",
   "payout",
   "payout_return",
   "refund",
@@ -34,7 +36,9 @@ export const balanceTransactionObject = z
     fee: signedAmount.meta({ description: "What the service charged for it: always 0.000000 today." }),
     net: signedAmount.meta({ description: "`amount` less `fee`." }),
     chain: z.enum(CHAINS),
-    source: z.string().meta({ description: "The payment, payout or refund (or adjustment) it belongs to." }),
+    source: z
+      .string()
+      .meta({ description: "The payment, deposit (`dep_…`), payout or refund (or adjustment) it belongs to." }),
     available_after: signedAmount.meta({ description: "`available` on that chain right after it." }),
     created_at: timestamp,
   })

@@ -12,7 +12,8 @@ type Owner = { merchantId: string; mode: Mode };
  * The owner's `available` entries ($1 merchant, $2 mode) as `e`, each with its `t.type` and `t.source`.
  * A balance transaction is a journal's one `available` entry (lib/books/ledger/post-journal.ts): its id is the
  * journal's, its type and source follow from the journal's cause, its running balance was written with it.
- * A credit through a deposit names the deposit's payment; an adjustment's cause is `adj_…:reason`.
+ * A credit through a payment's deposit names the payment, a deposit address's the deposit; an adjustment's cause
+ * is `adj_…:reason`.
  */
 export const BALANCE_ENTRIES_FROM = `
   from ledger_entries e
@@ -20,12 +21,14 @@ export const BALANCE_ENTRIES_FROM = `
   cross join lateral (select
     case e.cause_type
       when 'payment' then 'payment'
-      when 'deposit' then case when e.amount_units > 0 then 'payment' else 'payment_reversal' end
+      when 'deposit' then case when d.kind = 'address' then
+          case when e.amount_units > 0 then 'deposit' else 'deposit_reversal' end
+        else case when e.amount_units > 0 then 'payment' else 'payment_reversal' end end
       when 'payout' then case when e.amount_units < 0 then 'payout' else 'payout_return' end
       when 'refund' then case when e.amount_units < 0 then 'refund' else 'refund_return' end
       else 'adjustment' end as type,
     case e.cause_type
-      when 'deposit' then d.payment_id
+      when 'deposit' then coalesce(d.payment_id, d.id)
       when 'adjustment' then split_part(e.cause_id, ':', 1)
       else e.cause_id end as source) t
   where e.merchant_id = $1 and e.mode = $2 and e.account = 'available'`;

@@ -448,6 +448,140 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/deposit_addresses": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List deposit addresses
+     * @description Newest first; `address` matches in any case on EVM chains.
+     *
+     *     Requires the key scope `deposits:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listDepositAddresses"];
+    put?: never;
+    /**
+     * Create a deposit address
+     * @description One per customer and chain: asking again for a customer's address on a chain returns the same address. Without `customer`, every call makes a new one.
+     *
+     *     Requires the key scope `deposits:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["createDepositAddress"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/deposit_addresses/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a deposit address
+     * @description Requires the key scope `deposits:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveDepositAddress"];
+    put?: never;
+    /**
+     * Update a deposit address
+     * @description `status: disabled` flags the address (tell the customer to stop using it); it is still watched and every deposit to it credited, flagged `address_disabled`.
+     *
+     *     Requires the key scope `deposits:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["updateDepositAddress"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/sandbox/deposit_addresses/{id}/simulate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a sandbox deposit to a deposit address
+     * @description Sends a real transfer of `amount` on the local chain from a fresh sandbox payer wallet.
+     *
+     *     Requires the key scope `deposits:write`.
+     *
+     *     Sandbox keys only: to a live key this path does not exist (404).
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["simulateDeposit"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/deposits": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List deposits
+     * @description Transfers to deposit addresses, newest first.
+     *
+     *     Requires the key scope `deposits:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["listDeposits"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/deposits/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a deposit
+     * @description Requires the key scope `deposits:read`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    get: operations["retrieveDeposit"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/reports/statement": {
     parameters: {
       query?: never;
@@ -1134,6 +1268,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "deposit.pending": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `deposit.pending` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_deposit_pending"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "deposit.confirmed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `deposit.confirmed` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_deposit_confirmed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "deposit.reversed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The `deposit.reversed` event
+     * @description Sent to every active endpoint whose `events` filter includes the type (or is empty). Verify `service-signature`: `v1` is the hex HMAC-SHA256, keyed with the endpoint's `whsec_…` secret, of `<t>.<raw body>`; compare in constant time and refuse an old `t`. A failed attempt is retried after 5, 10, 20, 40 and 80 s. Deliveries are at least once and unordered: deduplicate by the event's `id`.
+     */
+    post: operations["webhook_deposit_reversed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "payout.confirmed": {
     parameters: {
       query?: never;
@@ -1521,7 +1715,16 @@ export interface components {
       /** @constant */
       object: "balance_transaction";
       /** @enum {string} */
-      type: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+      type:
+        | "payment"
+        | "payment_reversal"
+        | "deposit"
+        | "deposit_reversal"
+        | "payout"
+        | "payout_return"
+        | "refund"
+        | "refund_return"
+        | "adjustment";
       /**
        * @description What it moved: positive credits `available`, negative debits it.
        * @example -25.000000
@@ -1539,7 +1742,7 @@ export interface components {
       net: string;
       /** @enum {string} */
       chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
-      /** @description The payment, payout or refund (or adjustment) it belongs to. */
+      /** @description The payment, deposit (`dep_…`), payout or refund (or adjustment) it belongs to. */
       source: string;
       /**
        * @description `available` on that chain right after it.
@@ -1707,6 +1910,106 @@ export interface components {
       /** @constant */
       deleted: true;
     };
+    DepositAddressList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["DepositAddress"][];
+      has_more: boolean;
+    };
+    /** @description A permanent address that credits every USDT transfer to it. */
+    DepositAddress: {
+      /** @example da_7hQ2mZp4Lk9w */
+      id: string;
+      /** @constant */
+      object: "deposit_address";
+      /** @description The customer (`cus_…`) it belongs to, if one was named. */
+      customer: string | null;
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
+      address: string;
+      /**
+       * @description A disabled address is still watched and its deposits credited, each flagged `address_disabled`.
+       * @enum {string}
+       */
+      status: "active" | "disabled";
+      /**
+       * @description Every deposit still on the chain (pending, confirmed or below the minimum), added up.
+       * @example 25.000000
+       */
+      amount_received: string;
+      /**
+       * @description The confirmed deposits, added up: what reached the balance.
+       * @example 25.000000
+       */
+      amount_credited: string;
+      metadata: components["schemas"]["Metadata"];
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      created_at: string;
+    };
+    SandboxDepositTransfer: {
+      /** @constant */
+      object: "sandbox_deposit_transfer";
+      deposit_address: string;
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      from: string;
+      to: string;
+      /**
+       * @description USDT, a decimal string with exactly 6 decimals
+       * @example 25.000000
+       */
+      amount: string;
+      tx_hash: string;
+    };
+    DepositList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["Deposit"][];
+      has_more: boolean;
+    };
+    /** @description A transfer of USDT to a deposit address. */
+    Deposit: {
+      /** @example dep_2xVb8nQr5Tk1 */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      object: "deposit";
+      /** @enum {string} */
+      status: "pending" | "confirmed" | "reversed" | "ignored_below_minimum";
+      /**
+       * @description USDT, a decimal string with exactly 6 decimals
+       * @example 25.000000
+       */
+      amount: string;
+      /** @constant */
+      currency: "USDT";
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      /** @description The deposit address (`da_…`) it was sent to. */
+      deposit_address: string;
+      address: string;
+      customer: string | null;
+      /** @description The sender, when the chain says. */
+      from: string | null;
+      tx_hash: string;
+      /** @description EVM and Tron: the transfer's log index in its block; Solana: its position in the slot. */
+      log_index: number;
+      block_number: number;
+      /** @description The address was disabled when the transfer arrived. */
+      address_disabled: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      created_at: string;
+      confirmed_at: string | null;
+    };
     Statement: {
       /** @constant */
       object: "statement";
@@ -1831,6 +2134,9 @@ export interface components {
         | "payment.confirmed"
         | "payment.expired"
         | "payment.failed"
+        | "deposit.pending"
+        | "deposit.confirmed"
+        | "deposit.reversed"
         | "payout.confirmed"
         | "payout.failed"
         | "payout.blocked"
@@ -1861,6 +2167,9 @@ export interface components {
         | "payment.confirmed"
         | "payment.expired"
         | "payment.failed"
+        | "deposit.pending"
+        | "deposit.confirmed"
+        | "deposit.reversed"
         | "payout.confirmed"
         | "payout.failed"
         | "payout.blocked"
@@ -1929,7 +2238,7 @@ export interface components {
       data: components["schemas"]["Event"][];
       has_more: boolean;
     };
-    /** @description Something that happened to a payment, a payout or a refund. */
+    /** @description Something that happened to a payment, a deposit, a payout or a refund. */
     Event: {
       /** @example evt_9Lm2Qx7T */
       id: string;
@@ -1943,6 +2252,9 @@ export interface components {
         | "payment.confirmed"
         | "payment.expired"
         | "payment.failed"
+        | "deposit.pending"
+        | "deposit.confirmed"
+        | "deposit.reversed"
         | "payout.confirmed"
         | "payout.failed"
         | "payout.blocked"
@@ -1955,7 +2267,11 @@ export interface components {
       /** @description Unix time, seconds. */
       created: number;
       data: {
-        object: components["schemas"]["Payment"] | components["schemas"]["Payout"] | components["schemas"]["Refund"];
+        object:
+          | components["schemas"]["Payment"]
+          | components["schemas"]["Deposit"]
+          | components["schemas"]["Payout"]
+          | components["schemas"]["Refund"];
       };
     };
     ChainList: {
@@ -2543,7 +2859,16 @@ export interface operations {
       query?: {
         limit?: string;
         starting_after?: string;
-        type?: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+        type?:
+          | "payment"
+          | "payment_reversal"
+          | "deposit"
+          | "deposit_reversal"
+          | "payout"
+          | "payout_return"
+          | "refund"
+          | "refund_return"
+          | "adjustment";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
         source?: string;
         /**
@@ -3176,6 +3501,285 @@ export interface operations {
       500: components["responses"]["InternalError"];
     };
   };
+  listDepositAddresses: {
+    parameters: {
+      query?: {
+        limit?: string;
+        starting_after?: string;
+        customer?: string;
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        status?: "active" | "disabled";
+        address?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositAddressList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  createDepositAddress: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+          customer?: string;
+          /** @description Your own key/value pairs: up to 50 keys of 1–40 characters; string values up to 500 characters. */
+          metadata?: {
+            [key: string]: string | number | boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositAddress"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveDepositAddress: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositAddress"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  updateDepositAddress: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          status?: "active" | "disabled";
+          /** @description Your own key/value pairs: up to 50 keys of 1–40 characters; string values up to 500 characters. */
+          metadata?: {
+            [key: string]: string | number | boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositAddress"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  simulateDeposit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description USDT, a decimal string with exactly 6 decimals, above 0 and at most 100000000000.000000. */
+          amount: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SandboxDepositTransfer"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyConflict"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  listDeposits: {
+    parameters: {
+      query?: {
+        limit?: string;
+        starting_after?: string;
+        deposit_address?: string;
+        customer?: string;
+        chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
+        status?: "pending" | "confirmed" | "reversed" | "ignored_below_minimum";
+        tx_hash?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositList"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  retrieveDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Deposit"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
   retrieveStatement: {
     parameters: {
       query: {
@@ -3411,7 +4015,16 @@ export interface operations {
   exportBalanceTransactions: {
     parameters: {
       query?: {
-        type?: "payment" | "payment_reversal" | "payout" | "payout_return" | "refund" | "refund_return" | "adjustment";
+        type?:
+          | "payment"
+          | "payment_reversal"
+          | "deposit"
+          | "deposit_reversal"
+          | "payout"
+          | "payout_return"
+          | "refund"
+          | "refund_return"
+          | "adjustment";
         chain?: "eth" | "bnb" | "polygon" | "tron" | "solana";
         source?: string;
         /**
@@ -3509,6 +4122,9 @@ export interface operations {
             | "payment.confirmed"
             | "payment.expired"
             | "payment.failed"
+            | "deposit.pending"
+            | "deposit.confirmed"
+            | "deposit.reversed"
             | "payout.confirmed"
             | "payout.failed"
             | "payout.blocked"
@@ -3601,6 +4217,9 @@ export interface operations {
             | "payment.confirmed"
             | "payment.expired"
             | "payment.failed"
+            | "deposit.pending"
+            | "deposit.confirmed"
+            | "deposit.reversed"
             | "payout.confirmed"
             | "payout.failed"
             | "payout.blocked"
@@ -3764,6 +4383,9 @@ export interface operations {
           | "payment.confirmed"
           | "payment.expired"
           | "payment.failed"
+          | "deposit.pending"
+          | "deposit.confirmed"
+          | "deposit.reversed"
           | "payout.confirmed"
           | "payout.failed"
           | "payout.blocked"
@@ -4406,6 +5028,81 @@ export interface operations {
     };
   };
   webhook_payment_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_deposit_pending: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_deposit_confirmed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+        "service-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Event"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_deposit_reversed: {
     parameters: {
       query?: never;
       header: {

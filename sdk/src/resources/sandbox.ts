@@ -14,6 +14,8 @@ import type {
   SandboxFreezeParams,
   SandboxMineParams,
   SandboxReorgParams,
+  SandboxSimulateDepositParams,
+  SandboxDepositTransfer,
   SandboxSimulateParams,
   SandboxTransfer,
 } from "../types.js";
@@ -40,6 +42,12 @@ export class Sandbox {
   simulatePayment(paymentId: string, params?: SandboxSimulateParams, options?: RequestOptions) {
     const path = `/v1/sandbox/payments/${encodeURIComponent(paymentId)}/simulate`;
     return this.post<SandboxTransfer>(path, params, options);
+  }
+
+  /** Sends `amount` to a deposit address with a real transfer; the watcher records it as any deposit. */
+  simulateDeposit(depositAddressId: string, params: SandboxSimulateDepositParams, options?: RequestOptions) {
+    const path = `/v1/sandbox/deposit_addresses/${encodeURIComponent(depositAddressId)}/simulate`;
+    return this.post<SandboxDepositTransfer>(path, params, options);
   }
 
   mine(chain: Chain, params?: SandboxMineParams, options?: RequestOptions) {

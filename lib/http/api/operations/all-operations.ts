@@ -3,6 +3,7 @@ import { BALANCE_TRANSACTIONS } from "./balance-transactions";
 import { BALANCES } from "./balances";
 import { CHAINS_OPERATIONS } from "./chains";
 import { CUSTOMERS } from "./customers";
+import { DEPOSIT_ADDRESSES, DEPOSITS } from "./deposit-addresses";
 import { EVENTS } from "./events";
 import { EXPORT_OPERATIONS } from "./exports";
 import { PAYMENT_LINKS } from "./payment-links";
@@ -23,6 +24,8 @@ export const OPERATIONS: Operation[] = [
   PAYOUTS,
   REFUNDS,
   CUSTOMERS,
+  DEPOSIT_ADDRESSES,
+  DEPOSITS,
   REPORTS,
   SEARCH,
   EXPORT_OPERATIONS,

@@ -1,3 +1,4 @@
+import { depositObject } from "@/lib/money-in/deposit-addresses/deposit-address-object";
 import { z } from "zod";
 import { attemptPaginationQuery, paginationQuery } from "@/lib/kernel/schemas/pagination";
 import { listOf } from "@/lib/kernel/schemas/response-fields";
@@ -11,7 +12,9 @@ import { webhookAttemptList } from "@/lib/notify/webhooks/webhook-objects";
 import { defineOperation } from "../operation";
 
 /** An event as listed and as delivered: the payment, payout or refund as it was when the event happened. */
-export const eventObject = eventObjectOf(z.discriminatedUnion("object", [paymentObject, payoutObject, refundObject]));
+export const eventObject = eventObjectOf(
+  z.discriminatedUnion("object", [paymentObject, depositObject, payoutObject, refundObject]),
+);
 
 const tag = "Events";
 
