@@ -61,6 +61,8 @@ export const deposits = pgTable(
       .on(t.depositAddressId, t.blockNumber, t.logIndex)
       .where(sql`${t.depositAddressId} is not null`),
     index("deposits_owner_idx").on(t.merchantId, t.mode, t.createdAt, t.id).where(sql`${t.kind} = 'address'`),
+    // Reconciliation's dust held (lib/books/custody/custody-books.ts), without reading every deposit.
+    index("deposits_dust_idx").on(t.mode, t.chain).where(sql`${t.status} = 'ignored'`),
     // Search: a payment found by a transfer's hash or sender (lib/reports/search).
     index("deposits_tx_hash_lower_idx").on(sql`lower(${t.txHash})`),
     index("deposits_from_address_lower_idx").on(sql`lower(${t.fromAddress})`),

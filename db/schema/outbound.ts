@@ -229,7 +229,8 @@ export const outboundCandidates = pgTable(
 /**
  * The fee of each confirmed or reverted intent, attributed (docs/CUSTODY.md, "What each payment and payout
  * costs"): a payout's or refund's to it; a sweep's and what prepared it (top-up, energy lent and reclaimed) to
- * the payments whose deposits it collected, shared by their amounts (a batch by its members' amounts); the rest
+ * the payments whose deposits it collected, shared by their amounts (a batch by its members' amounts), or on a
+ * customer's deposit address the deposits it collected (each charged once per purpose); the rest
  * (contract deployments) to the installation. The shares of an intent sum to its fee exactly.
  */
 export const outboundCosts = pgTable(
@@ -255,6 +256,9 @@ export const outboundCosts = pgTable(
     index("outbound_costs_time_idx").on(t.mode, t.createdAt),
     index("outbound_costs_outbound_idx").on(t.outboundId),
     check("outbound_costs_fee_positive", sql`${t.feeNative} > 0`),
-    check("outbound_costs_subject_check", sql`${t.subjectType} in ('payment','payout','refund','installation')`),
+    check(
+      "outbound_costs_subject_check",
+      sql`${t.subjectType} in ('payment','deposit','payout','refund','installation')`,
+    ),
   ],
 );

@@ -61,6 +61,12 @@ export interface ChainAdapter {
   transfers(from: number, to: number, watched?: WatchedAddress[]): Promise<TokenTransfer[]>;
   readonly scansAddresses?: boolean;
   /**
+   * The token's transfers in one transaction (`txHash` as the family writes it: 0x-hex on EVM, 64 hex on Tron, a
+   * base58 signature on Solana), read from the block it is mined in, as `transfers` reports them; null when the
+   * chain has no mined transaction of that id. For a rescan of one transaction the watcher may have missed.
+   */
+  transactionTransfers(txHash: string): Promise<TokenTransfer[] | null>;
+  /**
    * Of the transfers matched to deposit addresses, those the service takes, where the check costs too much to
    * run on every transfer of the chain (Solana: into the owner's associated token account). Absent: all.
    */

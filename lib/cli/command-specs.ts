@@ -84,6 +84,14 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
     ],
   },
   "ledger check": { summary: "check that every journal balances and every balance matches its entries" },
+  "deposits rescan": {
+    summary: "read one transaction again and record (and credit, once deep enough) its transfers to deposit addresses",
+    options: [
+      MODE,
+      { flags: "--chain <chain>", description: "eth, bnb, polygon, tron or solana", required: true },
+      { flags: "--tx <hash>", description: "the transaction id (Solana: the signature)", required: true },
+    ],
+  },
   "reorgs list": {
     summary: "credits reversed by reorganizations deeper than the required confirmations",
     options: [

@@ -19,6 +19,7 @@ import { type Command, type CommandResult, type Flags, required, UsageError } fr
 import { CUSTODY_COMMANDS } from "./custody-commands";
 import { PAYOUT_COMMANDS } from "./payout-commands";
 import { REFUND_COMMANDS } from "./refund-commands";
+import { DEPOSIT_COMMANDS } from "./deposit-commands";
 import { LISTEN_COMMANDS } from "./listen-command";
 import { TRIGGER_COMMANDS } from "./trigger-command";
 import { USER_COMMANDS } from "./user-commands";
@@ -136,7 +137,8 @@ Object.assign(COMMANDS, {
             (r) =>
               `${r.id}  ${r.detected_at}  ${r.merchant} ${r.chain} (${r.mode})  ` +
               `${r.amount} USDT: ${r.taken_from_available} from available, ${r.receivable} receivable  ` +
-              `${r.settled_at ? `settled ${r.settled_at}` : "OPEN"}  payment ${r.payment} tx ${r.tx_hash}`,
+              `${r.settled_at ? `settled ${r.settled_at}` : "OPEN"}  ` +
+              `${r.payment ? `payment ${r.payment}` : `deposit ${r.deposit}`} tx ${r.tx_hash}`,
           )
         : ["no reorg reversals"],
     };
@@ -159,6 +161,7 @@ Object.assign(
   CUSTODY_COMMANDS,
   PAYOUT_COMMANDS,
   REFUND_COMMANDS,
+  DEPOSIT_COMMANDS,
   USER_COMMANDS,
   TRIGGER_COMMANDS,
   LISTEN_COMMANDS,

@@ -84,6 +84,7 @@ export const CUSTODY_COMMANDS: Record<string, (db: Db, flags: Flags) => Promise<
         ? report.chains.map(
             (c) =>
               `${c.chain.padEnd(8)} ${each("payments", c.payments, c.symbol)}; ` +
+              `${each("deposits", c.deposits, c.symbol)}; ` +
               `${each("payouts", c.payouts, c.symbol)}; ${each("refunds", c.refunds, c.symbol)}; ` +
               `installation ${c.installation.total} ${c.symbol}; ` +
               `accepting 1 USDT: ${c.accepting_one_usdt ?? "n/a"} ${c.symbol}`,

@@ -74,6 +74,8 @@ export type DepositAddressListParams = ListParams<"listDepositAddresses">;
 export type Deposit = Schemas["Deposit"];
 export type DepositList = Schemas["DepositList"];
 export type DepositListParams = ListParams<"listDeposits">;
+export type DepositRescanParams = RequestBody<"rescanDeposits">;
+export type DepositRescan = Schemas["DepositRescan"];
 export type SandboxSimulateDepositParams = RequestBody<"simulateDeposit">;
 export type SandboxDepositTransfer = Schemas["SandboxDepositTransfer"];
 

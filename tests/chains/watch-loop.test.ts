@@ -20,6 +20,7 @@ function growingChain(): ChainAdapter {
     head: async () => ++head,
     blocks: async (ns) => new Map(ns.map((n) => [n, n <= head ? block(n) : null])),
     transfers: async () => [],
+    transactionTransfers: async () => null,
     balances: async () => ({ token: 0n, native: 0n }),
     frozen: async () => false,
     sendToken: async () => "",

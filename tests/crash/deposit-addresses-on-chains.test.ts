@@ -9,6 +9,9 @@ import { waitFor } from "../custody/outbound-helpers";
 import { api, newKey, newMerchant, type TestMerchant } from "../helpers/api";
 import { createPublicClient, http } from "viem";
 import { balanceOf, sandboxChain } from "../helpers/chains";
+import { createChainAdapter } from "@/lib/chains/connect/chain-families";
+import { reconcileChain } from "../custody/payment-helpers";
+import { runCli } from "../helpers/run-cli";
 import { CHAINS, startWorker } from "./settled-payouts";
 
 // Deposit addresses on the five real sandbox chains, watched by one worker process running every role (this phase
@@ -30,12 +33,17 @@ const usdt = (n: bigint) => `${n / 1_000_000n}.${(n % 1_000_000n).toString().pad
 /** A key of its own per use: the sends and reads below stay far inside each key's 60 requests a minute. */
 const freshKey = async () => (await newKey(m.id, "sandbox")).secret;
 
+/** Every deposit address this file made, for the sweep at the end. */
+const madeHere: { id: string; chain: Chain; address: string }[] = [];
+
 async function depositAddress(key: string, chain: Chain) {
   const cus = await api("POST", "/v1/customers", { key, body: { reference: `u-${randomBytes(4).toString("hex")}` } });
   expect(cus.status, cus.text).toBe(200);
   const made = await api("POST", "/v1/deposit_addresses", { key, body: { chain, customer: cus.json.id } });
   expect(made.status, made.text).toBe(200);
-  return made.json as { id: string; address: string; customer: string };
+  const address = made.json as { id: string; address: string; customer: string };
+  madeHere.push({ id: address.id, chain, address: address.address });
+  return address;
 }
 async function send(key: string, id: string, amount: string): Promise<string> {
   const sent = await api("POST", `/v1/sandbox/deposit_addresses/${id}/simulate`, { key, body: { amount } });
@@ -217,4 +225,123 @@ describe("a watcher SIGKILLed in its scans", () => {
     expect(credits.map((c) => c.n)).toEqual(Array(addresses.length * 2).fill(1));
     expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
   }, 300_000);
+});
+
+describe("a rescan by transaction hash", () => {
+  it("finds a deposit the watcher missed (bnb, solana) and credits it once, however often it is asked", async () => {
+    await worker?.stop();
+    worker = undefined;
+    try {
+      for (const chain of ["bnb", "solana"] as const) {
+        const key = await freshKey();
+        const before = units((await balanceOf(key, chain)).available);
+        const address = await depositAddress(key, chain);
+        const hash = await send(key, address.id, "3.000000");
+        const config = await sandboxChain(chain);
+        const adapter = createChainAdapter(config);
+        const [transfer] = await waitFor("the transfer to be mined", () => adapter.transactionTransfers(hash));
+        const deep = await waitFor("the transfer to be deep enough", async () => {
+          const head = await adapter.head();
+          return head >= transfer!.blockNumber + config.confirmations.required && head;
+        });
+        const rescan = () => api("POST", "/v1/deposits/rescan", { key, body: { chain, tx_hash: hash } });
+        // The watcher (stopped) has not reached the block: the rescan leaves the transfer to it.
+        const early = await rescan();
+        expect(early.json, early.text).toMatchObject({ recorded: 0, left_to_watcher: 1, deposits: [] });
+        // The watcher's cursor past the transfer's block, as a watcher fault (or a restored backup) would leave it.
+        await query(
+          getDb(),
+          `update chain_cursors set block_number = greatest(block_number, $2), block_hash = null
+            where mode = 'sandbox' and chain = $1`,
+          [chain, deep],
+        );
+
+        const first = await rescan();
+        expect(first.status, first.text).toBe(200);
+        expect(first.json).toMatchObject({ object: "deposit_rescan", chain, recorded: 1, left_to_watcher: 0 });
+        expect(first.json.deposits).toEqual([
+          expect.objectContaining({
+            status: "confirmed",
+            amount: "3.000000",
+            tx_hash: hash,
+            deposit_address: address.id,
+          }),
+        ]);
+        const id = first.json.deposits[0].id;
+        expect((await rescan()).json).toMatchObject({ recorded: 0, deposits: [{ id, status: "confirmed" }] });
+        const cli = await runCli(
+          ["deposits", "rescan", "--mode", "sandbox", "--chain", chain, "--tx", hash, "--json"],
+          process.env,
+        );
+        expect(cli.code, cli.stderr).toBe(0);
+        expect(JSON.parse(cli.stdout)).toMatchObject({ recorded: 0, deposits: [{ id }] });
+
+        expect(await depositRows(address.id)).toEqual([expect.objectContaining({ status: "credited", tx_hash: hash })]);
+        expect(units((await balanceOf(key, chain)).available) - before).toBe(3_000_000n);
+        expect((await eventsOf(key, address.id)).map((e) => e.type)).toEqual(["deposit.pending", "deposit.confirmed"]);
+      }
+      expect(await checkLedgerConsistency(getDb(), m.id)).toEqual([]);
+    } finally {
+      worker = await startWorker();
+    }
+  }, 150_000);
+});
+
+describe("sweeping deposit addresses", () => {
+  it("the schedule sweeps every address (dust too) into the treasury, each deposit bearing its cost", async () => {
+    // Each address holds the deposits the tests above credited: at least the sandbox threshold (1 USDT), except
+    // the one whose deposit a reorganization reversed (nothing there to sweep).
+    const adapters = new Map<Chain, ReturnType<typeof createChainAdapter>>();
+    for (const chain of CHAINS) adapters.set(chain, createChainAdapter(await sandboxChain(chain)));
+    const credited = await query<{ id: string; deposit_address_id: string; chain: Chain; status: string }>(
+      getDb(),
+      `select id, deposit_address_id, chain, status from deposits
+        where deposit_address_id = any($1::text[]) and status in ('credited','ignored')`,
+      [madeHere.map((a) => a.id)],
+    );
+    const toSweep = madeHere.filter((a) => credited.some((d) => d.deposit_address_id === a.id));
+    expect(toSweep.length).toBeGreaterThanOrEqual(CHAINS.length + 8);
+    await waitFor(
+      "every deposit address to be swept empty",
+      async () => {
+        const left = await Promise.all(
+          toSweep.map(async (a) => (await adapters.get(a.chain)!.balances(a.address)).token),
+        );
+        return left.every((token) => token === 0n);
+      },
+      180_000,
+    );
+    // A fee is attributed when its transaction reaches the chain's depth: the sweeps (this phase's only ones) settle.
+    await waitFor(
+      "the sweeps to settle",
+      async () =>
+        (
+          await query(
+            getDb(),
+            `select 1 from outbound_transactions where purpose in ('sweep', 'sweep_batch', 'gas_topup')
+              and status not in ('confirmed', 'reverted', 'expired') limit 1`,
+          )
+        ).length === 0,
+      120_000,
+    );
+    // Each deposit bore its part of the sweep that collected it (first in, first out: a deposit split between two
+    // sweeps bears a part of each), and no intent charged a deposit twice.
+    const costs = await query<{ subject_id: string; outbound_id: string; purpose: string }>(
+      getDb(),
+      `select subject_id, outbound_id, purpose from outbound_costs
+        where subject_type = 'deposit' and subject_id = any($1::text[])`,
+      [credited.map((d) => d.id)],
+    );
+    expect(new Set(costs.map((c) => `${c.subject_id} ${c.outbound_id}`)).size).toBe(costs.length);
+    // (Dust's share of a fee can round to nothing: a Solana sweep's 5,000 lamports over 60 USDT leave 0.005 USDT none.)
+    for (const d of credited.filter((c) => c.status === "credited"))
+      expect(
+        costs.filter((c) => c.subject_id === d.id && c.purpose.startsWith("sweep")).length,
+        `${d.id} ${d.chain}`,
+      ).toBeGreaterThan(0);
+    for (const chain of CHAINS) {
+      const { alerts } = await reconcileChain(chain);
+      expect(alerts, chain).toEqual([]);
+    }
+  }, 240_000);
 });

@@ -182,6 +182,24 @@ describe("deposit addresses", () => {
       "status",
     );
     expectError(await api("GET", "/v1/deposits/dep_nothing", { key: m.sandboxKey }), "not_found", 404, "id");
+    const rescan = (body: Record<string, unknown>) => api("POST", "/v1/deposits/rescan", { key: m.sandboxKey, body });
+    expectError(await rescan({ chain: "eth", tx_hash: "0x1234" }), "invalid_request_error", 400, "tx_hash");
+    expectError(
+      await rescan({ chain: "tron", tx_hash: `0x${"g".repeat(64)}` }),
+      "invalid_request_error",
+      400,
+      "tx_hash",
+    );
+    expectError(await rescan({ chain: "solana", tx_hash: "0".repeat(88) }), "invalid_request_error", 400, "tx_hash");
+    expectError(await rescan({ chain: "solana", tx_hash: "1".repeat(88) }), "invalid_request_error", 400, "tx_hash");
+    expectError(await rescan({ chain: "doge", tx_hash: `0x${"a".repeat(64)}` }), "invalid_request_error", 400, "chain");
+    // A well-formed id the chain has never mined.
+    expectError(
+      await rescan({ chain: "eth", tx_hash: `0x${"ab".repeat(32)}` }),
+      "invalid_request_error",
+      400,
+      "tx_hash",
+    );
     expect(await rowsOf(m.id)).toBe(before + 1);
   });
 

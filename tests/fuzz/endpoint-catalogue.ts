@@ -7,6 +7,7 @@ import {
   createDepositAddressBody,
   listDepositAddressesQuery,
   listDepositsQuery,
+  rescanDepositsBody,
   updateDepositAddressBody,
 } from "@/lib/money-in/deposit-addresses/schemas";
 import { createPaymentLinkBody, listPaymentLinksQuery } from "@/lib/money-in/payment-links/schemas";
@@ -103,6 +104,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { method: "GET", path: "/v1/deposits", query: listDepositsQuery, scopes: ["deposits:read"] },
   { method: "GET", path: "/v1/deposits/{deposit}", query: emptyQuery, scopes: ["deposits:read"] },
+  { method: "POST", path: "/v1/deposits/rescan", body: rescanDepositsBody, scopes: ["deposits:write"] },
   { method: "GET", path: "/v1/sandbox/chains", query: emptyQuery, scopes: ["payments:read"] },
   {
     method: "POST",

@@ -17,6 +17,11 @@ export interface CustodyBooks {
   settlingRaw: bigint;
   /** Per role address (addressKey): its native coin by the books, and what may have left it on chain ahead of them. */
   roleNative: Map<string, RoleNative>;
+  /**
+   * USDT (raw) of dust received on customers' deposit addresses (deposits below the chain's minimum, never
+   * credited): held by the service, owed to no merchant (docs/DEPOSITS.md).
+   */
+  dustRaw: bigint;
   /** What merchants are owed, in USDT base units (6 decimals), from the `balances` table. */
   owed: { available: bigint; reserved: bigint; inFlight: bigint; refundsInFlight: bigint };
 }
@@ -99,8 +104,15 @@ export async function readCustodyBooks(
        from balances where mode = $1 and chain = $2`,
       [mode, chain],
     );
+    const [dust] = await query<{ raw: string }>(
+      tx,
+      `select coalesce(sum(raw_amount), 0)::text as raw from deposits
+       where mode = $1 and chain = $2 and kind = 'address' and status = 'ignored'`,
+      [mode, chain],
+    );
     return {
       accounts,
+      dustRaw: BigInt(dust!.raw),
       holders: held.map((h) => h.address).filter((a) => !own.includes(addressKey(a))),
       settlingRaw: BigInt(settling!.raw),
       roleNative,

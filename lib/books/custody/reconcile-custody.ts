@@ -74,7 +74,8 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
   const booked = (u.deposit_addresses ?? 0n) + (u.treasury ?? 0n) + (u.sweeper ?? 0n) + (u.in_flight ?? 0n);
   const owed = books.owed.available + books.owed.reserved + books.owed.inFlight + books.owed.refundsInFlight;
   const unmatched = toUsdtUnits(onChain - booked, decimals);
-  const difference = toUsdtUnits(onChain, decimals) - owed;
+  // Dust held on (or swept from) deposit addresses is on chain and owed to nobody: not a surplus to explain.
+  const difference = toUsdtUnits(onChain - books.dustRaw, decimals) - owed;
   const settling = toUsdtUnits(books.settlingRaw, decimals);
   const alerts: string[] = [];
   if (difference + settling < 0n)
@@ -122,6 +123,7 @@ export async function reconcileChain(db: Db, config: ChainConfig) {
         refunds_in_flight: formatAmount(books.owed.refundsInFlight),
         total: formatAmount(owed),
       },
+      dust: usdt(books.dustRaw),
       settling: formatAmount(settling),
       unmatched: formatAmount(unmatched),
       difference: formatAmount(difference),

@@ -131,6 +131,16 @@ export class EvmAdapter implements ChainAdapter {
     return transfers;
   }
 
+  async transactionTransfers(txHash: string): Promise<TokenTransfer[] | null> {
+    const receipt = (await this.client.request({
+      method: "eth_getTransactionReceipt",
+      params: [txHash as `0x${string}`],
+    })) as { blockNumber?: string | null } | null;
+    if (!receipt?.blockNumber) return null;
+    const block = Number(receipt.blockNumber);
+    return (await this.transfers(block, block)).filter((t) => t.txHash.toLowerCase() === txHash.toLowerCase());
+  }
+
   async balances(address: string): Promise<{ token: bigint; native: bigint }> {
     const [token, native] = await Promise.all([
       this.client.request({

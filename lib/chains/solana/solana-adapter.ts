@@ -83,6 +83,16 @@ export class SolanaAdapter implements ChainAdapter {
     return accountTransfers(this.rpc, this.cfg.tokenAddress, (owner) => this.ata(owner), to, watched);
   }
 
+  /** The transaction's slot, then that slot's block as `blocks` detection reads it (whatever SOLANA_DETECTION says). */
+  async transactionTransfers(txHash: string): Promise<TokenTransfer[] | null> {
+    const tx = await this.rpc
+      .getTransaction(txHash as Signature, { ...COMMITMENT, encoding: "json", maxSupportedTransactionVersion: 0 })
+      .send();
+    if (!tx) return null;
+    const slot = Number(tx.slot);
+    return (await blockTransfers(this.rpc, this.cfg.tokenAddress, slot, slot)).filter((t) => t.txHash === txHash);
+  }
+
   /**
    * Of the credits matched to deposit addresses, those into the owner's associated token account: the one
    * balances() reads and sweeps empty (another token account of the owner's is not the service's to watch).

@@ -53,6 +53,18 @@ export class TronAdapter implements ChainAdapter {
     }));
   }
 
+  /** Through /jsonrpc, where a Tron txID is the 0x-hex transaction hash. */
+  async transactionTransfers(txHash: string): Promise<TokenTransfer[] | null> {
+    const found = await this.logs.transactionTransfers(`0x${txHash.replace(/^0x/, "")}`);
+    return (
+      found?.map((t) => ({
+        ...t,
+        txHash: t.txHash.replace(/^0x/, ""),
+        from: t.from ? TronWeb.address.fromHex(`41${t.from.slice(2)}`) : null,
+      })) ?? null
+    );
+  }
+
   /** Through /jsonrpc, which takes the 0x form of the address and answers the native balance in sun. */
   balances(address: string): Promise<{ token: bigint; native: bigint }> {
     return this.logs.balances(tronToEvmHex(address));

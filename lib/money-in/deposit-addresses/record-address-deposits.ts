@@ -53,15 +53,22 @@ export async function recordAddressDeposits(
 
 /**
  * Credits the deposit addresses' pending deposits mined at or before the chain's confirmation depth (CREDIT:
- * reserved → available, settling a reorg receivable first), each once, with `deposit.confirmed`.
+ * reserved → available, settling a reorg receivable first), each once, with `deposit.confirmed`; `only` narrows it
+ * to some deposits (a rescan credits what it read, and leaves the rest to the watcher, which checks for reorgs first).
  */
-export async function creditAddressDeposits(tx: Db, scope: WatchScope, head: { number: number }): Promise<number> {
+export async function creditAddressDeposits(
+  tx: Db,
+  scope: WatchScope,
+  head: { number: number },
+  only?: string[],
+): Promise<number> {
   const credited = await query<{ id: string; merchant_id: string; amount_units: string }>(
     tx,
     `update deposits set status = $4, credited_at = now()
      where mode = $1 and chain = $2 and status = $5 and block_number <= $3 and kind = 'address'
+       and ($6::text[] is null or id = any($6::text[]))
      returning id, merchant_id, amount_units::text`,
-    [scope.mode, scope.chain, head.number - scope.confirmations.required + 1, CREDIT.to, CREDIT.from],
+    [scope.mode, scope.chain, head.number - scope.confirmations.required + 1, CREDIT.to, CREDIT.from, only ?? null],
   );
   await postJournals(tx, await depositCreditJournals(tx, scope, credited));
   await recordDepositEvents(

@@ -40,3 +40,12 @@ export const listDepositsQuery = z.strictObject({
   tx_hash: z.string().min(1, { error: "tx_hash must not be empty" }).optional(),
 });
 export type ListDepositsQuery = z.output<typeof listDepositsQuery>;
+
+export const rescanDepositsBody = z.strictObject({
+  chain: chainField,
+  tx_hash: z
+    .string({ error: "tx_hash must be a transaction id" })
+    .min(1, { error: "tx_hash must not be empty" })
+    .max(200, { error: "tx_hash is too long" }),
+});
+export type RescanDepositsInput = z.output<typeof rescanDepositsBody>;

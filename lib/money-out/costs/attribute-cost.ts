@@ -1,3 +1,5 @@
+import { CHAIN_FAMILY } from "@/lib/chains/chains";
+import { minOf } from "@/lib/kernel/bigint";
 import type { Db } from "@/lib/platform/db/client";
 import { execute, query } from "@/lib/platform/db/query";
 import type { OutboundRow } from "../outbound/outbound-row";
@@ -20,8 +22,8 @@ const FOR_AN_ADDRESS = new Set(["sweep", "gas_topup", "energy_delegate", "energy
  * Attributes a confirmed or reverted intent's fee (and Solana rent it paid), in the transaction that ends it
  * (transitionOutbound): a payout or refund bears its own; a payout batch's members share it equally (each is one
  * transfer in it); a sweep, or what prepared it, is shared by the payments whose credited deposits sit on the address,
- * by amount; a batched sweep first by its members' amounts; anything else (a contract deployment) is the
- * installation's. The shares sum to the fee exactly.
+ * by amount (on a customer's deposit address, by the deposits it collected: depositsAt); a batched sweep first by its
+ * members' amounts; anything else (a contract deployment) is the installation's. The shares sum to the fee exactly.
  */
 export async function attributeOutboundCost(tx: Db, row: OutboundRow): Promise<void> {
   // Solana: the rent of a token account it created for someone else (a payout's recipient) is gone for good too.
@@ -38,7 +40,7 @@ export async function attributeOutboundCost(tx: Db, row: OutboundRow): Promise<v
   const shares: { share: Share; fee: bigint }[] = [];
   if (parts.length)
     for (const [i, part] of parts.entries())
-      shares.push(...spread(perPart[i]!, await paymentsAt(tx, row, part.address)));
+      shares.push(...spread(perPart[i]!, await subjectsAtAddress(tx, row, part.address, part.weight)));
   else shares.push(...spread(fee, await subjectsOf(tx, row)));
   for (const { share, fee: part } of shares)
     if (part > 0n)
@@ -85,8 +87,81 @@ async function subjectsOf(tx: Db, row: OutboundRow): Promise<Share[]> {
     ]);
     if (own) return [{ subjectType: row.purpose, subjectId: row.causeId, merchantId: own.merchant_id, weight: 1n }];
   }
-  if (FOR_AN_ADDRESS.has(row.purpose) && row.causeId) return paymentsAt(tx, row, row.causeId);
+  if (FOR_AN_ADDRESS.has(row.purpose) && row.causeId)
+    return subjectsAtAddress(tx, row, row.causeId, row.purpose === "sweep" ? row.rawAmount : null);
   return INSTALLATION;
+}
+
+/**
+ * Who bears what collecting an address cost: its deposits on a customer's deposit address, else its payments.
+ * `collected`: the raw amount the intent moved off the address (a sweep's; a batch member's), null for what only
+ * prepared a sweep (top-up, energy).
+ */
+async function subjectsAtAddress(
+  tx: Db,
+  row: OutboundRow,
+  address: string,
+  collected: bigint | null,
+): Promise<Share[]> {
+  return (await depositsAt(tx, row, address, collected)) ?? paymentsAt(tx, row, address);
+}
+
+/**
+ * On a customer's deposit address (null when it is not one): the deposits this intent collected, by amount. A
+ * deposit address is swept first in, first out: its deposits (dust included) in chain order, laid end to end, and
+ * its confirmed sweeps before this one took the first `swept` units, so a sweep of `collected` units took the range
+ * after them, and each deposit bears the part of the fee its overlap with that range is; what prepared a sweep is
+ * borne by every deposit not swept yet. Nothing in range (a sweep of funds the books do not show): the newest
+ * deposit, which the sweep was for.
+ */
+async function depositsAt(
+  tx: Db,
+  row: OutboundRow,
+  address: string,
+  collected: bigint | null,
+): Promise<Share[] | null> {
+  const family = CHAIN_FAMILY[row.chain];
+  const deposits = await query<{ id: string; merchant_id: string; raw: string }>(
+    tx,
+    `select d.id, d.merchant_id, d.raw_amount::text as raw
+       from deposit_addresses a join deposits d on d.deposit_address_id = a.id
+      where a.mode = $1 and a.family = $4 and a.address = $3 and d.chain = $2 and d.status in ('credited','ignored')
+      order by d.block_number, d.log_index, d.id`,
+    [row.mode, row.chain, address, family],
+  );
+  if (!deposits.length) {
+    const [isAddress] = await query(
+      tx,
+      "select 1 from deposit_addresses where mode = $1 and family = $2 and address = $3",
+      [row.mode, family, address],
+    );
+    return isAddress ? INSTALLATION : null;
+  }
+  const [earlier] = await query<{ swept: string }>(
+    tx,
+    `select coalesce(sum(raw), 0)::text as swept from (
+       select o.raw_amount as raw from outbound_transactions o
+        where o.mode = $1 and o.chain = $2 and o.purpose = 'sweep' and o.from_address = $3 and o.status = 'confirmed'
+          and o.id <> $4
+       union all
+       select m.raw_amount from sweep_batch_members m join outbound_transactions o on o.id = m.outbound_id
+        where m.mode = $1 and m.chain = $2 and m.address = $3 and o.status = 'confirmed' and o.id <> $4) s`,
+    [row.mode, row.chain, address, row.id],
+  );
+  const from = BigInt(earlier!.swept);
+  const to = collected === null ? null : from + collected;
+  const shares: Share[] = [];
+  let at = 0n;
+  for (const d of deposits) {
+    const start = at;
+    at += BigInt(d.raw);
+    const overlap = minOf(at, to ?? at) - (start > from ? start : from);
+    if (overlap > 0n)
+      shares.push({ subjectType: "deposit", subjectId: d.id, merchantId: d.merchant_id, weight: overlap });
+  }
+  if (shares.length) return shares;
+  const newest = deposits.at(-1)!;
+  return [{ subjectType: "deposit", subjectId: newest.id, merchantId: newest.merchant_id, weight: 1n }];
 }
 
 /** The payments with credited deposits on a deposit address, weighted by what they received there. */

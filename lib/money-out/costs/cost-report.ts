@@ -72,7 +72,13 @@ export async function costReport(db: Db, filter: CostReportFilter) {
       const count = row?.subjects ?? 0;
       return { count, total: native(chain, fee), average: count ? native(chain, fee / BigInt(count)) : null };
     };
-    return { payments: of("payment"), payouts: of("payout"), refunds: of("refund"), installation: of("installation") };
+    return {
+      payments: of("payment"),
+      deposits: of("deposit"),
+      payouts: of("payout"),
+      refunds: of("refund"),
+      installation: of("installation"),
+    };
   };
   const chains = [...new Set(totals.map((t) => t.chain))];
   return {

@@ -4,8 +4,9 @@ import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
 
 /**
- * What one deposit address holds on a chain, by the books: credited deposits less what was swept, by a sweep
- * of its own (top-up strategy) or as a member of a batched sweep (EIP-7702).
+ * What one deposit address holds on a chain, by the books: credited deposits (and, on a customer's deposit address,
+ * the dust held there, swept with the rest) less what was swept, by a sweep of its own (top-up strategy) or as a
+ * member of a batched sweep (EIP-7702).
  */
 export interface DepositHolding {
   address: string;
@@ -16,13 +17,17 @@ export interface DepositHolding {
   unsweptUnits: bigint;
   /** A sweep of it is under way. */
   sweeping: boolean;
-  /** Its payment is settled (confirmed, expired, failed): no deposit is still expected. */
+  /**
+   * Its payment is settled (confirmed, expired, failed): no deposit is still expected. Never for a customer's
+   * permanent deposit address, which may receive again any time (so its Solana token account is never closed).
+   */
   final: boolean;
 }
 
 /**
- * The deposit addresses of a (mode, chain) with credited funds not yet swept, largest first. Deposits to an
- * address on another chain of its family (`wrong_network`) count on the chain where they sit.
+ * The deposit addresses of a (mode, chain) with credited funds not yet swept, largest first: payments' and
+ * customers' alike. Deposits to an address on another chain of its family (`wrong_network`, or a customer's
+ * `eth` address paid on bnb) count on the chain where they sit.
  */
 export async function depositHoldings(db: Db, config: ChainConfig): Promise<DepositHolding[]> {
   const rows = await query<{
@@ -40,6 +45,11 @@ export async function depositHoldings(db: Db, config: ChainConfig): Promise<Depo
        from deposits d join payments p on p.id = d.payment_id
        where d.mode = $1 and d.chain = $2 and d.status = 'credited' and p.derivation_index is not null
        group by p.deposit_address
+       union all
+       select a.address, min(a.derivation_index), sum(d.raw_amount), false
+       from deposits d join deposit_addresses a on a.id = d.deposit_address_id
+       where d.mode = $1 and d.chain = $2 and d.kind = 'address' and d.status in ('credited','ignored')
+       group by a.address
      ), moves as (
        select from_address as address, raw_amount, status
        from outbound_transactions

@@ -25,7 +25,7 @@ import {
 } from "./statement-object";
 
 type Owner = { merchantId: string; mode: Mode };
-const COST_SUBJECTS = { payments: "payment", payouts: "payout", refunds: "refund" } as const;
+const COST_SUBJECTS = { payments: "payment", deposits: "deposit", payouts: "payout", refunds: "refund" } as const;
 
 /**
  * A period's statement per chain (docs/API.md#statements), from the ledger's `available` entries booked in

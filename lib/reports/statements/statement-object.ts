@@ -38,6 +38,7 @@ export const statementChain = z.strictObject({
     .strictObject({
       symbol: z.string(),
       payments: costFigure,
+      deposits: costFigure,
       payouts: costFigure,
       refunds: costFigure,
       total: native,

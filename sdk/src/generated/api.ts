@@ -560,6 +560,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/deposits/rescan": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rescan a transaction for deposits
+     * @description Reads one transaction from the chain again and records (and, once deep enough, credits) its transfers to your deposit addresses that the watcher has not: exactly once, however often it is asked.
+     *
+     *     Requires the key scope `deposits:write`.
+     *
+     *     Rate limit: 60 requests per 60 s per key.
+     */
+    post: operations["rescanDeposits"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/deposits/{id}": {
     parameters: {
       query?: never;
@@ -2010,6 +2034,19 @@ export interface components {
       created_at: string;
       confirmed_at: string | null;
     };
+    DepositRescan: {
+      /** @constant */
+      object: "deposit_rescan";
+      /** @enum {string} */
+      chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+      tx_hash: string;
+      /** @description Deposits this rescan recorded (0: all were known already). */
+      recorded: number;
+      /** @description Transfers to your addresses in blocks the watcher has not reached: it records them itself. */
+      left_to_watcher: number;
+      /** @description Your deposits in the transaction, new or not. */
+      deposits: components["schemas"]["Deposit"][];
+    };
     Statement: {
       /** @constant */
       object: "statement";
@@ -2042,6 +2079,11 @@ export interface components {
         network_costs: {
           symbol: string;
           payments: {
+            count: number;
+            /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
+            total: string;
+          };
+          deposits: {
             count: number;
             /** @description The chain's native coin, exact (18, 6 or 9 decimals). */
             total: string;
@@ -3743,6 +3785,48 @@ export interface operations {
       400: components["responses"]["InvalidRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+      500: components["responses"]["InternalError"];
+    };
+  };
+  rescanDeposits: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key replays the first answer (24 h). */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          chain: "eth" | "bnb" | "polygon" | "tron" | "solana";
+          tx_hash: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["Request-Id"];
+          "X-API-Version": components["headers"]["X-API-Version"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositRescan"];
+        };
+      };
+      400: components["responses"]["InvalidRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyConflict"];
       429: components["responses"]["RateLimited"];
       500: components["responses"]["InternalError"];
     };

@@ -8,6 +8,8 @@ import type {
   DepositAddressUpdateParams,
   DepositList,
   DepositListParams,
+  DepositRescan,
+  DepositRescanParams,
 } from "../types.js";
 
 const pathOf = (id: string) => `/v1/deposit_addresses/${encodeURIComponent(id)}`;
@@ -42,6 +44,11 @@ export class Deposits {
 
   retrieve(id: string, options?: RequestOptions) {
     return this.http.request<Deposit>({ method: "GET", path: `/v1/deposits/${encodeURIComponent(id)}`, options });
+  }
+
+  /** Reads one transaction again: its transfers to your deposit addresses the watcher missed, recorded once. */
+  rescan(params: DepositRescanParams, options?: RequestOptions) {
+    return this.http.request<DepositRescan>({ method: "POST", path: "/v1/deposits/rescan", body: params, options });
   }
 
   /** Newest first; `deposit_address`, `customer`, `chain`, `status` and `tx_hash` narrow it. */

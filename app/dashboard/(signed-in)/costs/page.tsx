@@ -69,7 +69,7 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
         <>
           <table className="w-full rounded-lg bg-white text-sm shadow-sm ring-1 ring-slate-200">
             <caption className="sr-only">Fees per chain since {since}</caption>
-            <HeaderRow cells={["Chain", "Payments", "Payouts", "Refunds", "Accepting 1 USDT"]} />
+            <HeaderRow cells={["Chain", "Payments", "Deposits", "Payouts", "Refunds", "Accepting 1 USDT"]} />
             <tbody className="divide-y divide-slate-200">
               {chains.map((c) => (
                 <tr key={c.chain} data-chain={c.chain}>
@@ -78,6 +78,9 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
                   </th>
                   <td className={cell}>
                     <Spent f={c.payments} symbol={c.symbol} />
+                  </td>
+                  <td className={cell}>
+                    <Spent f={c.deposits} symbol={c.symbol} />
                   </td>
                   <td className={cell}>
                     <Spent f={c.payouts} symbol={c.symbol} />
@@ -94,7 +97,7 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
           </table>
           <table className="w-full rounded-lg bg-white text-sm shadow-sm ring-1 ring-slate-200">
             <caption className="px-3 py-2 text-left font-semibold text-slate-900">By day (UTC)</caption>
-            <HeaderRow cells={["Day", "Chain", "Payments", "Payouts", "Refunds"]} />
+            <HeaderRow cells={["Day", "Chain", "Payments", "Deposits", "Payouts", "Refunds"]} />
             <tbody className="divide-y divide-slate-200">
               {days.map((d) => (
                 <tr key={`${d.day}-${d.chain}`}>
@@ -102,6 +105,9 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
                   <td className="px-3 py-2">{d.chain}</td>
                   <td className={cell}>
                     <Spent f={d.payments} symbol={symbol.get(d.chain) ?? ""} />
+                  </td>
+                  <td className={cell}>
+                    <Spent f={d.deposits} symbol={symbol.get(d.chain) ?? ""} />
                   </td>
                   <td className={cell}>
                     <Spent f={d.payouts} symbol={symbol.get(d.chain) ?? ""} />

@@ -5,6 +5,7 @@ import {
   createDepositAddressBody,
   listDepositAddressesQuery,
   listDepositsQuery,
+  rescanDepositsBody,
   updateDepositAddressBody,
 } from "@/lib/money-in/deposit-addresses/schemas";
 import { CHAINS } from "@/lib/kernel/chain-ids";
@@ -101,6 +102,31 @@ export const DEPOSITS = {
     scope: "deposits:read",
     query: listDepositsQuery,
     response: listOf(depositObject).meta({ id: "DepositList" }),
+  }),
+  rescan: defineOperation({
+    operationId: "rescanDeposits",
+    method: "post",
+    path: "/v1/deposits/rescan",
+    tag,
+    summary: "Rescan a transaction for deposits",
+    description:
+      "Reads one transaction from the chain again and records (and, once deep enough, credits) its transfers to " +
+      "your deposit addresses that the watcher has not: exactly once, however often it is asked.",
+    scope: "deposits:write",
+    body: rescanDepositsBody,
+    response: z
+      .object({
+        object: z.literal("deposit_rescan"),
+        chain: z.enum(CHAINS),
+        tx_hash: z.string(),
+        recorded: z.int().min(0).meta({ description: "Deposits this rescan recorded (0: all were known already)." }),
+        left_to_watcher: z.int().min(0).meta({
+          description: "Transfers to your addresses in blocks the watcher has not reached: it records them itself.",
+        }),
+        deposits: z.array(depositObject).meta({ description: "Your deposits in the transaction, new or not." }),
+      })
+      .meta({ id: "DepositRescan" }),
+    errors: ["chain_disabled"],
   }),
   retrieve: defineOperation({
     operationId: "retrieveDeposit",

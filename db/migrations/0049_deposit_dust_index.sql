@@ -1,0 +1,1 @@
+-- Reconciliation sums the dust held per chain (lib/books/custody/custody-books.ts) without reading every deposit.
