@@ -112,6 +112,7 @@ describe("the installation's own books, reconciled with the chain", () => {
         refunds_in_flight: "0.000000",
         total: "6.800000",
       },
+      dust: "0.000000",
       settling: "0.000000",
       unmatched: "0.000000",
       difference: "0.000000",

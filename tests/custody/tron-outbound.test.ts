@@ -479,6 +479,7 @@ describe("the stake energy strategy (SANDBOX_TRON_ENERGY_STRATEGY=stake)", () =>
           total: formatUnits(costOfA + costOfB, 6),
           average: formatUnits((costOfA + costOfB) / 2n, 6),
         },
+        deposits: { count: 0, total: "0", average: null },
         payouts: { count: 0, total: "0", average: null },
         refunds: { count: 0, total: "0", average: null },
         installation: { count: 0, total: "0", average: null },
