@@ -10,6 +10,13 @@ export function tronJsonRpcUrl(config: Pick<ChainConfig, "rpcUrl" | "extra">): s
   return config.extra.jsonRpcUrl ?? `${config.rpcUrl.replace(/\/+$/, "")}/jsonrpc`;
 }
 
+/** A transfer as /jsonrpc reports it, in Tron's forms: the txID without 0x, the sender as a T-address. */
+const asTron = (t: TokenTransfer): TokenTransfer => ({
+  ...t,
+  txHash: t.txHash.replace(/^0x/, ""),
+  from: t.from ? TronWeb.address.fromHex(`41${t.from.slice(2)}`) : null,
+});
+
 /**
  * Tron, sandbox or live: reads through Tron's Ethereum-style /jsonrpc (eth_getLogs on the TRC-20
  * contract, blocks by number; hashes there are Tron txIDs and blockIDs), sends with TronWeb (a signed
@@ -46,23 +53,13 @@ export class TronAdapter implements ChainAdapter {
   }
 
   async transfers(from: number, to: number): Promise<TokenTransfer[]> {
-    return (await this.logs.transfers(from, to)).map((t) => ({
-      ...t,
-      txHash: t.txHash.replace(/^0x/, ""),
-      from: t.from ? TronWeb.address.fromHex(`41${t.from.slice(2)}`) : null,
-    }));
+    return (await this.logs.transfers(from, to)).map(asTron);
   }
 
   /** Through /jsonrpc, where a Tron txID is the 0x-hex transaction hash. */
   async transactionTransfers(txHash: string): Promise<TokenTransfer[] | null> {
     const found = await this.logs.transactionTransfers(`0x${txHash.replace(/^0x/, "")}`);
-    return (
-      found?.map((t) => ({
-        ...t,
-        txHash: t.txHash.replace(/^0x/, ""),
-        from: t.from ? TronWeb.address.fromHex(`41${t.from.slice(2)}`) : null,
-      })) ?? null
-    );
+    return found?.map(asTron) ?? null;
   }
 
   /** Through /jsonrpc, which takes the 0x form of the address and answers the native balance in sun. */

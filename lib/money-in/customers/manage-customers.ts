@@ -1,4 +1,4 @@
-import { invalidRequest, notFound } from "@/lib/kernel/domain-error";
+import { DomainError, invalidRequest, notFound } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
@@ -56,6 +56,18 @@ export async function getCustomer(db: Db, owner: Owner, id: string, lock = false
   );
   if (!row) throw notFound("customer", id);
   return customerRow.map(row);
+}
+
+/**
+ * A customer another resource names (a payment's, a deposit address's): one of the merchant's of this mode, not
+ * deleted (getCustomer); anything else is a 400 naming the request's field, not a 404 of the resource asked for.
+ */
+export async function requireCustomer(db: Db, owner: Owner, id: string, param = "customer"): Promise<void> {
+  await getCustomer(db, owner, id).catch((err: unknown) => {
+    throw err instanceof DomainError && err.type === "not_found"
+      ? invalidRequest(`No such customer: '${id}'`, param)
+      : err;
+  });
 }
 
 /** Updates the fields given, in the caller's transaction (schemas.ts: null clears, metadata is replaced). */

@@ -2,10 +2,10 @@ import { CHAIN_FAMILY } from "@/lib/chains/chains";
 import { watchKey } from "@/lib/chains/connect/watch-key";
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
 import { claimPoolAddress } from "@/lib/chains/wallets/deposit-address-pool";
-import { DomainError, invalidRequest, notFound } from "@/lib/kernel/domain-error";
+import { DomainError, notFound } from "@/lib/kernel/domain-error";
 import type { Mode } from "@/lib/kernel/mode";
 import { newId } from "@/lib/kernel/random";
-import { getCustomer } from "@/lib/money-in/customers/manage-customers";
+import { requireCustomer } from "@/lib/money-in/customers/manage-customers";
 import type { Db } from "@/lib/platform/db/client";
 import { keysetPage } from "@/lib/platform/db/keyset-page";
 import { execute, query } from "@/lib/platform/db/query";
@@ -13,15 +13,6 @@ import { type DepositAddressRow, depositAddressRow } from "./deposit-address-row
 import type { CreateDepositAddressInput, ListDepositAddressesQuery, UpdateDepositAddressInput } from "./schemas";
 
 type Owner = { merchantId: string; mode: Mode };
-
-/** A named customer is one of the merchant's of this mode, not deleted; anything else is a 400 naming it. */
-async function requireCustomer(db: Db, owner: Owner, id: string, param = "customer"): Promise<void> {
-  await getCustomer(db, owner, id).catch((err: unknown) => {
-    throw err instanceof DomainError && err.type === "not_found"
-      ? invalidRequest(`No such customer: '${id}'`, param)
-      : err;
-  });
-}
 
 /**
  * A new deposit address, in the caller's transaction, from the `deposit` range of the chain family's pool (the web

@@ -1,6 +1,5 @@
 import { requireEnabledChain } from "@/lib/chains/require-enabled-chain";
-import { DomainError, invalidRequest } from "@/lib/kernel/domain-error";
-import { getCustomer } from "@/lib/money-in/customers/manage-customers";
+import { requireCustomer } from "@/lib/money-in/customers/manage-customers";
 import { newId } from "@/lib/kernel/random";
 import type { Db } from "@/lib/platform/db/client";
 import { query } from "@/lib/platform/db/query";
@@ -72,13 +71,4 @@ export async function createPayment(
   // watcher); without one, nothing watches it, so a job expires it at expires_at.
   if (!payment.chain) await scheduleExpiry(db, payment);
   return payment;
-}
-
-/** A payment names one of the merchant's customers of its mode, not deleted (getCustomer); anything else is a 400. */
-async function requireCustomer(db: Db, owner: { merchantId: string; mode: Mode }, id: string): Promise<void> {
-  await getCustomer(db, owner, id).catch((err: unknown) => {
-    throw err instanceof DomainError && err.type === "not_found"
-      ? invalidRequest(`No such customer: '${id}'`, "customer")
-      : err;
-  });
 }
